@@ -1,0 +1,203 @@
+"""The shape every game module has, and the checks every game shares.
+
+A game is a subclass of :class:`Game` with six wire models (options, state, move, event, view, score)
+and the rule functions below. The public methods a caller uses are :meth:`Game.new`,
+:meth:`Game.check`, :meth:`Game.to_act`, :meth:`Game.moves`, :meth:`Game.apply`, :meth:`Game.score` and
+:meth:`Game.view`. :meth:`Game.apply` refuses a move by a seat not to act, a move in a finished match
+and a move not among the legal ones, each with a typed error listing the legal moves.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from engine.errors import (
+    IllegalMoveError,
+    InconsistentStateError,
+    InvalidRequestError,
+    IssueAt,
+    MatchOverError,
+    NotYourTurnError,
+)
+from schema.common import WireModel
+from schema.operations import GameModels
+
+OptionsT = TypeVar("OptionsT", bound=WireModel)
+StateT = TypeVar("StateT", bound=WireModel)
+MoveT = TypeVar("MoveT", bound=WireModel)
+EventT = TypeVar("EventT", bound=WireModel)
+ViewT = TypeVar("ViewT", bound=WireModel)
+ScoreT = TypeVar("ScoreT", bound=WireModel)
+
+
+class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
+    """One game of the registry: its descriptor, its wire models and its rules."""
+
+    id: ClassVar[str]
+    """The game id used in paths (``fan-tan``)."""
+    name: ClassVar[str]
+    """Human name."""
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    simultaneous: ClassVar[bool] = False
+    """True when several seats choose in the same step (their choices stay hidden until all chose)."""
+    models: ClassVar[GameModels]
+    """The game's wire models."""
+
+    # ---- rules each game implements -------------------------------------------------------------
+
+    @abstractmethod
+    def new(
+        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+    ) -> StateT:
+        """A new match: the first deal dealt from ``deck`` (top first) or from the seeded shuffle."""
+
+    @abstractmethod
+    def consistency_issues(self, state: StateT) -> list[IssueAt]:
+        """Everything that makes ``state`` impossible in play; paths are relative to the state."""
+
+    @abstractmethod
+    def to_act(self, state: StateT) -> list[int]:
+        """The seats that may move now (several for a simultaneous step; none when the match is over)."""
+
+    @abstractmethod
+    def legal_moves(self, state: StateT, player: int) -> list[MoveT]:
+        """Every legal move of ``player`` (who is in :meth:`to_act`), in a stable order."""
+
+    @abstractmethod
+    def play(self, state: StateT, move: MoveT) -> tuple[StateT, list[EventT]]:
+        """Apply a move already known to be legal; returns the new state and the events, in order."""
+
+    @abstractmethod
+    def score(self, state: StateT) -> ScoreT:
+        """Totals so far, per-deal breakdown and the outcome once the match is over."""
+
+    @abstractmethod
+    def view(self, state: StateT, player: int) -> ViewT:
+        """Exactly what ``player`` may see of ``state``."""
+
+    @abstractmethod
+    def players(self, state: StateT) -> int:
+        """Number of seats at the table."""
+
+    # ---- shared behaviour -----------------------------------------------------------------------
+
+    def is_legal(self, state: StateT, move: MoveT) -> bool:
+        """Whether ``move`` is legal now. Games with large move sets may override this."""
+        return move in self.legal_moves(state, move.player)  # type: ignore[attr-defined]
+
+    def check(self, state: StateT) -> None:
+        """Refuse a state that could not have arisen in play, naming every problem found."""
+        issues = self.consistency_issues(state)
+        if issues:
+            raise InconsistentStateError(
+                f"The {self.name} state is inconsistent: {issues[0].message}", issues
+            )
+
+    def check_seat(self, state: StateT, player: int, argument: str) -> None:
+        """Refuse a seat number that does not exist at this table."""
+        n = self.players(state)
+        if not 0 <= player < n:
+            raise InvalidRequestError(
+                f"Seat {player} does not exist at a table of {n}.",
+                [IssueAt((), f"must be a seat between 0 and {n - 1}")],
+                argument=argument,
+            )
+
+    def moves(self, state: StateT, player: int | None = None) -> tuple[list[int], list[MoveT]]:
+        """The seats to act and their legal moves (only ``player``'s when given)."""
+        seats = self.to_act(state)
+        if player is not None:
+            self.check_seat(state, player, "player")
+            return seats, (self.legal_moves(state, player) if player in seats else [])
+        return seats, [move for seat in seats for move in self.legal_moves(state, seat)]
+
+    def apply(self, state: StateT, move: MoveT) -> tuple[StateT, list[EventT]]:
+        """Apply ``move`` after checking that its seat is to act and that it is legal."""
+        player: int = move.player  # type: ignore[attr-defined]
+        seats = self.to_act(state)
+        if not seats:
+            raise MatchOverError("The match is over; no move is legal.", [])
+        self.check_seat(state, player, "move")
+        if player not in seats:
+            legal = [m for seat in seats for m in self.legal_moves(state, seat)]
+            raise NotYourTurnError(
+                f"Seat {player} is not to act; to act: {', '.join(map(str, seats))}.",
+                legal,
+                [IssueAt(("player",), "this seat is not to act now")],
+            )
+        if not self.is_legal(state, move):
+            raise IllegalMoveError(
+                "This move is not legal now.",
+                self.legal_moves(state, player),
+                [IssueAt((), "not among the legal moves")],
+            )
+        return self.play(state, move)
+
+
+def duplicate_card_issues(locations: Iterable[tuple[tuple[str | int, ...], Sequence[str]]]) -> list[IssueAt]:
+    """Issues for every card that appears more than once across the given ``(path, cards)`` locations."""
+    seen: dict[str, tuple[str | int, ...]] = {}
+    issues = []
+    for path, cards in locations:
+        for index, card_ in enumerate(cards):
+            where = (*path, index)
+            if card_ in seen:
+                issues.append(IssueAt(where, f"card {card_} appears twice (also at {_dotted(seen[card_])})"))
+            else:
+                seen[card_] = where
+    return issues
+
+
+def conservation_issues(
+    locations: Sequence[tuple[tuple[str | int, ...], Sequence[str]]], deck: Sequence[str]
+) -> list[IssueAt]:
+    """Issues unless the locations hold every card of ``deck`` exactly once and nothing else."""
+    issues = duplicate_card_issues(locations)
+    present = Counter(c for _, cards in locations for c in cards)
+    deck_set = set(deck)
+    for path, cards in locations:
+        for index, card_ in enumerate(cards):
+            if card_ not in deck_set:
+                issues.append(IssueAt((*path, index), f"card {card_} is not in this game's deck"))
+    missing = [c for c in deck if c not in present]
+    if missing:
+        issues.append(IssueAt((), f"cards missing from the state: {' '.join(missing)}"))
+    return issues
+
+
+def deck_issues(deck: Sequence[str], expected: Sequence[str]) -> list[IssueAt]:
+    """Issues unless ``deck`` is a permutation of ``expected`` (for an explicit deck in a request)."""
+    if len(deck) != len(expected):
+        return [IssueAt((), f"the deck must hold exactly {len(expected)} cards, not {len(deck)}")]
+    return conservation_issues([((), deck)], expected)
+
+
+def check_deck(deck: Sequence[str] | None, expected: Sequence[str]) -> None:
+    """Refuse an explicit deck that is not a permutation of ``expected``."""
+    if deck is None:
+        return
+    issues = deck_issues(deck, expected)
+    if issues:
+        raise InvalidRequestError(f"The deck is not a {len(expected)}-card deck.", issues, argument="deck")
+
+
+def seat_issues(path: tuple[str | int, ...], seat: int | None, players: int) -> list[IssueAt]:
+    """An issue when ``seat`` is set and is not a seat of this table."""
+    if seat is not None and not 0 <= seat < players:
+        return [IssueAt(path, f"seat {seat} does not exist at a table of {players}")]
+    return []
+
+
+def length_issues(path: tuple[str | int, ...], values: Sequence[Any], players: int) -> list[IssueAt]:
+    """An issue when a per-seat list does not have one entry per seat."""
+    if len(values) != players:
+        return [IssueAt(path, f"must have one entry per seat ({players}), not {len(values)}")]
+    return []
+
+
+def _dotted(path: tuple[str | int, ...]) -> str:
+    return ".".join(map(str, path)) or "(root)"

@@ -1,0 +1,504 @@
+"""The Sjuan family (RULINGS §1): Sjuan, Fan Tan, free fan tan and Domino fan tan.
+
+All four are layout games on one table of suit rows. They differ in who opens and with what, in how a
+row grows (both ways from the 7, or upward only from a start rank), and in whether there is a stock.
+
+Decisions where the rulings are silent (also in the README):
+
+- Domino fan tan with 7♥ in the stock: the player left of the dealer moves first and may open with any
+  7 (after the opening every 7 is legal in Sjuan too); holding no 7, they draw.
+- A drawn card that cannot be played ends the turn without a chip; the chip is paid only for a pass,
+  which happens when the stock is empty at the start of a turn.
+- Free fan tan's blocked deal is detected right after the play that leaves nobody a playable card, so
+  nobody pays for passes in a deal that cannot continue.
+- A deal ends with phase ``deal_over``; the next dealer (left of the last) starts the next deal with a
+  ``next_deal`` move, optionally naming the exact deck order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from engine.cards import FULL_DECK, RANKS, deal_round_robin, shuffled, sort_cards
+from engine.errors import InvalidRequestError, IssueAt
+from engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
+from schema.operations import GameModels
+from schema.sjuan import (
+    DominoFanTanOptions,
+    DominoFanTanState,
+    DominoFanTanView,
+    FanTanState,
+    FanTanView,
+    FreeFanTanOptions,
+    FreeFanTanState,
+    FreeFanTanView,
+    SjuanDeal,
+    SjuanEvent,
+    SjuanEventType,
+    SjuanMove,
+    SjuanMoveType,
+    SjuanOptions,
+    SjuanPhase,
+    SjuanScore,
+    SjuanState,
+    SjuanView,
+)
+
+MATCH_TARGET = 100
+"""A match ends after a deal in which some penalty total reaches this."""
+
+SEVEN = RANKS.index("7")
+KING = RANKS.index("K")
+_CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
+
+StateT = TypeVar("StateT", SjuanState, FanTanState, FreeFanTanState, DominoFanTanState)
+OptionsT = TypeVar("OptionsT", SjuanOptions, FreeFanTanOptions, DominoFanTanOptions)
+ViewT = TypeVar("ViewT", SjuanView, FanTanView, FreeFanTanView, DominoFanTanView)
+
+PLAY = SjuanMoveType("play")
+PASS = SjuanMoveType("pass")
+DRAW = SjuanMoveType("draw")
+NEXT_DEAL = SjuanMoveType("next_deal")
+
+
+def _event(kind: str, **fields: Any) -> SjuanEvent:
+    return SjuanEvent(type=SjuanEventType(kind), **fields)
+
+
+class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScore], Generic[OptionsT, StateT, ViewT]):
+    """Rules shared by the four games; subclasses set the opening, the row shape and the stock."""
+
+    min_players = 3
+    max_players = 8
+    has_stock: ClassVar[bool] = False
+    view_model: ClassVar[type[Any]]
+
+    # ---- the differences between the four games -------------------------------------------------
+
+    def first_turn(self, hands: Sequence[Sequence[str]], dealer: int) -> int:
+        """Who moves first in a new deal: the player left of the dealer unless a game says otherwise."""
+        return (dealer + 1) % len(hands)
+
+    def opening_cards(self, state: StateT) -> set[str]:
+        """The cards that may start the table while it is empty: any 7 unless a game says otherwise."""
+        return {"7" + s for s in "CDHS"}
+
+    def playable(self, state: StateT) -> set[str]:
+        """Every card that could be played on the table now (whoever holds it)."""
+        if not state.table:
+            return self.opening_cards(state)
+        low: dict[str, int] = {}
+        high: dict[str, int] = {}
+        for c in state.table:
+            r, s = RANKS.index(c[0]), c[1]
+            if s not in low or r < low[s]:
+                low[s] = r
+            if s not in high or r > high[s]:
+                high[s] = r
+        cards = set()
+        for s in "CDHS":
+            if s not in low:
+                cards.add("7" + s)
+                continue
+            if low[s] > 0:
+                cards.add(RANKS[low[s] - 1] + s)
+            if high[s] < KING:
+                cards.add(RANKS[high[s] + 1] + s)
+        return cards
+
+    def table_issues(self, state: StateT) -> list[IssueAt]:
+        """Issues unless every suit's cards on the table form one unbroken row through its 7."""
+        issues = []
+        for s in "CDHS":
+            ranks = sorted(RANKS.index(c[0]) for c in state.table if c[1] == s)
+            if ranks and (SEVEN not in ranks or ranks[-1] - ranks[0] + 1 != len(ranks)):
+                issues.append(IssueAt(("table",), f"the {s} cards on the table are not one row through 7{s}"))
+        return issues
+
+    def blocked(self, state: StateT) -> bool:
+        """Whether nobody holds a playable card (only possible in free fan tan without wrap)."""
+        return False
+
+    def stock(self, state: StateT) -> list[str]:
+        """The face-down stock (empty unless the game has one)."""
+        return []
+
+    def build_state(self, **fields: Any) -> StateT:
+        """A state of this game from its fields (the stock is dropped unless the game has one)."""
+        if not self.has_stock:
+            fields.pop("stock", None)
+        state: StateT = self.models.state(game=self.id, **fields)
+        return state
+
+    # ---- public face ----------------------------------------------------------------------------
+
+    def players(self, state: StateT) -> int:
+        return len(state.hands)
+
+    def new(
+        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+    ) -> StateT:
+        check_deck(deck, FULL_DECK)
+        if dealer is not None and not 0 <= dealer < players:
+            raise InvalidRequestError(
+                f"Seat {dealer} does not exist at a table of {players}.",
+                [IssueAt((), f"must be a seat between 0 and {players - 1}")],
+                argument="dealer",
+            )
+        return self._deal(players, options, seed, dealer or 0, 1, [], deck)
+
+    def _deal(
+        self,
+        players: int,
+        options: OptionsT,
+        seed: int,
+        dealer: int,
+        deal_number: int,
+        deals: list[SjuanDeal],
+        deck: Sequence[str] | None,
+    ) -> StateT:
+        cards = list(deck) if deck is not None else shuffled(FULL_DECK, seed, deal_number - 1)
+        if self.has_stock:
+            size = options.hand_size  # type: ignore[union-attr]
+            counts = [size] * players
+        else:
+            counts = [52 // players + (1 if i < 52 % players else 0) for i in range(players)]
+            # counts are by position from the dealer's left; turn them into counts by seat
+            counts = [counts[(seat - dealer - 1) % players] for seat in range(players)]
+        hands = [sort_cards(h) for h in deal_round_robin(cards, players, (dealer + 1) % players, counts)]
+        largest = max(counts)
+        chips = [1 if count < largest else 0 for count in counts]
+        return self.build_state(
+            options=options,
+            dealer=dealer,
+            deal_number=deal_number,
+            seed=seed,
+            phase=SjuanPhase.play,
+            turn=self.first_turn(hands, dealer),
+            hands=hands,
+            table=[],
+            chips=chips,
+            deals=deals,
+            stock=cards[sum(counts):],
+        )
+
+    def to_act(self, state: StateT) -> list[int]:
+        if state.phase is SjuanPhase.play:
+            assert state.turn is not None
+            return [state.turn]
+        if state.phase is SjuanPhase.deal_over:
+            return [(state.dealer + 1) % len(state.hands)]
+        return []
+
+    def legal_moves(self, state: StateT, player: int) -> list[SjuanMove]:
+        if state.phase is SjuanPhase.deal_over:
+            return [SjuanMove(type=NEXT_DEAL, player=player)]
+        playable = self.playable(state)
+        plays = [SjuanMove(type=PLAY, player=player, card=c) for c in state.hands[player] if c in playable]
+        if plays:
+            return plays
+        if self.stock(state):
+            return [SjuanMove(type=DRAW, player=player)]
+        return [SjuanMove(type=PASS, player=player)]
+
+    def is_legal(self, state: StateT, move: SjuanMove) -> bool:
+        if move.type == NEXT_DEAL:
+            # the deck argument is checked when the deal is made; it does not appear in the listed move
+            return state.phase is SjuanPhase.deal_over and move.card is None
+        return move.deck is None and move in self.legal_moves(state, move.player)
+
+    def play(self, state: StateT, move: SjuanMove) -> tuple[StateT, list[SjuanEvent]]:
+        if move.type == NEXT_DEAL:
+            return self._next_deal(state, move)
+        n = len(state.hands)
+        player = move.player
+        hands = list(state.hands)
+        events: list[SjuanEvent] = []
+        if move.type == PASS:
+            chips = list(state.chips)
+            chips[player] += 1
+            events.append(_event("passed", player=player, chips=1, reason="pass"))
+            return state.model_copy(update={"chips": chips, "turn": (player + 1) % n}), events
+        if move.type == DRAW:
+            stock = self.stock(state)
+            drawn = stock[0]
+            hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
+            events.append(_event("drew", player=player, card=drawn))
+            after = state.model_copy(update={"hands": hands, "stock": stock[1:]})
+            keeps_turn = drawn in self.playable(after) or (
+                after.options.draw_until_playable and len(stock) > 1  # type: ignore[union-attr]
+            )
+            return after.model_copy(update={"turn": player if keeps_turn else (player + 1) % n}), events
+        assert move.card is not None
+        hands[player] = [c for c in hands[player] if c != move.card]
+        events.append(_event("played", player=player, card=move.card))
+        after = state.model_copy(update={"hands": hands, "table": [*state.table, move.card]})
+        if not hands[player]:
+            return self._end_deal(after, winner=player, events=events)
+        if self.blocked(after):
+            return self._end_deal(after, winner=None, events=events)
+        return after.model_copy(update={"turn": (player + 1) % n}), events
+
+    def _end_deal(
+        self, state: StateT, winner: int | None, events: list[SjuanEvent]
+    ) -> tuple[StateT, list[SjuanEvent]]:
+        cards_left = [len(h) for h in state.hands]
+        chips = list(state.chips)
+        count_chips = state.options.chips_count
+        deal = SjuanDeal(
+            number=state.deal_number,
+            dealer=state.dealer,
+            winner=winner,
+            blocked=winner is None,
+            cards_left=cards_left,
+            chips=chips,
+            penalties=[cards + (paid if count_chips else 0) for cards, paid in zip(cards_left, chips, strict=True)],
+            pot=sum(chips),
+        )
+        deals = [*state.deals, deal]
+        events.append(_event("deal_ended", player=winner, deal=deal))
+        totals = _totals(deals, len(state.hands))
+        phase = SjuanPhase.deal_over
+        if max(totals) >= MATCH_TARGET:
+            phase = SjuanPhase.match_over
+            events.append(_event("match_ended", winners=_winners(totals)))
+        return state.model_copy(update={"deals": deals, "phase": phase, "turn": None}), events
+
+    def _next_deal(self, state: StateT, move: SjuanMove) -> tuple[StateT, list[SjuanEvent]]:
+        try:
+            check_deck(move.deck, FULL_DECK)
+        except InvalidRequestError as error:
+            raise InvalidRequestError(
+                error.detail, [IssueAt(("deck", *i.path), i.message) for i in error.issues], argument="move"
+            ) from None
+        n = len(state.hands)
+        dealer = (state.dealer + 1) % n
+        after = self._deal(
+            n, state.options, state.seed, dealer, state.deal_number + 1, list(state.deals), move.deck
+        )
+        events = [_event("deal_started", player=dealer)]
+        events += [
+            _event("chip_paid", player=seat, chips=paid, reason="short_hand")
+            for seat, paid in enumerate(after.chips)
+            if paid
+        ]
+        return after, events
+
+    def score(self, state: StateT) -> SjuanScore:
+        n = len(state.hands)
+        totals = _totals(state.deals, n)
+        over = state.phase is SjuanPhase.match_over
+        return SjuanScore(
+            totals=totals,
+            pot=sum(state.chips),
+            deals=state.deals,
+            over=over,
+            winners=_winners(totals) if over else [],
+        )
+
+    def view(self, state: StateT, player: int) -> ViewT:
+        self.check_seat(state, player, "player")
+        view: ViewT = self.view_model(
+            game=self.id,
+            options=state.options,
+            seat=player,
+            dealer=state.dealer,
+            deal_number=state.deal_number,
+            phase=state.phase,
+            turn=state.turn,
+            hand=state.hands[player],
+            hand_sizes=[len(h) for h in state.hands],
+            table=state.table,
+            stock_size=len(self.stock(state)),
+            chips=state.chips,
+            deals=state.deals,
+        )
+        return view
+
+    def consistency_issues(self, state: StateT) -> list[IssueAt]:
+        n = len(state.hands)
+        if not self.min_players <= n <= self.max_players:
+            return [IssueAt(("hands",), f"{self.name} is for {self.min_players}-{self.max_players} players, not {n}")]
+        issues = conservation_issues(
+            [(("hands", i), h) for i, h in enumerate(state.hands)]
+            + [(("table",), state.table), (("stock",), self.stock(state))],
+            FULL_DECK,
+        )
+        issues += length_issues(("chips",), state.chips, n)
+        issues += seat_issues(("dealer",), state.dealer, n)
+        issues += seat_issues(("turn",), state.turn, n)
+        if issues:
+            return issues
+        issues += self.table_issues(state)
+        issues += self._deal_history_issues(state)
+        if state.phase is SjuanPhase.play:
+            if state.turn is None:
+                issues.append(IssueAt(("turn",), "a deal in play must have a seat to act"))
+            if len(state.deals) != state.deal_number - 1:
+                issues.append(IssueAt(("deals",), "a deal in play must follow exactly deal_number - 1 deals"))
+            for i, hand in enumerate(state.hands):
+                if not hand:
+                    issues.append(IssueAt(("hands", i), "an empty hand ends the deal; the phase cannot be 'play'"))
+            if not issues and self.blocked(state):
+                issues.append(IssueAt(("phase",), "nobody can play; the deal is over"))
+        else:
+            if state.turn is not None:
+                issues.append(IssueAt(("turn",), "no seat is to act once the deal is over"))
+            if len(state.deals) != state.deal_number:
+                issues.append(IssueAt(("deals",), "a finished deal must be the last of deal_number deals"))
+            elif [len(h) for h in state.hands] != state.deals[-1].cards_left:
+                issues.append(IssueAt(("deals", len(state.deals) - 1, "cards_left"), "does not match the hands"))
+        if not issues:
+            reached = max(_totals(state.deals, n)) >= MATCH_TARGET
+            if reached != (state.phase is SjuanPhase.match_over):
+                issues.append(
+                    IssueAt(("phase",), "the match is over exactly when a total has reached 100 after a deal")
+                )
+        return issues
+
+    def _deal_history_issues(self, state: StateT) -> list[IssueAt]:
+        n = len(state.hands)
+        issues = []
+        for index, deal in enumerate(state.deals):
+            path = ("deals", index)
+            if deal.number != index + 1:
+                issues.append(IssueAt((*path, "number"), f"must be {index + 1}"))
+            for name in ("cards_left", "chips", "penalties"):
+                issues += length_issues((*path, name), getattr(deal, name), n)
+            issues += seat_issues((*path, "dealer"), deal.dealer, n)
+            issues += seat_issues((*path, "winner"), deal.winner, n)
+            if issues:
+                continue
+            count_chips = state.options.chips_count
+            expected = [c + (p if count_chips else 0) for c, p in zip(deal.cards_left, deal.chips, strict=True)]
+            if deal.penalties != expected:
+                issues.append(IssueAt((*path, "penalties"), "must be cards left (+ chips when chips_count)"))
+            if deal.pot != sum(deal.chips):
+                issues.append(IssueAt((*path, "pot"), "must be the sum of the chips paid"))
+            if (deal.winner is None) != deal.blocked:
+                issues.append(IssueAt((*path, "blocked"), "a deal has a winner exactly when it is not blocked"))
+            if deal.winner is not None and deal.cards_left[deal.winner] != 0:
+                issues.append(IssueAt((*path, "winner"), "the winner must have emptied their hand"))
+            if index < len(state.deals) - 1 and max(_totals(state.deals[: index + 1], n)) >= MATCH_TARGET:
+                issues.append(IssueAt(path, "the match ended at an earlier deal"))
+        return issues
+
+
+def _totals(deals: Sequence[SjuanDeal], players: int) -> list[int]:
+    totals = [0] * players
+    for deal in deals:
+        for seat, penalty in enumerate(deal.penalties):
+            totals[seat] += penalty
+    return totals
+
+
+def _winners(totals: Sequence[int]) -> list[int]:
+    best = min(totals)
+    return [seat for seat, total in enumerate(totals) if total == best]
+
+
+class Sjuan(SjuanFamily[SjuanOptions, SjuanState, SjuanView]):
+    """Swedish Sjuan: the 7♥ holder opens with 7♥, the only legal first move."""
+
+    id = "sjuan"
+    name = "Sjuan"
+    view_model = SjuanView
+    models = GameModels(SjuanOptions, SjuanState, SjuanMove, SjuanEvent, SjuanView, SjuanScore)
+
+    def first_turn(self, hands: Sequence[Sequence[str]], dealer: int) -> int:
+        return next(seat for seat, hand in enumerate(hands) if "7H" in hand)
+
+    def opening_cards(self, state: SjuanState) -> set[str]:
+        return {"7H"}
+
+    def table_issues(self, state: SjuanState) -> list[IssueAt]:
+        issues = super().table_issues(state)
+        if state.table and state.table[0] != "7H":
+            issues.append(IssueAt(("table", 0), "Sjuan opens with 7H"))
+        if not state.table and state.phase is SjuanPhase.play and state.turn is not None:
+            if "7H" not in state.hands[state.turn]:
+                issues.append(IssueAt(("turn",), "the 7H holder opens"))
+        return issues
+
+
+class FanTan(SjuanFamily[SjuanOptions, FanTanState, FanTanView]):
+    """Fan Tan: the player left of the dealer opens with any 7 or passes and pays."""
+
+    id = "fan-tan"
+    name = "Fan Tan"
+    view_model = FanTanView
+    models = GameModels(SjuanOptions, FanTanState, SjuanMove, SjuanEvent, FanTanView, SjuanScore)
+
+
+class FreeFanTan(SjuanFamily[FreeFanTanOptions, FreeFanTanState, FreeFanTanView]):
+    """Free fan tan: any first card; its rank starts every suit's row, which builds upward only."""
+
+    id = "free-fan-tan"
+    name = "Free fan tan"
+    view_model = FreeFanTanView
+    models = GameModels(FreeFanTanOptions, FreeFanTanState, SjuanMove, SjuanEvent, FreeFanTanView, SjuanScore)
+
+    def opening_cards(self, state: FreeFanTanState) -> set[str]:
+        return set(FULL_DECK)
+
+    def playable(self, state: FreeFanTanState) -> set[str]:
+        if not state.table:
+            return self.opening_cards(state)
+        start = RANKS.index(state.table[0][0])
+        lengths = dict.fromkeys("CDHS", 0)
+        for c in state.table:
+            lengths[c[1]] += 1
+        cards = set()
+        for s, length in lengths.items():
+            if state.options.wrap:
+                if length < 13:
+                    cards.add(RANKS[(start + length) % 13] + s)
+            elif start + length <= KING:
+                cards.add(RANKS[start + length] + s)
+        return cards
+
+    def table_issues(self, state: FreeFanTanState) -> list[IssueAt]:
+        if not state.table:
+            return []
+        start = RANKS.index(state.table[0][0])
+        issues = []
+        for s in "CDHS":
+            ranks = {RANKS.index(c[0]) for c in state.table if c[1] == s}
+            row = {(start + k) % 13 for k in range(len(ranks))}
+            if ranks != row or (not state.options.wrap and start + len(ranks) - 1 > KING):
+                issues.append(
+                    IssueAt(("table",), f"the {s} cards on the table are not one row up from {RANKS[start]}{s}")
+                )
+        return issues
+
+    def blocked(self, state: FreeFanTanState) -> bool:
+        if not state.table:
+            return False
+        playable = self.playable(state)
+        return not any(c in playable for hand in state.hands for c in hand)
+
+
+class DominoFanTan(SjuanFamily[DominoFanTanOptions, DominoFanTanState, DominoFanTanView]):
+    """Domino fan tan: two players, hands of ``hand_size``, a face-down stock to draw from."""
+
+    id = "domino-fan-tan"
+    name = "Domino fan tan"
+    min_players = 2
+    max_players = 2
+    has_stock = True
+    view_model = DominoFanTanView
+    models = GameModels(
+        DominoFanTanOptions, DominoFanTanState, SjuanMove, SjuanEvent, DominoFanTanView, SjuanScore
+    )
+
+    def first_turn(self, hands: Sequence[Sequence[str]], dealer: int) -> int:
+        return next((seat for seat, hand in enumerate(hands) if "7H" in hand), (dealer + 1) % len(hands))
+
+    def opening_cards(self, state: DominoFanTanState) -> set[str]:
+        if any("7H" in hand for hand in state.hands):
+            return {"7H"}
+        return super().opening_cards(state)
+
+    def stock(self, state: DominoFanTanState) -> list[str]:
+        return state.stock
