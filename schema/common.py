@@ -9,6 +9,7 @@ JSON Schema calls them integers.
 from __future__ import annotations
 
 from enum import StrEnum
+from collections.abc import Iterable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
@@ -70,10 +71,20 @@ class Suit(StrEnum):
 
 
 class Issue(WireModel):
-    """One thing wrong with a request: where (a JSON path as a list of keys and indexes) and what."""
+    """One thing wrong with a request: where (a JSON Pointer into the request body) and what."""
 
-    path: list[str | int]
+    path: str = Field(description="JSON Pointer (RFC 6901) to the offending field, e.g. '/state/hands/0/3'.")
     message: str
+
+    @classmethod
+    def at(cls, parts: Iterable[str | int], message: str) -> Issue:
+        """An issue at the path given as keys and indexes."""
+        return cls(path=json_pointer(parts), message=message)
+
+
+def json_pointer(parts: Iterable[str | int]) -> str:
+    """The RFC 6901 JSON Pointer of a path given as keys and indexes (``''`` for the whole body)."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
 class Problem(WireModel):

@@ -81,8 +81,10 @@ class SjuanDeal(WireModel):
 
 
 class _SjuanFamilyState(WireModel):
-    """Fields common to the four games' states."""
+    """Fields common to the four games' states (each game narrows ``game`` and ``options``)."""
 
+    game: str
+    options: SjuanOptions
     dealer: Seat
     deal_number: Count = Field(ge=1, description="1 for the first deal of the match.")
     seed: Seed
@@ -153,6 +155,8 @@ class SjuanEvent(WireModel):
 class _SjuanFamilyView(WireModel):
     """What one seat may see: its own hand, the others' hand sizes, the table, the stock's size."""
 
+    game: str
+    options: SjuanOptions
     seat: Seat = Field(description="The seat this view is for.")
     dealer: Seat
     deal_number: Count

@@ -1,0 +1,85 @@
+"""The ASGI application ``api.app:app``: REST under ``/v1``, GraphQL at ``/graphql``, OpenAPI at
+``/openapi.json``, every failure as problem details."""
+
+from __future__ import annotations
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+from strawberry.asgi import GraphQL
+
+from api.graphql import build_schema
+from api.limits import BodyLimitMiddleware, Settings
+from api.openapi import openapi_json
+from api.problems import problem
+from api.rest import problem_response, routes
+from engine.registry import GAMES
+
+OPERATIONS = ("new", "moves", "apply", "score", "view")
+
+
+async def unknown_game(request: Request) -> Response:
+    """404 for a game or operation the service does not have."""
+    game, operation = request.path_params["game"], request.path_params["operation"]
+    if game not in GAMES:
+        return problem_response(
+            problem(404, "game/unknown", f"There is no game '{game}'. Known: {', '.join(GAMES)}.")
+        )
+    return problem_response(
+        problem(404, "operation/unknown", f"There is no operation '{operation}'. Known: {', '.join(OPERATIONS)}.")
+    )
+
+
+async def openapi(request: Request) -> Response:
+    """The generated OpenAPI 3.1 document."""
+    return Response(openapi_json(), media_type="application/json")
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """404 and 405 from routing, as problem details."""
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 405:
+        return problem_response(problem(405, "method/not-allowed", f"{request.method} is not allowed here."))
+    if exc.status_code == 404:
+        return problem_response(problem(404, "not-found", f"Nothing at {request.url.path}."))
+    return problem_response(problem(exc.status_code, "http/error", str(exc.detail)))
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    """Never a stack trace: an unexpected error is a bare 500 problem."""
+    return problem_response(problem(500, "internal", "An unexpected error occurred."))
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """Build the application from settings (by default read from the environment)."""
+    settings = settings or Settings.from_env()
+    graphql_app = GraphQL(build_schema(settings), graphql_ide=None, allow_queries_via_get=False)
+    middleware = [Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)]
+    if settings.cors_origins:
+        middleware.insert(
+            0,
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(settings.cors_origins),
+                allow_methods=["GET", "POST", "OPTIONS"],
+                allow_headers=["content-type"],
+            ),
+        )
+    return Starlette(
+        routes=[
+            *routes(),
+            Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
+            Route("/openapi.json", openapi, methods=["GET"]),
+            Route("/graphql", graphql_app, methods=["POST"]),
+        ],
+        middleware=middleware,
+        exception_handlers={HTTPException: http_error, Exception: server_error},
+    )
+
+
+app = create_app()
+"""The service, configured from the environment."""

@@ -1,0 +1,39 @@
+"""Regenerate the committed contract: ``python -m api.export`` writes ``openapi/openapi.json`` and
+``openapi/schema.graphql``; ``python -m api.export --check`` fails when either differs from the models."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from api.graphql import build_schema
+from api.openapi import openapi_json
+
+ROOT = Path(__file__).resolve().parent.parent
+OPENAPI_PATH = ROOT / "openapi" / "openapi.json"
+SDL_PATH = ROOT / "openapi" / "schema.graphql"
+
+
+def artifacts() -> dict[Path, bytes]:
+    """The generated files and their contents."""
+    return {OPENAPI_PATH: openapi_json(), SDL_PATH: (build_schema().as_str() + "\n").encode()}
+
+
+def main(argv: list[str]) -> int:
+    """Write the artifacts, or with ``--check`` report the ones that drifted."""
+    check = "--check" in argv
+    stale = []
+    for path, content in artifacts().items():
+        if check:
+            if not path.exists() or path.read_bytes() != content:
+                stale.append(path)
+        else:
+            path.parent.mkdir(exist_ok=True)
+            path.write_bytes(content)
+    for path in stale:
+        print(f"{path.relative_to(ROOT)} is out of date: run python -m api.export", file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

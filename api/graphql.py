@@ -1,0 +1,224 @@
+"""The GraphQL schema, generated from the same pydantic models and operation list as REST.
+
+Each pydantic wire model becomes a GraphQL object type (for output) and an input type (``...Input``)
+with the same field names (no camel-casing), so a state returned by REST is accepted unchanged as a
+GraphQL variable and the other way round. Each operation becomes one root field (``sjuanMoves``) whose
+arguments are the request model's fields and whose result is a union of the response and the game's
+problem type: errors come back as data. GraphQL inputs are validated by the very pydantic model REST
+uses, so both surfaces accept exactly the same requests.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from enum import Enum
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+import orjson
+import strawberry
+from graphql import ValidationRule
+from pydantic import BaseModel, ValidationError
+from pydantic_core import PydanticUndefined
+from strawberry.extensions import AddValidationRules, MaxTokensLimiter, ParserCache, ValidationCache
+from strawberry.extensions.max_aliases import create_validator as max_aliases_rule
+from strawberry.extensions.query_depth_limiter import create_validator as max_depth_rule
+from strawberry.schema.config import StrawberryConfig
+from strawberry.types.base import StrawberryObjectDefinition
+from strawberry.types.unset import UNSET
+
+from api.limits import Settings
+from api.operations import Operation, all_operations, games_response
+from api.problems import from_rules_error, from_validation_error, problem
+from engine.errors import RulesError
+from schema.common import GamesResponse, Problem
+
+
+class _TypeBuilder:
+    """Derives strawberry output and input types from pydantic models, each exactly once."""
+
+    def __init__(self) -> None:
+        self.outputs: dict[type[BaseModel], type] = {}
+        self.inputs: dict[type[BaseModel], type] = {}
+        self.enums: set[type[Enum]] = set()
+
+    def annotation(self, annotation: Any, as_input: bool) -> Any:
+        origin = get_origin(annotation)
+        if origin is Annotated:
+            return self.annotation(get_args(annotation)[0], as_input)
+        if origin in (Union, types.UnionType):
+            args = [a for a in get_args(annotation) if a is not type(None)]
+            if len(args) != 1:
+                raise TypeError(f"GraphQL cannot map the union {annotation!r}")
+            return self.annotation(args[0], as_input) | None
+        if origin is list:
+            return list[self.annotation(get_args(annotation)[0], as_input)]  # type: ignore[misc]
+        if origin is Literal:
+            return type(get_args(annotation)[0])
+        if annotation in (bool, int, str):
+            return annotation
+        if isinstance(annotation, type) and issubclass(annotation, Enum):
+            if annotation not in self.enums:
+                strawberry.enum(annotation, description=annotation.__doc__)
+                self.enums.add(annotation)
+            return annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            return self.input_type(annotation) if as_input else self.output_type(annotation)
+        raise TypeError(f"GraphQL cannot map {annotation!r}")
+
+    def output_type(self, model: type[BaseModel]) -> type:
+        if model in self.outputs:
+            return self.outputs[model]
+        namespace: dict[str, Any] = {"__annotations__": {}}
+        cls = type(model.__name__, (), namespace)
+        self.outputs[model] = cls  # before the fields: models may refer to each other
+        for name, field in model.model_fields.items():
+            namespace["__annotations__"][name] = self.annotation(field.annotation, as_input=False)
+            setattr(cls, name, strawberry.field(description=field.description))
+        cls.__annotations__ = namespace["__annotations__"]
+
+        def is_type_of(obj: Any, info: Any) -> bool:
+            return isinstance(obj, model)
+
+        cls.is_type_of = staticmethod(is_type_of)  # type: ignore[attr-defined]
+        strawberry.type(cls, name=model.__name__, description=_doc(model))
+        return cls
+
+    def input_type(self, model: type[BaseModel]) -> type:
+        if model in self.inputs:
+            return self.inputs[model]
+        annotations: dict[str, Any] = {}
+        namespace: dict[str, Any] = {"__annotations__": annotations}
+        for name, field in model.model_fields.items():
+            hint = self.annotation(field.annotation, as_input=True)
+            default: Any = UNSET
+            if not field.is_required() and field.default is not PydanticUndefined:
+                if field.default is None or isinstance(field.default, bool | int | str):
+                    default = field.default
+            if not field.is_required() and default is UNSET:
+                hint = hint | None
+            annotations[name] = hint
+            namespace[name] = (
+                strawberry.field(description=field.description)
+                if field.is_required()
+                else strawberry.field(description=field.description, default=default)
+            )
+        cls = type(f"{model.__name__}Input", (), namespace)
+        strawberry.input(cls, name=f"{model.__name__}Input", description=_doc(model))
+        self.inputs[model] = cls
+        return cls
+
+
+def _doc(model: type[BaseModel]) -> str | None:
+    return inspect.cleandoc(model.__doc__) if model.__doc__ else None
+
+
+def to_plain(value: Any) -> Any:
+    """A strawberry input value as plain JSON data (unset fields left out, enums as their values)."""
+    if isinstance(value, list):
+        return [to_plain(v) for v in value]
+    if isinstance(value, Enum):
+        return value.value
+    definition = getattr(value, "__strawberry_definition__", None)
+    if isinstance(definition, StrawberryObjectDefinition):
+        return {
+            f.python_name: to_plain(getattr(value, f.python_name))
+            for f in definition.fields
+            if getattr(value, f.python_name) is not UNSET
+        }
+    return value
+
+
+def _resolver(op: Operation, builder: _TypeBuilder) -> Any:
+    """The root field resolver of one operation, with the request model's fields as arguments."""
+    validate_json = op.request.model_validate_json
+    run = op.run
+    problem_model = op.problem
+
+    def resolve(**arguments: Any) -> Any:
+        data = {name: to_plain(value) for name, value in arguments.items() if value is not UNSET}
+        try:
+            return run(validate_json(orjson.dumps(data)))
+        except ValidationError as error:
+            return _as_game_problem(from_validation_error(error), problem_model)
+        except RulesError as error:
+            return from_rules_error(error, problem_model)  # type: ignore[arg-type]
+        except Exception:
+            return _as_game_problem(problem(500, "internal", "An unexpected error occurred."), problem_model)
+
+    parameters = []
+    annotations: dict[str, Any] = {}
+    for name, field in op.request.model_fields.items():
+        hint = builder.annotation(field.annotation, as_input=True)
+        default: Any = inspect.Parameter.empty
+        if not field.is_required():
+            default = UNSET
+            if field.default is not PydanticUndefined and isinstance(field.default, bool | int | str):
+                default = field.default
+            elif field.default is None:
+                default = None
+            hint = hint | None if default is UNSET or default is None else hint
+        annotations[name] = hint
+        parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint))
+    result_name = f"{op.field_name[0].upper()}{op.field_name[1:]}Result"
+    result = Annotated[
+        Union[builder.output_type(op.response), builder.output_type(op.problem)],  # noqa: UP007
+        strawberry.union(result_name),
+    ]
+    annotations["return"] = result
+    resolve.__signature__ = inspect.Signature(parameters, return_annotation=result)  # type: ignore[attr-defined]
+    resolve.__annotations__ = annotations
+    resolve.__name__ = op.field_name
+    return resolve
+
+
+def _as_game_problem(base: Problem, problem_model: type[Problem]) -> Problem:
+    return problem_model(**{name: getattr(base, name) for name in Problem.model_fields})
+
+
+def _limit_extension(settings: Settings) -> type[AddValidationRules]:
+    # The rules are built once: strawberry caches validation by (document, rules), and the stock limiter
+    # extensions make new rule classes per request, which defeats that cache (strawberry issue 4635).
+    rules: list[type[ValidationRule]] = [
+        max_depth_rule(settings.graphql_max_depth, callback=None, should_ignore=None),
+        max_aliases_rule(settings.graphql_max_aliases),
+    ]
+
+    class Limits(AddValidationRules):
+        def __init__(self) -> None:
+            super().__init__(rules)  # type: ignore[arg-type]
+
+    class Tokens(MaxTokensLimiter):
+        def __init__(self) -> None:
+            super().__init__(settings.graphql_max_tokens)
+
+    return Limits, Tokens  # type: ignore[return-value]
+
+
+def build_schema(settings: Settings | None = None) -> strawberry.Schema:
+    """The GraphQL schema: a ``games`` field and one field per game and operation, all on ``Query``.
+
+    Every operation is a pure function of its arguments (nothing is stored), so all are queries.
+    """
+    settings = settings or Settings()
+    builder = _TypeBuilder()
+    games_type = builder.output_type(GamesResponse)
+
+    def games() -> Any:
+        return games_response()
+
+    games.__annotations__ = {"return": games_type}
+    namespace: dict[str, Any] = {
+        "games": strawberry.field(resolver=games, description="Every game the service knows."),
+    }
+    for op in all_operations():
+        namespace[op.field_name] = strawberry.field(
+            resolver=_resolver(op, builder), name=op.field_name, description=op.summary + "."
+        )
+    query = strawberry.type(type("Query", (), namespace), description="Every operation (all are pure).")
+    limits, tokens = _limit_extension(settings)  # type: ignore[misc]
+    return strawberry.Schema(
+        query=query,
+        config=StrawberryConfig(auto_camel_case=False),
+        extensions=[tokens, ParserCache, limits, ValidationCache],
+    )

@@ -1,0 +1,118 @@
+"""The operation list: for every game, ``new``, ``moves``, ``apply``, ``score`` and ``view``.
+
+REST paths, GraphQL root fields and the OpenAPI document are all generated from this one list, so an
+operation exists on both surfaces with the same request and response models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from engine.game import Game
+from engine.registry import GAMES
+from schema.common import GameInfo, GamesResponse, WireModel, options_info
+from schema.operations import OperationModels, build_operation_models, field_prefix
+
+AnyGame = Game[Any, Any, Any, Any, Any, Any]
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One operation of one game."""
+
+    game: AnyGame
+    name: str
+    """``new``, ``moves``, ``apply``, ``score`` or ``view``."""
+    summary: str
+    request: type[WireModel]
+    response: type[WireModel]
+    problem: type[WireModel]
+    run: Callable[[Any], WireModel]
+    """Takes a validated request model, returns the response model; raises engine errors."""
+
+    @property
+    def path(self) -> str:
+        """The REST path."""
+        return f"/v1/games/{self.game.id}/{self.name}"
+
+    @property
+    def field_name(self) -> str:
+        """The GraphQL root field (``fanTanMoves``)."""
+        return field_prefix(self.game.id) + self.name.capitalize()
+
+    @property
+    def operation_id(self) -> str:
+        """The OpenAPI operationId (same as the GraphQL field)."""
+        return self.field_name
+
+
+@cache
+def operation_models(game_id: str) -> OperationModels:
+    """The request/response models of one game, built once."""
+    game = GAMES[game_id]
+    return build_operation_models(game.id, game.name, game.min_players, game.max_players, game.models)
+
+
+def game_operations(game: AnyGame) -> list[Operation]:
+    """The five operations of ``game``."""
+    m = operation_models(game.id)
+
+    def new(req: Any) -> WireModel:
+        seed = 0 if req.seed is None else req.seed
+        return m.new_response(state=game.new(req.players, req.options, seed, req.deck, req.dealer))
+
+    def moves(req: Any) -> WireModel:
+        game.check(req.state)
+        to_act, legal = game.moves(req.state, req.player)
+        return m.moves_response(to_act=to_act, moves=legal)
+
+    def apply(req: Any) -> WireModel:
+        game.check(req.state)
+        state, events = game.apply(req.state, req.move)
+        return m.apply_response(state=state, events=events)
+
+    def score(req: Any) -> WireModel:
+        game.check(req.state)
+        result: WireModel = game.score(req.state)
+        return result
+
+    def view(req: Any) -> WireModel:
+        game.check(req.state)
+        result: WireModel = game.view(req.state, req.player)
+        return result
+
+    name = game.name
+    return [
+        Operation(game, "new", f"Start a match of {name}", m.new_request, m.new_response, m.problem, new),
+        Operation(game, "moves", f"Legal moves in {name}", m.moves_request, m.moves_response, m.problem, moves),
+        Operation(game, "apply", f"Apply a move in {name}", m.apply_request, m.apply_response, m.problem, apply),
+        Operation(game, "score", f"Scores of a {name} match", m.score_request, game.models.score, m.problem, score),
+        Operation(game, "view", f"One seat's view of {name}", m.view_request, game.models.view, m.problem, view),
+    ]
+
+
+@cache
+def all_operations() -> tuple[Operation, ...]:
+    """Every operation of every game, in registry order."""
+    return tuple(op for game in GAMES.values() for op in game_operations(game))
+
+
+@cache
+def games_response() -> GamesResponse:
+    """The answer of ``GET /v1/games``."""
+    return GamesResponse(
+        games=[
+            GameInfo(
+                id=g.id,
+                name=g.name,
+                min_players=g.min_players,
+                max_players=g.max_players,
+                simultaneous=g.simultaneous,
+                options=options_info(g.models.options),
+            )
+            for g in GAMES.values()
+        ]
+    )

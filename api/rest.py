@@ -1,0 +1,71 @@
+"""REST routes, one per game and operation, generated from the operation list."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from pydantic import ValidationError
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from api.operations import Operation, all_operations, games_response
+from api.problems import PROBLEM_MEDIA_TYPE, dump, from_rules_error, from_validation_error, problem
+from engine.errors import RulesError
+from schema.common import Problem
+
+JSON_MEDIA_TYPE = "application/json"
+logger = logging.getLogger("sevens_rules")
+
+
+def problem_response(body: Problem) -> Response:
+    """A problem details response with the problem's status."""
+    return Response(dump(body), status_code=body.status, media_type=PROBLEM_MEDIA_TYPE)
+
+
+def is_json(content_type: str | None) -> bool:
+    """Whether a Content-Type header names JSON (``application/json`` or ``application/*+json``)."""
+    if not content_type:
+        return False
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == JSON_MEDIA_TYPE or (media.startswith("application/") and media.endswith("+json"))
+
+
+def operation_endpoint(op: Operation) -> Callable[[Request], Awaitable[Response]]:
+    """The Starlette endpoint of one operation."""
+    validate_json = op.request.model_validate_json
+    run = op.run
+    problem_model = op.problem
+
+    async def endpoint(request: Request) -> Response:
+        if not is_json(request.headers.get("content-type")):
+            return problem_response(
+                problem(415, "request/unsupported-media-type", "Send the body as application/json.")
+            )
+        body = await request.body()
+        try:
+            result = run(validate_json(body))
+        except ValidationError as error:
+            return problem_response(from_validation_error(error))
+        except RulesError as error:
+            return problem_response(from_rules_error(error, problem_model))  # type: ignore[arg-type]
+        except Exception:  # a bug: report it without leaking a trace
+            logger.exception("unexpected error in %s", op.path)
+            return problem_response(problem(500, "internal", "An unexpected error occurred."))
+        return Response(dump(result), media_type=JSON_MEDIA_TYPE)
+
+    endpoint.__name__ = op.operation_id
+    return endpoint
+
+
+async def list_games(request: Request) -> Response:
+    """``GET /v1/games``: every game with its players, options and dynamics."""
+    return Response(dump(games_response()), media_type=JSON_MEDIA_TYPE)
+
+
+def routes() -> list[Route]:
+    """Every REST route."""
+    result = [Route("/v1/games", list_games, methods=["GET"])]
+    result += [Route(op.path, operation_endpoint(op), methods=["POST"]) for op in all_operations()]
+    return result

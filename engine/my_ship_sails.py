@@ -1,0 +1,435 @@
+"""My Ship Sails (RULINGS §4, text 003): collect seven cards of one suit by passing cards left.
+
+Four to seven players get seven cards each, dealt one at a time clockwise from the dealer's left; the
+rest of the deck is unused for the whole deal. The deal runs in **steps**. In a step every seat chooses
+in secret: ``pass`` one of its cards, or ``declare`` (legal only with all seven cards of one suit, which
+includes a dealt one-suit hand in the first step). Choices arrive one seat at a time: ``to_act`` lists
+the seats that have not chosen yet, and a choice is recorded in ``pending`` until the last seat has
+chosen. Then the step resolves: if anybody declared, the deal ends and every declarer of that step
+scores one win; otherwise every chosen card moves one seat left at once (an *exchange*). Five deals make
+a match, the dealer moving one seat left for each; the most wins takes the match, ties shared.
+
+Decisions where the rulings and the text are silent (also in the README):
+
+- **A choice is final.** A seat that has chosen leaves ``to_act``; a second choice before the step
+  resolves is refused as not that seat's turn (``move/not-your-turn``, HTTP 409). The text has the
+  outgoing card laid face down for the neighbour and wants results independent of the speed of hands;
+  final choices make the outcome independent of the order in which choices arrive, and a seat cannot
+  wait to see who has chosen and then revise.
+- A seat with a one-suit hand may still pass instead of declaring (without ``auto_declare``).
+- ``auto_declare``: right after the deal and right after each exchange, every one-suit hand declares
+  automatically. The deal then ends at once, without asking the other seats: nobody else could declare
+  in that step and passed cards do not move when somebody declares, so their choices could not matter.
+  With ``auto_declare``, ``declare`` is therefore never a move a client sends.
+- ``max_exchanges``: when the exchange of that number resolves, the deal ends with no winner, so a hand
+  completed by the last exchange cannot be declared by hand. With ``auto_declare`` such a hand still
+  declares, since the automatic declaration is part of the exchange that completed it.
+- A finished deal goes to phase ``deal_over`` with the final hands still in the state; the next dealer
+  (left of the last) starts the next deal with ``next_deal``, optionally naming the exact deck order.
+  After the fifth deal the phase is ``match_over`` and nobody is to act.
+- Declared hands are public (the text has the declarer show the hand): each deal record lists them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.cards import FULL_DECK, deal_round_robin, shuffled, sort_cards
+from engine.errors import InvalidRequestError, IssueAt
+from engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
+from schema.common import INT32_MAX
+from schema.my_ship_sails import (
+    DEALS_PER_MATCH,
+    MyShipSailsChoice,
+    MyShipSailsChoiceType,
+    MyShipSailsDeal,
+    MyShipSailsDeclaration,
+    MyShipSailsEvent,
+    MyShipSailsEventType,
+    MyShipSailsMove,
+    MyShipSailsMoveType,
+    MyShipSailsOptions,
+    MyShipSailsPhase,
+    MyShipSailsScore,
+    MyShipSailsState,
+    MyShipSailsView,
+)
+from schema.operations import GameModels
+
+HAND_SIZE = 7
+"""Cards dealt to each player."""
+
+PASS = MyShipSailsMoveType("pass")
+DECLARE = MyShipSailsMoveType("declare")
+NEXT_DEAL = MyShipSailsMoveType("next_deal")
+CHOICE_PASS = MyShipSailsChoiceType("pass")
+CHOICE_DECLARE = MyShipSailsChoiceType("declare")
+STEP = MyShipSailsPhase.step
+DEAL_OVER = MyShipSailsPhase.deal_over
+MATCH_OVER = MyShipSailsPhase.match_over
+
+_CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
+_DECLARE_CHOICE = MyShipSailsChoice(type=CHOICE_DECLARE)
+
+
+def _event(kind: str, **fields: Any) -> MyShipSailsEvent:
+    return MyShipSailsEvent(type=MyShipSailsEventType(kind), **fields)
+
+
+def one_suit(hand: Sequence[str]) -> bool:
+    """Whether ``hand`` is seven cards of one suit (the only hand that may declare)."""
+    if len(hand) != HAND_SIZE:
+        return False
+    suit = hand[0][1]
+    return all(c[1] == suit for c in hand)
+
+
+class MyShipSails(
+    Game[MyShipSailsOptions, MyShipSailsState, MyShipSailsMove, MyShipSailsEvent, MyShipSailsView, MyShipSailsScore]
+):
+    """My Ship Sails: simultaneous steps of passing one card left until someone holds one suit."""
+
+    id = "my-ship-sails"
+    name = "My Ship Sails"
+    min_players = 4
+    max_players = 7
+    simultaneous = True
+    models = GameModels(
+        MyShipSailsOptions, MyShipSailsState, MyShipSailsMove, MyShipSailsEvent, MyShipSailsView, MyShipSailsScore
+    )
+
+    # ---- public face ----------------------------------------------------------------------------
+
+    def players(self, state: MyShipSailsState) -> int:
+        return len(state.hands)
+
+    def new(
+        self,
+        players: int,
+        options: MyShipSailsOptions,
+        seed: int,
+        deck: Sequence[str] | None,
+        dealer: int | None,
+    ) -> MyShipSailsState:
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidRequestError(
+                f"{self.name} is for {self.min_players}-{self.max_players} players, not {players}.",
+                [IssueAt((), f"must be between {self.min_players} and {self.max_players}")],
+                argument="players",
+            )
+        check_deck(deck, FULL_DECK)
+        if dealer is not None and not 0 <= dealer < players:
+            raise InvalidRequestError(
+                f"Seat {dealer} does not exist at a table of {players}.",
+                [IssueAt((), f"must be a seat between 0 and {players - 1}")],
+                argument="dealer",
+            )
+        state, _ = self._deal(players, options, seed, dealer or 0, 1, [], deck)
+        return state
+
+    def to_act(self, state: MyShipSailsState) -> list[int]:
+        if state.phase is STEP:
+            return [seat for seat, choice in enumerate(state.pending) if choice is None]
+        if state.phase is DEAL_OVER:
+            return [(state.dealer + 1) % len(state.hands)]
+        return []
+
+    def legal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
+        if state.phase is DEAL_OVER:
+            return [MyShipSailsMove(type=NEXT_DEAL, player=player)]
+        if state.phase is not STEP or state.pending[player] is not None:
+            return []
+        hand = state.hands[player]
+        moves = [MyShipSailsMove.model_construct(type=PASS, player=player, card=c, deck=None) for c in hand]
+        if one_suit(hand):
+            moves.append(MyShipSailsMove.model_construct(type=DECLARE, player=player, card=None, deck=None))
+        return moves
+
+    def is_legal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
+        if move.type == NEXT_DEAL:
+            # the deck argument is checked when the deal is made; it does not appear in the listed move
+            return state.phase is DEAL_OVER and move.card is None
+        if state.phase is not STEP or move.deck is not None or state.pending[move.player] is not None:
+            return False
+        hand = state.hands[move.player]
+        if move.type == PASS:
+            return move.card in hand
+        return move.card is None and one_suit(hand)
+
+    def play(self, state: MyShipSailsState, move: MyShipSailsMove) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+        if move.type == NEXT_DEAL:
+            return self._next_deal(state, move)
+        player = move.player
+        pending = list(state.pending)
+        pending[player] = (
+            _DECLARE_CHOICE if move.type == DECLARE else MyShipSailsChoice(type=CHOICE_PASS, card=move.card)
+        )
+        events = [_event("chosen", player=player)]
+        if any(choice is None for choice in pending):
+            return state.model_copy(update={"pending": pending}), events
+        return self._resolve(state, pending, events)
+
+    def score(self, state: MyShipSailsState) -> MyShipSailsScore:
+        totals = _totals(state.deals, len(state.hands))
+        over = state.phase is MATCH_OVER
+        return MyShipSailsScore(
+            totals=totals, deals=state.deals, over=over, winners=_winners(totals) if over else []
+        )
+
+    def view(self, state: MyShipSailsState, player: int) -> MyShipSailsView:
+        self.check_seat(state, player, "player")
+        return MyShipSailsView(
+            game=self.id,
+            options=state.options,
+            seat=player,
+            dealer=state.dealer,
+            deal_number=state.deal_number,
+            phase=state.phase,
+            hand=state.hands[player],
+            choice=state.pending[player],
+            chosen=[choice is not None for choice in state.pending],
+            hand_sizes=[len(h) for h in state.hands],
+            unused_size=len(state.unused),
+            exchanges=state.exchanges,
+            deals=state.deals,
+        )
+
+    # ---- dealing and resolving ------------------------------------------------------------------
+
+    def _deal(
+        self,
+        players: int,
+        options: MyShipSailsOptions,
+        seed: int,
+        dealer: int,
+        deal_number: int,
+        deals: list[MyShipSailsDeal],
+        deck: Sequence[str] | None,
+    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+        """Deal seven each from the dealer's left; with auto_declare a dealt one-suit hand ends the deal."""
+        cards = list(deck) if deck is not None else shuffled(FULL_DECK, seed, deal_number - 1)
+        dealt = deal_round_robin(cards, players, (dealer + 1) % players, [HAND_SIZE] * players)
+        state = MyShipSailsState(
+            game="my-ship-sails",
+            options=options,
+            dealer=dealer,
+            deal_number=deal_number,
+            seed=seed,
+            phase=STEP,
+            hands=[sort_cards(h) for h in dealt],
+            unused=sort_cards(cards[HAND_SIZE * players :]),
+            pending=[None] * players,
+            exchanges=0,
+            deals=deals,
+        )
+        events: list[MyShipSailsEvent] = []
+        if options.auto_declare:
+            return self._auto_declare(state, events)
+        return state, events
+
+    def _auto_declare(
+        self, state: MyShipSailsState, events: list[MyShipSailsEvent]
+    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+        """With auto_declare: if any hand is one suit, those seats declare and the deal ends now."""
+        declarers = [seat for seat, hand in enumerate(state.hands) if one_suit(hand)]
+        if not declarers:
+            return state, events
+        return self._end_deal(state, declarers, auto=True, events=events)
+
+    def _resolve(
+        self, state: MyShipSailsState, pending: list[MyShipSailsChoice | None], events: list[MyShipSailsEvent]
+    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+        """Every seat has chosen: declarations end the deal, otherwise all chosen cards move left at once."""
+        declarers = [seat for seat, choice in enumerate(pending) if choice is not None and choice.card is None]
+        if declarers:
+            return self._end_deal(state, declarers, auto=False, events=events)
+        n = len(state.hands)
+        passed = [choice.card for choice in pending if choice is not None]
+        hands = []
+        for seat, hand in enumerate(state.hands):
+            kept = [c for c in hand if c != passed[seat]]
+            kept.append(passed[seat - 1])  # seat - 1 is the right-hand neighbour (-1 wraps to n - 1)
+            kept.sort(key=_CARD_ORDER.__getitem__)
+            hands.append(kept)
+        exchanges = state.exchanges + 1
+        events.append(_event("exchanged", exchange=exchanges))
+        events += [
+            _event("received", player=seat, card=passed[seat - 1], from_player=(seat - 1) % n) for seat in range(n)
+        ]
+        after = state.model_copy(update={"hands": hands, "pending": [None] * n, "exchanges": exchanges})
+        if state.options.auto_declare:
+            after, events = self._auto_declare(after, events)
+            if after.phase is not STEP:
+                return after, events
+        limit = state.options.max_exchanges
+        if (limit is not None and exchanges >= limit) or exchanges >= INT32_MAX:
+            # the hard stop at 2**31 - 1 keeps the counter a 32-bit integer; unreachable in practice
+            return self._end_deal(after, [], auto=False, events=events)
+        return after, events
+
+    def _end_deal(
+        self, state: MyShipSailsState, declarers: list[int], auto: bool, events: list[MyShipSailsEvent]
+    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+        n = len(state.hands)
+        for seat in declarers:
+            events.append(_event("declared", player=seat, cards=state.hands[seat], auto=auto))
+        deal = MyShipSailsDeal(
+            number=state.deal_number,
+            dealer=state.dealer,
+            exchanges=state.exchanges,
+            declarations=[MyShipSailsDeclaration(player=seat, hand=state.hands[seat]) for seat in declarers],
+        )
+        deals = [*state.deals, deal]
+        events.append(_event("deal_ended", deal=deal))
+        phase = DEAL_OVER
+        if state.deal_number >= DEALS_PER_MATCH:
+            phase = MATCH_OVER
+            events.append(_event("match_ended", winners=_winners(_totals(deals, n))))
+        return state.model_copy(update={"deals": deals, "phase": phase, "pending": [None] * n}), events
+
+    def _next_deal(
+        self, state: MyShipSailsState, move: MyShipSailsMove
+    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+        try:
+            check_deck(move.deck, FULL_DECK)
+        except InvalidRequestError as error:
+            raise InvalidRequestError(
+                error.detail, [IssueAt(("deck", *i.path), i.message) for i in error.issues], argument="move"
+            ) from None
+        n = len(state.hands)
+        dealer = (state.dealer + 1) % n
+        events = [_event("deal_started", player=dealer)]
+        return self._deal(
+            n, state.options, state.seed, dealer, state.deal_number + 1, list(state.deals), move.deck
+        )[0], events + self._deal_events(state, dealer, move)
+
+    def _deal_events(
+        self, state: MyShipSailsState, dealer: int, move: MyShipSailsMove
+    ) -> list[MyShipSailsEvent]:
+        # re-running the deal for its events would be wasteful; _deal's events are returned directly
+        return []
+
+    # ---- consistency ----------------------------------------------------------------------------
+
+    def consistency_issues(self, state: MyShipSailsState) -> list[IssueAt]:
+        n = len(state.hands)
+        if not self.min_players <= n <= self.max_players:
+            return [IssueAt(("hands",), f"{self.name} is for {self.min_players}-{self.max_players} players, not {n}")]
+        issues = conservation_issues(
+            [(("hands", i), h) for i, h in enumerate(state.hands)] + [(("unused",), state.unused)], FULL_DECK
+        )
+        for seat, hand in enumerate(state.hands):
+            if len(hand) != HAND_SIZE:
+                issues.append(IssueAt(("hands", seat), f"every hand holds {HAND_SIZE} cards, not {len(hand)}"))
+        issues += length_issues(("pending",), state.pending, n)
+        issues += seat_issues(("dealer",), state.dealer, n)
+        if issues:
+            return issues
+        issues += self._deal_history_issues(state)
+        limit = state.options.max_exchanges
+        auto = state.options.auto_declare
+        if state.phase is STEP:
+            if len(state.deals) != state.deal_number - 1:
+                issues.append(IssueAt(("deals",), "a deal in play must follow exactly deal_number - 1 deals"))
+            if all(choice is not None for choice in state.pending):
+                issues.append(IssueAt(("pending",), "every seat has chosen; the step would have resolved"))
+            for seat, choice in enumerate(state.pending):
+                if choice is None:
+                    continue
+                path = ("pending", seat)
+                if choice.type == CHOICE_PASS:
+                    if choice.card is None or choice.card not in state.hands[seat]:
+                        issues.append(IssueAt((*path, "card"), "a pass names a card of the seat's hand"))
+                elif choice.card is not None:
+                    issues.append(IssueAt((*path, "card"), "a declaration names no card"))
+                elif not one_suit(state.hands[seat]):
+                    issues.append(IssueAt(path, "only a one-suit hand may declare"))
+            if auto:
+                for seat, hand in enumerate(state.hands):
+                    if one_suit(hand):
+                        issues.append(IssueAt(("hands", seat), "with auto_declare a one-suit hand has declared"))
+            if limit is not None and state.exchanges >= limit:
+                issues.append(IssueAt(("exchanges",), "max_exchanges is reached; the deal is over"))
+            if state.exchanges >= INT32_MAX:
+                issues.append(IssueAt(("exchanges",), "a deal ends after 2**31 - 1 exchanges"))
+        else:
+            for seat, choice in enumerate(state.pending):
+                if choice is not None:
+                    issues.append(IssueAt(("pending", seat), "no choice is pending between deals"))
+            if len(state.deals) != state.deal_number:
+                issues.append(IssueAt(("deals",), "a finished deal must be the last of deal_number deals"))
+            elif (state.deal_number == DEALS_PER_MATCH) != (state.phase is MATCH_OVER):
+                issues.append(IssueAt(("phase",), f"the match is over exactly after deal {DEALS_PER_MATCH}"))
+            else:
+                issues += self._last_deal_issues(state)
+        return issues
+
+    def _last_deal_issues(self, state: MyShipSailsState) -> list[IssueAt]:
+        """Issues unless the finished deal's record matches the hands and counters still in the state."""
+        index = len(state.deals) - 1
+        deal = state.deals[index]
+        path = ("deals", index)
+        issues = []
+        if deal.dealer != state.dealer:
+            issues.append(IssueAt((*path, "dealer"), "must be the state's dealer"))
+        if deal.exchanges != state.exchanges:
+            issues.append(IssueAt((*path, "exchanges"), "must be the state's exchanges"))
+        for k, declaration in enumerate(deal.declarations):
+            if declaration.hand != state.hands[declaration.player]:
+                issues.append(IssueAt((*path, "declarations", k, "hand"), "must be the declarer's hand"))
+        if state.options.auto_declare:
+            declarers = [d.player for d in deal.declarations]
+            if declarers != [seat for seat, hand in enumerate(state.hands) if one_suit(hand)]:
+                issues.append(
+                    IssueAt((*path, "declarations"), "with auto_declare exactly the one-suit hands declare")
+                )
+        return issues
+
+    def _deal_history_issues(self, state: MyShipSailsState) -> list[IssueAt]:
+        n = len(state.hands)
+        limit = state.options.max_exchanges
+        issues = []
+        for index, deal in enumerate(state.deals):
+            path = ("deals", index)
+            if deal.number != index + 1:
+                issues.append(IssueAt((*path, "number"), f"must be {index + 1}"))
+            issues += seat_issues((*path, "dealer"), deal.dealer, n)
+            if index and deal.dealer != (state.deals[index - 1].dealer + 1) % n:
+                issues.append(IssueAt((*path, "dealer"), "the dealer moves one seat left each deal"))
+            seats = [d.player for d in deal.declarations]
+            if seats != sorted(set(seats)):
+                issues.append(IssueAt((*path, "declarations"), "one declaration per seat, in seat order"))
+            seen: set[str] = set()
+            for k, declaration in enumerate(deal.declarations):
+                issues += seat_issues((*path, "declarations", k, "player"), declaration.player, n)
+                if not one_suit(declaration.hand):
+                    issues.append(IssueAt((*path, "declarations", k, "hand"), "must be seven cards of one suit"))
+                if seen.intersection(declaration.hand):
+                    issues.append(IssueAt((*path, "declarations", k, "hand"), "shares cards with another hand"))
+                seen.update(declaration.hand)
+            if limit is not None and deal.exchanges > limit:
+                issues.append(IssueAt((*path, "exchanges"), "exceeds max_exchanges"))
+            if not deal.declarations and (limit is None or deal.exchanges != limit):
+                issues.append(IssueAt((*path, "declarations"), "a deal without a winner ends at max_exchanges"))
+            if deal.declarations and not state.options.auto_declare and limit is not None and deal.exchanges >= limit:
+                issues.append(IssueAt((*path, "exchanges"), "no step follows the last allowed exchange"))
+        if state.deals:
+            last = state.deals[-1]
+            expected = last.dealer if state.phase is not STEP else (last.dealer + 1) % n
+            if state.dealer != expected:
+                issues.append(IssueAt(("dealer",), "the dealer moves one seat left each deal"))
+        return issues
+
+
+def _totals(deals: Sequence[MyShipSailsDeal], players: int) -> list[int]:
+    totals = [0] * players
+    for deal in deals:
+        for declaration in deal.declarations:
+            totals[declaration.player] += 1
+    return totals
+
+
+def _winners(totals: Sequence[int]) -> list[int]:
+    best = max(totals)
+    return [seat for seat, total in enumerate(totals) if total == best]

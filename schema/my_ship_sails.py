@@ -1,0 +1,182 @@
+"""Wire models of My Ship Sails (``my-ship-sails``, RULINGS §4): the service's simultaneous game.
+
+In each step every seat still to choose (``to_act``) picks one action in secret: pass one card to the
+left, or declare a one-suit hand. A choice is stored in the state's ``pending`` list (one entry per
+seat, null until that seat has chosen) and stays hidden from the other seats, whose views only say
+*whether* each seat has chosen. When the last seat has chosen, the step resolves at once.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import Field
+
+from schema.common import Card, CardList, Count, IntegralInt, MoveBase, Seat, Seed, WireModel, seat_list
+
+DEALS_PER_MATCH = 5
+"""A match is five deals."""
+MAX_EXCHANGES_LIMIT = 1000
+"""The largest value of the ``max_exchanges`` option."""
+
+
+class MyShipSailsOptions(WireModel):
+    """Options of My Ship Sails."""
+
+    auto_declare: bool = Field(
+        default=False,
+        description=(
+            "A one-suit hand declares automatically, right after the deal and right after each exchange; "
+            "the deal then ends at once without asking the other seats."
+        ),
+    )
+    max_exchanges: IntegralInt | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_EXCHANGES_LIMIT,
+        description=(
+            "After this many exchanges without a declaration the deal ends with no winner "
+            "(null: no limit)."
+        ),
+    )
+
+
+class MyShipSailsPhase(StrEnum):
+    """Where a match stands: choosing in a step, between deals, or finished."""
+
+    step = "step"
+    deal_over = "deal_over"
+    match_over = "match_over"
+
+
+MyShipSailsMoveType = StrEnum(  # type: ignore[misc]
+    "MyShipSailsMoveType", {"pass": "pass", "declare": "declare", "next_deal": "next_deal"}
+)
+"""``pass`` one card left (with ``card``), ``declare`` a one-suit hand, ``next_deal`` (the next dealer)."""
+
+MyShipSailsChoiceType = StrEnum(  # type: ignore[misc]
+    "MyShipSailsChoiceType", {"pass": "pass", "declare": "declare"}
+)
+"""The action a seat has chosen in the current step."""
+
+
+class MyShipSailsMove(MoveBase):
+    """A move: ``pass`` with ``card``; ``declare``; ``next_deal`` optionally with the exact ``deck``."""
+
+    type: MyShipSailsMoveType
+    card: Card | None = Field(default=None, description="The card passed to the left (pass only).")
+    deck: CardList | None = Field(
+        default=None, description="Exact deck order for the next deal, top first (next_deal only)."
+    )
+
+
+class MyShipSailsChoice(WireModel):
+    """A seat's secret choice in the current step (``card`` for a pass, null for a declaration)."""
+
+    type: MyShipSailsChoiceType
+    card: Card | None = Field(default=None, description="The card chosen to pass (pass only).")
+
+
+class MyShipSailsDeclaration(WireModel):
+    """A declaration that scored: the declarer and the one-suit hand they showed."""
+
+    player: Seat
+    hand: CardList = Field(max_length=7, description="The seven cards shown, all of one suit.")
+
+
+class MyShipSailsDeal(WireModel):
+    """The result of one finished deal: every declarer of the deciding step scored one win."""
+
+    number: Count = Field(ge=1, le=DEALS_PER_MATCH, description="1 for the first deal of the match.")
+    dealer: Seat
+    exchanges: Count = Field(description="Exchanges completed in the deal.")
+    declarations: list[MyShipSailsDeclaration] = Field(
+        max_length=7,
+        description="Declarations of the deciding step, by seat; empty when max_exchanges ended the deal.",
+    )
+
+
+class MyShipSailsState(WireModel):
+    """A match of My Ship Sails: seven-card hands, the unused rest, and the secret choices of this step."""
+
+    game: Literal["my-ship-sails"]
+    options: MyShipSailsOptions
+    dealer: Seat
+    deal_number: Count = Field(ge=1, le=DEALS_PER_MATCH, description="1 for the first deal of the match.")
+    seed: Seed
+    phase: MyShipSailsPhase
+    hands: list[CardList] = Field(
+        min_length=4, max_length=7, description="Each seat's seven cards, in canonical order."
+    )
+    unused: CardList = Field(description="The cards not dealt; out of play for the whole deal.")
+    pending: list[MyShipSailsChoice | None] = seat_list(
+        "Each seat's choice in the current step; null until that seat has chosen (always null between steps)."
+    )
+    exchanges: Count = Field(description="Exchanges completed in the current deal.")
+    deals: list[MyShipSailsDeal] = Field(max_length=DEALS_PER_MATCH, description="Finished deals, oldest first.")
+
+
+MyShipSailsEventType = StrEnum(  # type: ignore[misc]
+    "MyShipSailsEventType",
+    {
+        "deal_started": "deal_started",
+        "chosen": "chosen",
+        "exchanged": "exchanged",
+        "received": "received",
+        "declared": "declared",
+        "deal_ended": "deal_ended",
+        "match_ended": "match_ended",
+    },
+)
+"""What happened. ``received`` is private to its ``player``; every other event is public."""
+
+
+class MyShipSailsEvent(WireModel):
+    """Something a move caused. Fields not relevant to the event type are null.
+
+    - ``deal_started``: ``player`` is the new dealer.
+    - ``chosen``: ``player`` has made their choice for this step (the choice itself is not in the event).
+    - ``exchanged``: every chosen card moved one seat left at once; ``exchange`` is its number in the deal.
+    - ``received``: ``player`` received ``card`` from ``from_player`` (only ``player`` may be shown this).
+    - ``declared``: ``player`` declared and showed ``cards``; ``auto`` when auto_declare did it.
+    - ``deal_ended``: ``deal`` is the finished deal's record.
+    - ``match_ended``: ``winners`` share the match win.
+    """
+
+    type: MyShipSailsEventType
+    player: Seat | None = None
+    card: Card | None = Field(default=None, description="The card received (received only).")
+    from_player: Seat | None = Field(default=None, description="The seat the card came from (received only).")
+    cards: CardList | None = Field(default=None, description="The hand shown (declared only).")
+    auto: bool | None = Field(default=None, description="The declaration was automatic (declared only).")
+    exchange: Count | None = Field(default=None, description="Number of the exchange in the deal (exchanged).")
+    deal: MyShipSailsDeal | None = Field(default=None, description="The finished deal (deal_ended).")
+    winners: list[Seat] | None = Field(default=None, description="Match winners (match_ended).")
+
+
+class MyShipSailsView(WireModel):
+    """What one seat may see: its own hand and choice, and only whether each other seat has chosen."""
+
+    game: Literal["my-ship-sails"]
+    options: MyShipSailsOptions
+    seat: Seat = Field(description="The seat this view is for.")
+    dealer: Seat
+    deal_number: Count
+    phase: MyShipSailsPhase
+    hand: CardList
+    choice: MyShipSailsChoice | None = Field(description="This seat's own choice in the current step, if made.")
+    chosen: list[bool] = seat_list("Whether each seat has chosen in the current step.")
+    hand_sizes: list[Count] = seat_list("Number of cards in each hand (always seven).")
+    unused_size: Count = Field(description="Number of cards not dealt.")
+    exchanges: Count = Field(description="Exchanges completed in the current deal.")
+    deals: list[MyShipSailsDeal]
+
+
+class MyShipSailsScore(WireModel):
+    """Wins per seat over finished deals (most wins takes the match), the deals, and the outcome."""
+
+    totals: list[Count] = seat_list("Wins per seat over finished deals.")
+    deals: list[MyShipSailsDeal]
+    over: bool
+    winners: list[Seat] = seat_list("Seats sharing the match win (empty until the match is over).")

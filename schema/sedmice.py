@@ -1,0 +1,209 @@
+"""Wire models of Sedmice (RULINGS §5): two players, or four in partnerships (seats 0+2 against 1+3).
+
+Sides are numbered 0 and 1: seat ``s`` belongs to side ``s % 2`` at both table sizes (with two players
+each seat is its own side). Every per-side list has exactly two entries.
+
+The trick on the table is a list of **rounds**; each round is the cards in play order, the first card of
+every round being the leader's (the led card in round 0, an extension card in later rounds). Only the
+last round may be incomplete.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field
+
+from schema.common import Card, CardList, Count, IntegralInt, MoveBase, Seat, Seed, WireModel, seat_list
+
+TARGET_HITS_CHOICES = (1, 5, 10)
+"""The match lengths the text allows: the first side to this many hits wins."""
+
+
+def _check_target_hits(value: int) -> int:
+    # Literal[1, 5, 10] would be the natural type, but the GraphQL generator cannot map Literal fields.
+    if value not in TARGET_HITS_CHOICES:
+        raise ValueError("target_hits must be 1, 5 or 10")
+    return value
+
+
+TargetHits = Annotated[IntegralInt, AfterValidator(_check_target_hits)]
+"""1, 5 or 10. The bounds and the JSON-schema ``enum`` are given on the field itself: constraints inside an
+``Annotated`` alias of :data:`IntegralInt` reach the JSON schema as raw ``ge``/``le`` keys, not as
+``minimum``/``maximum``."""
+
+Side = IntegralInt
+"""A side number, 0 (seats 0 and 2) or 1 (seats 1 and 3); fields of this type bound it with ``_side_field``."""
+
+
+def _side_field(description: str, default: object = ...) -> Any:
+    # Bounds on the field (not in the alias) so the JSON schema says minimum/maximum.
+    return Field(default, ge=0, le=1, description=description)
+
+side_list = seat_list
+"""A per-side list field (exactly two entries are checked against the state)."""
+
+
+class SedmiceOptions(WireModel):
+    """Options of Sedmice."""
+
+    extend_only_when_losing: bool = Field(
+        default=False,
+        description="The leader may extend a trick only while an opponent would take it (false: always).",
+    )
+    target_hits: TargetHits = Field(
+        default=5,
+        ge=1,
+        le=10,
+        json_schema_extra={"enum": list(TARGET_HITS_CHOICES)},
+        description="The match ends when a side has this many hits: 1, 5 or 10.",
+    )
+
+
+class SedmicePhase(StrEnum):
+    """Where a match stands."""
+
+    play = "play"
+    deal_over = "deal_over"
+    match_over = "match_over"
+
+
+class SedmiceMoveType(StrEnum):
+    """``play`` a card in a round, ``extend`` the trick (leader, after a full round), ``end_trick`` (leader,
+    after a full round), ``next_deal`` (the next dealer, after a finished deal)."""
+
+    play = "play"
+    extend = "extend"
+    end_trick = "end_trick"
+    next_deal = "next_deal"
+
+
+class SedmiceMove(MoveBase):
+    """A Sedmice move. ``card`` for ``play`` and ``extend``; ``deck`` optionally for ``next_deal``."""
+
+    type: SedmiceMoveType
+    card: Card | None = Field(default=None, description="The card played (play and extend only).")
+    deck: CardList | None = Field(
+        default=None, description="Exact 32-card deck order for the next deal, top first (next_deal only)."
+    )
+
+
+class SedmiceHitReason(StrEnum):
+    """Why a side got the deal's hits (the largest case that applies)."""
+
+    more_points = "more_points"
+    """1 hit: more points than the other side."""
+    tie_last_trick = "tie_last_trick"
+    """1 hit: 40-40, and this side took the last trick."""
+    all_points = "all_points"
+    """2 hits: all 80 points."""
+    all_tricks = "all_tricks"
+    """3 hits: every trick of the deal."""
+
+
+class SedmiceDeal(WireModel):
+    """The result of one finished deal; per-side lists are indexed by side (0, 1)."""
+
+    number: Count = Field(description="1 for the first deal of the match.")
+    dealer: Seat
+    points: list[Count] = side_list("Points per side (aces and tens, 10 each; 80 in all).")
+    tricks: list[Count] = side_list("Tricks taken per side.")
+    last_trick: Seat = Field(description="The seat that took the last trick (settles a 40-40 tie).")
+    hits: list[Count] = side_list("Hits per side from this deal (one side gets 1, 2 or 3).")
+    side: Side = _side_field("The side that got the hits.")
+    reason: SedmiceHitReason
+
+
+class SedmiceState(WireModel):
+    """A match of Sedmice.
+
+    Whose turn it is follows from ``leader`` and ``trick``: the leader leads an empty trick; in an
+    incomplete round the next seat clockwise plays; after a full round the leader extends or ends it.
+    """
+
+    game: Literal["sedmice"]
+    options: SedmiceOptions
+    dealer: Seat
+    deal_number: Count = Field(ge=1, description="1 for the first deal of the match.")
+    seed: Seed
+    phase: SedmicePhase
+    leader: Seat = Field(
+        description="The leader of the trick on the table, or of the next trick; after a deal, its last taker."
+    )
+    hands: list[CardList] = Field(min_length=2, max_length=4, description="Each seat's hand.")
+    stock: CardList = Field(description="The face-down stock, top card (drawn first) first.")
+    trick: list[CardList] = Field(
+        max_length=8, description="The trick on the table as rounds of cards in play order, leader's first."
+    )
+    taken: list[CardList] = side_list("Cards taken in tricks this deal, per side.")
+    tricks: list[Count] = side_list("Tricks taken this deal, per side.")
+    deals: list[SedmiceDeal] = Field(max_length=1000, description="Finished deals, oldest first.")
+
+
+SedmiceEventType = StrEnum(  # type: ignore[misc]
+    "SedmiceEventType",
+    {
+        "deal_started": "deal_started",
+        "played": "played",
+        "extended": "extended",
+        "trick_taken": "trick_taken",
+        "drew": "drew",
+        "deal_ended": "deal_ended",
+        "match_ended": "match_ended",
+    },
+)
+"""What happened: a deal dealt, a card played, a trick extended, a trick taken, one card drawn in the
+refill, a deal scored, the match won."""
+
+
+class SedmiceEvent(WireModel):
+    """Something a move caused. Fields not relevant to the event type are null."""
+
+    type: SedmiceEventType
+    player: Seat | None = Field(
+        default=None, description="Who played, extended, took the trick or drew; the new dealer (deal_started)."
+    )
+    card: Card | None = Field(default=None, description="The card played, extended with or drawn.")
+    answers: bool | None = Field(
+        default=None, description="Whether the card answers the led card (played, extended)."
+    )
+    side: Side | None = _side_field("The taker's side (trick_taken).", None)
+    cards: CardList | None = Field(default=None, description="The cards of the trick (trick_taken).")
+    rounds: Count | None = Field(default=None, description="Rounds the trick lasted (trick_taken).")
+    points: Count | None = Field(default=None, description="Points in the trick (trick_taken).")
+    deal: SedmiceDeal | None = Field(default=None, description="The finished deal (deal_ended).")
+    winners: list[Seat] | None = Field(default=None, description="The winning side's seats (match_ended).")
+
+
+class SedmiceView(WireModel):
+    """What one seat may see: its own hand, the others' hand sizes, the trick on the table, the stock's
+    size, and per side the points, tricks and number of cards taken so far in the deal."""
+
+    game: Literal["sedmice"]
+    options: SedmiceOptions
+    seat: Seat = Field(description="The seat this view is for.")
+    dealer: Seat
+    deal_number: Count
+    phase: SedmicePhase
+    leader: Seat
+    turn: Seat | None = Field(description="The seat to act in the deal; null after a deal.")
+    winning: Seat | None = Field(description="Who would take the trick on the table now; null without one.")
+    hand: CardList
+    hand_sizes: list[Count] = seat_list("Number of cards in each hand.")
+    stock_size: Count
+    trick: list[CardList] = Field(description="The trick on the table as rounds, leader's card first.")
+    points: list[Count] = side_list("Points taken this deal, per side.")
+    tricks: list[Count] = side_list("Tricks taken this deal, per side.")
+    taken_sizes: list[Count] = side_list("Cards taken this deal, per side.")
+    deals: list[SedmiceDeal]
+
+
+class SedmiceScore(WireModel):
+    """Hits per side over finished deals, the current deal's points, every finished deal, and the outcome."""
+
+    hits: list[Count] = side_list("Hits per side over finished deals.")
+    points: list[Count] = side_list("Points taken in the current (or just finished) deal, per side.")
+    deals: list[SedmiceDeal]
+    over: bool
+    winners: list[Seat] = seat_list("Seats of the side that won the match (empty until it is over).")

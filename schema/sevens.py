@@ -1,0 +1,186 @@
+"""Wire models of Sevens (RULINGS §2, text 001): four players, three passes per deal, busting.
+
+The table is one :class:`SevensRow` per suit (clubs, diamonds, hearts, spades, in that order). A row
+shows its ``run`` -- the unbroken cards through the suit's 7, the only place where cards can be played --
+and the cards a bust player ``laid`` in their places that are not yet joined to the run. Each seat's
+passes, the seats that went out (in order: their places) and the seats that went bust (in order) are
+explicit, so that a client can explain a deal from the state alone.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from schema.common import Card, CardList, Count, IntegralInt, MoveBase, Seat, Seed, Suit, WireModel, seat_list
+
+SEVENS_PLAYERS = 4
+"""Sevens is for exactly four players."""
+
+SEVENS_PASSES = 3
+"""Passes each player may use in a deal; a fourth pass is a bust."""
+
+SevensPassCount = Annotated[IntegralInt, Field(ge=0, le=SEVENS_PASSES)]
+"""Passes a seat has used in the current deal: 0 to 3 (the fourth pass is the bust, see ``bust``)."""
+
+SevensPlace = Annotated[IntegralInt, Field(ge=1, le=SEVENS_PLAYERS)]
+"""A place in a deal, 1 (best) to 4."""
+
+
+class SevensOptions(WireModel):
+    """Options of Sevens."""
+
+    deals: IntegralInt = Field(
+        default=5, ge=1, le=100, description="Deals in a match (the text: 5); the highest total then wins."
+    )
+
+
+class SevensPhase(StrEnum):
+    """Where a match stands."""
+
+    play = "play"
+    deal_over = "deal_over"
+    match_over = "match_over"
+
+
+SevensMoveType = StrEnum(  # type: ignore[misc]
+    "SevensMoveType", {"play": "play", "pass": "pass", "next_deal": "next_deal"}
+)
+"""``play`` a card, ``pass`` (counted; a fourth pass is a bust), ``next_deal`` (start the next deal)."""
+
+
+class SevensMove(MoveBase):
+    """A move in Sevens. ``card`` for ``play``; ``deck`` optionally for ``next_deal``."""
+
+    type: SevensMoveType
+    card: Card | None = Field(default=None, description="The card played (play only).")
+    deck: CardList | None = Field(
+        default=None, description="Exact deck order for the next deal, top first (next_deal only)."
+    )
+
+
+class SevensRow(WireModel):
+    """One suit on the table: the run through its 7 and the bust cards lying apart from it."""
+
+    suit: Suit
+    run: CardList = Field(
+        min_length=1,
+        max_length=13,
+        description=(
+            "The unbroken run through the suit's 7, ascending (Ace first). Cards are played only one rank "
+            "outside it: below its first card (down to the Ace) or above its last (up to the King)."
+        ),
+    )
+    laid: CardList = Field(
+        max_length=12,
+        description=(
+            "Cards of bust players lying in their places but separated from the run by a gap, ascending. "
+            "They create no row ends; they join the run when the gap is filled."
+        ),
+    )
+
+
+class SevensDeal(WireModel):
+    """The result of one finished deal."""
+
+    number: Count = Field(ge=1, description="1 for the first deal of the match.")
+    dealer: Seat
+    places: list[SevensPlace] = seat_list(
+        "Each seat's place: going-out order, then the last player left, then the bust players "
+        "(the first to bust last)."
+    )
+    points: list[Count] = seat_list("Points of the deal per seat: 3, 2, 1, 0 for places 1 to 4.")
+
+
+class SevensState(WireModel):
+    """A match of Sevens."""
+
+    game: Literal["sevens"]
+    options: SevensOptions
+    dealer: Seat
+    deal_number: Count = Field(ge=1, le=100, description="1 for the first deal of the match.")
+    seed: Seed
+    phase: SevensPhase
+    turn: Seat | None = Field(description="The seat to act while the phase is 'play'; null otherwise.")
+    hands: list[CardList] = Field(min_length=4, max_length=4, description="Each seat's hand, sorted.")
+    table: list[SevensRow] = Field(
+        min_length=4, max_length=4, description="One row per suit, in the order C, D, H, S."
+    )
+    passes: list[SevensPassCount] = seat_list("Passes each seat has used in this deal (0-3).")
+    out: list[Seat] = Field(
+        max_length=4, description="Seats that emptied their hands this deal, in order: the first took place 1."
+    )
+    bust: list[Seat] = Field(
+        max_length=4,
+        description="Seats that went bust this deal (a fourth pass), in order; the first to bust places last.",
+    )
+    deals: list[SevensDeal] = Field(max_length=100, description="Finished deals, oldest first.")
+
+
+SevensEventType = StrEnum(  # type: ignore[misc]
+    "SevensEventType",
+    {
+        "deal_started": "deal_started",
+        "played": "played",
+        "passed": "passed",
+        "bust": "bust",
+        "went_out": "went_out",
+        "deal_ended": "deal_ended",
+        "match_ended": "match_ended",
+    },
+)
+"""What happened."""
+
+
+class SevensEvent(WireModel):
+    """Something a move caused. Fields not relevant to the event type are null."""
+
+    type: SevensEventType
+    player: Seat | None = Field(
+        default=None, description="Who acted (the new dealer for deal_started, the first to move is 'turn')."
+    )
+    card: Card | None = Field(default=None, description="The card played (played).")
+    passes: Count | None = Field(
+        default=None, description="Passes this seat has now used in the deal, this one included (passed; 4 = bust)."
+    )
+    cards: CardList | None = Field(
+        default=None, description="The bust player's cards laid in their places on the table (bust)."
+    )
+    joined: CardList | None = Field(
+        default=None,
+        description="Laid bust cards that joined a run through this move (played, bust; null when none).",
+    )
+    place: SevensPlace | None = Field(default=None, description="The place taken by going out (went_out).")
+    deal: SevensDeal | None = Field(default=None, description="The finished deal (deal_ended).")
+    winners: list[Seat] | None = Field(default=None, description="Match winners (match_ended).")
+
+
+class SevensView(WireModel):
+    """What one seat may see: its own hand, the others' hand sizes, passes, places and the table."""
+
+    game: Literal["sevens"]
+    options: SevensOptions
+    seat: Seat = Field(description="The seat this view is for.")
+    dealer: Seat
+    deal_number: Count
+    phase: SevensPhase
+    turn: Seat | None
+    hand: CardList
+    hand_sizes: list[Count] = seat_list("Number of cards in each hand.")
+    table: list[SevensRow]
+    passes: list[SevensPassCount] = seat_list("Passes each seat has used in this deal (0-3).")
+    out: list[Seat] = Field(description="Seats that went out this deal, in order (place 1 first).")
+    bust: list[Seat] = Field(description="Seats that went bust this deal, in order.")
+    deals: list[SevensDeal]
+
+
+class SevensScore(WireModel):
+    """Point totals (highest wins), every finished deal, and the outcome."""
+
+    totals: list[Count] = seat_list("Points per seat over finished deals.")
+    deals: list[SevensDeal]
+    over: bool
+    winners: list[Seat] = seat_list("Seats sharing the match win (empty until the match is over).")
+
