@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.game import Game
+from engine.sedmice import Sedmice
 from engine.sjuan import DominoFanTan, FanTan, FreeFanTan, Sjuan
 
 GAMES: dict[str, Game[Any, Any, Any, Any, Any, Any]] = {
@@ -14,6 +15,7 @@ GAMES: dict[str, Game[Any, Any, Any, Any, Any, Any]] = {
         FanTan(),
         FreeFanTan(),
         DominoFanTan(),
+        Sedmice(),
     )
 }
 """Every game, by id, in the order ``GET /v1/games`` lists them."""

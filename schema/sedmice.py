@@ -34,12 +34,13 @@ TargetHits = Annotated[IntegralInt, AfterValidator(_check_target_hits)]
 ``minimum``/``maximum``."""
 
 Side = IntegralInt
-"""A side number, 0 (seats 0 and 2) or 1 (seats 1 and 3); fields of this type bound it with ``_side_field``."""
+"""A side number, 0 (seats 0 and 2) or 1 (seats 1 and 3); its fields bound it with ``_side_field``."""
 
 
 def _side_field(description: str, default: object = ...) -> Any:
     # Bounds on the field (not in the alias) so the JSON schema says minimum/maximum.
     return Field(default, ge=0, le=1, description=description)
+
 
 side_list = seat_list
 """A per-side list field (exactly two entries are checked against the state)."""
@@ -129,7 +130,7 @@ class SedmiceState(WireModel):
     seed: Seed
     phase: SedmicePhase
     leader: Seat = Field(
-        description="The leader of the trick on the table, or of the next trick; after a deal, its last taker."
+        description="The leader of the trick on the table or of the next one; after a deal, its last taker."
     )
     hands: list[CardList] = Field(min_length=2, max_length=4, description="Each seat's hand.")
     stock: CardList = Field(description="The face-down stock, top card (drawn first) first.")
@@ -141,20 +142,17 @@ class SedmiceState(WireModel):
     deals: list[SedmiceDeal] = Field(max_length=1000, description="Finished deals, oldest first.")
 
 
-SedmiceEventType = StrEnum(  # type: ignore[misc]
-    "SedmiceEventType",
-    {
-        "deal_started": "deal_started",
-        "played": "played",
-        "extended": "extended",
-        "trick_taken": "trick_taken",
-        "drew": "drew",
-        "deal_ended": "deal_ended",
-        "match_ended": "match_ended",
-    },
-)
-"""What happened: a deal dealt, a card played, a trick extended, a trick taken, one card drawn in the
-refill, a deal scored, the match won."""
+class SedmiceEventType(StrEnum):
+    """What happened: a deal dealt, a card played, a trick extended, a trick taken, one card drawn in the
+    refill, a deal scored, the match won."""
+
+    deal_started = "deal_started"
+    played = "played"
+    extended = "extended"
+    trick_taken = "trick_taken"
+    drew = "drew"
+    deal_ended = "deal_ended"
+    match_ended = "match_ended"
 
 
 class SedmiceEvent(WireModel):
@@ -162,7 +160,8 @@ class SedmiceEvent(WireModel):
 
     type: SedmiceEventType
     player: Seat | None = Field(
-        default=None, description="Who played, extended, took the trick or drew; the new dealer (deal_started)."
+        default=None,
+        description="Who played, extended, took the trick or drew; the new dealer (deal_started).",
     )
     card: Card | None = Field(default=None, description="The card played, extended with or drawn.")
     answers: bool | None = Field(

@@ -1,0 +1,575 @@
+"""Sedmice (RULINGS §5, text 004): a Serbian trick game of answering the led rank, sevens wild.
+
+Two players, or four in partnerships: seat ``s`` is on side ``s % 2`` (seats 0+2 against 1+3; with two
+players each seat is its own side). The 32-card deck is used; rank order and suits do not matter.
+
+A trick: the leader plays any card, then each other player clockwise plays any card. A card *answers*
+when it has the led card's rank or is a 7 (a led 7 is answered by 7s only). After each full round the
+leader either ends the trick (``end_trick``) or extends it (``extend``) with another card of the led rank
+or a 7, and every other player plays one more card. The trick goes to the last player who answered in any
+of its rounds; the leader's own led and extension cards answer, so nobody answering leaves it to the
+leader. Then the taker, and clockwise from them the others, draw one card at a time from the stock until
+each holds four or the stock is empty; the taker leads next. The deal ends when hands and stock are empty.
+
+Aces and tens are worth 10 points each (80 per deal). The deal's hits go to one side: 3 for every trick,
+else 2 for all 80 points, else 1 for more points (at 40-40, to the side of the last trick's taker). The
+match ends when a side reaches ``target_hits``.
+
+Decisions where the rulings and the text are silent (also in the README):
+
+- Cards are dealt one at a time clockwise from the dealer's left, four each; the rest is the stock, top
+  card first. The player left of the dealer leads the first trick. The dealer moves left each deal.
+- The leader's extension is its own move type, ``extend``; ``end_trick`` ends the trick. Both are the
+  leader's only moves after a full round, and ``end_trick`` is always among them, even when the leader
+  holds no card to extend with -- so the flow of the game never tells the table what the leader holds.
+- The one exception: when a round completes with every hand empty, no extension is possible for anybody
+  (hands are equal), so the trick ends at once without an ``end_trick`` move.
+- With ``extend_only_when_losing`` the leader may extend only while a seat of the other side would take
+  the trick (a partner winning counts as not losing).
+- The refill is reported as one ``drew`` event per card in drawing order.
+- A finished deal leaves the taken piles in the state (phase ``deal_over``) until the next dealer (left of
+  the last one) sends ``next_deal``; ``leader`` then names the last trick's taker.
+- A view shows each side's points, tricks and number of cards taken, not the taken cards themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from engine.cards import PIQUET_DECK, deal_round_robin, shuffled, sort_cards
+from engine.errors import InvalidRequestError, IssueAt
+from engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
+from schema.operations import GameModels
+from schema.sedmice import (
+    SedmiceDeal,
+    SedmiceEvent,
+    SedmiceEventType,
+    SedmiceHitReason,
+    SedmiceMove,
+    SedmiceMoveType,
+    SedmiceOptions,
+    SedmicePhase,
+    SedmiceScore,
+    SedmiceState,
+    SedmiceView,
+)
+
+HAND_SIZE = 4
+"""Cards each player holds after every refill while the stock lasts."""
+DEAL_POINTS = 80
+"""Points in a deal: four aces and four tens, 10 each."""
+SIDES = 2
+"""Both table sizes have two sides."""
+
+_CARD_ORDER = {c: i for i, c in enumerate(PIQUET_DECK)}
+_POINT_RANKS = frozenset("AT")
+
+PLAY = SedmiceMoveType.play
+EXTEND = SedmiceMoveType.extend
+END_TRICK = SedmiceMoveType.end_trick
+NEXT_DEAL = SedmiceMoveType.next_deal
+PLAY_PHASE = SedmicePhase.play
+DEAL_OVER = SedmicePhase.deal_over
+MATCH_OVER = SedmicePhase.match_over
+
+
+def _event(kind: str, **fields: Any) -> SedmiceEvent:
+    return SedmiceEvent(type=SedmiceEventType(kind), **fields)
+
+
+def answers(card: str, led_rank: str) -> bool:
+    """Whether ``card`` answers a lead of rank ``led_rank``: the same rank, or any 7 (sevens are wild)."""
+    return card[0] == led_rank or card[0] == "7"
+
+
+def points(cards: Sequence[str]) -> int:
+    """Points in ``cards``: 10 for each ace and each ten."""
+    return 10 * sum(1 for c in cards if c[0] in _POINT_RANKS)
+
+
+def trick_winner(trick: Sequence[Sequence[str]], leader: int, players: int) -> int:
+    """The seat that would take ``trick`` now: the last seat whose card answered the led card.
+
+    Every round starts with the leader, so card ``i`` of a round was played by ``leader + i``. The led card
+    answers itself, which leaves the trick to the leader when nobody else answered.
+    """
+    led_rank = trick[0][0][0]
+    for round_ in reversed(trick):
+        for i in range(len(round_) - 1, -1, -1):
+            if answers(round_[i], led_rank):
+                return (leader + i) % players
+    return leader  # unreachable for a non-empty trick: the led card answers
+
+
+def hits_of(
+    deal_points: Sequence[int], tricks: Sequence[int], last_side: int
+) -> tuple[int, int, SedmiceHitReason]:
+    """The deal's hits: ``(side, hits, reason)``, the largest case that applies.
+
+    3 for the side that took every trick, else 2 for the side with all 80 points, else 1 for the side
+    with more points, and at a tie 1 for the side of the last trick's taker.
+    """
+    for side in range(SIDES):
+        if tricks[1 - side] == 0:
+            return side, 3, SedmiceHitReason.all_tricks
+    for side in range(SIDES):
+        if deal_points[side] == DEAL_POINTS:
+            return side, 2, SedmiceHitReason.all_points
+    if deal_points[0] != deal_points[1]:
+        return (0 if deal_points[0] > deal_points[1] else 1), 1, SedmiceHitReason.more_points
+    return last_side, 1, SedmiceHitReason.tie_last_trick
+
+
+def hit_totals(deals: Sequence[SedmiceDeal]) -> list[int]:
+    """Hits per side over ``deals``."""
+    totals = [0, 0]
+    for deal in deals:
+        totals[0] += deal.hits[0]
+        totals[1] += deal.hits[1]
+    return totals
+
+
+def _sorted(cards: Sequence[str]) -> list[str]:
+    return sorted(cards, key=_CARD_ORDER.__getitem__)
+
+
+class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, SedmiceView, SedmiceScore]):
+    """Sedmice: answer the led rank (sevens wild); the last to answer takes the trick; aces and tens count."""
+
+    id = "sedmice"
+    name = "Sedmice"
+    min_players = 2
+    max_players = 4
+    player_counts: ClassVar[tuple[int, ...]] = (2, 4)
+    """The table sizes allowed: 2, or 4 in partnerships (3 is inside the range but refused by ``new``)."""
+    models = GameModels(SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, SedmiceView, SedmiceScore)
+
+    # ---- public face ----------------------------------------------------------------------------
+
+    def players(self, state: SedmiceState) -> int:
+        return len(state.hands)
+
+    def new(
+        self, players: int, options: SedmiceOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
+    ) -> SedmiceState:
+        if players not in (2, 4):
+            raise InvalidRequestError(
+                f"Sedmice is for 2 players or 4 in partnerships, not {players}.",
+                [IssueAt((), "must be 2 or 4")],
+                argument="players",
+            )
+        check_deck(deck, PIQUET_DECK)
+        if dealer is not None and not 0 <= dealer < players:
+            raise InvalidRequestError(
+                f"Seat {dealer} does not exist at a table of {players}.",
+                [IssueAt((), f"must be a seat between 0 and {players - 1}")],
+                argument="dealer",
+            )
+        return self._deal(players, options, seed, dealer or 0, 1, [], deck)
+
+    def _deal(
+        self,
+        players: int,
+        options: SedmiceOptions,
+        seed: int,
+        dealer: int,
+        deal_number: int,
+        deals: list[SedmiceDeal],
+        deck: Sequence[str] | None,
+    ) -> SedmiceState:
+        cards = list(deck) if deck is not None else shuffled(PIQUET_DECK, seed, deal_number - 1)
+        first = (dealer + 1) % players
+        hands = deal_round_robin(cards, players, first, [HAND_SIZE] * players)
+        return SedmiceState(
+            game="sedmice",
+            options=options,
+            dealer=dealer,
+            deal_number=deal_number,
+            seed=seed,
+            phase=PLAY_PHASE,
+            leader=first,
+            hands=[sort_cards(h, PIQUET_DECK) for h in hands],
+            stock=cards[HAND_SIZE * players :],
+            trick=[],
+            taken=[[], []],
+            tricks=[0, 0],
+            deals=deals,
+        )
+
+    def to_act(self, state: SedmiceState) -> list[int]:
+        if state.phase is PLAY_PHASE:
+            return [self._turn(state)]
+        if state.phase is DEAL_OVER:
+            return [(state.dealer + 1) % len(state.hands)]
+        return []
+
+    def _turn(self, state: SedmiceState) -> int:
+        # The leader leads an empty trick and decides after a full round; otherwise the next seat plays.
+        n = len(state.hands)
+        if not state.trick:
+            return state.leader
+        played = len(state.trick[-1])
+        return (state.leader + played) % n
+
+    def _may_extend(self, state: SedmiceState) -> bool:
+        """Whether the option allows an extension now (the trick's rounds are all full)."""
+        if not state.options.extend_only_when_losing:
+            return True
+        winner = trick_winner(state.trick, state.leader, len(state.hands))
+        return winner % 2 != state.leader % 2
+
+    def legal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
+        if state.phase is DEAL_OVER:
+            return [SedmiceMove(type=NEXT_DEAL, player=player)]
+        if state.phase is not PLAY_PHASE:
+            return []
+        hand = state.hands[player]
+        n = len(state.hands)
+        if state.trick and len(state.trick[-1]) == n:
+            moves = []
+            if self._may_extend(state):
+                led_rank = state.trick[0][0][0]
+                moves = [
+                    SedmiceMove(type=EXTEND, player=player, card=c) for c in hand if answers(c, led_rank)
+                ]
+            moves.append(SedmiceMove(type=END_TRICK, player=player))
+            return moves
+        return [SedmiceMove(type=PLAY, player=player, card=c) for c in hand]
+
+    def is_legal(self, state: SedmiceState, move: SedmiceMove) -> bool:
+        if move.type == NEXT_DEAL:
+            # the deck argument is checked when the deal is made; it does not appear in the listed move
+            return state.phase is DEAL_OVER and move.card is None
+        return move.deck is None and move in self.legal_moves(state, move.player)
+
+    def play(self, state: SedmiceState, move: SedmiceMove) -> tuple[SedmiceState, list[SedmiceEvent]]:
+        if move.type == NEXT_DEAL:
+            return self._next_deal(state, move)
+        if move.type == END_TRICK:
+            return self._end_trick(state, [])
+        assert move.card is not None
+        n = len(state.hands)
+        player = move.player
+        card = move.card
+        hands = list(state.hands)
+        hands[player] = [c for c in hands[player] if c != card]
+        if move.type == EXTEND:
+            trick = [*state.trick, [card]]
+            events = [_event("extended", player=player, card=card, answers=True)]
+        elif not state.trick:
+            trick = [[card]]
+            events = [_event("played", player=player, card=card, answers=True)]
+        else:
+            trick = [*state.trick[:-1], [*state.trick[-1], card]]
+            events = [_event("played", player=player, card=card, answers=answers(card, trick[0][0][0]))]
+        after = state.model_copy(update={"hands": hands, "trick": trick})
+        if len(trick[-1]) == n and not any(hands):
+            # Nobody holds a card, so nobody could extend: the trick ends without a choice.
+            return self._end_trick(after, events)
+        return after, events
+
+    def _end_trick(
+        self, state: SedmiceState, events: list[SedmiceEvent]
+    ) -> tuple[SedmiceState, list[SedmiceEvent]]:
+        n = len(state.hands)
+        taker = trick_winner(state.trick, state.leader, n)
+        side = taker % 2
+        cards = [c for round_ in state.trick for c in round_]
+        taken = list(state.taken)
+        taken[side] = [*taken[side], *cards]
+        tricks = list(state.tricks)
+        tricks[side] += 1
+        events.append(
+            _event(
+                "trick_taken",
+                player=taker,
+                side=side,
+                cards=cards,
+                rounds=len(state.trick),
+                points=points(cards),
+            )
+        )
+        # Refill: the taker first, then clockwise, one card at a time, until four each or no stock.
+        hands = [list(h) for h in state.hands]
+        stock = state.stock
+        drawn = 0
+        seat = taker
+        while drawn < len(stock) and len(hands[seat]) < HAND_SIZE:
+            card = stock[drawn]
+            hands[seat].append(card)
+            events.append(_event("drew", player=seat, card=card))
+            drawn += 1
+            seat = (seat + 1) % n
+        hands = [_sorted(h) if len(h) > 1 else h for h in hands]
+        after = state.model_copy(
+            update={
+                "hands": hands,
+                "stock": stock[drawn:],
+                "trick": [],
+                "taken": taken,
+                "tricks": tricks,
+                "leader": taker,
+            }
+        )
+        if any(hands):
+            return after, events
+        return self._end_deal(after, taker, events)
+
+    def _end_deal(
+        self, state: SedmiceState, last_taker: int, events: list[SedmiceEvent]
+    ) -> tuple[SedmiceState, list[SedmiceEvent]]:
+        deal_points = [points(state.taken[0]), points(state.taken[1])]
+        side, hits, reason = hits_of(deal_points, state.tricks, last_taker % 2)
+        side_hits = [0, 0]
+        side_hits[side] = hits
+        deal = SedmiceDeal(
+            number=state.deal_number,
+            dealer=state.dealer,
+            points=deal_points,
+            tricks=list(state.tricks),
+            last_trick=last_taker,
+            hits=side_hits,
+            side=side,
+            reason=reason,
+        )
+        deals = [*state.deals, deal]
+        events.append(_event("deal_ended", player=last_taker, side=side, deal=deal))
+        phase = DEAL_OVER
+        if max(hit_totals(deals)) >= state.options.target_hits:
+            phase = MATCH_OVER
+            events.append(_event("match_ended", side=side, winners=self._side_seats(state, side)))
+        return state.model_copy(update={"deals": deals, "phase": phase}), events
+
+    def _side_seats(self, state: SedmiceState, side: int) -> list[int]:
+        return list(range(side, len(state.hands), 2))
+
+    def _next_deal(self, state: SedmiceState, move: SedmiceMove) -> tuple[SedmiceState, list[SedmiceEvent]]:
+        try:
+            check_deck(move.deck, PIQUET_DECK)
+        except InvalidRequestError as error:
+            raise InvalidRequestError(
+                error.detail, [IssueAt(("deck", *i.path), i.message) for i in error.issues], argument="move"
+            ) from None
+        n = len(state.hands)
+        dealer = (state.dealer + 1) % n
+        after = self._deal(
+            n, state.options, state.seed, dealer, state.deal_number + 1, list(state.deals), move.deck
+        )
+        return after, [_event("deal_started", player=dealer)]
+
+    def score(self, state: SedmiceState) -> SedmiceScore:
+        totals = hit_totals(state.deals)
+        over = state.phase is MATCH_OVER
+        winners: list[int] = []
+        if over:
+            winners = self._side_seats(state, 0 if totals[0] >= state.options.target_hits else 1)
+        return SedmiceScore(
+            hits=totals,
+            points=[points(state.taken[0]), points(state.taken[1])],
+            deals=state.deals,
+            over=over,
+            winners=winners,
+        )
+
+    def view(self, state: SedmiceState, player: int) -> SedmiceView:
+        self.check_seat(state, player, "player")
+        in_play = state.phase is PLAY_PHASE
+        return SedmiceView(
+            game="sedmice",
+            options=state.options,
+            seat=player,
+            dealer=state.dealer,
+            deal_number=state.deal_number,
+            phase=state.phase,
+            leader=state.leader,
+            turn=self._turn(state) if in_play else None,
+            winning=trick_winner(state.trick, state.leader, len(state.hands)) if state.trick else None,
+            hand=state.hands[player],
+            hand_sizes=[len(h) for h in state.hands],
+            stock_size=len(state.stock),
+            trick=state.trick,
+            points=[points(state.taken[0]), points(state.taken[1])],
+            tricks=state.tricks,
+            taken_sizes=[len(state.taken[0]), len(state.taken[1])],
+            deals=state.deals,
+        )
+
+    # ---- consistency ----------------------------------------------------------------------------
+
+    def consistency_issues(self, state: SedmiceState) -> list[IssueAt]:
+        n = len(state.hands)
+        if n not in (2, 4):
+            return [IssueAt(("hands",), f"Sedmice is for 2 players or 4 in partnerships, not {n}")]
+        issues = length_issues(("taken",), state.taken, SIDES)
+        issues += length_issues(("tricks",), state.tricks, SIDES)
+        issues += seat_issues(("dealer",), state.dealer, n)
+        issues += seat_issues(("leader",), state.leader, n)
+        if issues:
+            return issues
+        issues = conservation_issues(
+            [(("hands", i), h) for i, h in enumerate(state.hands)]
+            + [(("stock",), state.stock)]
+            + [(("trick", r), round_) for r, round_ in enumerate(state.trick)]
+            + [(("taken", s), pile) for s, pile in enumerate(state.taken)],
+            PIQUET_DECK,
+        )
+        issues += self._deal_history_issues(state)
+        issues += self._taken_issues(state)
+        if issues:
+            return issues
+        if state.phase is PLAY_PHASE:
+            issues += self._play_issues(state)
+        else:
+            issues += self._finished_deal_issues(state)
+        if not issues:
+            reached = max(hit_totals(state.deals)) >= state.options.target_hits
+            if reached != (state.phase is MATCH_OVER):
+                issues.append(
+                    IssueAt(
+                        ("phase",),
+                        "the match is over exactly when a side has reached target_hits after a deal",
+                    )
+                )
+        return issues
+
+    def _taken_issues(self, state: SedmiceState) -> list[IssueAt]:
+        # Every trick is whole rounds of one card per seat, so a pile holds a multiple of n cards, at least
+        # n per trick, and a side has cards exactly when it has taken a trick.
+        n = len(state.hands)
+        issues = []
+        for side in range(SIDES):
+            size, count = len(state.taken[side]), state.tricks[side]
+            if size % n:
+                issues.append(IssueAt(("taken", side), f"a side takes whole rounds of {n} cards"))
+            if size < n * count:
+                issues.append(IssueAt(("tricks", side), f"each trick holds at least {n} cards"))
+            if (size == 0) != (count == 0):
+                issues.append(
+                    IssueAt(("tricks", side), "a side has taken cards exactly when it has taken tricks")
+                )
+        if sum(state.tricks) == 0 and state.leader != (state.dealer + 1) % n:
+            issues.append(IssueAt(("leader",), "the player left of the dealer leads the first trick"))
+        return issues
+
+    def _play_issues(self, state: SedmiceState) -> list[IssueAt]:
+        n = len(state.hands)
+        issues = []
+        if len(state.deals) != state.deal_number - 1:
+            issues.append(IssueAt(("deals",), "a deal in play must follow exactly deal_number - 1 deals"))
+        trick = state.trick
+        for r, round_ in enumerate(trick):
+            if not round_:
+                issues.append(IssueAt(("trick", r), "a round holds at least the leader's card"))
+            elif len(round_) > n:
+                issues.append(IssueAt(("trick", r), f"a round holds at most {n} cards"))
+            elif r < len(trick) - 1 and len(round_) != n:
+                issues.append(IssueAt(("trick", r), "only the last round may be incomplete"))
+        if issues:
+            return issues
+        # Hand sizes at the start of the current round: equal for every seat.
+        played = len(trick[-1]) if trick and len(trick[-1]) < n else 0
+        full_rounds = len(trick) - (1 if played else 0)
+        start_sizes = [
+            len(h) + (1 if (seat - state.leader) % n < played else 0) for seat, h in enumerate(state.hands)
+        ]
+        size = start_sizes[0]
+        if any(s != size for s in start_sizes):
+            issues.append(
+                IssueAt(("hands",), "all hands hold the same number of cards at the start of a round")
+            )
+            return issues
+        if size + full_rounds > HAND_SIZE:
+            issues.append(IssueAt(("hands",), f"a trick starts with at most {HAND_SIZE} cards in each hand"))
+        elif state.stock and size + full_rounds != HAND_SIZE:
+            issues.append(
+                IssueAt(("hands",), f"while the stock lasts a trick starts with {HAND_SIZE} cards a hand")
+            )
+        if size == 0:  # (a round under way means its players had a card, so size > 0 then)
+            issues.append(
+                IssueAt(
+                    ("hands",), "with every hand empty and no round under way the trick (or deal) is over"
+                )
+            )
+        if issues:
+            return issues
+        # Every extension was a card answering the led card, and allowed by the option when it was made.
+        if trick:
+            led_rank = trick[0][0][0]
+            for r in range(1, len(trick)):
+                if not answers(trick[r][0], led_rank):
+                    issues.append(IssueAt(("trick", r, 0), "an extension must be of the led rank or a 7"))
+                elif self._extension_refused(state, trick[:r]):
+                    issues.append(
+                        IssueAt(("trick", r, 0), "extend_only_when_losing: the leader's side was winning")
+                    )
+        return issues
+
+    def _extension_refused(self, state: SedmiceState, rounds: Sequence[Sequence[str]]) -> bool:
+        if not state.options.extend_only_when_losing:
+            return False
+        return trick_winner(rounds, state.leader, len(state.hands)) % 2 == state.leader % 2
+
+    def _finished_deal_issues(self, state: SedmiceState) -> list[IssueAt]:
+        issues = []
+        for seat, hand in enumerate(state.hands):
+            if hand:
+                issues.append(IssueAt(("hands", seat), "hands are empty once the deal is over"))
+        if state.stock:
+            issues.append(IssueAt(("stock",), "the stock is empty once the deal is over"))
+        if state.trick:
+            issues.append(IssueAt(("trick",), "no trick is on the table once the deal is over"))
+        if len(state.deals) != state.deal_number:
+            issues.append(IssueAt(("deals",), "a finished deal must be the last of deal_number deals"))
+        if issues:
+            return issues
+        last = state.deals[-1]
+        path = ("deals", len(state.deals) - 1)
+        if last.last_trick != state.leader:
+            issues.append(IssueAt((*path, "last_trick"), "must be the leader (the last trick's taker)"))
+        if last.points != [points(state.taken[0]), points(state.taken[1])]:
+            issues.append(IssueAt((*path, "points"), "does not match the taken cards"))
+        if last.tricks != state.tricks:
+            issues.append(IssueAt((*path, "tricks"), "does not match the state's tricks"))
+        return issues
+
+    def _deal_history_issues(self, state: SedmiceState) -> list[IssueAt]:
+        n = len(state.hands)
+        issues: list[IssueAt] = []
+        target = state.options.target_hits
+        totals = [0, 0]
+        for index, deal in enumerate(state.deals):
+            path = ("deals", index)
+            if deal.number != index + 1:
+                issues.append(IssueAt((*path, "number"), f"must be {index + 1}"))
+            expected_dealer = (state.dealer - (state.deal_number - deal.number)) % n
+            if deal.dealer != expected_dealer:
+                issues.append(
+                    IssueAt((*path, "dealer"), f"the dealer moves left each deal: must be {expected_dealer}")
+                )
+            found = []
+            for name in ("points", "tricks", "hits"):
+                found += length_issues((*path, name), getattr(deal, name), SIDES)
+            found += seat_issues((*path, "last_trick"), deal.last_trick, n)
+            if found:
+                issues += found
+                continue
+            if sum(deal.points) != DEAL_POINTS or any(p % 10 for p in deal.points):
+                issues.append(IssueAt((*path, "points"), "the sides share 80 points in tens"))
+            elif any(t == 0 and p for t, p in zip(deal.tricks, deal.points, strict=True)):
+                issues.append(IssueAt((*path, "points"), "a side without a trick has no points"))
+            elif deal.tricks[deal.last_trick % 2] == 0:
+                issues.append(IssueAt((*path, "last_trick"), "the last trick's taker's side took no trick"))
+            else:
+                side, hits, reason = hits_of(deal.points, deal.tricks, deal.last_trick % 2)
+                side_hits = [0, 0]
+                side_hits[side] = hits
+                if (deal.side, deal.hits, deal.reason) != (side, side_hits, reason):
+                    issues.append(
+                        IssueAt((*path, "hits"), f"must be {side_hits} to side {side} ({reason.value})")
+                    )
+            if max(totals) >= target:
+                issues.append(IssueAt(path, "the match ended at an earlier deal"))
+            totals[0] += deal.hits[0]
+            totals[1] += deal.hits[1]
+        return issues
