@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.game import Game
 from engine.sedmice import Sedmice
+from engine.sevens import Sevens
 from engine.sjuan import DominoFanTan, FanTan, FreeFanTan, Sjuan
 
 GAMES: dict[str, Game[Any, Any, Any, Any, Any, Any]] = {
@@ -15,6 +16,7 @@ GAMES: dict[str, Game[Any, Any, Any, Any, Any, Any]] = {
         FanTan(),
         FreeFanTan(),
         DominoFanTan(),
+        Sevens(),
         Sedmice(),
     )
 }

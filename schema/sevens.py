@@ -45,9 +45,7 @@ class SevensPhase(StrEnum):
     match_over = "match_over"
 
 
-SevensMoveType = StrEnum(  # type: ignore[misc]
-    "SevensMoveType", {"play": "play", "pass": "pass", "next_deal": "next_deal"}
-)
+SevensMoveType = StrEnum("SevensMoveType", {"play": "play", "pass": "pass", "next_deal": "next_deal"})
 """``play`` a card, ``pass`` (counted; a fourth pass is a bust), ``next_deal`` (start the next deal)."""
 
 
@@ -110,16 +108,17 @@ class SevensState(WireModel):
     )
     passes: list[SevensPassCount] = seat_list("Passes each seat has used in this deal (0-3).")
     out: list[Seat] = Field(
-        max_length=4, description="Seats that emptied their hands this deal, in order: the first took place 1."
+        max_length=4,
+        description="Seats that emptied their hands this deal, in order: the first took place 1.",
     )
     bust: list[Seat] = Field(
         max_length=4,
-        description="Seats that went bust this deal (a fourth pass), in order; the first to bust places last.",
+        description="Seats that went bust this deal (a fourth pass), in order; the first to bust ranks last.",
     )
     deals: list[SevensDeal] = Field(max_length=100, description="Finished deals, oldest first.")
 
 
-SevensEventType = StrEnum(  # type: ignore[misc]
+SevensEventType = StrEnum(
     "SevensEventType",
     {
         "deal_started": "deal_started",
@@ -143,14 +142,15 @@ class SevensEvent(WireModel):
     )
     card: Card | None = Field(default=None, description="The card played (played).")
     passes: Count | None = Field(
-        default=None, description="Passes this seat has now used in the deal, this one included (passed; 4 = bust)."
+        default=None,
+        description="Passes this seat has now used in the deal, this one included (passed; 4 = bust).",
     )
     cards: CardList | None = Field(
         default=None, description="The bust player's cards laid in their places on the table (bust)."
     )
     joined: CardList | None = Field(
         default=None,
-        description="Laid bust cards that joined a run through this move (played, bust; null when none).",
+        description="Laid bust cards that this play joined to the run (played; null when none).",
     )
     place: SevensPlace | None = Field(default=None, description="The place taken by going out (went_out).")
     deal: SevensDeal | None = Field(default=None, description="The finished deal (deal_ended).")
@@ -183,4 +183,3 @@ class SevensScore(WireModel):
     deals: list[SevensDeal]
     over: bool
     winners: list[Seat] = seat_list("Seats sharing the match win (empty until the match is over).")
-

@@ -1,0 +1,488 @@
+"""Sevens (RULINGS §2, text 001): four players, all 7s on the table, three passes a deal, busting.
+
+The whole deck is dealt, 13 cards each, one at a time from the dealer's left. Every 7 then goes from its
+holder's hand to the table, opening one row per suit; the player who held 7♦ moves first and play goes
+left, skipping players who are out or bust. A legal card lies one rank outside the unbroken run through
+its suit's 7 (the Ace below the 2, the King above the Queen, no Ace-King link). On a turn a player plays
+a legal card or passes; every pass counts. With fewer than 3 passes used in the deal a player may pass
+even holding a legal card; with 3 used a player holding a legal card must play, and a player holding
+none passes a fourth time and is bust: their cards go to their places on the table. Players take places
+1, 2, ... as they go out; when only one player is neither out nor bust, that player takes the next place
+and the deal ends at once; bust players come last, the first to bust last of all. Places score 3, 2, 1,
+0; after 5 deals the highest total wins, ties shared.
+
+Decisions where the rulings and the text are silent:
+
+- **Laid cards and the run.** The text lays a bust player's cards "in their places" (*nos lugares
+  delas*) and lets the others play "only next to the ends of a row". A bust happens only when the player
+  holds no card at either end of any run (holding one, they must play it), so no laid card is ever next
+  to a run when laid: there is always a gap. The laid card creates no end (the card beside it on the far
+  side is not playable); the play that fills the gap extends the run through it and through every laid
+  card chained to it, and the row's ends then lie beyond them. Were a laid card ever next to the run, it
+  would have no gap to fill and be part of the run at once; the state can express only that reading:
+  each suit is shown as ``run`` (the unbroken run through the 7) and ``laid`` (cards lying apart), and a
+  laid card next to the run is inconsistent.
+- **The fourth pass.** ``passes`` counts the passes of the allowance (0-3); the fourth pass is the move
+  ``pass`` itself, which is legal only with 3 passes used and no legal card. It is reported as a
+  ``passed`` event with ``passes: 4`` followed by a ``bust`` event, and recorded by the seat's entry in
+  ``bust`` (its ``passes`` stays 3).
+- **The last player left** keeps the cards in hand: the deal is over, nothing more is played.
+- **Events name joins**: a play that connects laid cards to a run lists them in ``joined``.
+- **Option ``deals`` (default 5).** The rulings name no option for Sevens, but an options model without
+  fields cannot become a GraphQL input type, so the match length (the text's 5 deals) is the option.
+- The first dealer is seat 0 unless the new-match request names one; hands are kept in canonical order.
+- A deal ends with phase ``deal_over``; the next dealer (left of the last) starts the next deal with a
+  ``next_deal`` move, optionally naming the exact deck order. After the last deal the phase is
+  ``match_over``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin, shuffled, sort_cards
+from engine.errors import InvalidRequestError, IssueAt
+from engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
+from schema.common import Suit
+from schema.operations import GameModels
+from schema.sevens import (
+    SEVENS_PASSES,
+    SEVENS_PLAYERS,
+    SevensDeal,
+    SevensEvent,
+    SevensEventType,
+    SevensMove,
+    SevensMoveType,
+    SevensOptions,
+    SevensPhase,
+    SevensRow,
+    SevensScore,
+    SevensState,
+    SevensView,
+)
+
+POINTS = (3, 2, 1, 0)
+"""Points of a deal by place (index 0 is place 1)."""
+
+CARDS_EACH = 13
+"""Cards dealt to each of the four players."""
+
+_RANK = {r: i for i, r in enumerate(RANKS)}
+_SEVEN = _RANK["7"]
+_KING = _RANK["K"]
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+_SUIT_ENUM = {s: Suit(s) for s in SUITS}
+
+PLAY = SevensMoveType("play")
+PASS = SevensMoveType("pass")
+NEXT_DEAL = SevensMoveType("next_deal")
+
+_EV = {name: SevensEventType(name) for name in SevensEventType.__members__}
+
+
+def _event(kind: str, **fields: object) -> SevensEvent:
+    return SevensEvent(type=_EV[kind], **fields)  # type: ignore[arg-type]
+
+
+def _row(suit: str, ranks: Iterable[int]) -> SevensRow:
+    """The row of ``suit`` holding cards of ``ranks``: the run through the 7, the rest laid apart."""
+    present = set(ranks)
+    low = high = _SEVEN
+    while low - 1 in present:
+        low -= 1
+    while high + 1 in present:
+        high += 1
+    return SevensRow.model_construct(
+        suit=_SUIT_ENUM[suit],
+        run=[RANKS[r] + suit for r in range(low, high + 1)],
+        laid=[RANKS[r] + suit for r in sorted(present) if r < low or r > high],
+    )
+
+
+def _row_ranks(row: SevensRow) -> list[int]:
+    return [_RANK[c[0]] for c in row.run] + [_RANK[c[0]] for c in row.laid]
+
+
+def row_ends(row: SevensRow) -> list[str]:
+    """The cards that may be played on ``row``: one rank below its run and one above, within Ace..King."""
+    suit = row.run[0][1]
+    low = _RANK[row.run[0][0]]
+    high = _RANK[row.run[-1][0]]
+    ends = []
+    if low > 0:
+        ends.append(RANKS[low - 1] + suit)
+    if high < _KING:
+        ends.append(RANKS[high + 1] + suit)
+    return ends
+
+
+def playable(state: SevensState) -> set[str]:
+    """Every card that may be played on the table now (whoever holds it)."""
+    return {c for row in state.table for c in row_ends(row)}
+
+
+def _active(state: SevensState) -> list[int]:
+    """Seats neither out nor bust, in seat order."""
+    gone = set(state.out) | set(state.bust)
+    return [seat for seat in range(SEVENS_PLAYERS) if seat not in gone]
+
+
+def deal_places(out: Sequence[int], bust: Sequence[int], survivor: int) -> list[int]:
+    """Places by seat: going-out order, then the last player left, then the bust players, first bust last."""
+    places = [0] * SEVENS_PLAYERS
+    order = [*out, survivor, *reversed(bust)]
+    for place, seat in enumerate(order, start=1):
+        places[seat] = place
+    return places
+
+
+def _totals(deals: Sequence[SevensDeal]) -> list[int]:
+    totals = [0] * SEVENS_PLAYERS
+    for deal in deals:
+        for seat, points in enumerate(deal.points):
+            totals[seat] += points
+    return totals
+
+
+def _winners(totals: Sequence[int]) -> list[int]:
+    best = max(totals)
+    return [seat for seat, total in enumerate(totals) if total == best]
+
+
+class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore]):
+    """Sevens with three passes a deal and busting, four players, a match of five deals."""
+
+    id = "sevens"
+    name = "Sevens"
+    min_players = SEVENS_PLAYERS
+    max_players = SEVENS_PLAYERS
+    models = GameModels(SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore)
+
+    def players(self, state: SevensState) -> int:
+        return len(state.hands)
+
+    # ---- dealing --------------------------------------------------------------------------------
+
+    def new(
+        self, players: int, options: SevensOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
+    ) -> SevensState:
+        if players != SEVENS_PLAYERS:
+            raise InvalidRequestError(
+                f"Sevens is for exactly {SEVENS_PLAYERS} players, not {players}.",
+                [IssueAt((), f"must be {SEVENS_PLAYERS}")],
+                argument="players",
+            )
+        check_deck(deck, FULL_DECK)
+        if dealer is not None and not 0 <= dealer < players:
+            raise InvalidRequestError(
+                f"Seat {dealer} does not exist at a table of {players}.",
+                [IssueAt((), f"must be a seat between 0 and {players - 1}")],
+                argument="dealer",
+            )
+        return self._deal(options, seed, dealer or 0, 1, [], deck)
+
+    def _deal(
+        self,
+        options: SevensOptions,
+        seed: int,
+        dealer: int,
+        deal_number: int,
+        deals: list[SevensDeal],
+        deck: Sequence[str] | None,
+    ) -> SevensState:
+        cards = list(deck) if deck is not None else shuffled(FULL_DECK, seed, deal_number - 1)
+        dealt = deal_round_robin(cards, SEVENS_PLAYERS, (dealer + 1) % SEVENS_PLAYERS, [CARDS_EACH] * 4)
+        # every 7 goes to the table at once; the 7♦ holder moves first
+        first = next(seat for seat, hand in enumerate(dealt) if "7D" in hand)
+        hands = [sort_cards(c for c in hand if c[0] != "7") for hand in dealt]
+        return SevensState(
+            game="sevens",
+            options=options,
+            dealer=dealer,
+            deal_number=deal_number,
+            seed=seed,
+            phase=SevensPhase.play,
+            turn=first,
+            hands=hands,
+            table=[_row(s, [_SEVEN]) for s in SUITS],
+            passes=[0] * SEVENS_PLAYERS,
+            out=[],
+            bust=[],
+            deals=deals,
+        )
+
+    def _next_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
+        try:
+            check_deck(move.deck, FULL_DECK)
+        except InvalidRequestError as error:
+            raise InvalidRequestError(
+                error.detail, [IssueAt(("deck", *i.path), i.message) for i in error.issues], argument="move"
+            ) from None
+        dealer = (state.dealer + 1) % SEVENS_PLAYERS
+        deals = list(state.deals)
+        after = self._deal(state.options, state.seed, dealer, state.deal_number + 1, deals, move.deck)
+        return after, [_event("deal_started", player=dealer)]
+
+    # ---- turns and moves ------------------------------------------------------------------------
+
+    def to_act(self, state: SevensState) -> list[int]:
+        if state.phase is SevensPhase.play:
+            return [state.turn] if state.turn is not None else []
+        if state.phase is SevensPhase.deal_over:
+            return [(state.dealer + 1) % SEVENS_PLAYERS]
+        return []
+
+    def legal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
+        if player not in self.to_act(state):
+            return []
+        if state.phase is SevensPhase.deal_over:
+            return [SevensMove(type=NEXT_DEAL, player=player)]
+        ends = playable(state)
+        moves = [SevensMove(type=PLAY, player=player, card=c) for c in state.hands[player] if c in ends]
+        # while passes remain a player may pass even with a legal card; with none left only without one
+        if state.passes[player] < SEVENS_PASSES or not moves:
+            moves.append(SevensMove(type=PASS, player=player))
+        return moves
+
+    def is_legal(self, state: SevensState, move: SevensMove) -> bool:
+        if move.player not in self.to_act(state):
+            return False
+        if move.type == NEXT_DEAL:
+            # the deck argument is checked when the deal is made; it does not appear in the listed move
+            return state.phase is SevensPhase.deal_over and move.card is None
+        if state.phase is not SevensPhase.play or move.deck is not None:
+            return False
+        hand = state.hands[move.player]
+        ends = playable(state)
+        if move.type == PLAY:
+            return move.card is not None and move.card in hand and move.card in ends
+        return move.card is None and (
+            state.passes[move.player] < SEVENS_PASSES or not any(c in ends for c in hand)
+        )
+
+    def play(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
+        if move.type == NEXT_DEAL:
+            return self._next_deal(state, move)
+        player = move.player
+        events: list[SevensEvent] = []
+        if move.type == PASS:
+            used = state.passes[player] + 1
+            events.append(_event("passed", player=player, passes=used))
+            if used <= SEVENS_PASSES:
+                passes = list(state.passes)
+                passes[player] = used
+                return self._continue(state.model_copy(update={"passes": passes}), player, events)
+            return self._bust(state, player, events)
+        card = move.card
+        assert card is not None
+        hands = list(state.hands)
+        hands[player] = [c for c in hands[player] if c != card]
+        index = _SUIT_INDEX[card[1]]
+        old = state.table[index]
+        new = _row(card[1], [*_row_ranks(old), _RANK[card[0]]])
+        joined = [c for c in new.run if c not in old.run and c != card]
+        table = list(state.table)
+        table[index] = new
+        events.append(_event("played", player=player, card=card, joined=joined or None))
+        update: dict[str, object] = {"hands": hands, "table": table}
+        if not hands[player]:
+            out = [*state.out, player]
+            update["out"] = out
+            events.append(_event("went_out", player=player, place=len(out)))
+        return self._continue(state.model_copy(update=update), player, events)
+
+    def _bust(
+        self, state: SevensState, player: int, events: list[SevensEvent]
+    ) -> tuple[SevensState, list[SevensEvent]]:
+        """The fourth pass: the player's cards go to their places on the table."""
+        cards = state.hands[player]
+        hands = list(state.hands)
+        hands[player] = []
+        table = [
+            _row(row.run[0][1], [*_row_ranks(row), *(_RANK[c[0]] for c in cards if c[1] == row.run[0][1])])
+            for row in state.table
+        ]
+        events.append(_event("bust", player=player, cards=list(cards)))
+        after = state.model_copy(update={"hands": hands, "table": table, "bust": [*state.bust, player]})
+        return self._continue(after, player, events)
+
+    def _continue(
+        self, state: SevensState, player: int, events: list[SevensEvent]
+    ) -> tuple[SevensState, list[SevensEvent]]:
+        """Give the turn to the next active seat on the left, or end the deal when one is left."""
+        active = _active(state)
+        if len(active) == 1:
+            return self._end_deal(state, active[0], events)
+        turn = next(s for s in ((player + k) % SEVENS_PLAYERS for k in range(1, 5)) if s in active)
+        return state.model_copy(update={"turn": turn}), events
+
+    def _end_deal(
+        self, state: SevensState, survivor: int, events: list[SevensEvent]
+    ) -> tuple[SevensState, list[SevensEvent]]:
+        places = deal_places(state.out, state.bust, survivor)
+        deal = SevensDeal(
+            number=state.deal_number,
+            dealer=state.dealer,
+            places=places,
+            points=[POINTS[p - 1] for p in places],
+        )
+        deals = [*state.deals, deal]
+        events.append(_event("deal_ended", deal=deal))
+        phase = SevensPhase.deal_over
+        if state.deal_number >= state.options.deals:
+            phase = SevensPhase.match_over
+            events.append(_event("match_ended", winners=_winners(_totals(deals))))
+        return state.model_copy(update={"deals": deals, "phase": phase, "turn": None}), events
+
+    # ---- reading a state ------------------------------------------------------------------------
+
+    def score(self, state: SevensState) -> SevensScore:
+        totals = _totals(state.deals)
+        over = state.phase is SevensPhase.match_over
+        winners = _winners(totals) if over else []
+        return SevensScore(totals=totals, deals=state.deals, over=over, winners=winners)
+
+    def view(self, state: SevensState, player: int) -> SevensView:
+        self.check_seat(state, player, "player")
+        return SevensView(
+            game="sevens",
+            options=state.options,
+            seat=player,
+            dealer=state.dealer,
+            deal_number=state.deal_number,
+            phase=state.phase,
+            turn=state.turn,
+            hand=state.hands[player],
+            hand_sizes=[len(h) for h in state.hands],
+            table=state.table,
+            passes=state.passes,
+            out=state.out,
+            bust=state.bust,
+            deals=state.deals,
+        )
+
+    # ---- consistency ----------------------------------------------------------------------------
+
+    def consistency_issues(self, state: SevensState) -> list[IssueAt]:
+        n = len(state.hands)
+        if n != SEVENS_PLAYERS:
+            return [IssueAt(("hands",), f"Sevens is for exactly {SEVENS_PLAYERS} players, not {n}")]
+        issues = length_issues(("table",), state.table, SEVENS_PLAYERS)
+        issues += length_issues(("passes",), state.passes, n)
+        issues += seat_issues(("dealer",), state.dealer, n)
+        issues += seat_issues(("turn",), state.turn, n)
+        for name, seats in (("out", state.out), ("bust", state.bust)):
+            for i, seat in enumerate(seats):
+                issues += seat_issues((name, i), seat, n)
+        if issues:
+            return issues
+        for i, row in enumerate(state.table):
+            if row.suit != SUITS[i]:
+                issues.append(
+                    IssueAt(("table", i, "suit"), f"must be {SUITS[i]} (rows in the order C, D, H, S)")
+                )
+        locations: list[tuple[tuple[str | int, ...], Sequence[str]]] = [
+            (("hands", i), h) for i, h in enumerate(state.hands)
+        ]
+        for i, row in enumerate(state.table):
+            locations += [(("table", i, "run"), row.run), (("table", i, "laid"), row.laid)]
+        issues += conservation_issues(locations, FULL_DECK)
+        if issues:
+            return issues
+        for i, row in enumerate(state.table):
+            issues += _row_issues(("table", i), row)
+        issues += self._seat_status_issues(state)
+        issues += self._deal_history_issues(state)
+        if issues:
+            return issues
+        if state.deal_number > state.options.deals:
+            issues.append(IssueAt(("deal_number",), f"a match has {state.options.deals} deals"))
+        active = _active(state)
+        if state.phase is SevensPhase.play:
+            if len(state.deals) != state.deal_number - 1:
+                issues.append(IssueAt(("deals",), "a deal in play must follow exactly deal_number - 1 deals"))
+            if len(active) < 2:
+                issues.append(IssueAt(("out",), "the deal ends when only one player is neither out nor bust"))
+            if state.turn is None:
+                issues.append(IssueAt(("turn",), "a deal in play must have a seat to act"))
+            elif state.turn not in active:
+                issues.append(IssueAt(("turn",), "a player who is out or bust has no turn"))
+        else:
+            if state.turn is not None:
+                issues.append(IssueAt(("turn",), "no seat is to act once the deal is over"))
+            if len(state.deals) != state.deal_number:
+                issues.append(IssueAt(("deals",), "a finished deal must be the last of deal_number deals"))
+            elif len(active) != 1:
+                issues.append(IssueAt(("out",), "a finished deal leaves one player neither out nor bust"))
+            elif state.deals[-1].places != deal_places(state.out, state.bust, active[0]):
+                path = ("deals", len(state.deals) - 1, "places")
+                issues.append(IssueAt(path, "does not match the order of out and bust"))
+            last = state.deal_number == state.options.deals
+            if last != (state.phase is SevensPhase.match_over):
+                issues.append(IssueAt(("phase",), "the match is over exactly when the last deal has ended"))
+        return issues
+
+    def _seat_status_issues(self, state: SevensState) -> list[IssueAt]:
+        issues = []
+        for name, seats in (("out", state.out), ("bust", state.bust)):
+            if len(set(seats)) != len(seats):
+                issues.append(IssueAt((name,), "a seat appears twice"))
+        for i, seat in enumerate(state.bust):
+            if seat in state.out:
+                issues.append(IssueAt(("bust", i), f"seat {seat} cannot be both out and bust"))
+            if state.passes[seat] != SEVENS_PASSES:
+                issues.append(IssueAt(("passes", seat), "a bust player has used all 3 passes"))
+        gone = set(state.out) | set(state.bust)
+        for seat, hand in enumerate(state.hands):
+            if len(hand) > CARDS_EACH:
+                issues.append(IssueAt(("hands", seat), f"a hand never holds more than {CARDS_EACH} cards"))
+            if seat in gone and hand:
+                issues.append(IssueAt(("hands", seat), "a player who is out or bust holds no cards"))
+            if seat not in gone and not hand:
+                issues.append(IssueAt(("hands", seat), "an empty hand means the player is out or bust"))
+        if not state.bust and any(row.laid for row in state.table):
+            issues.append(IssueAt(("table",), "cards lie apart from a run only after a bust"))
+        return issues
+
+    def _deal_history_issues(self, state: SevensState) -> list[IssueAt]:
+        n = SEVENS_PLAYERS
+        issues = []
+        for index, deal in enumerate(state.deals):
+            path = ("deals", index)
+            if deal.number != index + 1:
+                issues.append(IssueAt((*path, "number"), f"must be {index + 1}"))
+            issues += seat_issues((*path, "dealer"), deal.dealer, n)
+            issues += length_issues((*path, "places"), deal.places, n)
+            issues += length_issues((*path, "points"), deal.points, n)
+            if issues:
+                continue
+            # the dealer moves one seat left each deal, up to the current deal's dealer
+            if deal.dealer != (state.dealer - (state.deal_number - 1 - index)) % n:
+                issues.append(IssueAt((*path, "dealer"), "the dealer moves one seat left each deal"))
+            if sorted(deal.places) != [1, 2, 3, 4]:
+                issues.append(IssueAt((*path, "places"), "must give places 1 to 4, one each"))
+            elif deal.points != [POINTS[p - 1] for p in deal.places]:
+                issues.append(IssueAt((*path, "points"), "must be 3, 2, 1, 0 for places 1 to 4"))
+        return issues
+
+
+def _row_issues(path: tuple[str | int, ...], row: SevensRow) -> list[IssueAt]:
+    """Issues unless the run is unbroken through the 7, ascending, and the laid cards lie apart from it."""
+    suit = str(row.suit)
+    issues = []
+    for name, cards in (("run", row.run), ("laid", row.laid)):
+        for i, c in enumerate(cards):
+            if c[1] != suit:
+                issues.append(IssueAt((*path, name, i), f"card {c} is not of suit {suit}"))
+    if issues:
+        return issues
+    run = [_RANK[c[0]] for c in row.run]
+    if run != list(range(run[0], run[0] + len(run))) or not run[0] <= _SEVEN <= run[-1]:
+        issues.append(IssueAt((*path, "run"), "must be an unbroken run through the 7, ascending"))
+        return issues
+    laid = [_RANK[c[0]] for c in row.laid]
+    if laid != sorted(laid):
+        issues.append(IssueAt((*path, "laid"), "must be ascending"))
+    if run[0] - 1 in laid or run[-1] + 1 in laid:
+        issues.append(IssueAt((*path, "laid"), "a laid card next to the run is part of the run"))
+    return issues
