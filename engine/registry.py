@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.game import Game
 from engine.sedmice import Sedmice
+from engine.seven_up import CaliforniaJack, FourHandedSevenUp, SevenUp
 from engine.sevens import Sevens
 from engine.sjuan import DominoFanTan, FanTan, FreeFanTan, Sjuan
 
@@ -17,6 +18,9 @@ GAMES: dict[str, Game[Any, Any, Any, Any, Any, Any]] = {
         FreeFanTan(),
         DominoFanTan(),
         Sevens(),
+        SevenUp(),
+        FourHandedSevenUp(),
+        CaliforniaJack(),
         Sedmice(),
     )
 }

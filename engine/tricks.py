@@ -1,0 +1,104 @@
+"""Shared helpers of trick-taking games: card strength, the following rule, the trick winner, card points.
+
+Cards are the wire strings (``"TD"``). Strength is Ace high unless a game passes its own rank order
+(``order``: rank letters from lowest to highest). A game of the All Fours kind uses :data:`ACE_HIGH`
+and :data:`GAME_POINTS`; a later trick game may pass another order or point table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+ACE_HIGH = "23456789TJQKA"
+"""Rank letters from lowest to highest, Ace high."""
+
+_ACE_HIGH_STRENGTH = {r: i for i, r in enumerate(ACE_HIGH)}
+
+GAME_POINTS: Mapping[str, int] = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
+"""Card points of the All Fours family's "Game": A 4, K 3, Q 2, J 1, T 10, other ranks 0."""
+
+
+def strength_table(order: str = ACE_HIGH) -> dict[str, int]:
+    """Rank letter -> strength (0 lowest) for a rank order given lowest first."""
+    return {r: i for i, r in enumerate(order)}
+
+
+def strength(card: str, order: str = ACE_HIGH) -> int:
+    """The strength of ``card`` within its suit (0 lowest)."""
+    if order is ACE_HIGH:
+        return _ACE_HIGH_STRENGTH[card[0]]
+    return order.index(card[0])
+
+
+def legal_follows(
+    hand: Sequence[str], led: str | None, trump: str | None, may_trump_when_able_to_follow: bool = False
+) -> list[str]:
+    """The cards of ``hand`` that may be played to a trick whose led suit is ``led`` (None: leading).
+
+    Whist rule: a player holding the led suit must play it, otherwise any card. With
+    ``may_trump_when_able_to_follow`` (the All Fours rule) a player who can follow may trump instead.
+    The result keeps the hand's order.
+    """
+    if led is None:
+        return list(hand)
+    follows = [c for c in hand if c[1] == led]
+    if not follows:
+        return list(hand)
+    if may_trump_when_able_to_follow and trump is not None and trump != led:
+        return [c for c in hand if c[1] == led or c[1] == trump]
+    return follows
+
+
+def trick_winner_index(cards: Sequence[str], trump: str | None, order: str = ACE_HIGH) -> int:
+    """Index in ``cards`` (play order, leader first) of the winning card: highest trump, else highest
+    card of the led suit. ``cards`` must not be empty."""
+    best = 0
+    for i in range(1, len(cards)):
+        c, b = cards[i], cards[best]
+        if c[1] == b[1]:
+            if strength(c, order) > strength(b, order):
+                best = i
+        elif c[1] == trump:
+            # a trump beats the best so far, which is not a trump (the suits differ)
+            best = i
+        # a card of another suit that is not trump never wins
+    return best
+
+
+def trick_winner(
+    cards: Sequence[str], leader: int, players: int, trump: str | None, order: str = ACE_HIGH
+) -> int:
+    """The seat winning a complete trick led by ``leader`` (seats play clockwise from the leader)."""
+    return (leader + trick_winner_index(cards, trump, order)) % players
+
+
+def card_points(cards: Iterable[str], points: Mapping[str, int] = GAME_POINTS) -> int:
+    """Sum of the card points of ``cards`` (ranks missing from ``points`` count 0)."""
+    return sum(points.get(c[0], 0) for c in cards)
+
+
+def highest(cards: Iterable[str], suit: str, order: str = ACE_HIGH) -> str | None:
+    """The strongest card of ``suit`` among ``cards``; None when there is none."""
+    best: str | None = None
+    for c in cards:
+        if c[1] == suit and (best is None or strength(c, order) > strength(best, order)):
+            best = c
+    return best
+
+
+def lowest(cards: Iterable[str], suit: str, order: str = ACE_HIGH) -> str | None:
+    """The weakest card of ``suit`` among ``cards``; None when there is none."""
+    best: str | None = None
+    for c in cards:
+        if c[1] == suit and (best is None or strength(c, order) < strength(best, order)):
+            best = c
+    return best
+
+
+def unique_best(values: Sequence[int]) -> int | None:
+    """The index of the single largest value; None when it is shared (a tie) or ``values`` is empty."""
+    if not values:
+        return None
+    top = max(values)
+    winners = [i for i, v in enumerate(values) if v == top]
+    return winners[0] if len(winners) == 1 else None
