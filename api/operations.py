@@ -53,7 +53,7 @@ class Operation:
 def operation_models(game_id: str) -> OperationModels:
     """The request/response models of one game, built once."""
     game = GAMES[game_id]
-    return build_operation_models(game.id, game.name, game.min_players, game.max_players, game.models)
+    return build_operation_models(game.id, game.name, game.table_sizes(), game.models)
 
 
 def game_operations(game: AnyGame) -> list[Operation]:
@@ -61,6 +61,7 @@ def game_operations(game: AnyGame) -> list[Operation]:
     m = operation_models(game.id)
 
     def new(req: Any) -> WireModel:
+        game.check_players(req.players)
         seed = 0 if req.seed is None else req.seed
         return m.new_response(state=game.new(req.players, req.options, seed, req.deck, req.dealer))
 

@@ -42,6 +42,8 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     """Human name."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    player_counts: ClassVar[tuple[int, ...]] = ()
+    """The table sizes allowed when they are not every number from min to max (Sedmice: 2 or 4)."""
     simultaneous: ClassVar[bool] = False
     """True when several seats choose in the same step (their choices stay hidden until all chose)."""
     models: ClassVar[GameModels]
@@ -84,6 +86,21 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         """Number of seats at the table."""
 
     # ---- shared behaviour -----------------------------------------------------------------------
+
+    @classmethod
+    def table_sizes(cls) -> tuple[int, ...]:
+        """Every allowed number of players."""
+        return cls.player_counts or tuple(range(cls.min_players, cls.max_players + 1))
+
+    def check_players(self, players: int) -> None:
+        """Refuse a table size this game is not played with."""
+        if players not in self.table_sizes():
+            sizes = ", ".join(map(str, self.table_sizes()))
+            raise InvalidRequestError(
+                f"{self.name} is played by {sizes} players, not {players}.",
+                [IssueAt((), f"must be one of {sizes}")],
+                argument="players",
+            )
 
     def is_legal(self, state: StateT, move: MoveT) -> bool:
         """Whether ``move`` is legal now. Games with large move sets may override this."""

@@ -359,7 +359,8 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
 
     def _deal_history_issues(self, state: StateT) -> list[IssueAt]:
         n = len(state.hands)
-        issues = []
+        issues: list[IssueAt] = []
+        running = [0] * n
         for index, deal in enumerate(state.deals):
             path = ("deals", index)
             if deal.number != index + 1:
@@ -380,7 +381,8 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
                 issues.append(IssueAt((*path, "blocked"), "a deal has a winner exactly when it is not blocked"))
             if deal.winner is not None and deal.cards_left[deal.winner] != 0:
                 issues.append(IssueAt((*path, "winner"), "the winner must have emptied their hand"))
-            if index < len(state.deals) - 1 and max(_totals(state.deals[: index + 1], n)) >= MATCH_TARGET:
+            running = [t + p for t, p in zip(running, deal.penalties, strict=True)]
+            if index < len(state.deals) - 1 and max(running) >= MATCH_TARGET:
                 issues.append(IssueAt(path, "the match ended at an earlier deal"))
         return issues
 

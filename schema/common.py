@@ -27,21 +27,31 @@ def _integral_float_to_int(value: Any) -> Any:
     return value
 
 
-IntegralInt = Annotated[int, BeforeValidator(_integral_float_to_int)]
-"""An ``int`` that also accepts integral floats (``2.0``) and nothing else."""
+_INTEGRAL = BeforeValidator(_integral_float_to_int)
+# The bounds must come before the validator in the metadata: pydantic emits bounds placed after a
+# BeforeValidator as raw "ge"/"le" keys instead of JSON Schema's minimum/maximum.
 
-Count = Annotated[IntegralInt, Field(ge=0, le=INT32_MAX)]
+IntegralInt = Annotated[int, _INTEGRAL]
+"""An ``int`` that also accepts integral floats (``2.0``); bound it with ``Field(ge=..., le=...)``."""
+
+def bounded_int(ge: int, le: int, description: str | None = None) -> Any:
+    """An integer type bounded to ``ge..le`` that accepts integral floats; bounds show in JSON Schema."""
+    return Annotated[int, Field(ge=ge, le=le, description=description), _INTEGRAL]
+
+
+Count = Annotated[int, Field(ge=0, le=INT32_MAX), _INTEGRAL]
 """A non-negative count or score, bounded to GraphQL's 32-bit ``Int``."""
 
-SignedCount = Annotated[IntegralInt, Field(ge=-INT32_MAX, le=INT32_MAX)]
+SignedCount = Annotated[int, Field(ge=-INT32_MAX, le=INT32_MAX), _INTEGRAL]
 """A score that may be negative, bounded to GraphQL's 32-bit ``Int``."""
 
-Seat = Annotated[IntegralInt, Field(ge=0, le=MAX_SEATS - 1, description="A seat, 0..n-1 clockwise.")]
+Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1, description="A seat, 0..n-1 clockwise."), _INTEGRAL]
 """A seat number; whether it exists at this table is checked against the state."""
 
 Seed = Annotated[
-    IntegralInt,
+    int,
     Field(ge=0, le=INT32_MAX, description="Seed of the documented SplitMix64 shuffle (see README)."),
+    _INTEGRAL,
 ]
 
 Card = Annotated[

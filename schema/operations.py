@@ -7,6 +7,7 @@ types and every path gets a concrete schema.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,10 +60,12 @@ def _model(name: str, doc: str, **fields: Any) -> type[WireModel]:
 
 
 def build_operation_models(
-    game_id: str, game_name: str, min_players: int, max_players: int, models: GameModels
+    game_id: str, game_name: str, table_sizes: Sequence[int], models: GameModels
 ) -> OperationModels:
     """Derive the request and response models of ``new``, ``moves``, ``apply``, ``score`` and ``view``."""
     p = type_prefix(game_id)
+    min_players, max_players = min(table_sizes), max(table_sizes)
+    contiguous = len(table_sizes) == max_players - min_players + 1
     state, move = models.state, models.move
     return OperationModels(
         new_request=_model(
@@ -70,7 +73,12 @@ def build_operation_models(
             f"Start a match of {game_name}.",
             players=(
                 IntegralInt,
-                Field(ge=min_players, le=max_players, description="Number of seats at the table."),
+                Field(
+                    ge=min_players,
+                    le=max_players,
+                    description="Number of seats at the table.",
+                    json_schema_extra=None if contiguous else {"enum": list(table_sizes)},
+                ),
             ),
             seed=(
                 Seed | None,

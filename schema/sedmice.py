@@ -11,11 +11,22 @@ last round may be incomplete.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
-from schema.common import Card, CardList, Count, IntegralInt, MoveBase, Seat, Seed, WireModel, seat_list
+from schema.common import (
+    Card,
+    CardList,
+    Count,
+    IntegralInt,
+    MoveBase,
+    Seat,
+    Seed,
+    WireModel,
+    bounded_int,
+    seat_list,
+)
 
 TARGET_HITS_CHOICES = (1, 5, 10)
 """The match lengths the text allows: the first side to this many hits wins."""
@@ -33,13 +44,8 @@ TargetHits = Annotated[IntegralInt, AfterValidator(_check_target_hits)]
 ``Annotated`` alias of :data:`IntegralInt` reach the JSON schema as raw ``ge``/``le`` keys, not as
 ``minimum``/``maximum``."""
 
-Side = IntegralInt
-"""A side number, 0 (seats 0 and 2) or 1 (seats 1 and 3); its fields bound it with ``_side_field``."""
-
-
-def _side_field(description: str, default: object = ...) -> Any:
-    # Bounds on the field (not in the alias) so the JSON schema says minimum/maximum.
-    return Field(default, ge=0, le=1, description=description)
+Side = bounded_int(0, 1)
+"""A side number, 0 (seats 0 and 2) or 1 (seats 1 and 3)."""
 
 
 side_list = seat_list
@@ -112,7 +118,7 @@ class SedmiceDeal(WireModel):
     tricks: list[Count] = side_list("Tricks taken per side.")
     last_trick: Seat = Field(description="The seat that took the last trick (settles a 40-40 tie).")
     hits: list[Count] = side_list("Hits per side from this deal (one side gets 1, 2 or 3).")
-    side: Side = _side_field("The side that got the hits.")
+    side: Side = Field(description="The side that got the hits.")
     reason: SedmiceHitReason
 
 
@@ -167,7 +173,7 @@ class SedmiceEvent(WireModel):
     answers: bool | None = Field(
         default=None, description="Whether the card answers the led card (played, extended)."
     )
-    side: Side | None = _side_field("The taker's side (trick_taken).", None)
+    side: Side | None = Field(default=None, description="The taker's side (trick_taken).")
     cards: CardList | None = Field(default=None, description="The cards of the trick (trick_taken).")
     rounds: Count | None = Field(default=None, description="Rounds the trick lasted (trick_taken).")
     points: Count | None = Field(default=None, description="Points in the trick (trick_taken).")

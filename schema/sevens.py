@@ -10,11 +10,23 @@ explicit, so that a client can explain a deal from the state alone.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import Field
 
-from schema.common import Card, CardList, Count, IntegralInt, MoveBase, Seat, Seed, Suit, WireModel, seat_list
+from schema.common import (
+    Card,
+    CardList,
+    Count,
+    IntegralInt,
+    MoveBase,
+    Seat,
+    Seed,
+    Suit,
+    WireModel,
+    bounded_int,
+    seat_list,
+)
 
 SEVENS_PLAYERS = 4
 """Sevens is for exactly four players."""
@@ -22,10 +34,10 @@ SEVENS_PLAYERS = 4
 SEVENS_PASSES = 3
 """Passes each player may use in a deal; a fourth pass is a bust."""
 
-SevensPassCount = Annotated[IntegralInt, Field(ge=0, le=SEVENS_PASSES)]
+SevensPassCount = bounded_int(0, SEVENS_PASSES)
 """Passes a seat has used in the current deal: 0 to 3 (the fourth pass is the bust, see ``bust``)."""
 
-SevensPlace = Annotated[IntegralInt, Field(ge=1, le=SEVENS_PLAYERS)]
+SevensPlace = bounded_int(1, SEVENS_PLAYERS)
 """A place in a deal, 1 (best) to 4."""
 
 

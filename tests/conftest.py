@@ -1,0 +1,22 @@
+"""Shared fixtures: an in-process HTTP client of the service."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette asks for httpx2, which its test client does not need yet
+    from starlette.testclient import TestClient
+
+from api.app import create_app
+from api.limits import Settings
+
+
+@pytest.fixture(scope="session")
+def client() -> Iterator[TestClient]:
+    """A test client of an app with default settings."""
+    with TestClient(create_app(Settings()), raise_server_exceptions=False) as test_client:
+        yield test_client

@@ -1,0 +1,26 @@
+"""Seeded random playouts through the engine's public functions (used by tests and the bench)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from engine.game import Game
+
+AnyGame = Game[Any, Any, Any, Any, Any, Any]
+
+
+def playout(game: AnyGame, players: int, seed: int, options: Any = None, max_steps: int = 200_000) -> Iterator[tuple[Any, Any]]:
+    """Yield ``(state, move)`` for every move of a random match until it is over; the last state has no move."""
+    rng = random.Random(seed)
+    state = game.new(players, options or game.models.options(), seed, None, None)
+    for _ in range(max_steps):
+        _, moves = game.moves(state)
+        if not moves:
+            yield state, None
+            return
+        move = rng.choice(moves)
+        yield state, move
+        state, _ = game.apply(state, move)
+    raise AssertionError(f"{game.id} with {players} players did not end in {max_steps} moves")
