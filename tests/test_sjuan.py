@@ -1,0 +1,388 @@
+"""Rule tests of the Sjuan family (RULINGS §1), one per ruling, plus the Swedish text's example deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.cards import FULL_DECK, SplitMix64, shuffled, sort_cards
+from engine.errors import IllegalMoveError, NotYourTurnError
+from engine.registry import GAMES
+from schema.sjuan import SjuanDeal, SjuanMove
+from tests.sjuan_helpers import cards_of, family_state, kinds_of
+
+SJUAN = GAMES["sjuan"]
+FAN_TAN = GAMES["fan-tan"]
+FREE = GAMES["free-fan-tan"]
+DOMINO = GAMES["domino-fan-tan"]
+
+
+def move(kind: str, player: int, card: str | None = None, deck: list[str] | None = None) -> SjuanMove:
+    return SjuanMove.model_validate({"type": kind, "player": player, "card": card, "deck": deck}, strict=False)
+
+
+def moves_of(game: Any, state: Any) -> list[SjuanMove]:
+    return game.moves(state)[1]
+
+
+# ---- the shuffle and the deal ------------------------------------------------------------------
+
+
+def test_splitmix64_matches_the_published_reference_outputs() -> None:
+    # Reference outputs of SplitMix64 seeded with 0 (Vigna's splitmix64.c), checked independently.
+    rng = SplitMix64(0)
+    assert [rng.next() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+
+
+def test_seeded_shuffle_is_a_permutation_and_differs_per_deal() -> None:
+    first, second = shuffled(FULL_DECK, 42, 0), shuffled(FULL_DECK, 42, 1)
+    assert sorted(first) == sorted(FULL_DECK) == sorted(second)
+    assert first != second
+    assert shuffled(FULL_DECK, 42, 0) == first
+
+
+def test_whole_deck_is_dealt_and_the_first_seats_from_the_dealers_left_get_one_more() -> None:
+    # 52 = 5 * 10 + 2: the two seats left of the dealer (seat 3) are seats 4 and 0.
+    state = SJUAN.new(5, SJUAN.models.options(), 9, None, 3)
+    assert [len(h) for h in state.hands] == [11, 10, 10, 10, 11]
+    assert sum(len(h) for h in state.hands) == 52
+
+
+def test_deal_goes_one_card_at_a_time_clockwise_from_the_dealers_left() -> None:
+    deck = list(FULL_DECK)
+    state = SJUAN.new(4, SJUAN.models.options(), 0, deck, 0)
+    assert state.hands[1] == sort_cards(deck[0::4])
+    assert state.hands[0] == sort_cards(deck[3::4])
+
+
+def test_each_player_dealt_a_short_hand_pays_one_chip_at_the_deal() -> None:
+    state = SJUAN.new(5, SJUAN.models.options(), 9, None, 3)
+    assert state.chips == [0, 1, 1, 1, 0]
+    assert SJUAN.score(state).pot == 3
+    even = SJUAN.new(4, SJUAN.models.options(), 9, None, 0)
+    assert even.chips == [0, 0, 0, 0]
+
+
+# ---- Sjuan play ---------------------------------------------------------------------------------
+
+
+def test_the_seven_of_hearts_holder_opens_and_it_is_the_only_legal_first_move() -> None:
+    state = SJUAN.new(4, SJUAN.models.options(), 5, None, 0)
+    holder = next(s for s, h in enumerate(state.hands) if "7H" in h)
+    assert SJUAN.to_act(state) == [holder]
+    assert cards_of(moves_of(SJUAN, state)) == ["7H"]
+    other_seven = next((c for c in state.hands[holder] if c[0] == "7" and c != "7H"), None)
+    if other_seven:
+        with pytest.raises(IllegalMoveError):
+            SJUAN.apply(state, move("play", holder, other_seven))
+
+
+def test_play_goes_left_after_the_opening() -> None:
+    state = family_state("sjuan", [["7H", "2C"], ["8H", "3C"], ["4C"]], turn=0)
+    after, _ = SJUAN.apply(state, move("play", 0, "7H"))
+    assert SJUAN.to_act(after) == [1]
+
+
+def test_a_legal_card_is_a_seven_or_the_card_just_outside_a_rows_end() -> None:
+    table = ["7H", "8H", "6H", "7S"]
+    state = family_state("sjuan", [["5H", "9H", "7C", "6S", "8S", "4H", "TH", "2C"], ["3C"], ["4C"]], table=table)
+    assert cards_of(moves_of(SJUAN, state)) == ["7C", "5H", "9H", "6S", "8S"]
+
+
+def test_rows_exist_only_in_suits_whose_seven_is_on_the_table() -> None:
+    state = family_state("sjuan", [["6D", "8D", "6H", "2C"], ["3C"], ["4C"]], table=["7H"])
+    assert cards_of(moves_of(SJUAN, state)) == ["6H"]
+
+
+def test_ace_is_low_king_is_high_and_there_is_no_ace_king_link() -> None:
+    low_row = ["7H", "6H", "5H", "4H", "3H", "2H"]
+    state = family_state("sjuan", [["AH", "KH", "2C"], ["3C"], ["4C"]], table=low_row)
+    assert cards_of(moves_of(SJUAN, state)) == ["AH"]  # the King is not next to the Ace
+    high_row = ["7H", "7S", "8S", "9S", "TS", "JS", "QS"]
+    state = family_state("sjuan", [["KS", "AS", "2C"], ["3C"], ["4C"]], table=high_row)
+    assert cards_of(moves_of(SJUAN, state)) == ["KS"]
+
+
+def test_a_player_with_a_legal_card_must_play_one() -> None:
+    state = family_state("sjuan", [["8H", "2C"], ["3C"], ["4C"]], table=["7H"])
+    assert kinds_of(moves_of(SJUAN, state)) == ["play"]
+    with pytest.raises(IllegalMoveError) as error:
+        SJUAN.apply(state, move("pass", 0))
+    assert cards_of(error.value.legal_moves) == ["8H"]
+
+
+def test_a_player_without_a_legal_card_passes_and_pays_one_chip() -> None:
+    state = family_state("sjuan", [["2C"], ["3C"], ["4C"]], table=["7H"], chips=[0, 1, 0])
+    assert kinds_of(moves_of(SJUAN, state)) == ["pass"]
+    after, events = SJUAN.apply(state, move("pass", 0))
+    assert after.chips == [1, 1, 0]
+    assert after.turn == 1
+    assert [(e.type, e.player, e.chips) for e in events] == [("passed", 0, 1)]
+
+
+def test_a_move_by_a_seat_not_to_act_is_refused() -> None:
+    state = family_state("sjuan", [["8H", "2C"], ["3C"], ["4C"]], table=["7H"])
+    with pytest.raises(NotYourTurnError):
+        SJUAN.apply(state, move("pass", 1))
+
+
+def test_the_deal_ends_the_moment_a_hand_is_empty_and_that_player_wins_it() -> None:
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[0, 0, 2])
+    after, events = SJUAN.apply(state, move("play", 0, "8H"))
+    assert after.phase == "deal_over"
+    assert after.turn is None
+    deal = after.deals[-1]
+    assert deal.winner == 0 and not deal.blocked
+    assert [e.type for e in events] == ["played", "deal_ended"]
+
+
+def test_penalty_is_cards_left_plus_chips_paid_and_the_chips_are_the_pot() -> None:
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 0, 2])
+    after, _ = SJUAN.apply(state, move("play", 0, "8H"))
+    deal = after.deals[-1]
+    third_hand = len(state.hands[2])
+    assert deal.cards_left == [0, 2, third_hand]
+    assert deal.penalties == [1, 2, third_hand + 2]
+    assert deal.pot == 3
+    assert SJUAN.score(after).pot == 3
+
+
+def test_chips_count_false_counts_cards_only() -> None:
+    state = family_state(
+        "sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 0, 2], options={"chips_count": False}
+    )
+    after, _ = SJUAN.apply(state, move("play", 0, "8H"))
+    assert after.deals[-1].penalties == [0, 2, len(state.hands[2])]
+    assert after.deals[-1].pot == 3
+
+
+def _deal(number: int, penalties: list[int], winner: int) -> SjuanDeal:
+    return SjuanDeal(
+        number=number,
+        dealer=(number - 1) % 3,
+        winner=winner,
+        blocked=False,
+        cards_left=penalties,
+        chips=[0, 0, 0],
+        penalties=penalties,
+        pot=0,
+    )
+
+
+def test_the_match_ends_after_a_deal_in_which_a_total_reaches_100_and_the_lowest_total_wins() -> None:
+    history = [_deal(1, [0, 60, 40], 0)]
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], deals=history, dealer=1)
+    hand = len(state.hands[2])
+    after, events = SJUAN.apply(state, move("play", 0, "8H"))
+    assert SJUAN.score(after).totals == [0, 62, 40 + hand]
+    assert 40 + hand < 100 and after.phase == "deal_over"  # nobody reached 100: the match goes on
+    history = [_deal(1, [0, 98, 40], 0)]
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], deals=history, dealer=1)
+    after, events = SJUAN.apply(state, move("play", 0, "8H"))
+    score = SJUAN.score(after)
+    assert after.phase == "match_over" and score.over
+    assert score.totals[1] == 100
+    assert score.winners == [0]
+    assert events[-1].type == "match_ended" and events[-1].winners == [0]
+    assert SJUAN.moves(after) == ([], [])
+
+
+def test_match_winners_share_a_tied_lowest_total() -> None:
+    probe = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"])
+    hand = len(probe.hands[2])
+    # seat 0 goes out with 0 and seat 2 keeps `hand` cards: a history that makes their totals equal
+    history = [_deal(1, [hand, 99, 0], 2)]
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], deals=history, dealer=1)
+    after, _ = SJUAN.apply(state, move("play", 0, "8H"))
+    score = SJUAN.score(after)
+    assert score.totals[0] == score.totals[2] == hand
+    assert score.winners == [0, 2]
+
+
+def test_the_next_deal_is_dealt_by_the_seat_left_of_the_last_dealer() -> None:
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], dealer=2)
+    over, _ = SJUAN.apply(state, move("play", 0, "8H"))
+    assert SJUAN.to_act(over) == [0]
+    deck = list(reversed(FULL_DECK))
+    nxt, events = SJUAN.apply(over, move("next_deal", 0, deck=deck))
+    assert nxt.dealer == 0 and nxt.deal_number == 2 and nxt.phase == "play"
+    assert nxt.hands[1] == sort_cards(deck[0::3])
+    assert events[0].type == "deal_started"
+    seeded, _ = SJUAN.apply(over, move("next_deal", 0))
+    assert sorted(c for h in seeded.hands for c in h) == sorted(FULL_DECK)
+
+
+def test_swedish_example_anna_bo_cilla() -> None:
+    """The example deal of the Swedish text, turn by turn: Anna (0), Bo (1), Cilla (2)."""
+    anna = ["7H", "9H", "TH"]
+    bo_needs = ["8H", "6H", "5H", "6D", "8D", "7C", "7S", "KC", "KD", "KS", "KH"]
+    rest = [c for c in FULL_DECK if c not in anna and c not in bo_needs and c != "7D"]
+    cilla = ["7D", *rest[:23]]
+    bo = [*bo_needs, *rest[23:]]
+    state = family_state("sjuan", [anna, bo, cilla], turn=0, dealer=2)
+    assert [len(h) for h in state.hands] == [3, 25, 24]
+    script: list[tuple[int, str | None, list[str | None]]] = [
+        (0, "7H", ["7H"]),  # 1 Anna: hjärter sju, the only opening
+        (1, "8H", ["7C", "6H", "8H", "7S"]),  # 2 Bo: any 7 or next to the hearts row
+        (2, "7D", ["7D"]),  # 3 Cilla: ruter sju
+        (0, "9H", ["9H"]),  # 4 Anna: hjärter nio
+        (1, "6H", ["7C", "6D", "8D", "6H", "7S"]),  # 5 Bo: hjärter sex
+        (2, None, [None]),  # 6 Cilla: står över (no legal card)
+        (0, "TH", ["TH"]),  # 7 Anna: her last card, hjärter tian
+    ]
+    for player, card, legal in script:
+        to_act, moves = SJUAN.moves(state)
+        assert to_act == [player]
+        assert cards_of(moves) == legal
+        state, _ = SJUAN.apply(state, move("play" if card else "pass", player, card))
+    assert state.phase == "deal_over"
+    deal = state.deals[-1]
+    assert deal.winner == 0
+    assert deal.cards_left == [0, 23, 23]
+    assert deal.chips == [0, 0, 1]
+    assert deal.penalties == [0, 23, 24]  # a point per card left, plus Cilla's chip for her pass
+    assert SJUAN.score(state).totals == [0, 23, 24]
+
+
+# ---- Fan Tan ------------------------------------------------------------------------------------
+
+
+def test_fan_tan_the_player_left_of_the_dealer_opens_with_any_seven() -> None:
+    state = family_state("fan-tan", [["2C"], ["7C", "7S", "3C"], ["4C"]], turn=1, dealer=0)
+    assert cards_of(moves_of(FAN_TAN, state)) == ["7C", "7S"]
+    new = FAN_TAN.new(4, FAN_TAN.models.options(), 3, None, 2)
+    assert FAN_TAN.to_act(new) == [3]
+
+
+def test_fan_tan_opener_without_a_seven_passes_and_pays() -> None:
+    state = family_state("fan-tan", [["2C"], ["3C"], ["4C"]], turn=1, dealer=0)
+    assert kinds_of(moves_of(FAN_TAN, state)) == ["pass"]
+    after, _ = FAN_TAN.apply(state, move("pass", 1))
+    assert after.chips == [0, 1, 0] and after.turn == 2
+
+
+def test_fan_tan_any_seven_may_be_played_at_a_later_turn() -> None:
+    state = family_state("fan-tan", [["7D", "8C", "2C"], ["3C"], ["4C"]], table=["7C"], turn=0)
+    assert cards_of(moves_of(FAN_TAN, state)) == ["8C", "7D"]
+
+
+# ---- free fan tan -------------------------------------------------------------------------------
+
+
+def test_free_fan_tan_first_card_may_be_any_card() -> None:
+    state = family_state("free-fan-tan", [["2C", "9D", "KS"], ["3C"], ["4C"]], turn=0)
+    assert cards_of(moves_of(FREE, state)) == ["2C", "9D", "KS"]
+
+
+def test_free_fan_tan_start_rank_opens_every_suit_and_rows_build_upward_only() -> None:
+    state = family_state("free-fan-tan", [["8D", "TD", "9D", "9S", "8C", "AC"], ["3C"], ["4C"]], table=["9C"], turn=0)
+    # rows: clubs 9 up (next T); other suits open with their 9; nothing below 9 is ever playable
+    assert cards_of(moves_of(FREE, state)) == ["9D", "9S"]
+    state = family_state("free-fan-tan", [["TC", "TD", "8C", "2C"], ["3C"], ["4C"]], table=["9C", "9D"], turn=0)
+    assert cards_of(moves_of(FREE, state)) == ["TC", "TD"]
+
+
+def test_free_fan_tan_rows_end_at_the_king_without_wrap() -> None:
+    row = ["JC", "QC", "KC"]
+    state = family_state("free-fan-tan", [["AC", "JD"], ["3C"], ["4C"]], table=row, turn=0)
+    assert cards_of(moves_of(FREE, state)) == ["JD"]
+
+
+def test_free_fan_tan_wrap_continues_from_king_to_ace_up_to_below_the_start() -> None:
+    row = ["JC", "QC", "KC"]
+    state = family_state("free-fan-tan", [["AC", "JD"], ["3C"], ["4C"]], table=row, turn=0, options={"wrap": True})
+    assert cards_of(moves_of(FREE, state)) == ["AC", "JD"]
+    full = ["JC", "QC", "KC", "AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C"]
+    state = family_state(
+        "free-fan-tan", [["TC", "JD"], ["3D"], ["4D"]], table=full, turn=0, options={"wrap": True}
+    )
+    assert cards_of(moves_of(FREE, state)) == ["TC", "JD"]
+
+
+def test_free_fan_tan_deal_is_blocked_when_nobody_holds_a_playable_card() -> None:
+    # Start rank Q; after the last playable card nobody holds a card from Q up in any suit.
+    table = ["QC", "KC", "QD", "KD", "QH", "KH", "QS"]
+    low_cards = [c for c in FULL_DECK if c[0] not in "QK"]
+    hands = [["KS", low_cards[0]], low_cards[1:22], low_cards[22:]]
+    state = family_state("free-fan-tan", hands, table=table, turn=0, chips=[0, 1, 2], stock=[])
+    after, events = FREE.apply(state, move("play", 0, "KS"))
+    assert after.phase == "deal_over"
+    deal = after.deals[-1]
+    assert deal.blocked and deal.winner is None
+    assert [len(h) for h in hands] == [2, 21, 22]
+    assert deal.penalties == [1 + 0, 21 + 1, 22 + 2]
+    assert events[-1].type == "deal_ended"
+
+
+# ---- Domino fan tan ----------------------------------------------------------------------------
+
+
+def test_domino_fan_tan_deals_hand_size_each_and_the_rest_is_the_stock() -> None:
+    state = DOMINO.new(2, DOMINO.models.options(), 4, None, None)
+    assert [len(h) for h in state.hands] == [13, 13] and len(state.stock) == 26
+    small = DOMINO.new(2, DOMINO.models.options(hand_size=5), 4, None, None)
+    assert [len(h) for h in small.hands] == [5, 5] and len(small.stock) == 42
+
+
+def test_domino_fan_tan_the_seven_of_hearts_holder_moves_first() -> None:
+    deck = ["2C", "7H", *[c for c in FULL_DECK if c not in ("2C", "7H")]]
+    state = DOMINO.new(2, DOMINO.models.options(), 0, deck, 0)
+    assert "7H" in state.hands[0]
+    assert DOMINO.to_act(state) == [0]
+    assert cards_of(moves_of(DOMINO, state)) == ["7H"]
+
+
+def test_domino_fan_tan_with_the_seven_of_hearts_in_the_stock_left_of_the_dealer_opens() -> None:
+    deck = [c for c in FULL_DECK if c != "7H"] + ["7H"]
+    state = DOMINO.new(2, DOMINO.models.options(), 0, deck, 1)
+    assert "7H" in state.stock
+    assert DOMINO.to_act(state) == [0]
+    sevens = [c for c in state.hands[0] if c[0] == "7"]
+    assert cards_of(moves_of(DOMINO, state)) == (sevens or [None])
+
+
+def test_domino_fan_tan_a_player_with_no_legal_card_draws_and_must_play_a_legal_draw() -> None:
+    state = family_state("domino-fan-tan", [["2C"], ["3C"]], table=["7H"], turn=0, stock=["8H", "4C"])
+    assert kinds_of(moves_of(DOMINO, state)) == ["draw"]
+    after, events = DOMINO.apply(state, move("draw", 0))
+    assert after.hands[0] == ["2C", "8H"] and after.stock == ["4C"]
+    assert DOMINO.to_act(after) == [0]
+    assert cards_of(moves_of(DOMINO, after)) == ["8H"]
+    assert after.chips == [0, 0]
+    assert [e.type for e in events] == ["drew"]
+
+
+def test_domino_fan_tan_an_unplayable_draw_passes_the_turn_without_a_chip() -> None:
+    state = family_state("domino-fan-tan", [["2C"], ["3C"]], table=["7H"], turn=0, stock=["4C", "8H"])
+    after, _ = DOMINO.apply(state, move("draw", 0))
+    assert after.turn == 1 and after.chips == [0, 0]
+
+
+def test_domino_fan_tan_draw_until_playable_keeps_drawing() -> None:
+    state = family_state(
+        "domino-fan-tan",
+        [["2C"], ["3C"]],
+        table=["7H"],
+        turn=0,
+        stock=["4C", "5C", "8H", "6C"],
+        options={"draw_until_playable": True},
+    )
+    state, _ = DOMINO.apply(state, move("draw", 0))
+    assert state.turn == 0 and kinds_of(moves_of(DOMINO, state)) == ["draw"]
+    state, _ = DOMINO.apply(state, move("draw", 0))
+    state, _ = DOMINO.apply(state, move("draw", 0))
+    assert state.turn == 0 and cards_of(moves_of(DOMINO, state)) == ["8H"]
+
+
+def test_domino_fan_tan_with_the_stock_empty_a_player_with_no_legal_card_passes_and_pays() -> None:
+    state = family_state("domino-fan-tan", [["2C"], ["3C"]], table=["7H"], turn=0, stock=[])
+    assert kinds_of(moves_of(DOMINO, state)) == ["pass"]
+    after, _ = DOMINO.apply(state, move("pass", 0))
+    assert after.chips == [1, 0]
+
+
+def test_domino_fan_tan_cards_left_in_the_stock_score_nothing() -> None:
+    state = family_state("domino-fan-tan", [["8H"], ["3C", "4C"]], table=["7H"], turn=0)
+    after, _ = DOMINO.apply(state, move("play", 0, "8H"))
+    assert after.deals[-1].penalties == [0, 2]
