@@ -714,6 +714,7 @@ class SevenUpFamily(
         issues += self._cut_issues(state)
         if issues:
             return issues
+        issues += self._dealer_issues(state)
         for i, trick in enumerate(state.tricks):
             if trick_winner(trick.cards, trick.leader, n, trick.trump) != trick.winner:
                 issues.append(
@@ -776,6 +777,24 @@ class SevenUpFamily(
         first = state.deals[0].dealer if state.deals else state.dealer
         if first != dealer:
             return [IssueAt(("cut",), f"the cut makes seat {dealer} the first dealer")]
+        return []
+
+    def _dealer_issues(self, state: StateT) -> list[IssueAt]:
+        """The deal passes left after each deal, and stays after a throw-in."""
+        n = len(state.hands)
+        dealers = [d.dealer for d in state.deals]
+        if state.phase in _ACTIVE:
+            dealers.append(state.dealer)
+        elif state.deals and state.dealer != state.deals[-1].dealer:
+            return [IssueAt(("dealer",), "a finished deal's dealer stays the dealer until the next deal")]
+        for i in range(1, len(dealers)):
+            stays = state.deals[i - 1].outcome is Outcome.thrown_in
+            expected = dealers[i - 1] if stays else (dealers[i - 1] + 1) % n
+            if dealers[i] != expected:
+                where: tuple[str | int, ...] = ("deals", i, "dealer") if i < len(state.deals) else ("dealer",)
+                return [
+                    IssueAt(where, f"must be seat {expected}: the deal passes left (stays after a throw-in)")
+                ]
         return []
 
     def _phase_issues(self, state: StateT, n: int) -> list[IssueAt]:
@@ -877,7 +896,7 @@ class SevenUpFamily(
                     issues.append(IssueAt(("phase",), "a thrown-in deal has no trump, tricks or discards"))
                 if not k or sizes != [HAND_SIZE + PACKET * (k - 1)] * n or len(state.stock) >= PACKET * n + 1:
                     issues.append(IssueAt(("stock",), "a deal is thrown in only when the pack runs short"))
-            elif any(sizes) or len(state.tricks) != HAND_SIZE:
+            elif any(sizes) or len(state.tricks) != HAND_SIZE or state.turned is None:
                 issues.append(IssueAt(("hands",), "a played deal ends with every card played"))
         return issues
 
