@@ -1,0 +1,1 @@
+"""The bench: ``python -m bench`` (see bench/README.md)."""
