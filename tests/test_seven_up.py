@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine.cards import FULL_DECK, shuffled
-from engine.errors import IllegalMoveError, NotYourTurnError
+from engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
 from engine.seven_up import FourHandedSevenUp, SevenUp, cut_for_dealer
 from engine.tricks import card_points, legal_follows, trick_winner
 from schema.common import Suit
@@ -667,3 +667,18 @@ def test_four_handed_consistency_checks_sides() -> None:
     assert FOUR.consistency_issues(wrong)
     seatless = state.model_copy(update={"points": [SevenUpPoint(reason=R.turned_jack, seat=None, side=0)]})
     assert FOUR.consistency_issues(seatless)
+
+
+def test_a_play_with_extra_arguments_or_a_bad_next_deal_deck_is_refused() -> None:
+    state = _follow_state(["2C", "4C", "5H", "6H", "9D", "TD"])
+    with pytest.raises(IllegalMoveError):
+        SU.apply(state, mv("play", 0, card="2C", deck=[]))
+    with pytest.raises(IllegalMoveError):
+        SU.apply(state, mv("play", 0, card="2C", cards=["2C"]))
+    thrown = SU.new(
+        2, SevenUpOptions(), 0, deck_at({12: "2H", 19: "3H", 26: "4H", 33: "5H", 40: "6H", 47: "7H"}), 0
+    )
+    thrown, _ = SU.apply(SU.apply(thrown, mv("beg", 1))[0], mv("run", 0))
+    with pytest.raises(InvalidRequestError) as error:
+        SU.apply(thrown, mv("next_deal", 0, deck=["AC", "AC"]))
+    assert error.value.argument == "move"
