@@ -36,7 +36,10 @@ Decisions where the rulings are silent (also in the README):
   the new top card is turned (setting trump unless ``fixed_trump``). High/Low/Jack are the A, 2 and J of
   the final trump suit, to whoever won the trick holding them (all 52 cards are played).
 - **Views** show completed tricks (they were played face up), never the stock order or others' hands or
-  discards. ``deal_over``: the next dealer (the same one after a throw-in) sends ``next_deal``.
+  discards; the cut is left out of views (its cards come from another pack). Point records name reason,
+  seat and side; the card behind a point (High, Low, Jack, turned Jack) is in its ``point`` event.
+- ``deal_over``: the next dealer (the same one after a throw-in) sends ``next_deal``. Every deal,
+  thrown-in ones included, gets a new deal number and so a new shuffle (``deal_number - 1``).
 """
 
 from __future__ import annotations
