@@ -30,7 +30,9 @@ async def unknown_game(request: Request) -> Response:
             problem(404, "game/unknown", f"There is no game '{game}'. Known: {', '.join(GAMES)}.")
         )
     return problem_response(
-        problem(404, "operation/unknown", f"There is no operation '{operation}'. Known: {', '.join(OPERATIONS)}.")
+        problem(
+            404, "operation/unknown", f"There is no operation '{operation}'. Known: {', '.join(OPERATIONS)}."
+        )
     )
 
 

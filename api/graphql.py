@@ -20,7 +20,13 @@ import strawberry
 from graphql import ValidationRule
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticUndefined
-from strawberry.extensions import AddValidationRules, MaxTokensLimiter, ParserCache, ValidationCache
+from strawberry.extensions import (
+    AddValidationRules,
+    MaxTokensLimiter,
+    ParserCache,
+    SchemaExtension,
+    ValidationCache,
+)
 from strawberry.extensions.max_aliases import create_validator as max_aliases_rule
 from strawberry.extensions.query_depth_limiter import create_validator as max_depth_rule
 from strawberry.schema.config import StrawberryConfig
@@ -29,9 +35,9 @@ from strawberry.types.unset import UNSET
 
 from api.limits import Settings
 from api.operations import Operation, all_operations, games_response
-from api.problems import from_rules_error, from_validation_error, problem
+from api.problems import as_game_problem, from_rules_error, from_validation_error, problem
 from engine.errors import RulesError
-from schema.common import GamesResponse, Problem
+from schema.common import GamesResponse
 
 
 class _TypeBuilder:
@@ -92,9 +98,12 @@ class _TypeBuilder:
         for name, field in model.model_fields.items():
             hint = self.annotation(field.annotation, as_input=True)
             default: Any = UNSET
-            if not field.is_required() and field.default is not PydanticUndefined:
-                if field.default is None or isinstance(field.default, bool | int | str):
-                    default = field.default
+            if (
+                not field.is_required()
+                and field.default is not PydanticUndefined
+                and (field.default is None or isinstance(field.default, bool | int | str))
+            ):
+                default = field.default
             if not field.is_required() and default is UNSET:
                 hint = hint | None
             annotations[name] = hint
@@ -140,11 +149,11 @@ def _resolver(op: Operation, builder: _TypeBuilder) -> Any:
         try:
             return run(validate_json(orjson.dumps(data)))
         except ValidationError as error:
-            return _as_game_problem(from_validation_error(error), problem_model)
+            return as_game_problem(from_validation_error(error), problem_model)
         except RulesError as error:
-            return from_rules_error(error, problem_model)  # type: ignore[arg-type]
+            return from_rules_error(error, problem_model)
         except Exception:
-            return _as_game_problem(problem(500, "internal", "An unexpected error occurred."), problem_model)
+            return as_game_problem(problem(500, "internal", "An unexpected error occurred."), problem_model)
 
     parameters = []
     annotations: dict[str, Any] = {}
@@ -159,12 +168,12 @@ def _resolver(op: Operation, builder: _TypeBuilder) -> Any:
                 default = None
             hint = hint | None if default is UNSET or default is None else hint
         annotations[name] = hint
-        parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint))
+        parameters.append(
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint)
+        )
     result_name = f"{op.field_name[0].upper()}{op.field_name[1:]}Result"
-    result = Annotated[
-        Union[builder.output_type(op.response), builder.output_type(op.problem)],  # noqa: UP007
-        strawberry.union(result_name),
-    ]
+    members = (builder.output_type(op.response), builder.output_type(op.problem))
+    result = Annotated[Union[members], strawberry.union(result_name)]  # type: ignore[valid-type]  # noqa: UP007
     annotations["return"] = result
     resolve.__signature__ = inspect.Signature(parameters, return_annotation=result)  # type: ignore[attr-defined]
     resolve.__annotations__ = annotations
@@ -172,11 +181,7 @@ def _resolver(op: Operation, builder: _TypeBuilder) -> Any:
     return resolve
 
 
-def _as_game_problem(base: Problem, problem_model: type[Problem]) -> Problem:
-    return problem_model(**{name: getattr(base, name) for name in Problem.model_fields})
-
-
-def _limit_extension(settings: Settings) -> type[AddValidationRules]:
+def _limit_extensions(settings: Settings) -> list[type[SchemaExtension]]:
     # The rules are built once: strawberry caches validation by (document, rules), and the stock limiter
     # extensions make new rule classes per request, which defeats that cache (strawberry issue 4635).
     rules: list[type[ValidationRule]] = [
@@ -192,7 +197,7 @@ def _limit_extension(settings: Settings) -> type[AddValidationRules]:
         def __init__(self) -> None:
             super().__init__(settings.graphql_max_tokens)
 
-    return Limits, Tokens  # type: ignore[return-value]
+    return [Tokens, Limits]
 
 
 def build_schema(settings: Settings | None = None) -> strawberry.Schema:
@@ -216,7 +221,7 @@ def build_schema(settings: Settings | None = None) -> strawberry.Schema:
             resolver=_resolver(op, builder), name=op.field_name, description=op.summary + "."
         )
     query = strawberry.type(type("Query", (), namespace), description="Every operation (all are pure).")
-    limits, tokens = _limit_extension(settings)  # type: ignore[misc]
+    tokens, limits = _limit_extensions(settings)
     return strawberry.Schema(
         query=query,
         config=StrawberryConfig(auto_camel_case=False),

@@ -6,7 +6,8 @@ from functools import cache
 from typing import Any
 
 import orjson
-from pydantic.json_schema import models_json_schema
+from pydantic import BaseModel
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from api.operations import all_operations
 from api.problems import PROBLEM_MEDIA_TYPE
@@ -23,19 +24,18 @@ def _problem_response(description: str, ref: dict[str, str]) -> dict[str, Any]:
 def openapi_document() -> dict[str, Any]:
     """The OpenAPI document as a dict."""
     ops = all_operations()
-    models = {GamesResponse, Problem}
+    models: set[type[BaseModel]] = {GamesResponse, Problem}
     for op in ops:
         models |= {op.request, op.response, op.problem}
     ordered = sorted(models, key=lambda m: m.__name__)
-    refs, definitions = models_json_schema(
-        [(m, "validation") for m in ordered], ref_template=REF_TEMPLATE
-    )
+    inputs: list[tuple[type[BaseModel], JsonSchemaMode]] = [(m, "validation") for m in ordered]
+    refs, definitions = models_json_schema(inputs, ref_template=REF_TEMPLATE)
     # response models are also produced in serialization mode; their schemas are identical here because
     # no wire model has serializers or computed fields, so one schema per model is enough.
     components = definitions.get("$defs", {})
 
     def ref(model: type) -> dict[str, str]:
-        return refs[(model, "validation")]  # type: ignore[index]
+        return refs[(model, "validation")]
 
     paths: dict[str, Any] = {
         "/v1/games": {
@@ -43,7 +43,10 @@ def openapi_document() -> dict[str, Any]:
                 "operationId": "games",
                 "summary": "Every game, its players, options and dynamics",
                 "responses": {
-                    "200": {"description": "The games.", "content": {"application/json": {"schema": ref(GamesResponse)}}}
+                    "200": {
+                        "description": "The games.",
+                        "content": {"application/json": {"schema": ref(GamesResponse)}},
+                    }
                 },
             }
         }
@@ -83,8 +86,8 @@ def openapi_document() -> dict[str, Any]:
         "info": {
             "title": "Sevens rules service",
             "version": "1.0.0",
-            "description": "A stateless rules service for the sevens family of card games. "
-            "POST a state, get the legal moves, the next state and its events, the scores, or one seat's view.",
+            "description": "A stateless rules service for the sevens family of card games. POST a "
+            "state, get the legal moves, the next state and its events, the scores, or one seat's view.",
         },
         "paths": paths,
         "components": {"schemas": components},

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.game import Game
 from engine.registry import GAMES
-from schema.common import GameInfo, GamesResponse, WireModel, options_info
+from schema.common import GameInfo, GamesResponse, Problem, WireModel, options_info
 from schema.operations import OperationModels, build_operation_models, field_prefix
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
@@ -29,7 +29,7 @@ class Operation:
     summary: str
     request: type[WireModel]
     response: type[WireModel]
-    problem: type[WireModel]
+    problem: type[Problem]
     run: Callable[[Any], WireModel]
     """Takes a validated request model, returns the response model; raises engine errors."""
 
@@ -60,20 +60,22 @@ def game_operations(game: AnyGame) -> list[Operation]:
     """The five operations of ``game``."""
     m = operation_models(game.id)
 
-    def new(req: Any) -> WireModel:
+    def new(req: Any) -> Any:
         game.check_players(req.players)
         seed = 0 if req.seed is None else req.seed
-        return m.new_response(state=game.new(req.players, req.options, seed, req.deck, req.dealer))
+        state = game.new(req.players, req.options, seed, req.deck, req.dealer)
+        # responses wrap models the engine built from validated input: no need to validate them again
+        return m.new_response.model_construct(state=state)
 
-    def moves(req: Any) -> WireModel:
+    def moves(req: Any) -> Any:
         game.check(req.state)
         to_act, legal = game.moves(req.state, req.player)
-        return m.moves_response(to_act=to_act, moves=legal)
+        return m.moves_response.model_construct(to_act=to_act, moves=legal)
 
-    def apply(req: Any) -> WireModel:
+    def apply(req: Any) -> Any:
         game.check(req.state)
         state, events = game.apply(req.state, req.move)
-        return m.apply_response(state=state, events=events)
+        return m.apply_response.model_construct(state=state, events=events)
 
     def score(req: Any) -> WireModel:
         game.check(req.state)
@@ -88,10 +90,18 @@ def game_operations(game: AnyGame) -> list[Operation]:
     name = game.name
     return [
         Operation(game, "new", f"Start a match of {name}", m.new_request, m.new_response, m.problem, new),
-        Operation(game, "moves", f"Legal moves in {name}", m.moves_request, m.moves_response, m.problem, moves),
-        Operation(game, "apply", f"Apply a move in {name}", m.apply_request, m.apply_response, m.problem, apply),
-        Operation(game, "score", f"Scores of a {name} match", m.score_request, game.models.score, m.problem, score),
-        Operation(game, "view", f"One seat's view of {name}", m.view_request, game.models.view, m.problem, view),
+        Operation(
+            game, "moves", f"Legal moves in {name}", m.moves_request, m.moves_response, m.problem, moves
+        ),
+        Operation(
+            game, "apply", f"Apply a move in {name}", m.apply_request, m.apply_response, m.problem, apply
+        ),
+        Operation(
+            game, "score", f"Scores of a {name} match", m.score_request, game.models.score, m.problem, score
+        ),
+        Operation(
+            game, "view", f"One seat's view of {name}", m.view_request, game.models.view, m.problem, view
+        ),
     ]
 
 

@@ -65,7 +65,9 @@ def from_validation_error(error: ValidationError, prefix: Sequence[str | int] = 
     """A 400 for unparseable JSON, otherwise a 422 naming every offending field."""
     details = error.errors(include_url=False, include_input=False, include_context=False)
     if any(d["type"] == "json_invalid" for d in details):
-        return problem(400, "request/malformed-json", "The body is not valid JSON.", [Issue.at([], details[0]["msg"])])
+        return problem(
+            400, "request/malformed-json", "The body is not valid JSON.", [Issue.at([], details[0]["msg"])]
+        )
     locations = [[*prefix, *_clean_loc(d["loc"])] for d in details]
     issues = [Issue.at(loc, d["msg"]) for loc, d in zip(locations, details, strict=True)]
     first = locations[0][0] if locations and locations[0] else ""
@@ -84,9 +86,16 @@ def from_rules_error(error: RulesError, problem_model: type[Problem] = Problem) 
     return problem(status, error.code, error.detail, issues, title=error.title, model=problem_model, **extra)
 
 
+def as_game_problem(base: Problem, problem_model: type[Problem]) -> Problem:
+    """The same problem as an instance of a game's problem model (which adds ``legal_moves``)."""
+    return problem_model(**{name: getattr(base, name) for name in Problem.model_fields})
+
+
 def _clean_loc(loc: Sequence[str | int]) -> list[str | int]:
     # pydantic inserts validator names ("function-after[...]", "list[...]") into some locations
-    return [part for part in loc if not (isinstance(part, str) and ("[" in part or part.startswith("function-")))]
+    return [
+        part for part in loc if not (isinstance(part, str) and ("[" in part or part.startswith("function-")))
+    ]
 
 
 def _summary(issues: Sequence[Issue]) -> str:

@@ -11,7 +11,14 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from api.operations import Operation, all_operations, games_response
-from api.problems import PROBLEM_MEDIA_TYPE, dump, from_rules_error, from_validation_error, problem
+from api.problems import (
+    PROBLEM_MEDIA_TYPE,
+    as_game_problem,
+    dump,
+    from_rules_error,
+    from_validation_error,
+    problem,
+)
 from engine.errors import RulesError
 from schema.common import Problem
 
@@ -47,9 +54,9 @@ def operation_endpoint(op: Operation) -> Callable[[Request], Awaitable[Response]
         try:
             result = run(validate_json(body))
         except ValidationError as error:
-            return problem_response(from_validation_error(error))
+            return problem_response(as_game_problem(from_validation_error(error), problem_model))
         except RulesError as error:
-            return problem_response(from_rules_error(error, problem_model))  # type: ignore[arg-type]
+            return problem_response(from_rules_error(error, problem_model))
         except Exception:  # a bug: report it without leaking a trace
             logger.exception("unexpected error in %s", op.path)
             return problem_response(problem(500, "internal", "An unexpected error occurred."))

@@ -18,7 +18,7 @@ Decisions where the rulings are silent (also in the README):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, cast
 
 from engine.cards import FULL_DECK, RANKS, deal_round_robin, shuffled, sort_cards
 from engine.errors import InvalidRequestError, IssueAt
@@ -36,6 +36,8 @@ from schema.sjuan import (
     SjuanDeal,
     SjuanEvent,
     SjuanEventType,
+    SjuanFamilyState,
+    SjuanFamilyView,
     SjuanMove,
     SjuanMoveType,
     SjuanOptions,
@@ -52,9 +54,6 @@ SEVEN = RANKS.index("7")
 KING = RANKS.index("K")
 _CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 
-StateT = TypeVar("StateT", SjuanState, FanTanState, FreeFanTanState, DominoFanTanState)
-OptionsT = TypeVar("OptionsT", SjuanOptions, FreeFanTanOptions, DominoFanTanOptions)
-ViewT = TypeVar("ViewT", SjuanView, FanTanView, FreeFanTanView, DominoFanTanView)
 
 PLAY = SjuanMoveType("play")
 PASS = SjuanMoveType("pass")
@@ -66,7 +65,7 @@ def _event(kind: str, **fields: Any) -> SjuanEvent:
     return SjuanEvent(type=SjuanEventType(kind), **fields)
 
 
-class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScore], Generic[OptionsT, StateT, ViewT]):
+class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     """Rules shared by the four games; subclasses set the opening, the row shape and the stock."""
 
     min_players = 3
@@ -80,11 +79,11 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
         """Who moves first in a new deal: the player left of the dealer unless a game says otherwise."""
         return (dealer + 1) % len(hands)
 
-    def opening_cards(self, state: StateT) -> set[str]:
+    def opening_cards(self, state: SjuanFamilyState) -> set[str]:
         """The cards that may start the table while it is empty: any 7 unless a game says otherwise."""
         return {"7" + s for s in "CDHS"}
 
-    def playable(self, state: StateT) -> set[str]:
+    def playable(self, state: SjuanFamilyState) -> set[str]:
         """Every card that could be played on the table now (whoever holds it)."""
         if not state.table:
             return self.opening_cards(state)
@@ -107,7 +106,7 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
                 cards.add(RANKS[high[s] + 1] + s)
         return cards
 
-    def table_issues(self, state: StateT) -> list[IssueAt]:
+    def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         """Issues unless every suit's cards on the table form one unbroken row through its 7."""
         issues = []
         for s in "CDHS":
@@ -116,29 +115,36 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
                 issues.append(IssueAt(("table",), f"the {s} cards on the table are not one row through 7{s}"))
         return issues
 
-    def blocked(self, state: StateT) -> bool:
+    def blocked(self, state: SjuanFamilyState) -> bool:
         """Whether nobody holds a playable card (only possible in free fan tan without wrap)."""
         return False
 
-    def stock(self, state: StateT) -> list[str]:
+    def stock(self, state: SjuanFamilyState) -> list[str]:
         """The face-down stock (empty unless the game has one)."""
         return []
 
-    def build_state(self, **fields: Any) -> StateT:
+    def hand_size(self, options: SjuanOptions) -> int:
+        """Cards dealt to each player when the game has a stock."""
+        return 0
+
+    def draws_until_playable(self, state: SjuanFamilyState) -> bool:
+        """Whether a player who drew an unplayable card draws again (while the stock lasts)."""
+        return False
+
+    def build_state(self, **fields: Any) -> SjuanFamilyState:
         """A state of this game from its fields (the stock is dropped unless the game has one)."""
         if not self.has_stock:
             fields.pop("stock", None)
-        state: StateT = self.models.state(game=self.id, **fields)
-        return state
+        return cast(SjuanFamilyState, self.models.state.model_validate({"game": self.id, **fields}))
 
     # ---- public face ----------------------------------------------------------------------------
 
-    def players(self, state: StateT) -> int:
+    def players(self, state: SjuanFamilyState) -> int:
         return len(state.hands)
 
     def new(
-        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
-    ) -> StateT:
+        self, players: int, options: SjuanOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
+    ) -> SjuanFamilyState:
         check_deck(deck, FULL_DECK)
         if dealer is not None and not 0 <= dealer < players:
             raise InvalidRequestError(
@@ -151,17 +157,16 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
     def _deal(
         self,
         players: int,
-        options: OptionsT,
+        options: SjuanOptions,
         seed: int,
         dealer: int,
         deal_number: int,
         deals: list[SjuanDeal],
         deck: Sequence[str] | None,
-    ) -> StateT:
+    ) -> SjuanFamilyState:
         cards = list(deck) if deck is not None else shuffled(FULL_DECK, seed, deal_number - 1)
         if self.has_stock:
-            size = options.hand_size  # type: ignore[union-attr]
-            counts = [size] * players
+            counts = [self.hand_size(options)] * players
         else:
             counts = [52 // players + (1 if i < 52 % players else 0) for i in range(players)]
             # counts are by position from the dealer's left; turn them into counts by seat
@@ -180,10 +185,10 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
             table=[],
             chips=chips,
             deals=deals,
-            stock=cards[sum(counts):],
+            stock=cards[sum(counts) :],
         )
 
-    def to_act(self, state: StateT) -> list[int]:
+    def to_act(self, state: SjuanFamilyState) -> list[int]:
         if state.phase is SjuanPhase.play:
             assert state.turn is not None
             return [state.turn]
@@ -191,7 +196,7 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
             return [(state.dealer + 1) % len(state.hands)]
         return []
 
-    def legal_moves(self, state: StateT, player: int) -> list[SjuanMove]:
+    def legal_moves(self, state: SjuanFamilyState, player: int) -> list[SjuanMove]:
         if state.phase is SjuanPhase.deal_over:
             return [SjuanMove(type=NEXT_DEAL, player=player)]
         playable = self.playable(state)
@@ -202,13 +207,13 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
             return [SjuanMove(type=DRAW, player=player)]
         return [SjuanMove(type=PASS, player=player)]
 
-    def is_legal(self, state: StateT, move: SjuanMove) -> bool:
+    def is_legal(self, state: SjuanFamilyState, move: SjuanMove) -> bool:
         if move.type == NEXT_DEAL:
             # the deck argument is checked when the deal is made; it does not appear in the listed move
             return state.phase is SjuanPhase.deal_over and move.card is None
         return move.deck is None and move in self.legal_moves(state, move.player)
 
-    def play(self, state: StateT, move: SjuanMove) -> tuple[StateT, list[SjuanEvent]]:
+    def play(self, state: SjuanFamilyState, move: SjuanMove) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
         if move.type == NEXT_DEAL:
             return self._next_deal(state, move)
         n = len(state.hands)
@@ -227,7 +232,7 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
             events.append(_event("drew", player=player, card=drawn))
             after = state.model_copy(update={"hands": hands, "stock": stock[1:]})
             keeps_turn = drawn in self.playable(after) or (
-                after.options.draw_until_playable and len(stock) > 1  # type: ignore[union-attr]
+                self.draws_until_playable(after) and len(stock) > 1
             )
             return after.model_copy(update={"turn": player if keeps_turn else (player + 1) % n}), events
         assert move.card is not None
@@ -241,8 +246,8 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
         return after.model_copy(update={"turn": (player + 1) % n}), events
 
     def _end_deal(
-        self, state: StateT, winner: int | None, events: list[SjuanEvent]
-    ) -> tuple[StateT, list[SjuanEvent]]:
+        self, state: SjuanFamilyState, winner: int | None, events: list[SjuanEvent]
+    ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
         cards_left = [len(h) for h in state.hands]
         chips = list(state.chips)
         count_chips = state.options.chips_count
@@ -253,7 +258,9 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
             blocked=winner is None,
             cards_left=cards_left,
             chips=chips,
-            penalties=[cards + (paid if count_chips else 0) for cards, paid in zip(cards_left, chips, strict=True)],
+            penalties=[
+                cards + (paid if count_chips else 0) for cards, paid in zip(cards_left, chips, strict=True)
+            ],
             pot=sum(chips),
         )
         deals = [*state.deals, deal]
@@ -265,7 +272,9 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
             events.append(_event("match_ended", winners=_winners(totals)))
         return state.model_copy(update={"deals": deals, "phase": phase, "turn": None}), events
 
-    def _next_deal(self, state: StateT, move: SjuanMove) -> tuple[StateT, list[SjuanEvent]]:
+    def _next_deal(
+        self, state: SjuanFamilyState, move: SjuanMove
+    ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
         try:
             check_deck(move.deck, FULL_DECK)
         except InvalidRequestError as error:
@@ -285,7 +294,7 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
         ]
         return after, events
 
-    def score(self, state: StateT) -> SjuanScore:
+    def score(self, state: SjuanFamilyState) -> SjuanScore:
         n = len(state.hands)
         totals = _totals(state.deals, n)
         over = state.phase is SjuanPhase.match_over
@@ -297,9 +306,9 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
             winners=_winners(totals) if over else [],
         )
 
-    def view(self, state: StateT, player: int) -> ViewT:
+    def view(self, state: SjuanFamilyState, player: int) -> SjuanFamilyView:
         self.check_seat(state, player, "player")
-        view: ViewT = self.view_model(
+        view: SjuanFamilyView = self.view_model(
             game=self.id,
             options=state.options,
             seat=player,
@@ -316,10 +325,14 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
         )
         return view
 
-    def consistency_issues(self, state: StateT) -> list[IssueAt]:
+    def consistency_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         n = len(state.hands)
         if not self.min_players <= n <= self.max_players:
-            return [IssueAt(("hands",), f"{self.name} is for {self.min_players}-{self.max_players} players, not {n}")]
+            return [
+                IssueAt(
+                    ("hands",), f"{self.name} is for {self.min_players}-{self.max_players} players, not {n}"
+                )
+            ]
         issues = conservation_issues(
             [(("hands", i), h) for i, h in enumerate(state.hands)]
             + [(("table",), state.table), (("stock",), self.stock(state))],
@@ -339,7 +352,9 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
                 issues.append(IssueAt(("deals",), "a deal in play must follow exactly deal_number - 1 deals"))
             for i, hand in enumerate(state.hands):
                 if not hand:
-                    issues.append(IssueAt(("hands", i), "an empty hand ends the deal; the phase cannot be 'play'"))
+                    issues.append(
+                        IssueAt(("hands", i), "an empty hand ends the deal; the phase cannot be 'play'")
+                    )
             if not issues and self.blocked(state):
                 issues.append(IssueAt(("phase",), "nobody can play; the deal is over"))
         else:
@@ -348,7 +363,9 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
             if len(state.deals) != state.deal_number:
                 issues.append(IssueAt(("deals",), "a finished deal must be the last of deal_number deals"))
             elif [len(h) for h in state.hands] != state.deals[-1].cards_left:
-                issues.append(IssueAt(("deals", len(state.deals) - 1, "cards_left"), "does not match the hands"))
+                issues.append(
+                    IssueAt(("deals", len(state.deals) - 1, "cards_left"), "does not match the hands")
+                )
         if not issues:
             reached = max(_totals(state.deals, n)) >= MATCH_TARGET
             if reached != (state.phase is SjuanPhase.match_over):
@@ -357,7 +374,7 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
                 )
         return issues
 
-    def _deal_history_issues(self, state: StateT) -> list[IssueAt]:
+    def _deal_history_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         n = len(state.hands)
         issues: list[IssueAt] = []
         running = [0] * n
@@ -372,13 +389,17 @@ class SjuanFamily(Game[OptionsT, StateT, SjuanMove, SjuanEvent, ViewT, SjuanScor
             if issues:
                 continue
             count_chips = state.options.chips_count
-            expected = [c + (p if count_chips else 0) for c, p in zip(deal.cards_left, deal.chips, strict=True)]
+            expected = [
+                c + (p if count_chips else 0) for c, p in zip(deal.cards_left, deal.chips, strict=True)
+            ]
             if deal.penalties != expected:
                 issues.append(IssueAt((*path, "penalties"), "must be cards left (+ chips when chips_count)"))
             if deal.pot != sum(deal.chips):
                 issues.append(IssueAt((*path, "pot"), "must be the sum of the chips paid"))
             if (deal.winner is None) != deal.blocked:
-                issues.append(IssueAt((*path, "blocked"), "a deal has a winner exactly when it is not blocked"))
+                issues.append(
+                    IssueAt((*path, "blocked"), "a deal has a winner exactly when it is not blocked")
+                )
             if deal.winner is not None and deal.cards_left[deal.winner] != 0:
                 issues.append(IssueAt((*path, "winner"), "the winner must have emptied their hand"))
             running = [t + p for t, p in zip(running, deal.penalties, strict=True)]
@@ -400,7 +421,7 @@ def _winners(totals: Sequence[int]) -> list[int]:
     return [seat for seat, total in enumerate(totals) if total == best]
 
 
-class Sjuan(SjuanFamily[SjuanOptions, SjuanState, SjuanView]):
+class Sjuan(SjuanFamily):
     """Swedish Sjuan: the 7♥ holder opens with 7♥, the only legal first move."""
 
     id = "sjuan"
@@ -411,20 +432,20 @@ class Sjuan(SjuanFamily[SjuanOptions, SjuanState, SjuanView]):
     def first_turn(self, hands: Sequence[Sequence[str]], dealer: int) -> int:
         return next(seat for seat, hand in enumerate(hands) if "7H" in hand)
 
-    def opening_cards(self, state: SjuanState) -> set[str]:
+    def opening_cards(self, state: SjuanFamilyState) -> set[str]:
         return {"7H"}
 
-    def table_issues(self, state: SjuanState) -> list[IssueAt]:
+    def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         issues = super().table_issues(state)
         if state.table and state.table[0] != "7H":
             issues.append(IssueAt(("table", 0), "Sjuan opens with 7H"))
-        if not state.table and state.phase is SjuanPhase.play and state.turn is not None:
-            if "7H" not in state.hands[state.turn]:
-                issues.append(IssueAt(("turn",), "the 7H holder opens"))
+        opening = not state.table and state.phase is SjuanPhase.play and state.turn is not None
+        if opening and "7H" not in state.hands[state.turn]:  # type: ignore[index]
+            issues.append(IssueAt(("turn",), "the 7H holder opens"))
         return issues
 
 
-class FanTan(SjuanFamily[SjuanOptions, FanTanState, FanTanView]):
+class FanTan(SjuanFamily):
     """Fan Tan: the player left of the dealer opens with any 7 or passes and pays."""
 
     id = "fan-tan"
@@ -433,7 +454,7 @@ class FanTan(SjuanFamily[SjuanOptions, FanTanState, FanTanView]):
     models = GameModels(SjuanOptions, FanTanState, SjuanMove, SjuanEvent, FanTanView, SjuanScore)
 
 
-class FreeFanTan(SjuanFamily[FreeFanTanOptions, FreeFanTanState, FreeFanTanView]):
+class FreeFanTan(SjuanFamily):
     """Free fan tan: any first card; its rank starts every suit's row, which builds upward only."""
 
     id = "free-fan-tan"
@@ -441,10 +462,10 @@ class FreeFanTan(SjuanFamily[FreeFanTanOptions, FreeFanTanState, FreeFanTanView]
     view_model = FreeFanTanView
     models = GameModels(FreeFanTanOptions, FreeFanTanState, SjuanMove, SjuanEvent, FreeFanTanView, SjuanScore)
 
-    def opening_cards(self, state: FreeFanTanState) -> set[str]:
+    def opening_cards(self, state: SjuanFamilyState) -> set[str]:
         return set(FULL_DECK)
 
-    def playable(self, state: FreeFanTanState) -> set[str]:
+    def playable(self, state: SjuanFamilyState) -> set[str]:
         if not state.table:
             return self.opening_cards(state)
         start = RANKS.index(state.table[0][0])
@@ -453,14 +474,14 @@ class FreeFanTan(SjuanFamily[FreeFanTanOptions, FreeFanTanState, FreeFanTanView]
             lengths[c[1]] += 1
         cards = set()
         for s, length in lengths.items():
-            if state.options.wrap:
+            if cast(FreeFanTanOptions, state.options).wrap:
                 if length < 13:
                     cards.add(RANKS[(start + length) % 13] + s)
             elif start + length <= KING:
                 cards.add(RANKS[start + length] + s)
         return cards
 
-    def table_issues(self, state: FreeFanTanState) -> list[IssueAt]:
+    def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         if not state.table:
             return []
         start = RANKS.index(state.table[0][0])
@@ -468,20 +489,24 @@ class FreeFanTan(SjuanFamily[FreeFanTanOptions, FreeFanTanState, FreeFanTanView]
         for s in "CDHS":
             ranks = {RANKS.index(c[0]) for c in state.table if c[1] == s}
             row = {(start + k) % 13 for k in range(len(ranks))}
-            if ranks != row or (not state.options.wrap and start + len(ranks) - 1 > KING):
+            if ranks != row or (
+                not cast(FreeFanTanOptions, state.options).wrap and start + len(ranks) - 1 > KING
+            ):
                 issues.append(
-                    IssueAt(("table",), f"the {s} cards on the table are not one row up from {RANKS[start]}{s}")
+                    IssueAt(
+                        ("table",), f"the {s} cards on the table are not one row up from {RANKS[start]}{s}"
+                    )
                 )
         return issues
 
-    def blocked(self, state: FreeFanTanState) -> bool:
+    def blocked(self, state: SjuanFamilyState) -> bool:
         if not state.table:
             return False
         playable = self.playable(state)
         return not any(c in playable for hand in state.hands for c in hand)
 
 
-class DominoFanTan(SjuanFamily[DominoFanTanOptions, DominoFanTanState, DominoFanTanView]):
+class DominoFanTan(SjuanFamily):
     """Domino fan tan: two players, hands of ``hand_size``, a face-down stock to draw from."""
 
     id = "domino-fan-tan"
@@ -497,10 +522,16 @@ class DominoFanTan(SjuanFamily[DominoFanTanOptions, DominoFanTanState, DominoFan
     def first_turn(self, hands: Sequence[Sequence[str]], dealer: int) -> int:
         return next((seat for seat, hand in enumerate(hands) if "7H" in hand), (dealer + 1) % len(hands))
 
-    def opening_cards(self, state: DominoFanTanState) -> set[str]:
+    def opening_cards(self, state: SjuanFamilyState) -> set[str]:
         if any("7H" in hand for hand in state.hands):
             return {"7H"}
         return super().opening_cards(state)
 
-    def stock(self, state: DominoFanTanState) -> list[str]:
-        return state.stock
+    def stock(self, state: SjuanFamilyState) -> list[str]:
+        return cast(DominoFanTanState, state).stock
+
+    def hand_size(self, options: SjuanOptions) -> int:
+        return cast(DominoFanTanOptions, options).hand_size
+
+    def draws_until_playable(self, state: SjuanFamilyState) -> bool:
+        return cast(DominoFanTanOptions, state.options).draw_until_playable

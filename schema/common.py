@@ -8,8 +8,8 @@ JSON Schema calls them integers.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from collections.abc import Iterable
+from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
@@ -27,31 +27,28 @@ def _integral_float_to_int(value: Any) -> Any:
     return value
 
 
-_INTEGRAL = BeforeValidator(_integral_float_to_int)
-# The bounds must come before the validator in the metadata: pydantic emits bounds placed after a
-# BeforeValidator as raw "ge"/"le" keys instead of JSON Schema's minimum/maximum.
+INTEGRAL = BeforeValidator(_integral_float_to_int)
+"""Metadata that makes an ``int`` accept integral floats. Write a bounded integer type as
+``Annotated[int, Field(ge=..., le=...), INTEGRAL]``: pydantic emits bounds placed *after* a
+BeforeValidator (or around an alias that has one) as raw "ge"/"le" keys instead of minimum/maximum."""
 
-IntegralInt = Annotated[int, _INTEGRAL]
+IntegralInt = Annotated[int, INTEGRAL]
 """An ``int`` that also accepts integral floats (``2.0``); bound it with ``Field(ge=..., le=...)``."""
 
-def bounded_int(ge: int, le: int, description: str | None = None) -> Any:
-    """An integer type bounded to ``ge..le`` that accepts integral floats; bounds show in JSON Schema."""
-    return Annotated[int, Field(ge=ge, le=le, description=description), _INTEGRAL]
 
-
-Count = Annotated[int, Field(ge=0, le=INT32_MAX), _INTEGRAL]
+Count = Annotated[int, Field(ge=0, le=INT32_MAX), INTEGRAL]
 """A non-negative count or score, bounded to GraphQL's 32-bit ``Int``."""
 
-SignedCount = Annotated[int, Field(ge=-INT32_MAX, le=INT32_MAX), _INTEGRAL]
+SignedCount = Annotated[int, Field(ge=-INT32_MAX, le=INT32_MAX), INTEGRAL]
 """A score that may be negative, bounded to GraphQL's 32-bit ``Int``."""
 
-Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1, description="A seat, 0..n-1 clockwise."), _INTEGRAL]
+Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1, description="A seat, 0..n-1 clockwise."), INTEGRAL]
 """A seat number; whether it exists at this table is checked against the state."""
 
 Seed = Annotated[
     int,
     Field(ge=0, le=INT32_MAX, description="Seed of the documented SplitMix64 shuffle (see README)."),
-    _INTEGRAL,
+    INTEGRAL,
 ]
 
 Card = Annotated[

@@ -41,17 +41,20 @@ class GameModels:
 
 @dataclass(frozen=True)
 class OperationModels:
-    """The request and response models of every operation of one game."""
+    """The request and response models of every operation of one game.
 
-    new_request: type[WireModel]
-    new_response: type[WireModel]
-    moves_request: type[WireModel]
-    moves_response: type[WireModel]
-    apply_request: type[WireModel]
-    apply_response: type[WireModel]
-    score_request: type[WireModel]
-    view_request: type[WireModel]
-    problem: type[WireModel]
+    They are built at run time with ``create_model``, so their fields are unknown to a type checker.
+    """
+
+    new_request: type[Any]
+    new_response: type[Any]
+    moves_request: type[Any]
+    moves_response: type[Any]
+    apply_request: type[Any]
+    apply_response: type[Any]
+    score_request: type[Any]
+    view_request: type[Any]
+    problem: type[Problem]
 
 
 def _model(name: str, doc: str, **fields: Any) -> type[WireModel]:
@@ -82,13 +85,18 @@ def build_operation_models(
             ),
             seed=(
                 Seed | None,
-                Field(default=None, description="Shuffle seed; omitted means 0 (the service is deterministic)."),
+                Field(
+                    default=None, description="Shuffle seed; omitted means 0 (the service is deterministic)."
+                ),
             ),
             deck=(
                 CardList | None,
                 Field(default=None, description="Exact deck order for the first deal, top card first."),
             ),
-            dealer=(Seat | None, Field(default=None, description="First dealer; omitted means the game's rule.")),
+            dealer=(
+                Seat | None,
+                Field(default=None, description="First dealer; omitted means the game's rule."),
+            ),
             options=(models.options, Field(default_factory=models.options, description="Game options.")),
         ),
         new_response=_model(f"{p}NewResponse", "The state of a new match.", state=(state, ...)),
@@ -119,7 +127,7 @@ def build_operation_models(
             f"{p}Problem",
             __base__=Problem,
             __doc__=f"A problem with a {game_name} request (RFC 9457).",
-            legal_moves=(
+            legal_moves=(  # type: ignore[arg-type]
                 list[move] | None,  # type: ignore[valid-type]
                 Field(default=None, description="For an illegal move: the moves that are legal now."),
             ),

@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field
 
 from schema.common import (
+    INTEGRAL,
     Card,
     CardList,
     Count,
@@ -24,7 +25,6 @@ from schema.common import (
     Seat,
     Seed,
     WireModel,
-    bounded_int,
     seat_list,
 )
 
@@ -44,7 +44,7 @@ TargetHits = Annotated[IntegralInt, AfterValidator(_check_target_hits)]
 ``Annotated`` alias of :data:`IntegralInt` reach the JSON schema as raw ``ge``/``le`` keys, not as
 ``minimum``/``maximum``."""
 
-Side = bounded_int(0, 1)
+Side = Annotated[int, Field(ge=0, le=1), INTEGRAL]
 """A side number, 0 (seats 0 and 2) or 1 (seats 1 and 3)."""
 
 

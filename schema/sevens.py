@@ -10,11 +10,12 @@ explicit, so that a client can explain a deal from the state alone.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from schema.common import (
+    INTEGRAL,
     Card,
     CardList,
     Count,
@@ -24,7 +25,6 @@ from schema.common import (
     Seed,
     Suit,
     WireModel,
-    bounded_int,
     seat_list,
 )
 
@@ -34,10 +34,10 @@ SEVENS_PLAYERS = 4
 SEVENS_PASSES = 3
 """Passes each player may use in a deal; a fourth pass is a bust."""
 
-SevensPassCount = bounded_int(0, SEVENS_PASSES)
+SevensPassCount = Annotated[int, Field(ge=0, le=SEVENS_PASSES), INTEGRAL]
 """Passes a seat has used in the current deal: 0 to 3 (the fourth pass is the bust, see ``bust``)."""
 
-SevensPlace = bounded_int(1, SEVENS_PLAYERS)
+SevensPlace = Annotated[int, Field(ge=1, le=SEVENS_PLAYERS), INTEGRAL]
 """A place in a deal, 1 (best) to 4."""
 
 

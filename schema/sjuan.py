@@ -51,7 +51,7 @@ class SjuanPhase(StrEnum):
     match_over = "match_over"
 
 
-SjuanMoveType = StrEnum(  # type: ignore[misc]
+SjuanMoveType = StrEnum(
     "SjuanMoveType", {"play": "play", "pass": "pass", "draw": "draw", "next_deal": "next_deal"}
 )
 """``play`` a card, ``pass`` (no legal card), ``draw`` from the stock (Domino fan tan), ``next_deal``."""
@@ -80,7 +80,7 @@ class SjuanDeal(WireModel):
     pot: Count = Field(description="All chips paid in the deal.")
 
 
-class _SjuanFamilyState(WireModel):
+class SjuanFamilyState(WireModel):
     """Fields common to the four games' states (each game narrows ``game`` and ``options``)."""
 
     game: str
@@ -96,28 +96,28 @@ class _SjuanFamilyState(WireModel):
     deals: list[SjuanDeal] = Field(max_length=1000, description="Finished deals, oldest first.")
 
 
-class SjuanState(_SjuanFamilyState):
+class SjuanState(SjuanFamilyState):
     """A match of Sjuan."""
 
     game: Literal["sjuan"]
     options: SjuanOptions
 
 
-class FanTanState(_SjuanFamilyState):
+class FanTanState(SjuanFamilyState):
     """A match of Fan Tan."""
 
     game: Literal["fan-tan"]
     options: FanTanOptions
 
 
-class FreeFanTanState(_SjuanFamilyState):
+class FreeFanTanState(SjuanFamilyState):
     """A match of free fan tan. The rank of the first card on the table is every suit's start rank."""
 
     game: Literal["free-fan-tan"]
     options: FreeFanTanOptions
 
 
-class DominoFanTanState(_SjuanFamilyState):
+class DominoFanTanState(SjuanFamilyState):
     """A match of Domino fan tan: two hands and a face-down stock (top card first)."""
 
     game: Literal["domino-fan-tan"]
@@ -125,7 +125,7 @@ class DominoFanTanState(_SjuanFamilyState):
     stock: CardList
 
 
-SjuanEventType = StrEnum(  # type: ignore[misc]
+SjuanEventType = StrEnum(
     "SjuanEventType",
     {
         "deal_started": "deal_started",
@@ -152,7 +152,7 @@ class SjuanEvent(WireModel):
     winners: list[Seat] | None = Field(default=None, description="Match winners (match_ended).")
 
 
-class _SjuanFamilyView(WireModel):
+class SjuanFamilyView(WireModel):
     """What one seat may see: its own hand, the others' hand sizes, the table, the stock's size."""
 
     game: str
@@ -170,28 +170,28 @@ class _SjuanFamilyView(WireModel):
     deals: list[SjuanDeal]
 
 
-class SjuanView(_SjuanFamilyView):
+class SjuanView(SjuanFamilyView):
     """What one seat of a Sjuan match may see."""
 
     game: Literal["sjuan"]
     options: SjuanOptions
 
 
-class FanTanView(_SjuanFamilyView):
+class FanTanView(SjuanFamilyView):
     """What one seat of a Fan Tan match may see."""
 
     game: Literal["fan-tan"]
     options: FanTanOptions
 
 
-class FreeFanTanView(_SjuanFamilyView):
+class FreeFanTanView(SjuanFamilyView):
     """What one seat of a free fan tan match may see."""
 
     game: Literal["free-fan-tan"]
     options: FreeFanTanOptions
 
 
-class DominoFanTanView(_SjuanFamilyView):
+class DominoFanTanView(SjuanFamilyView):
     """What one seat of a Domino fan tan match may see."""
 
     game: Literal["domino-fan-tan"]

@@ -11,7 +11,9 @@ from engine.game import Game
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
 
-def playout(game: AnyGame, players: int, seed: int, options: Any = None, max_steps: int = 200_000) -> Iterator[tuple[Any, Any]]:
+def playout(
+    game: AnyGame, players: int, seed: int, options: Any = None, max_steps: int = 200_000
+) -> Iterator[tuple[Any, Any]]:
     """Yield ``(state, move)`` for every move of a random match until it is over; the last state has no move."""
     rng = random.Random(seed)
     state = game.new(players, options or game.models.options(), seed, None, None)

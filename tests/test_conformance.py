@@ -96,14 +96,15 @@ def check_views_hide_other_hands(game: AnyGame, state: Any, rng: random.Random) 
 
 
 @pytest.mark.parametrize(("game_id", "players", "options_index"), CASES)
-def test_random_playouts_reach_the_end_with_consistent_states(game_id: str, players: int, options_index: int) -> None:
+def test_random_playouts_reach_the_end_with_consistent_states(
+    game_id: str, players: int, options_index: int
+) -> None:
     game = GAMES[game_id]
     options = option_sets(game)[options_index]
     rng = random.Random(players * 100 + options_index)
     for seed in (1, 2):
-        steps = 0
         last = None
-        for state, move in playout(game, players, seed + 1000 * options_index, options):
+        for steps, (state, _move) in enumerate(playout(game, players, seed + 1000 * options_index, options)):
             assert not game.consistency_issues(state), (steps, game.consistency_issues(state))
             if steps % SAMPLE_EVERY == 0:
                 before = _dump(state)
@@ -111,7 +112,6 @@ def test_random_playouts_reach_the_end_with_consistent_states(game_id: str, play
                 check_listed_and_unlisted(game, state)
                 check_views_hide_other_hands(game, state, rng)
                 assert _dump(state) == before, "an engine function mutated its input"
-            steps += 1
             last = state
         assert last is not None
         to_act, moves = game.moves(last)

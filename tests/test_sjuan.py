@@ -19,7 +19,9 @@ DOMINO = GAMES["domino-fan-tan"]
 
 
 def move(kind: str, player: int, card: str | None = None, deck: list[str] | None = None) -> SjuanMove:
-    return SjuanMove.model_validate({"type": kind, "player": player, "card": card, "deck": deck}, strict=False)
+    return SjuanMove.model_validate(
+        {"type": kind, "player": player, "card": card, "deck": deck}, strict=False
+    )
 
 
 def moves_of(game: Any, state: Any) -> list[SjuanMove]:
@@ -86,7 +88,9 @@ def test_play_goes_left_after_the_opening() -> None:
 
 def test_a_legal_card_is_a_seven_or_the_card_just_outside_a_rows_end() -> None:
     table = ["7H", "8H", "6H", "7S"]
-    state = family_state("sjuan", [["5H", "9H", "7C", "6S", "8S", "4H", "TH", "2C"], ["3C"], ["4C"]], table=table)
+    state = family_state(
+        "sjuan", [["5H", "9H", "7C", "6S", "8S", "4H", "TH", "2C"], ["3C"], ["4C"]], table=table
+    )
     assert cards_of(moves_of(SJUAN, state)) == ["7C", "5H", "9H", "6S", "8S"]
 
 
@@ -276,10 +280,14 @@ def test_free_fan_tan_first_card_may_be_any_card() -> None:
 
 
 def test_free_fan_tan_start_rank_opens_every_suit_and_rows_build_upward_only() -> None:
-    state = family_state("free-fan-tan", [["8D", "TD", "9D", "9S", "8C", "AC"], ["3C"], ["4C"]], table=["9C"], turn=0)
+    state = family_state(
+        "free-fan-tan", [["8D", "TD", "9D", "9S", "8C", "AC"], ["3C"], ["4C"]], table=["9C"], turn=0
+    )
     # rows: clubs 9 up (next T); other suits open with their 9; nothing below 9 is ever playable
     assert cards_of(moves_of(FREE, state)) == ["9D", "9S"]
-    state = family_state("free-fan-tan", [["TC", "TD", "8C", "2C"], ["3C"], ["4C"]], table=["9C", "9D"], turn=0)
+    state = family_state(
+        "free-fan-tan", [["TC", "TD", "8C", "2C"], ["3C"], ["4C"]], table=["9C", "9D"], turn=0
+    )
     assert cards_of(moves_of(FREE, state)) == ["TC", "TD"]
 
 
@@ -291,7 +299,9 @@ def test_free_fan_tan_rows_end_at_the_king_without_wrap() -> None:
 
 def test_free_fan_tan_wrap_continues_from_king_to_ace_up_to_below_the_start() -> None:
     row = ["JC", "QC", "KC"]
-    state = family_state("free-fan-tan", [["AC", "JD"], ["3C"], ["4C"]], table=row, turn=0, options={"wrap": True})
+    state = family_state(
+        "free-fan-tan", [["AC", "JD"], ["3C"], ["4C"]], table=row, turn=0, options={"wrap": True}
+    )
     assert cards_of(moves_of(FREE, state)) == ["AC", "JD"]
     full = ["JC", "QC", "KC", "AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C"]
     state = family_state(

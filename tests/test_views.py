@@ -21,7 +21,8 @@ def _state_after(game_id: str, seed: int, steps: int) -> Any:
     game = GAMES[game_id]
     players = game.table_sizes()[seed % len(game.table_sizes())]
     state = None
-    for index, (state, _move) in enumerate(playout(game, players, seed)):
+    for index, (reached, _move) in enumerate(playout(game, players, seed)):
+        state = reached
         if index == steps:
             break
     return state
