@@ -39,6 +39,9 @@ IntegralInt = Annotated[int, INTEGRAL]
 Count = Annotated[int, Field(ge=0, le=INT32_MAX), INTEGRAL]
 """A non-negative count or score, bounded to GraphQL's 32-bit ``Int``."""
 
+Ordinal = Annotated[int, Field(ge=1, le=INT32_MAX), INTEGRAL]
+"""A positive number such as a deal number (1 for the first), bounded to GraphQL's 32-bit ``Int``."""
+
 SignedCount = Annotated[int, Field(ge=-INT32_MAX, le=INT32_MAX), INTEGRAL]
 """A score that may be negative, bounded to GraphQL's 32-bit ``Int``."""
 

@@ -22,6 +22,7 @@ from schema.common import (
     Count,
     IntegralInt,
     MoveBase,
+    Ordinal,
     Seat,
     Seed,
     WireModel,
@@ -132,7 +133,7 @@ class SedmiceState(WireModel):
     game: Literal["sedmice"]
     options: SedmiceOptions
     dealer: Seat
-    deal_number: Count = Field(ge=1, description="1 for the first deal of the match.")
+    deal_number: Ordinal = Field(description="1 for the first deal of the match.")
     seed: Seed
     phase: SedmicePhase
     leader: Seat = Field(

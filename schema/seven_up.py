@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from schema.common import Card, CardList, Count, MoveBase, Seat, Seed, Suit, WireModel, seat_list
+from schema.common import Card, CardList, Count, MoveBase, Ordinal, Seat, Seed, Suit, WireModel, seat_list
 
 
 class SevenUpOptions(WireModel):
@@ -142,7 +142,7 @@ class _SevenUpFamilyState(WireModel):
     """Fields common to the three games' states."""
 
     dealer: Seat
-    deal_number: Count = Field(ge=1, description="1 for the first deal of the match; thrown-in deals count.")
+    deal_number: Ordinal = Field(description="1 for the first deal of the match; thrown-in deals count.")
     seed: Seed
     phase: SevenUpPhase
     cut: list[SevenUpCutRound] = Field(

@@ -21,6 +21,7 @@ from schema.common import (
     Count,
     IntegralInt,
     MoveBase,
+    Ordinal,
     Seat,
     Seed,
     Suit,
@@ -95,7 +96,7 @@ class SevensRow(WireModel):
 class SevensDeal(WireModel):
     """The result of one finished deal."""
 
-    number: Count = Field(ge=1, description="1 for the first deal of the match.")
+    number: Ordinal = Field(description="1 for the first deal of the match.")
     dealer: Seat
     places: list[SevensPlace] = seat_list(
         "Each seat's place: going-out order, then the last player left, then the bust players "
@@ -110,7 +111,7 @@ class SevensState(WireModel):
     game: Literal["sevens"]
     options: SevensOptions
     dealer: Seat
-    deal_number: Count = Field(ge=1, le=100, description="1 for the first deal of the match.")
+    deal_number: Ordinal = Field(le=100, description="1 for the first deal of the match.")
     seed: Seed
     phase: SevensPhase
     turn: Seat | None = Field(description="The seat to act while the phase is 'play'; null otherwise.")

@@ -11,7 +11,18 @@ from typing import Literal
 
 from pydantic import Field
 
-from schema.common import Card, CardList, Count, IntegralInt, MoveBase, Seat, Seed, WireModel, seat_list
+from schema.common import (
+    Card,
+    CardList,
+    Count,
+    IntegralInt,
+    MoveBase,
+    Ordinal,
+    Seat,
+    Seed,
+    WireModel,
+    seat_list,
+)
 
 
 class SjuanOptions(WireModel):
@@ -86,7 +97,7 @@ class SjuanFamilyState(WireModel):
     game: str
     options: SjuanOptions
     dealer: Seat
-    deal_number: Count = Field(ge=1, description="1 for the first deal of the match.")
+    deal_number: Ordinal = Field(description="1 for the first deal of the match.")
     seed: Seed
     phase: SjuanPhase
     turn: Seat | None = Field(description="The seat to act while the phase is 'play'; null otherwise.")
