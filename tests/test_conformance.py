@@ -122,8 +122,9 @@ def test_random_playouts_reach_the_end_with_consistent_states(
 @pytest.mark.parametrize("game_id", list(GAMES))
 def test_same_seed_gives_the_same_match(game_id: str) -> None:
     game = GAMES[game_id]
-    first = [(_dump(s), m) for s, m in playout(game, game.min_players, 7)]
-    second = [(_dump(s), m) for s, m in playout(game, game.min_players, 7)]
+    options = option_sets(game)[0]
+    first = [(_dump(s), m) for s, m in playout(game, game.min_players, 7, options)]
+    second = [(_dump(s), m) for s, m in playout(game, game.min_players, 7, options)]
     assert first == second
 
 
