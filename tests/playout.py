@@ -14,7 +14,7 @@ AnyGame = Game[Any, Any, Any, Any, Any, Any]
 def playout(
     game: AnyGame, players: int, seed: int, options: Any = None, max_steps: int = 200_000
 ) -> Iterator[tuple[Any, Any]]:
-    """Yield ``(state, move)`` for every move of a random match until it is over; the last state has no move."""
+    """Yield ``(state, move)`` for each move of a random match to its end; the last state has no move."""
     rng = random.Random(seed)
     state = game.new(players, options or game.models.options(), seed, None, None)
     for _ in range(max_steps):
