@@ -27,7 +27,8 @@ Decisions where the rulings and the text are silent (also in the README):
 - A finished deal goes to phase ``deal_over`` with the final hands still in the state; the next dealer
   (left of the last) starts the next deal with ``next_deal``, optionally naming the exact deck order.
   After the fifth deal the phase is ``match_over`` and nobody is to act.
-- Declared hands are public (the text has the declarer show the hand): each deal record lists them.
+- The text has the declarer show the hand: the ``declared`` event carries it. Deal records keep only
+  the winners, so that views of later deals never repeat cards that may now lie in other hands.
 """
 
 from __future__ import annotations
@@ -38,13 +39,12 @@ from typing import Any
 from engine.cards import FULL_DECK, deal_round_robin, shuffled, sort_cards
 from engine.errors import InvalidRequestError, IssueAt
 from engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
-from schema.common import INT32_MAX
+from schema.common import INT32_MAX, MAX_SEATS
 from schema.my_ship_sails import (
     DEALS_PER_MATCH,
     MyShipSailsChoice,
     MyShipSailsChoiceType,
     MyShipSailsDeal,
-    MyShipSailsDeclaration,
     MyShipSailsEvent,
     MyShipSailsEventType,
     MyShipSailsMove,
@@ -70,6 +70,14 @@ DEAL_OVER = MyShipSailsPhase.deal_over
 MATCH_OVER = MyShipSailsPhase.match_over
 
 _CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
+# Moves and choices are frozen, so one instance of each can be shared by every list that holds it;
+# building them once keeps listing moves cheap (pydantic construction dominates otherwise).
+_PASS_MOVES = [
+    {c: MyShipSailsMove(type=PASS, player=seat, card=c) for c in FULL_DECK} for seat in range(MAX_SEATS)
+]
+_DECLARE_MOVES = [MyShipSailsMove(type=DECLARE, player=seat) for seat in range(MAX_SEATS)]
+_NEXT_DEAL_MOVES = [MyShipSailsMove(type=NEXT_DEAL, player=seat) for seat in range(MAX_SEATS)]
+_PASS_CHOICES = {c: MyShipSailsChoice(type=CHOICE_PASS, card=c) for c in FULL_DECK}
 _DECLARE_CHOICE = MyShipSailsChoice(type=CHOICE_DECLARE)
 
 
@@ -86,7 +94,14 @@ def one_suit(hand: Sequence[str]) -> bool:
 
 
 class MyShipSails(
-    Game[MyShipSailsOptions, MyShipSailsState, MyShipSailsMove, MyShipSailsEvent, MyShipSailsView, MyShipSailsScore]
+    Game[
+        MyShipSailsOptions,
+        MyShipSailsState,
+        MyShipSailsMove,
+        MyShipSailsEvent,
+        MyShipSailsView,
+        MyShipSailsScore,
+    ]
 ):
     """My Ship Sails: simultaneous steps of passing one card left until someone holds one suit."""
 
@@ -96,7 +111,12 @@ class MyShipSails(
     max_players = 7
     simultaneous = True
     models = GameModels(
-        MyShipSailsOptions, MyShipSailsState, MyShipSailsMove, MyShipSailsEvent, MyShipSailsView, MyShipSailsScore
+        MyShipSailsOptions,
+        MyShipSailsState,
+        MyShipSailsMove,
+        MyShipSailsEvent,
+        MyShipSailsView,
+        MyShipSailsScore,
     )
 
     # ---- public face ----------------------------------------------------------------------------
@@ -112,12 +132,7 @@ class MyShipSails(
         deck: Sequence[str] | None,
         dealer: int | None,
     ) -> MyShipSailsState:
-        if not self.min_players <= players <= self.max_players:
-            raise InvalidRequestError(
-                f"{self.name} is for {self.min_players}-{self.max_players} players, not {players}.",
-                [IssueAt((), f"must be between {self.min_players} and {self.max_players}")],
-                argument="players",
-            )
+        self.check_players(players)
         check_deck(deck, FULL_DECK)
         if dealer is not None and not 0 <= dealer < players:
             raise InvalidRequestError(
@@ -137,13 +152,14 @@ class MyShipSails(
 
     def legal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
         if state.phase is DEAL_OVER:
-            return [MyShipSailsMove(type=NEXT_DEAL, player=player)]
+            return [_NEXT_DEAL_MOVES[player]]
         if state.phase is not STEP or state.pending[player] is not None:
             return []
         hand = state.hands[player]
-        moves = [MyShipSailsMove.model_construct(type=PASS, player=player, card=c, deck=None) for c in hand]
+        passes = _PASS_MOVES[player]
+        moves = [passes[c] for c in hand]
         if one_suit(hand):
-            moves.append(MyShipSailsMove.model_construct(type=DECLARE, player=player, card=None, deck=None))
+            moves.append(_DECLARE_MOVES[player])
         return moves
 
     def is_legal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
@@ -157,14 +173,14 @@ class MyShipSails(
             return move.card in hand
         return move.card is None and one_suit(hand)
 
-    def play(self, state: MyShipSailsState, move: MyShipSailsMove) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+    def play(
+        self, state: MyShipSailsState, move: MyShipSailsMove
+    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         if move.type == NEXT_DEAL:
             return self._next_deal(state, move)
         player = move.player
         pending = list(state.pending)
-        pending[player] = (
-            _DECLARE_CHOICE if move.type == DECLARE else MyShipSailsChoice(type=CHOICE_PASS, card=move.card)
-        )
+        pending[player] = _DECLARE_CHOICE if move.type == DECLARE else _PASS_CHOICES[move.card or ""]
         events = [_event("chosen", player=player)]
         if any(choice is None for choice in pending):
             return state.model_copy(update={"pending": pending}), events
@@ -180,7 +196,7 @@ class MyShipSails(
     def view(self, state: MyShipSailsState, player: int) -> MyShipSailsView:
         self.check_seat(state, player, "player")
         return MyShipSailsView(
-            game=self.id,
+            game="my-ship-sails",
             options=state.options,
             seat=player,
             dealer=state.dealer,
@@ -241,11 +257,14 @@ class MyShipSails(
         self, state: MyShipSailsState, pending: list[MyShipSailsChoice | None], events: list[MyShipSailsEvent]
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         """Every seat has chosen: declarations end the deal, otherwise all chosen cards move left at once."""
-        declarers = [seat for seat, choice in enumerate(pending) if choice is not None and choice.card is None]
+        declarers = [
+            seat for seat, choice in enumerate(pending) if choice is not None and choice.card is None
+        ]
         if declarers:
             return self._end_deal(state, declarers, auto=False, events=events)
         n = len(state.hands)
-        passed = [choice.card for choice in pending if choice is not None]
+        # every choice is a pass here (no declarer), so every card is set
+        passed = [choice.card or "" for choice in pending if choice is not None]
         hands = []
         for seat, hand in enumerate(state.hands):
             kept = [c for c in hand if c != passed[seat]]
@@ -255,7 +274,8 @@ class MyShipSails(
         exchanges = state.exchanges + 1
         events.append(_event("exchanged", exchange=exchanges))
         events += [
-            _event("received", player=seat, card=passed[seat - 1], from_player=(seat - 1) % n) for seat in range(n)
+            _event("received", player=seat, card=passed[seat - 1], from_player=(seat - 1) % n)
+            for seat in range(n)
         ]
         after = state.model_copy(update={"hands": hands, "pending": [None] * n, "exchanges": exchanges})
         if state.options.auto_declare:
@@ -278,7 +298,7 @@ class MyShipSails(
             number=state.deal_number,
             dealer=state.dealer,
             exchanges=state.exchanges,
-            declarations=[MyShipSailsDeclaration(player=seat, hand=state.hands[seat]) for seat in declarers],
+            winners=declarers,
         )
         deals = [*state.deals, deal]
         events.append(_event("deal_ended", deal=deal))
@@ -299,34 +319,36 @@ class MyShipSails(
             ) from None
         n = len(state.hands)
         dealer = (state.dealer + 1) % n
-        events = [_event("deal_started", player=dealer)]
-        return self._deal(
+        after, events = self._deal(
             n, state.options, state.seed, dealer, state.deal_number + 1, list(state.deals), move.deck
-        )[0], events + self._deal_events(state, dealer, move)
-
-    def _deal_events(
-        self, state: MyShipSailsState, dealer: int, move: MyShipSailsMove
-    ) -> list[MyShipSailsEvent]:
-        # re-running the deal for its events would be wasteful; _deal's events are returned directly
-        return []
+        )
+        return after, [_event("deal_started", player=dealer), *events]
 
     # ---- consistency ----------------------------------------------------------------------------
 
     def consistency_issues(self, state: MyShipSailsState) -> list[IssueAt]:
         n = len(state.hands)
         if not self.min_players <= n <= self.max_players:
-            return [IssueAt(("hands",), f"{self.name} is for {self.min_players}-{self.max_players} players, not {n}")]
+            return [
+                IssueAt(
+                    ("hands",), f"{self.name} is for {self.min_players}-{self.max_players} players, not {n}"
+                )
+            ]
         issues = conservation_issues(
             [(("hands", i), h) for i, h in enumerate(state.hands)] + [(("unused",), state.unused)], FULL_DECK
         )
         for seat, hand in enumerate(state.hands):
             if len(hand) != HAND_SIZE:
-                issues.append(IssueAt(("hands", seat), f"every hand holds {HAND_SIZE} cards, not {len(hand)}"))
+                issues.append(
+                    IssueAt(("hands", seat), f"every hand holds {HAND_SIZE} cards, not {len(hand)}")
+                )
         issues += length_issues(("pending",), state.pending, n)
         issues += seat_issues(("dealer",), state.dealer, n)
         if issues:
             return issues
         issues += self._deal_history_issues(state)
+        if issues:
+            return issues
         limit = state.options.max_exchanges
         auto = state.options.auto_declare
         if state.phase is STEP:
@@ -348,7 +370,9 @@ class MyShipSails(
             if auto:
                 for seat, hand in enumerate(state.hands):
                     if one_suit(hand):
-                        issues.append(IssueAt(("hands", seat), "with auto_declare a one-suit hand has declared"))
+                        issues.append(
+                            IssueAt(("hands", seat), "with auto_declare a one-suit hand has declared")
+                        )
             if limit is not None and state.exchanges >= limit:
                 issues.append(IssueAt(("exchanges",), "max_exchanges is reached; the deal is over"))
             if state.exchanges >= INT32_MAX:
@@ -375,15 +399,12 @@ class MyShipSails(
             issues.append(IssueAt((*path, "dealer"), "must be the state's dealer"))
         if deal.exchanges != state.exchanges:
             issues.append(IssueAt((*path, "exchanges"), "must be the state's exchanges"))
-        for k, declaration in enumerate(deal.declarations):
-            if declaration.hand != state.hands[declaration.player]:
-                issues.append(IssueAt((*path, "declarations", k, "hand"), "must be the declarer's hand"))
-        if state.options.auto_declare:
-            declarers = [d.player for d in deal.declarations]
-            if declarers != [seat for seat, hand in enumerate(state.hands) if one_suit(hand)]:
-                issues.append(
-                    IssueAt((*path, "declarations"), "with auto_declare exactly the one-suit hands declare")
-                )
+        for k, seat in enumerate(deal.winners):
+            if not one_suit(state.hands[seat]):
+                issues.append(IssueAt((*path, "winners", k), "a winner's hand is seven cards of one suit"))
+        one_suit_seats = [seat for seat, hand in enumerate(state.hands) if one_suit(hand)]
+        if state.options.auto_declare and deal.winners != one_suit_seats:
+            issues.append(IssueAt((*path, "winners"), "with auto_declare exactly the one-suit hands declare"))
         return issues
 
     def _deal_history_issues(self, state: MyShipSailsState) -> list[IssueAt]:
@@ -397,22 +418,21 @@ class MyShipSails(
             issues += seat_issues((*path, "dealer"), deal.dealer, n)
             if index and deal.dealer != (state.deals[index - 1].dealer + 1) % n:
                 issues.append(IssueAt((*path, "dealer"), "the dealer moves one seat left each deal"))
-            seats = [d.player for d in deal.declarations]
-            if seats != sorted(set(seats)):
-                issues.append(IssueAt((*path, "declarations"), "one declaration per seat, in seat order"))
-            seen: set[str] = set()
-            for k, declaration in enumerate(deal.declarations):
-                issues += seat_issues((*path, "declarations", k, "player"), declaration.player, n)
-                if not one_suit(declaration.hand):
-                    issues.append(IssueAt((*path, "declarations", k, "hand"), "must be seven cards of one suit"))
-                if seen.intersection(declaration.hand):
-                    issues.append(IssueAt((*path, "declarations", k, "hand"), "shares cards with another hand"))
-                seen.update(declaration.hand)
+            if deal.winners != sorted(set(deal.winners)):
+                issues.append(IssueAt((*path, "winners"), "each winner once, in seat order"))
+            for k, seat in enumerate(deal.winners):
+                issues += seat_issues((*path, "winners", k), seat, n)
             if limit is not None and deal.exchanges > limit:
                 issues.append(IssueAt((*path, "exchanges"), "exceeds max_exchanges"))
-            if not deal.declarations and (limit is None or deal.exchanges != limit):
-                issues.append(IssueAt((*path, "declarations"), "a deal without a winner ends at max_exchanges"))
-            if deal.declarations and not state.options.auto_declare and limit is not None and deal.exchanges >= limit:
+            # without max_exchanges only the 32-bit hard stop ends a deal with no winner
+            if not deal.winners and deal.exchanges != (INT32_MAX if limit is None else limit):
+                issues.append(IssueAt((*path, "winners"), "a deal without a winner ends at max_exchanges"))
+            if (
+                deal.winners
+                and not state.options.auto_declare
+                and limit is not None
+                and deal.exchanges >= limit
+            ):
                 issues.append(IssueAt((*path, "exchanges"), "no step follows the last allowed exchange"))
         if state.deals:
             last = state.deals[-1]
@@ -425,8 +445,8 @@ class MyShipSails(
 def _totals(deals: Sequence[MyShipSailsDeal], players: int) -> list[int]:
     totals = [0] * players
     for deal in deals:
-        for declaration in deal.declarations:
-            totals[declaration.player] += 1
+        for seat in deal.winners:
+            totals[seat] += 1
     return totals
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.game import Game
+from engine.my_ship_sails import MyShipSails
 from engine.sedmice import Sedmice
 from engine.seven_up import CaliforniaJack, FourHandedSevenUp, SevenUp
 from engine.sevens import Sevens
@@ -21,6 +22,7 @@ GAMES: dict[str, Game[Any, Any, Any, Any, Any, Any]] = {
         SevenUp(),
         FourHandedSevenUp(),
         CaliforniaJack(),
+        MyShipSails(),
         Sedmice(),
     )
 }

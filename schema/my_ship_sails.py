@@ -9,16 +9,21 @@ seat, null until that seat has chosen) and stays hidden from the other seats, wh
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from schema.common import Card, CardList, Count, IntegralInt, MoveBase, Seat, Seed, WireModel, seat_list
+from schema.common import INTEGRAL, Card, CardList, Count, MoveBase, Seat, Seed, WireModel, seat_list
 
 DEALS_PER_MATCH = 5
 """A match is five deals."""
 MAX_EXCHANGES_LIMIT = 1000
 """The largest value of the ``max_exchanges`` option."""
+
+MyShipSailsDealNumber = Annotated[int, Field(ge=1, le=DEALS_PER_MATCH), INTEGRAL]
+"""The number of a deal in the match, 1 to 5."""
+MyShipSailsExchangeLimit = Annotated[int, Field(ge=1, le=MAX_EXCHANGES_LIMIT), INTEGRAL]
+"""A value of the ``max_exchanges`` option."""
 
 
 class MyShipSailsOptions(WireModel):
@@ -31,13 +36,10 @@ class MyShipSailsOptions(WireModel):
             "the deal then ends at once without asking the other seats."
         ),
     )
-    max_exchanges: IntegralInt | None = Field(
+    max_exchanges: MyShipSailsExchangeLimit | None = Field(
         default=None,
-        ge=1,
-        le=MAX_EXCHANGES_LIMIT,
         description=(
-            "After this many exchanges without a declaration the deal ends with no winner "
-            "(null: no limit)."
+            "After this many exchanges without a declaration the deal ends with no winner (null: no limit)."
         ),
     )
 
@@ -50,14 +52,12 @@ class MyShipSailsPhase(StrEnum):
     match_over = "match_over"
 
 
-MyShipSailsMoveType = StrEnum(  # type: ignore[misc]
+MyShipSailsMoveType = StrEnum(
     "MyShipSailsMoveType", {"pass": "pass", "declare": "declare", "next_deal": "next_deal"}
 )
 """``pass`` one card left (with ``card``), ``declare`` a one-suit hand, ``next_deal`` (the next dealer)."""
 
-MyShipSailsChoiceType = StrEnum(  # type: ignore[misc]
-    "MyShipSailsChoiceType", {"pass": "pass", "declare": "declare"}
-)
+MyShipSailsChoiceType = StrEnum("MyShipSailsChoiceType", {"pass": "pass", "declare": "declare"})
 """The action a seat has chosen in the current step."""
 
 
@@ -78,22 +78,22 @@ class MyShipSailsChoice(WireModel):
     card: Card | None = Field(default=None, description="The card chosen to pass (pass only).")
 
 
-class MyShipSailsDeclaration(WireModel):
-    """A declaration that scored: the declarer and the one-suit hand they showed."""
-
-    player: Seat
-    hand: CardList = Field(max_length=7, description="The seven cards shown, all of one suit.")
-
-
 class MyShipSailsDeal(WireModel):
-    """The result of one finished deal: every declarer of the deciding step scored one win."""
+    """The result of one finished deal: every declarer of the deciding step scored one win.
 
-    number: Count = Field(ge=1, le=DEALS_PER_MATCH, description="1 for the first deal of the match.")
+    The declared hands are shown in the ``declared`` events; the record keeps only who won, so that a
+    later deal's views never repeat cards that may now lie in other hands.
+    """
+
+    number: MyShipSailsDealNumber = Field(description="1 for the first deal of the match.")
     dealer: Seat
     exchanges: Count = Field(description="Exchanges completed in the deal.")
-    declarations: list[MyShipSailsDeclaration] = Field(
+    winners: list[Seat] = Field(
         max_length=7,
-        description="Declarations of the deciding step, by seat; empty when max_exchanges ended the deal.",
+        description=(
+            "The seats that declared in the deciding step, in seat order; each scored one win. "
+            "Empty when max_exchanges ended the deal."
+        ),
     )
 
 
@@ -103,7 +103,7 @@ class MyShipSailsState(WireModel):
     game: Literal["my-ship-sails"]
     options: MyShipSailsOptions
     dealer: Seat
-    deal_number: Count = Field(ge=1, le=DEALS_PER_MATCH, description="1 for the first deal of the match.")
+    deal_number: MyShipSailsDealNumber = Field(description="1 for the first deal of the match.")
     seed: Seed
     phase: MyShipSailsPhase
     hands: list[CardList] = Field(
@@ -114,10 +114,12 @@ class MyShipSailsState(WireModel):
         "Each seat's choice in the current step; null until that seat has chosen (always null between steps)."
     )
     exchanges: Count = Field(description="Exchanges completed in the current deal.")
-    deals: list[MyShipSailsDeal] = Field(max_length=DEALS_PER_MATCH, description="Finished deals, oldest first.")
+    deals: list[MyShipSailsDeal] = Field(
+        max_length=DEALS_PER_MATCH, description="Finished deals, oldest first."
+    )
 
 
-MyShipSailsEventType = StrEnum(  # type: ignore[misc]
+MyShipSailsEventType = StrEnum(
     "MyShipSailsEventType",
     {
         "deal_started": "deal_started",
@@ -150,7 +152,9 @@ class MyShipSailsEvent(WireModel):
     from_player: Seat | None = Field(default=None, description="The seat the card came from (received only).")
     cards: CardList | None = Field(default=None, description="The hand shown (declared only).")
     auto: bool | None = Field(default=None, description="The declaration was automatic (declared only).")
-    exchange: Count | None = Field(default=None, description="Number of the exchange in the deal (exchanged).")
+    exchange: Count | None = Field(
+        default=None, description="Number of the exchange in the deal (exchanged)."
+    )
     deal: MyShipSailsDeal | None = Field(default=None, description="The finished deal (deal_ended).")
     winners: list[Seat] | None = Field(default=None, description="Match winners (match_ended).")
 
@@ -165,7 +169,9 @@ class MyShipSailsView(WireModel):
     deal_number: Count
     phase: MyShipSailsPhase
     hand: CardList
-    choice: MyShipSailsChoice | None = Field(description="This seat's own choice in the current step, if made.")
+    choice: MyShipSailsChoice | None = Field(
+        description="This seat's own choice in the current step, if made."
+    )
     chosen: list[bool] = seat_list("Whether each seat has chosen in the current step.")
     hand_sizes: list[Count] = seat_list("Number of cards in each hand (always seven).")
     unused_size: Count = Field(description="Number of cards not dealt.")
