@@ -9,7 +9,7 @@ chosen. Then the step resolves: if anybody declared, the deal ends and every dec
 scores one win; otherwise every chosen card moves one seat left at once (an *exchange*). Five deals make
 a match, the dealer moving one seat left for each; the most wins takes the match, ties shared.
 
-Decisions where the rulings and the text are silent (also in the README):
+Decisions where the rulings and the text are silent (the README refers here):
 
 - **A choice is final.** A seat that has chosen leaves ``to_act``; a second choice before the step
   resolves is refused as not that seat's turn (``move/not-your-turn``, HTTP 409). The text has the
@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import FULL_DECK, deal_round_robin, shuffled, sort_cards
-from engine.errors import InvalidRequestError, IssueAt
+from engine.errors import InvalidRequestError, IssueAt, NotYourTurnError
 from engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
 from schema.common import INT32_MAX, MAX_SEATS
 from schema.my_ship_sails import (
@@ -172,6 +172,21 @@ class MyShipSails(
         if move.type == PASS:
             return move.card in hand
         return move.card is None and one_suit(hand)
+
+    def apply(
+        self, state: MyShipSailsState, move: MyShipSailsMove
+    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+        """As :meth:`Game.apply`, with a plain refusal of a second choice by a seat that has chosen."""
+        player = move.player
+        if state.phase is STEP and player < len(state.pending) and state.pending[player] is not None:
+            seats = self.to_act(state)
+            raise NotYourTurnError(
+                f"Seat {player} has already chosen in this step; a choice is final until the step resolves. "
+                f"Still to choose: {', '.join(map(str, seats))}.",
+                [m for seat in seats for m in self.legal_moves(state, seat)],
+                [IssueAt(("player",), "this seat has already chosen in this step")],
+            )
+        return super().apply(state, move)
 
     def play(
         self, state: MyShipSailsState, move: MyShipSailsMove

@@ -318,6 +318,8 @@ def test_a_seat_that_has_chosen_cannot_choose_again_before_the_step_resolves() -
         with pytest.raises(NotYourTurnError) as error:
             GAME.apply(state, move(3, second))
         assert error.value.code == "move/not-your-turn"
+        assert "already chosen" in error.value.detail
+        assert {m.player for m in error.value.legal_moves} == {0, 1, 2}
     assert state.pending[3] == MyShipSailsChoice(type=MyShipSailsChoiceType("pass"), card="9H")
     # the original choice is the one that moves
     state, _ = step(state, ["4S", "8C", "JC"])
