@@ -1,0 +1,1073 @@
+"""The bad-input catalogue over HTTP: every way a request can be wrong gets the documented status, an
+``application/problem+json`` body with a stable ``code`` and, where there is an offending field, its JSON
+Pointer in ``errors[]`` -- never a 500 and never a stack trace. Also the GraphQL limits, errors as data,
+determinism, the REST/GraphQL state round trip and CORS.
+
+States are real: they come from ``/v1/games/{game}/new``, ``/moves`` and ``/apply``.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette asks for httpx2, which its test client does not need yet
+    from starlette.testclient import TestClient
+
+from api.app import create_app
+from api.limits import Settings
+
+PROBLEM = "application/problem+json"
+JSON = {"content-type": "application/json"}
+OPERATIONS = ("new", "moves", "apply", "score", "view")
+RANKS = "A23456789TJQK"
+DECK = [rank + suit for suit in "CDHS" for rank in RANKS]
+ROOT = Path(__file__).resolve().parent.parent
+
+Json = dict[str, Any]
+
+
+# ---- helpers ------------------------------------------------------------------------------------------
+
+
+def no_trace(response: httpx.Response) -> httpx.Response:
+    """Every response, good or bad, is free of stack traces."""
+    assert "Traceback" not in response.text, response.text
+    assert response.status_code < 500, response.text
+    return response
+
+
+def post(client: TestClient, path: str, body: Any) -> httpx.Response:
+    """POST a JSON body."""
+    return no_trace(client.post(path, json=body))
+
+
+def post_raw(
+    client: TestClient, path: str, content: bytes, content_type: str | None = "application/json"
+) -> httpx.Response:
+    """POST raw bytes with a chosen content type (or none)."""
+    headers = {"content-type": content_type} if content_type is not None else {}
+    return no_trace(client.post(path, content=content, headers=headers))
+
+
+def ok(response: httpx.Response) -> Json:
+    """The JSON body of a 200 response."""
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "application/json"
+    body: Json = response.json()
+    return body
+
+
+def assert_problem(response: httpx.Response, status: int, code: str, path: str | None = None) -> Json:
+    """The response is a problem with this status and code, and names ``path`` in ``errors[]`` when given."""
+    no_trace(response)
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == PROBLEM, response.headers
+    body: Json = response.json()
+    assert body["status"] == status
+    assert body["code"] == code, body
+    assert isinstance(body["title"], str) and body["title"]
+    assert isinstance(body["detail"], str) and body["detail"]
+    assert isinstance(body["errors"], list)
+    for issue in body["errors"]:
+        assert set(issue) == {"path", "message"}, issue
+        assert issue["path"] == "" or issue["path"].startswith("/"), issue
+    if path is not None:
+        assert path in paths_of(body), body["errors"]
+    return body
+
+
+def paths_of(problem: Json) -> list[str]:
+    """The JSON Pointers a problem names."""
+    return [issue["path"] for issue in problem["errors"]]
+
+
+def new_state(client: TestClient, game: str = "sjuan", players: int = 4, **extra: Any) -> Json:
+    """A fresh state from ``new``."""
+    state: Json = ok(post(client, f"/v1/games/{game}/new", {"players": players, **extra}))["state"]
+    return state
+
+
+def moves_of(client: TestClient, game: str, state: Json, player: int | None = None) -> Json:
+    """The ``moves`` answer for a state."""
+    body: Json = {"state": state} if player is None else {"state": state, "player": player}
+    return ok(post(client, f"/v1/games/{game}/moves", body))
+
+
+def apply(client: TestClient, game: str, state: Json, move: Json) -> Json:
+    """The state after a legal move."""
+    result: Json = ok(post(client, f"/v1/games/{game}/apply", {"state": state, "move": move}))["state"]
+    return result
+
+
+def advance(client: TestClient, game: str, state: Json, steps: int) -> Json:
+    """The state after ``steps`` moves, always taking the last listed move."""
+    for _ in range(steps):
+        listed = moves_of(client, game, state)["moves"]
+        if not listed:
+            break
+        state = apply(client, game, state, listed[-1])
+    return state
+
+
+def games_listing(client: TestClient) -> list[Json]:
+    """``GET /v1/games``."""
+    games: list[Json] = ok(no_trace(client.get("/v1/games")))["games"]
+    assert games
+    return games
+
+
+def graphql(client: TestClient, query: str, variables: Json | None = None) -> httpx.Response:
+    """POST a GraphQL request."""
+    body: Json = {"query": query}
+    if variables is not None:
+        body["variables"] = variables
+    return no_trace(client.post("/graphql", json=body))
+
+
+def graphql_errors(response: httpx.Response) -> list[str]:
+    """The messages of a GraphQL error response (a client error: never a 5xx)."""
+    assert response.status_code < 500, response.text
+    body = response.json()
+    assert body.get("errors"), body
+    return [error["message"] for error in body["errors"]]
+
+
+def to_floats(value: Any) -> Any:
+    """Every integer of a JSON value as an integral float (booleans left alone)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return float(value)
+    if isinstance(value, list):
+        return [to_floats(v) for v in value]
+    if isinstance(value, dict):
+        return {k: to_floats(v) for k, v in value.items()}
+    return value
+
+
+# ---- fixtures -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def game_ids(client: TestClient) -> list[str]:
+    """Every game id, as the service lists them."""
+    return [game["id"] for game in games_listing(client)]
+
+
+def _heavy_deck() -> list[str]:
+    """A deck that, dealt three ways, gives the seat dealt second all hearts, three 7s and the 6C, so the
+    others pass most of the deal and a Sjuan match reaches its 100-point end in a few deals."""
+    special = [rank + "H" for rank in RANKS] + ["7C", "7D", "7S", "6C"]
+    rest = iter(card for card in DECK if card not in special)
+    deck: list[str | None] = [None] * 52
+    for index, card in zip(range(1, 52, 3), special, strict=True):
+        deck[index] = card
+    return [card if card is not None else next(rest) for card in deck]
+
+
+@pytest.fixture(scope="module")
+def played(client: TestClient) -> dict[str, Json]:
+    """A Sjuan match played to its end through ``new``/``moves``/``apply``: the first state of each phase
+    (``play``, ``deal_over``, ``match_over``) and of each phase and deal (``play:2``)."""
+    game, deck = "sjuan", _heavy_deck()
+    state = new_state(client, game, 3, deck=deck)
+    seen: dict[str, Json] = {}
+    for _ in range(5000):
+        seen.setdefault(state["phase"], state)
+        seen.setdefault(f"{state['phase']}:{state['deal_number']}", state)
+        listed = moves_of(client, game, state)["moves"]
+        if not listed:
+            assert state["phase"] == "match_over"
+            seen["match_over"] = state
+            return seen
+        move = next((m for m in listed if (m.get("card") or " ?")[1] == "H"), listed[0])
+        if move["type"] == "next_deal":
+            move = {**move, "deck": deck}
+        state = apply(client, game, state, move)
+    raise AssertionError("the Sjuan match did not end")
+
+
+@pytest.fixture(scope="module")
+def finished(played: dict[str, Json]) -> tuple[str, Json]:
+    """The last state of a Sjuan match."""
+    return "sjuan", played["match_over"]
+
+
+@pytest.fixture(scope="module")
+def cors_client() -> Iterator[TestClient]:
+    """A client of an app that allows one CORS origin."""
+    app = create_app(Settings(cors_origins=("https://example.com",)))
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+# ---- the body: JSON, media type, size -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("operation", OPERATIONS)
+@pytest.mark.parametrize(
+    "content",
+    [b'{"state":', b"{'players': 4}", b"", b"\xff\xfe", b"[" * 100_000 + b"]" * 100_000, b'{"players": 4,}'],
+    ids=["truncated", "single-quotes", "empty", "not-utf8", "nested-too-deep", "trailing-comma"],
+)
+def test_broken_json_is_400(client: TestClient, operation: str, content: bytes) -> None:
+    assert_problem(post_raw(client, f"/v1/games/sjuan/{operation}", content), 400, "request/malformed-json")
+
+
+def test_broken_json_is_400_for_every_game(client: TestClient, game_ids: list[str]) -> None:
+    for game in game_ids:
+        for operation in OPERATIONS:
+            assert_problem(
+                post_raw(client, f"/v1/games/{game}/{operation}", b"{"), 400, "request/malformed-json"
+            )
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [None, "text/plain", "text/json", "application/x-www-form-urlencoded", "multipart/form-data"],
+)
+def test_wrong_content_type_is_415(client: TestClient, content_type: str | None) -> None:
+    response = post_raw(client, "/v1/games/fan-tan/new", b'{"players": 4}', content_type)
+    assert_problem(response, 415, "request/unsupported-media-type")
+
+
+@pytest.mark.parametrize(
+    "content_type", ["application/json; charset=utf-8", "APPLICATION/JSON", "application/vnd.x+json"]
+)
+def test_json_content_types_are_accepted(client: TestClient, content_type: str) -> None:
+    ok(post_raw(client, "/v1/games/fan-tan/new", b'{"players": 4}', content_type))
+
+
+def test_four_mebibyte_body_is_413(client: TestClient) -> None:
+    body = b'{"players": 4, "pad": "' + b"x" * (4 << 20) + b'"}'
+    assert_problem(post_raw(client, "/v1/games/sjuan/new", body), 413, "request/too-large")
+
+
+def test_streamed_body_without_length_is_413(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        for _ in range(4):
+            yield b" " * (1 << 20)
+
+    response = no_trace(client.post("/v1/games/sjuan/moves", content=chunks(), headers=JSON))
+    assert_problem(response, 413, "request/too-large")
+
+
+def test_four_mebibyte_graphql_body_is_413(client: TestClient) -> None:
+    body = b'{"query": "{ games { games { id } } }", "pad": "' + b"x" * (4 << 20) + b'"}'
+    assert_problem(post_raw(client, "/graphql", body), 413, "request/too-large")
+
+
+@pytest.mark.parametrize("content", [b"[]", b'"x"', b"null", b"4"])
+def test_body_that_is_not_an_object_is_422(client: TestClient, content: bytes) -> None:
+    assert_problem(post_raw(client, "/v1/games/sjuan/new", content), 422, "request/invalid", "")
+
+
+# ---- routing: unknown game or operation, wrong method ------------------------------------------------
+
+
+@pytest.mark.parametrize("operation", OPERATIONS)
+def test_unknown_game_is_404(client: TestClient, operation: str) -> None:
+    body = assert_problem(post(client, f"/v1/games/no-such-game/{operation}", {}), 404, "game/unknown")
+    assert "no-such-game" in body["detail"]
+
+
+def test_unknown_operation_is_404(client: TestClient, game_ids: list[str]) -> None:
+    for game in game_ids:
+        body = assert_problem(post(client, f"/v1/games/{game}/shuffle", {}), 404, "operation/unknown")
+        assert "shuffle" in body["detail"]
+
+
+def test_unknown_path_is_404(client: TestClient) -> None:
+    assert_problem(no_trace(client.get("/v2/games")), 404, "not-found")
+    assert_problem(no_trace(client.get("/v1/games/sjuan")), 404, "not-found")
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])
+def test_other_methods_on_a_post_path_are_405(client: TestClient, method: str) -> None:
+    response = no_trace(client.request(method, "/v1/games/sjuan/moves", json={}))
+    assert_problem(response, 405, "method/not-allowed")
+
+
+def test_post_on_the_games_list_is_405(client: TestClient) -> None:
+    assert_problem(post(client, "/v1/games", {}), 405, "method/not-allowed")
+    assert_problem(no_trace(client.get("/graphql")), 405, "method/not-allowed")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: GET on an operation path (GET /v1/games/sjuan/moves) is answered by the catch-all route "
+    "/v1/games/{game}/{operation} (methods GET, POST) with 404 operation/unknown 'There is no operation "
+    "moves'; it should be 405 method/not-allowed like PUT or DELETE.",
+)
+def test_get_on_a_post_path_is_405(client: TestClient, game_ids: list[str]) -> None:
+    for game in game_ids:
+        for operation in OPERATIONS:
+            response = no_trace(client.get(f"/v1/games/{game}/{operation}"))
+            assert_problem(response, 405, "method/not-allowed")
+
+
+# ---- schema violations: missing, mistyped, out of range, unknown fields ------------------------------
+
+
+def test_missing_fields_are_422(client: TestClient) -> None:
+    state = new_state(client)
+    assert_problem(post(client, "/v1/games/sjuan/new", {}), 422, "request/invalid", "/players")
+    assert_problem(post(client, "/v1/games/sjuan/moves", {}), 422, "state/invalid", "/state")
+    assert_problem(post(client, "/v1/games/sjuan/apply", {"state": state}), 422, "move/invalid", "/move")
+    assert_problem(post(client, "/v1/games/sjuan/view", {"state": state}), 422, "request/invalid", "/player")
+    for field in ("hands", "turn", "seed", "options", "deals", "game"):
+        partial = {k: v for k, v in state.items() if k != field}
+        response = post(client, "/v1/games/sjuan/moves", {"state": partial})
+        assert_problem(response, 422, "state/invalid", f"/state/{field}")
+    move = {"type": "play", "card": "7H"}
+    response = post(client, "/v1/games/sjuan/apply", {"state": state, "move": move})
+    assert_problem(response, 422, "move/invalid", "/move/player")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "path"),
+    [
+        ("hands", "x", "/state/hands"),
+        ("hands", [["7H", 7]], "/state/hands/0/1"),
+        ("hands", [["7X"]], "/state/hands/0/0"),
+        ("table", {"0": "7H"}, "/state/table"),
+        ("turn", "3", "/state/turn"),
+        ("dealer", True, "/state/dealer"),
+        ("dealer", 1.5, "/state/dealer"),
+        ("seed", -1, "/state/seed"),
+        ("seed", 2**31, "/state/seed"),
+        ("deal_number", 0, "/state/deal_number"),
+        ("phase", "lunch", "/state/phase"),
+        ("chips", [0, 0, 0, -1], "/state/chips/3"),
+        ("options", {"chips_count": "yes"}, "/state/options/chips_count"),
+        ("options", {"chips_count": True, "speed": 2}, "/state/options/speed"),
+        ("game", "fan-tan", "/state/game"),
+        ("surprise", 1, "/state/surprise"),
+    ],
+)
+def test_mistyped_state_fields_are_422(client: TestClient, field: str, value: Any, path: str) -> None:
+    state = {**new_state(client), field: value}
+    assert_problem(post(client, "/v1/games/sjuan/moves", {"state": state}), 422, "state/invalid", path)
+
+
+@pytest.mark.parametrize(
+    ("move", "path"),
+    [
+        ({"type": "fly", "player": 0}, "/move/type"),
+        ({"type": "play", "player": 0, "card": "1H"}, "/move/card"),
+        ({"type": "play", "player": 0, "card": "7h"}, "/move/card"),
+        ({"type": "play", "player": "0", "card": "7H"}, "/move/player"),
+        ({"type": "play", "player": 8, "card": "7H"}, "/move/player"),
+        ({"type": "play", "player": 0, "card": "7H", "trump": "H"}, "/move/trump"),
+        ({"type": "next_deal", "player": 0, "deck": "7H"}, "/move/deck"),
+        ("play 7H", "/move"),
+    ],
+)
+def test_mistyped_moves_are_422(client: TestClient, move: Any, path: str) -> None:
+    body = {"state": new_state(client), "move": move}
+    assert_problem(post(client, "/v1/games/sjuan/apply", body), 422, "move/invalid", path)
+
+
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        ({"players": 99}, "/players"),
+        ({"players": 2}, "/players"),
+        ({"players": -4}, "/players"),
+        ({"players": 2**40}, "/players"),
+        ({"players": 10**30}, "/players"),
+        ({"players": 4, "seed": -1}, "/seed"),
+        ({"players": 4, "seed": 2**31}, "/seed"),
+        ({"players": 4, "seed": 2**63}, "/seed"),
+        ({"players": 4, "dealer": 8}, "/dealer"),
+        ({"players": 4, "dealer": -1}, "/dealer"),
+    ],
+)
+def test_out_of_range_integers_are_422(client: TestClient, body: Json, path: str) -> None:
+    assert_problem(post(client, "/v1/games/sjuan/new", body), 422, "request/invalid", path)
+
+
+def test_out_of_range_player_is_422(client: TestClient) -> None:
+    state = new_state(client)
+    for player in (2**40, 2**31, -1, 8):
+        response = post(client, "/v1/games/sjuan/moves", {"state": state, "player": player})
+        assert_problem(response, 422, "request/invalid", "/player")
+        response = post(client, "/v1/games/sjuan/view", {"state": state, "player": player})
+        assert_problem(response, 422, "request/invalid", "/player")
+
+
+def test_seed_bounds_are_inclusive(client: TestClient) -> None:
+    assert new_state(client, seed=2**31 - 1)["seed"] == 2**31 - 1
+    assert new_state(client, seed=0)["seed"] == 0
+
+
+def test_out_of_range_players_for_every_game(client: TestClient) -> None:
+    for game in games_listing(client):
+        for players in (game["min_players"] - 1, game["max_players"] + 1):
+            response = post(client, f"/v1/games/{game['id']}/new", {"players": players})
+            assert_problem(response, 422, "request/invalid", "/players")
+        ok(post(client, f"/v1/games/{game['id']}/new", {"players": game["min_players"]}))
+        ok(post(client, f"/v1/games/{game['id']}/new", {"players": game["max_players"]}))
+
+
+def test_unknown_options_are_422_for_every_game(client: TestClient) -> None:
+    for game in games_listing(client):
+        body = {"players": game["min_players"], "options": {"no_such_option": True}}
+        response = post(client, f"/v1/games/{game['id']}/new", body)
+        problem = assert_problem(response, 422, "request/invalid", "/options/no_such_option")
+        assert "Extra inputs are not permitted" in str(problem["errors"])
+
+
+def test_unknown_top_level_field_is_422(client: TestClient) -> None:
+    response = post(client, "/v1/games/fan-tan/new", {"players": 4, "speed": "fast"})
+    assert_problem(response, 422, "request/invalid", "/speed")
+    state = new_state(client, "fan-tan")
+    response = post(client, "/v1/games/fan-tan/score", {"state": state, "player": 0})
+    assert_problem(response, 422, "request/invalid", "/player")
+
+
+def test_wrongly_typed_option_is_422(client: TestClient) -> None:
+    for value in (1, "true", None, [True]):
+        body = {"players": 4, "options": {"chips_count": value}}
+        response = post(client, "/v1/games/sjuan/new", body)
+        assert_problem(response, 422, "request/invalid", "/options/chips_count")
+
+
+# ---- integers on the wire: integral floats yes, booleans and strings no -------------------------------
+
+
+def test_integral_floats_are_accepted_for_ints(client: TestClient) -> None:
+    as_int = post(client, "/v1/games/sjuan/new", {"players": 4, "seed": 7, "dealer": 1})
+    as_float = post(client, "/v1/games/sjuan/new", {"players": 4.0, "seed": 7.0, "dealer": 1.0})
+    assert as_float.status_code == 200, as_float.text
+    assert as_float.content == as_int.content
+
+
+def test_integral_floats_are_accepted_throughout_a_state(
+    client: TestClient, finished: tuple[str, Json]
+) -> None:
+    state = advance(client, "fan-tan", new_state(client, "fan-tan", 5, seed=3), 7)
+    floated = to_floats(state)
+    assert json.dumps(floated).count(".0") == 4 + len(
+        state["hands"]
+    )  # dealer, deal_number, seed, turn, chips
+    with_ints = post(client, "/v1/games/fan-tan/moves", {"state": state, "player": 2})
+    with_floats = post(client, "/v1/games/fan-tan/moves", {"state": floated, "player": 2.0})
+    assert with_floats.status_code == 200, with_floats.text
+    assert with_floats.content == with_ints.content
+    game, over = finished  # every finished deal adds counts, seats and penalties
+    with_ints = post(client, f"/v1/games/{game}/score", {"state": over})
+    with_floats = post(client, f"/v1/games/{game}/score", {"state": to_floats(over)})
+    assert with_floats.status_code == 200, with_floats.text
+    assert with_floats.content == with_ints.content
+
+
+@pytest.mark.parametrize("value", [True, False, "4", "four", 4.5, None, [4], {"n": 4}, 1e400, float("nan")])
+def test_non_integers_are_rejected_for_ints(client: TestClient, value: Any) -> None:
+    if isinstance(value, float) and value != value:
+        response = post_raw(client, "/v1/games/sjuan/new", b'{"players": NaN}')
+    elif value == 1e400:
+        response = post_raw(client, "/v1/games/sjuan/new", b'{"players": 1e400}')
+    else:
+        response = post(client, "/v1/games/sjuan/new", {"players": value})
+    assert_problem(response, 422, "request/invalid", "/players")
+
+
+# ---- consistency: a card twice, 53 cards, seats that do not exist ----------------------------------
+
+
+def test_a_card_twice_is_inconsistent(client: TestClient) -> None:
+    state = new_state(client)
+    last = len(state["hands"]) - 1
+    card, replaced = state["hands"][0][0], state["hands"][last][0]
+    bad = copy.deepcopy(state)
+    bad["hands"][last][0] = card
+    problem = assert_problem(
+        post(client, "/v1/games/sjuan/moves", {"state": bad}),
+        422,
+        "state/inconsistent",
+        f"/state/hands/{last}/0",
+    )
+    messages = " ".join(issue["message"] for issue in problem["errors"])
+    assert card in messages and replaced in messages  # the duplicate, and the card now missing
+    assert problem["legal_moves"] is None
+
+
+def test_a_card_on_the_table_and_in_a_hand_is_inconsistent(client: TestClient) -> None:
+    state = advance(client, "sjuan", new_state(client), 1)
+    assert state["table"] == ["7H"]
+    bad = copy.deepcopy(state)
+    bad["hands"][0] = sorted([*bad["hands"][0], "7H"])
+    problem = assert_problem(post(client, "/v1/games/sjuan/score", {"state": bad}), 422, "state/inconsistent")
+    where = {"/state/table/0", *(f"/state/hands/0/{i}" for i, c in enumerate(bad["hands"][0]) if c == "7H")}
+    assert where & set(paths_of(problem)), problem["errors"]
+
+
+def test_fifty_three_cards_are_refused(client: TestClient) -> None:
+    state = new_state(client, "fan-tan")
+    extra = state["hands"][1][-1]
+    bad = copy.deepcopy(state)
+    bad["hands"][0].append(extra)
+    assert sum(len(h) for h in bad["hands"]) == 53
+    problem = assert_problem(
+        post(client, "/v1/games/fan-tan/moves", {"state": bad}), 422, "state/inconsistent"
+    )
+    where = {f"/state/hands/0/{len(bad['hands'][0]) - 1}", f"/state/hands/1/{len(bad['hands'][1]) - 1}"}
+    assert where & set(paths_of(problem)), problem["errors"]
+    # one hand of 53 cards breaks the schema before any rule runs
+    bad = copy.deepcopy(state)
+    bad["hands"][0] = [*DECK, "7H"]
+    assert_problem(
+        post(client, "/v1/games/fan-tan/moves", {"state": bad}), 422, "state/invalid", "/state/hands/0"
+    )
+
+
+def test_deck_of_fifty_three_or_with_a_duplicate_is_refused(client: TestClient) -> None:
+    response = post(client, "/v1/games/sjuan/new", {"players": 4, "deck": [*DECK, "7H"]})
+    assert_problem(response, 422, "request/invalid", "/deck")
+    deck = [*DECK[:-1], DECK[0]]
+    response = post(client, "/v1/games/sjuan/new", {"players": 4, "deck": deck})
+    assert_problem(response, 422, "request/invalid", "/deck/51")
+    response = post(client, "/v1/games/sjuan/new", {"players": 4, "deck": DECK[:51]})
+    assert_problem(response, 422, "request/invalid", "/deck")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "path"),
+    [
+        ("turn", 7, "/state/turn"),
+        ("dealer", 5, "/state/dealer"),
+        ("chips", [0, 0, 0], "/state/chips"),
+        ("hands", "two", "/state/hands"),
+    ],
+)
+def test_inconsistent_counts_and_seats(client: TestClient, field: str, value: Any, path: str) -> None:
+    state = new_state(client)
+    if value == "two":
+        value = state["hands"][:2]
+    bad = {**state, field: value}
+    assert_problem(post(client, "/v1/games/sjuan/moves", {"state": bad}), 422, "state/inconsistent", path)
+
+
+def test_seat_not_at_the_table_is_422(client: TestClient) -> None:
+    state = new_state(client, "sjuan", 4)
+    for path in ("/v1/games/sjuan/moves", "/v1/games/sjuan/view"):
+        response = post(client, path, {"state": state, "player": 5})
+        assert_problem(response, 422, "request/invalid", "/player")
+    response = post(client, "/v1/games/sjuan/new", {"players": 4, "dealer": 5})
+    assert_problem(response, 422, "request/invalid", "/dealer")
+    move = {"type": "pass", "player": 6}
+    assert_problem(
+        post(client, "/v1/games/sjuan/apply", {"state": state, "move": move}), 422, "request/invalid"
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: a move by a seat that does not exist (POST /v1/games/sjuan/apply, 4 seats, move.player 6) "
+    "names errors[].path '/move' instead of the offending field '/move/player' (Game.check_seat is called "
+    "with argument 'move' and an empty issue path).",
+)
+def test_seat_not_at_the_table_names_move_player(client: TestClient) -> None:
+    state = new_state(client, "sjuan", 4)
+    move = {"type": "pass", "player": 6}
+    response = post(client, "/v1/games/sjuan/apply", {"state": state, "move": move})
+    assert_problem(response, 422, "request/invalid", "/move/player")
+
+
+# ---- moves that are well formed but not legal now -----------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["sjuan", "fan-tan"])
+def test_move_for_the_wrong_seat_is_409(client: TestClient, game: str) -> None:
+    state = advance(client, game, new_state(client, game, 5, seed=11), 3)
+    answer = moves_of(client, game, state)
+    other = next(seat for seat in range(5) if seat not in answer["to_act"])
+    card = state["hands"][other][0]
+    move = {"type": "play", "player": other, "card": card}
+    problem = assert_problem(
+        post(client, f"/v1/games/{game}/apply", {"state": state, "move": move}),
+        409,
+        "move/not-your-turn",
+        "/move/player",
+    )
+    assert problem["legal_moves"] == answer["moves"]
+    assert problem["legal_moves"]
+
+
+@pytest.mark.parametrize("game", ["sjuan", "fan-tan"])
+def test_illegal_card_is_409(client: TestClient, game: str) -> None:
+    state = new_state(client, game, 4, seed=5)
+    answer = moves_of(client, game, state)
+    (seat,) = answer["to_act"]
+    legal_cards = {m.get("card") for m in answer["moves"]}
+    own = next(c for c in state["hands"][seat] if c not in legal_cards)
+    someone_elses = state["hands"][(seat + 1) % 4][0]
+    for card in (own, someone_elses):
+        move = {"type": "play", "player": seat, "card": card}
+        problem = assert_problem(
+            post(client, f"/v1/games/{game}/apply", {"state": state, "move": move}), 409, "move/illegal"
+        )
+        assert problem["legal_moves"] == answer["moves"]
+    if all(m["type"] == "play" for m in answer["moves"]):
+        move = {"type": "pass", "player": seat}
+        problem = assert_problem(
+            post(client, f"/v1/games/{game}/apply", {"state": state, "move": move}), 409, "move/illegal"
+        )
+        assert problem["legal_moves"] == answer["moves"]
+
+
+def test_move_after_the_match_is_over_is_409(client: TestClient, finished: tuple[str, Json]) -> None:
+    game, state = finished
+    assert moves_of(client, game, state) == {"to_act": [], "moves": []}
+    score = ok(post(client, f"/v1/games/{game}/score", {"state": state}))
+    assert score["over"] is True and score["winners"]
+    for move in ({"type": "pass", "player": 0}, {"type": "next_deal", "player": 1}):
+        problem = assert_problem(
+            post(client, f"/v1/games/{game}/apply", {"state": state, "move": move}), 409, "match/over"
+        )
+        assert problem["legal_moves"] == []
+
+
+def test_next_deal_with_a_bad_deck(client: TestClient, played: dict[str, Json]) -> None:
+    state = played["deal_over"]
+    answer = moves_of(client, "sjuan", state)
+    (next_deal,) = answer["moves"]
+    assert next_deal["type"] == "next_deal"
+    cases: list[tuple[Any, int, str, str]] = [
+        ([*DECK[:-1], DECK[0]], 422, "request/invalid", "/move/deck/51"),
+        (DECK[:10], 422, "request/invalid", "/move/deck"),
+        ([*DECK, "7H"], 422, "move/invalid", "/move/deck"),
+        (["7H", "XX"], 422, "move/invalid", "/move/deck/1"),
+    ]
+    for deck, status, code, path in cases:
+        move = {**next_deal, "deck": deck}
+        response = post(client, "/v1/games/sjuan/apply", {"state": state, "move": move})
+        assert_problem(response, status, code, path)
+    ok(post(client, "/v1/games/sjuan/apply", {"state": state, "move": {**next_deal, "deck": DECK}}))
+    move = {**next_deal, "card": "7H"}
+    problem = assert_problem(
+        post(client, "/v1/games/sjuan/apply", {"state": state, "move": move}), 409, "move/illegal"
+    )
+    assert problem["legal_moves"] == answer["moves"]
+    move = {**next_deal, "player": (next_deal["player"] + 1) % 3}
+    response = post(client, "/v1/games/sjuan/apply", {"state": state, "move": move})
+    problem = assert_problem(response, 409, "move/not-your-turn", "/move/player")
+    assert problem["legal_moves"] == answer["moves"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: finished deals in state.deals are not checked against the deck: a Sjuan state in deal 2 "
+    "whose deals[0] says cards_left [0, 60, 0] (60 cards left in one hand of a 52-card deal; penalties "
+    "[0, 60, 0], chips [0, 0, 0], pot 0, winner 0) is accepted by /moves with 200 instead of 422 "
+    "state/inconsistent naming /state/deals/0/cards_left.",
+)
+def test_impossible_finished_deal_is_inconsistent(client: TestClient, played: dict[str, Json]) -> None:
+    state = copy.deepcopy(played["play:2"])
+    assert len(state["deals"]) == 1
+    deal = state["deals"][0]
+    deal.update(cards_left=[0, 60, 0], chips=[0, 0, 0], penalties=[0, 60, 0], pot=0, winner=0, blocked=False)
+    problem = assert_problem(
+        post(client, "/v1/games/sjuan/moves", {"state": state}), 422, "state/inconsistent"
+    )
+    assert any(path.startswith("/state/deals/0") for path in paths_of(problem)), problem["errors"]
+
+
+def test_finished_match_with_its_phase_reset_is_inconsistent(
+    client: TestClient, finished: tuple[str, Json]
+) -> None:
+    game, state = finished
+    bad = {**state, "phase": "deal_over"}
+    assert_problem(
+        post(client, f"/v1/games/{game}/moves", {"state": bad}), 422, "state/inconsistent", "/state/phase"
+    )
+
+
+# ---- determinism --------------------------------------------------------------------------------------
+
+
+def _requests(client: TestClient) -> list[tuple[str, Json]]:
+    """A fixed series of requests covering every operation, successes and problems."""
+    state = new_state(client, "sjuan", 5, seed=99)
+    later = advance(client, "sjuan", state, 6)
+    listed = moves_of(client, "sjuan", later)["moves"]
+    bad = copy.deepcopy(later)
+    bad["hands"][1][0] = bad["hands"][0][0]
+    return [
+        ("/v1/games/sjuan/new", {"players": 5, "seed": 99}),
+        ("/v1/games/fan-tan/new", {"players": 8, "seed": 2**31 - 1, "options": {"chips_count": False}}),
+        ("/v1/games/sjuan/moves", {"state": later}),
+        ("/v1/games/sjuan/apply", {"state": later, "move": listed[0]}),
+        ("/v1/games/sjuan/score", {"state": later}),
+        ("/v1/games/sjuan/view", {"state": later, "player": 2}),
+        ("/v1/games/sjuan/apply", {"state": later, "move": {"type": "pass", "player": 4}}),
+        ("/v1/games/sjuan/moves", {"state": bad}),
+        ("/v1/games/sjuan/new", {"players": 99, "seed": -1, "colour": "red"}),
+    ]
+
+
+def test_same_request_twice_gives_identical_bytes(client: TestClient) -> None:
+    for path, body in _requests(client):
+        first, second = post(client, path, body), post(client, path, body)
+        assert first.status_code == second.status_code
+        assert first.headers["content-type"] == second.headers["content-type"]
+        assert first.content == second.content, path
+
+
+def test_every_game_new_is_deterministic(client: TestClient) -> None:
+    for game in games_listing(client):
+        body = {"players": game["max_players"], "seed": 12345}
+        first = post(client, f"/v1/games/{game['id']}/new", body)
+        assert first.status_code == 200, first.text
+        assert post(client, f"/v1/games/{game['id']}/new", body).content == first.content
+
+
+def test_another_app_instance_gives_identical_bytes(client: TestClient) -> None:
+    requests = _requests(client)
+    with TestClient(create_app(Settings()), raise_server_exceptions=False) as other:
+        for path, body in requests:
+            assert post(other, path, body).content == post(client, path, body).content, path
+
+
+_DIGEST_SCRIPT = """
+import hashlib, json, sys, warnings
+warnings.simplefilter("ignore")
+from starlette.testclient import TestClient
+from api.app import create_app
+from api.limits import Settings
+client = TestClient(create_app(Settings()), raise_server_exceptions=False)
+digest = hashlib.sha256()
+for path, body in json.load(sys.stdin):
+    response = client.post(path, json=body)
+    digest.update(str(response.status_code).encode() + response.content)
+print(digest.hexdigest())
+"""
+
+
+def test_other_processes_give_identical_bytes(client: TestClient) -> None:
+    """Identical processes (with different string-hash seeds) answer with the same bytes."""
+    requests = _requests(client)
+    digest = hashlib.sha256()
+    for path, body in requests:
+        response = post(client, path, body)
+        digest.update(str(response.status_code).encode() + response.content)
+    for hash_seed in ("0", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
+        result = subprocess.run(
+            [sys.executable, "-c", _DIGEST_SCRIPT],
+            input=json.dumps(requests),
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+            timeout=120,
+            check=True,
+        )
+        assert result.stdout.strip() == digest.hexdigest(), result.stderr
+
+
+# ---- GraphQL ------------------------------------------------------------------------------------------
+
+MOVES_QUERY = """
+query Moves($state: SjuanStateInput!, $player: Int) {
+  sjuanMoves(state: $state, player: $player) {
+    __typename
+    ... on SjuanMovesResponse { to_act moves { player type card deck } }
+    ... on SjuanProblem {
+      type title status code detail errors { path message } legal_moves { player type card }
+    }
+  }
+}
+"""
+
+
+def test_rest_state_is_a_graphql_variable_and_moves_match(client: TestClient) -> None:
+    state = new_state(client, "sjuan", 4, seed=21)
+    seen = 0
+    for _ in range(12):
+        rest = moves_of(client, "sjuan", state)
+        for player in (None, rest["to_act"][0] if rest["to_act"] else 0):
+            variables: Json = {"state": state, "player": player}
+            response = graphql(client, MOVES_QUERY, variables)
+            assert response.status_code == 200, response.text
+            body = response.json()
+            assert "errors" not in body, body
+            result = body["data"]["sjuanMoves"]
+            assert result.pop("__typename") == "SjuanMovesResponse"
+            expected = rest if player is None else moves_of(client, "sjuan", state, player)
+            assert result == expected
+            seen += 1
+        if not rest["moves"]:
+            break
+        state = apply(client, "sjuan", state, rest["moves"][0])
+    assert seen >= 12
+
+
+TYPE_QUERY = """
+query Type($name: String!) {
+  __type(name: $name) {
+    fields { name type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } }
+  }
+}
+"""
+
+
+def type_prefix(game_id: str) -> str:
+    """``fan-tan`` -> ``FanTan``: the prefix of a game's GraphQL type names."""
+    return "".join(part.capitalize() for part in game_id.split("-"))
+
+
+def selection(client: TestClient, type_name: str) -> str:
+    """Every field of an output object type, recursively, as a GraphQL selection set body."""
+    response = graphql(client, TYPE_QUERY, {"name": type_name})
+    fields = response.json()["data"]["__type"]["fields"]
+    parts = []
+    for field in fields:
+        kind_of = field["type"]
+        while kind_of["kind"] in ("NON_NULL", "LIST"):
+            kind_of = kind_of["ofType"]
+        if kind_of["kind"] == "OBJECT":
+            parts.append(f"{field['name']} {{ {selection(client, kind_of['name'])} }}")
+        else:
+            assert kind_of["kind"] in ("SCALAR", "ENUM"), (type_name, field)
+            parts.append(field["name"])
+    return " ".join(parts)
+
+
+def test_graphql_moves_match_rest_for_every_game(client: TestClient) -> None:
+    """For every listed game, a REST state is a valid GraphQL variable (enum values and field names
+    unchanged) and GraphQL's legal moves are REST's, byte for byte once decoded."""
+    for game in games_listing(client):
+        game_id, prefix = game["id"], type_prefix(game["id"])
+        field = prefix[0].lower() + prefix[1:] + "Moves"
+        query = f"""
+        query Moves($state: {prefix}StateInput!) {{
+          {field}(state: $state) {{
+            __typename
+            ... on {prefix}MovesResponse {{ {selection(client, prefix + "MovesResponse")} }}
+            ... on {prefix}Problem {{ code errors {{ path message }} }}
+          }}
+        }}
+        """
+        state = new_state(client, game_id, game["min_players"], seed=8)
+        for _ in range(4):
+            rest = moves_of(client, game_id, state)
+            body = graphql(client, query, {"state": state}).json()
+            assert "errors" not in body, (game_id, body)
+            result = body["data"][field]
+            assert result.pop("__typename") == f"{prefix}MovesResponse", (game_id, result)
+            assert result == rest, game_id
+            if not rest["moves"]:
+                break
+            state = apply(client, game_id, state, rest["moves"][-1])
+
+
+def test_graphql_inconsistent_state_is_a_problem_as_data(client: TestClient) -> None:
+    state = new_state(client, "sjuan", 4)
+    bad = copy.deepcopy(state)
+    bad["hands"][3][0] = bad["hands"][0][0]
+    response = graphql(client, MOVES_QUERY, {"state": bad})
+    assert response.status_code == 200
+    body = response.json()
+    assert "errors" not in body, body
+    result = body["data"]["sjuanMoves"]
+    assert result["__typename"].endswith("Problem")
+    assert result["code"] == "state/inconsistent"
+    assert result["status"] == 422
+    assert "/state/hands/3/0" in [issue["path"] for issue in result["errors"]]
+    rest = post(client, "/v1/games/sjuan/moves", {"state": bad}).json()
+    assert result["errors"] == rest["errors"] and result["detail"] == rest["detail"]
+
+
+def test_graphql_schema_violation_in_a_variable_is_a_problem_as_data(client: TestClient) -> None:
+    state = {**new_state(client, "sjuan", 4), "seed": -1}
+    result = graphql(client, MOVES_QUERY, {"state": state}).json()["data"]["sjuanMoves"]
+    assert result["__typename"] == "SjuanProblem"
+    assert result["code"] == "state/invalid"
+    assert [issue["path"] for issue in result["errors"]] == ["/state/seed"]
+
+
+def test_graphql_illegal_move_is_a_problem_with_legal_moves(client: TestClient) -> None:
+    state = new_state(client, "sjuan", 4)
+    answer = moves_of(client, "sjuan", state)
+    other = (answer["to_act"][0] + 1) % 4
+    query = """
+    query Apply($state: SjuanStateInput!, $move: SjuanMoveInput!) {
+      sjuanApply(state: $state, move: $move) {
+        __typename
+        ... on SjuanProblem { code status errors { path } legal_moves { player type card deck } }
+      }
+    }
+    """
+    move = {"type": "pass", "player": other}
+    result = graphql(client, query, {"state": state, "move": move}).json()["data"]["sjuanApply"]
+    assert result["__typename"] == "SjuanProblem"
+    assert result["code"] == "move/not-your-turn" and result["status"] == 409
+    assert result["legal_moves"] == answer["moves"]
+
+
+def test_graphql_depth_limit_gives_an_error_not_a_500() -> None:
+    query = "{ sjuanNew(players: 4) { ... on SjuanNewResponse { state { deals { cards_left } } } } }"
+    with TestClient(create_app(Settings(graphql_max_depth=2)), raise_server_exceptions=False) as shallow:
+        messages = graphql_errors(graphql(shallow, query))
+        assert any("exceeds maximum operation depth of 2" in m for m in messages), messages
+        assert graphql(shallow, query).json()["data"] is None
+
+
+def test_graphql_deep_queries_never_give_a_500(client: TestClient) -> None:
+    inner = "name"
+    for _ in range(40):
+        inner = f"ofType {{ {inner} }}"
+    introspection = f'{{ __type(name: "Query") {{ fields {{ type {{ {inner} }} }} }} }}'
+    response = graphql(client, introspection)
+    assert response.status_code == 200
+    nonsense = "{ games " + "{ games " * 30 + "{ id }" + " }" * 31
+    assert graphql_errors(graphql(client, nonsense))
+    # the deepest real selection is well inside the default limit
+    query = """
+    { sjuanNew(players: 4) {
+        ... on SjuanNewResponse { state { options { chips_count } deals { cards_left } } }
+        ... on SjuanProblem { errors { path } legal_moves { card } } } }
+    """
+    body = graphql(client, query).json()
+    assert "errors" not in body, body
+
+
+def test_graphql_alias_limit(client: TestClient) -> None:
+    def aliased(count: int) -> str:
+        return "{ " + " ".join(f"a{i}: games {{ games {{ id }} }}" for i in range(count)) + " }"
+
+    body = graphql(client, aliased(15)).json()
+    assert "errors" not in body and len(body["data"]) == 15
+    messages = graphql_errors(graphql(client, aliased(16)))
+    assert any("aliases" in m for m in messages), messages
+
+
+def test_graphql_token_limit(client: TestClient) -> None:
+    huge = "{ games { games { " + " ".join(["id"] * 2500) + " } } }"
+    messages = graphql_errors(graphql(client, huge))
+    assert any("2000 tokens" in m for m in messages), messages
+    assert graphql(client, huge).json()["data"] is None
+
+
+@pytest.mark.parametrize(
+    "variables",
+    [
+        {"players": "four"},
+        {"players": 2**40},
+        {"players": None},
+        {},
+        {"players": 4.5},
+        {"players": [4]},
+    ],
+)
+def test_graphql_invalid_variables_give_an_error_not_a_500(client: TestClient, variables: Json) -> None:
+    query = "query New($players: Int!) { sjuanNew(players: $players) { __typename } }"
+    messages = graphql_errors(graphql(client, query, variables))
+    assert any("$players" in m for m in messages), messages
+
+
+def test_graphql_invalid_state_variable_gives_an_error_not_a_500(client: TestClient) -> None:
+    state = {**new_state(client), "turn": "three", "nonsense": 1}
+    messages = graphql_errors(graphql(client, MOVES_QUERY, {"state": state}))
+    assert any("$state" in m for m in messages), messages
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"query": "{ games { games { id } } }", "variables": "x"},
+        {"variables": {}},
+        {"query": "{ games { games { id } "},
+        {"query": "{ noSuchField }"},
+        {"query": "mutation { sjuanNew(players: 4) { __typename } }"},
+        [{"query": "{ games { games { id } } }"}],
+    ],
+    ids=["variables-not-object", "no-query", "syntax-error", "unknown-field", "no-mutations", "batch"],
+)
+def test_graphql_bad_requests_are_client_errors(client: TestClient, body: Any) -> None:
+    response = no_trace(client.post("/graphql", json=body))
+    assert 200 <= response.status_code < 500
+    if response.status_code == 200:
+        assert response.json().get("errors"), response.text
+
+
+def test_graphql_broken_json_is_a_client_error(client: TestClient) -> None:
+    response = post_raw(client, "/graphql", b'{"query": ')
+    assert response.status_code == 400
+
+
+# ---- CORS ---------------------------------------------------------------------------------------------
+
+
+def test_cors_preflight_for_an_allowed_origin(cors_client: TestClient) -> None:
+    for path in ("/v1/games/sjuan/moves", "/graphql"):
+        response = no_trace(
+            cors_client.options(
+                path,
+                headers={
+                    "origin": "https://example.com",
+                    "access-control-request-method": "POST",
+                    "access-control-request-headers": "content-type",
+                },
+            )
+        )
+        assert response.status_code == 200, response.text
+        assert response.headers["access-control-allow-origin"] == "https://example.com"
+        assert "POST" in response.headers["access-control-allow-methods"]
+        assert "content-type" in response.headers["access-control-allow-headers"].lower()
+
+
+def test_cors_preflight_for_another_origin_is_refused(cors_client: TestClient) -> None:
+    response = no_trace(
+        cors_client.options(
+            "/v1/games/sjuan/moves",
+            headers={"origin": "https://evil.example", "access-control-request-method": "POST"},
+        )
+    )
+    assert response.status_code == 400
+    assert "access-control-allow-origin" not in response.headers
+
+
+def test_cors_simple_request_carries_the_origin(cors_client: TestClient) -> None:
+    response = no_trace(
+        cors_client.post(
+            "/v1/games/sjuan/new", json={"players": 3}, headers={"origin": "https://example.com"}
+        )
+    )
+    assert response.status_code == 200
+    assert response.headers["access-control-allow-origin"] == "https://example.com"
+    problem = no_trace(
+        cors_client.post("/v1/games/sjuan/new", json={}, headers={"origin": "https://example.com"})
+    )
+    assert problem.status_code == 422
+    assert problem.headers["access-control-allow-origin"] == "https://example.com"
+
+
+def test_no_cors_by_default(client: TestClient) -> None:
+    response = no_trace(
+        client.options(
+            "/v1/games/sjuan/moves",
+            headers={"origin": "https://example.com", "access-control-request-method": "POST"},
+        )
+    )
+    assert "access-control-allow-origin" not in response.headers
+    assert_problem(response, 405, "method/not-allowed")
+    simple = no_trace(
+        client.post("/v1/games/sjuan/new", json={"players": 3}, headers={"origin": "https://example.com"})
+    )
+    assert "access-control-allow-origin" not in simple.headers

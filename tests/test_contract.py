@@ -1,0 +1,170 @@
+"""The committed contract (``openapi/``) matches the models, and the service publishes every game the
+registry holds on both surfaces: five REST paths and five GraphQL root fields per game, and a complete
+``GET /v1/games`` listing.
+
+These are the semantics of ``python -m api.export --check``: when a model changes, regenerate the
+artifacts with ``python -m api.export`` and commit them.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette asks for httpx2, which its test client does not need yet
+    from starlette.testclient import TestClient
+
+from api.export import ROOT, artifacts
+from engine.registry import GAMES
+
+OPERATIONS = ("new", "moves", "apply", "score", "view")
+BOUND_KEYWORDS = {"ge", "gt", "le", "lt"}
+"""pydantic's names for bounds; JSON Schema spells them minimum/maximum/exclusiveMinimum/exclusiveMaximum."""
+
+
+def camel(game_id: str, operation: str) -> str:
+    """``fan-tan`` + ``moves`` -> ``fanTanMoves``."""
+    first, *rest = game_id.split("-")
+    return first + "".join(part.capitalize() for part in rest) + operation.capitalize()
+
+
+def relative(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+GENERATED = artifacts()
+
+
+@pytest.mark.parametrize("path", sorted(GENERATED), ids=relative)
+def test_committed_artifact_matches_the_models(path: Path) -> None:
+    stale = f"{relative(path)} is out of date: run python -m api.export (and commit the result)"
+    assert path.exists(), stale
+    assert path.read_bytes() == GENERATED[path], stale
+
+
+def test_served_openapi_is_the_committed_file(client: TestClient) -> None:
+    response = client.get("/openapi.json")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/json"
+    committed = ROOT / "openapi" / "openapi.json"
+    assert response.content == committed.read_bytes(), (
+        "/openapi.json differs from openapi/openapi.json: run python -m api.export"
+    )
+
+
+@pytest.fixture(scope="module")
+def openapi(client: TestClient) -> dict[str, Any]:
+    """The OpenAPI document the service serves."""
+    document: dict[str, Any] = client.get("/openapi.json").json()
+    return document
+
+
+def _bound_keys(node: Any, where: str = "#") -> Iterator[str]:
+    """The locations of pydantic-style bound keys in a JSON Schema tree (property names are not keys)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("properties", "patternProperties", "$defs", "schemas", "paths"):
+                # a mapping of names: the names themselves are not keywords
+                if isinstance(value, dict):
+                    for name, child in value.items():
+                        yield from _bound_keys(child, f"{where}/{key}/{name}")
+                continue
+            if key in BOUND_KEYWORDS:
+                yield f"{where}/{key}"
+            yield from _bound_keys(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, child in enumerate(node):
+            yield from _bound_keys(child, f"{where}/{index}")
+
+
+def test_openapi_bounds_are_json_schema_keywords(openapi: dict[str, Any]) -> None:
+    assert list(_bound_keys(openapi)) == []
+    text = json.dumps(openapi)
+    assert '"minimum"' in text and '"maximum"' in text
+
+
+def test_openapi_is_3_1_with_unique_operation_ids(openapi: dict[str, Any]) -> None:
+    assert openapi["openapi"].startswith("3.1")
+    ids = [op["operationId"] for item in openapi["paths"].values() for op in item.values()]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_game_has_five_paths(openapi: dict[str, Any], game_id: str) -> None:
+    paths = openapi["paths"]
+    for operation in OPERATIONS:
+        path = f"/v1/games/{game_id}/{operation}"
+        assert path in paths, f"{path} is missing from the OpenAPI document"
+        post = paths[path]["post"]
+        assert set(paths[path]) == {"post"}
+        assert post["operationId"] == camel(game_id, operation)
+        assert post["requestBody"]["required"] is True
+        assert "$ref" in post["requestBody"]["content"]["application/json"]["schema"]
+        responses = post["responses"]
+        assert "$ref" in responses["200"]["content"]["application/json"]["schema"]
+        for status in ("400", "409", "413", "415", "422"):
+            assert set(responses[status]["content"]) == {"application/problem+json"}, (path, status)
+    game_paths = [p for p in paths if p.startswith(f"/v1/games/{game_id}/")]
+    assert len(game_paths) == len(OPERATIONS)
+
+
+def test_no_paths_beyond_the_registry(openapi: dict[str, Any]) -> None:
+    expected = {"/v1/games"} | {f"/v1/games/{g}/{op}" for g in GAMES for op in OPERATIONS}
+    assert set(openapi["paths"]) == expected
+
+
+def test_every_game_has_five_graphql_root_fields(client: TestClient) -> None:
+    response = client.post("/graphql", json={"query": "{ __schema { queryType { fields { name } } } }"})
+    assert response.status_code == 200
+    fields = {field["name"] for field in response.json()["data"]["__schema"]["queryType"]["fields"]}
+    expected = {"games"} | {camel(g, op) for g in GAMES for op in OPERATIONS}
+    assert fields == expected
+    assert {"sjuanNew", "fanTanMoves"} <= fields
+
+
+def test_sdl_lists_every_root_field() -> None:
+    sdl = next(content for path, content in GENERATED.items() if path.suffix == ".graphql").decode()
+    for game_id in GAMES:
+        for operation in OPERATIONS:
+            assert f"  {camel(game_id, operation)}(" in sdl
+
+
+def test_games_listing_describes_every_game(client: TestClient) -> None:
+    response = client.get("/v1/games")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/json"
+    listed = response.json()["games"]
+    assert [game["id"] for game in listed] == list(GAMES)
+    for info in listed:
+        game = GAMES[info["id"]]
+        assert set(info) == {"id", "name", "min_players", "max_players", "simultaneous", "options"}
+        assert info["name"] == game.name and info["name"]
+        assert info["min_players"] == min(game.table_sizes())
+        assert info["max_players"] == max(game.table_sizes())
+        assert 2 <= info["min_players"] <= info["max_players"] <= 8
+        assert info["simultaneous"] is game.simultaneous
+        fields = game.models.options.model_fields
+        assert [option["name"] for option in info["options"]] == list(fields)
+        for option in info["options"]:
+            field = fields[option["name"]]
+            assert option["type"] in {"boolean", "integer", "integer|null", "string", "string|null"}, option
+            assert json.loads(option["default"]) == field.get_default(call_default_factory=True), option
+            assert option["description"], f"{info['id']} option {option['name']} has no description"
+            if option.get("choices") is not None:
+                assert option["default"] in option["choices"], option
+
+
+def test_games_query_matches_rest(client: TestClient) -> None:
+    query = """
+    { games { games { id name min_players max_players simultaneous
+      options { name type default description choices } } } }
+    """
+    response = client.post("/graphql", json={"query": query})
+    assert response.status_code == 200
+    assert response.json()["data"]["games"] == client.get("/v1/games").json()
