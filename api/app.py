@@ -25,6 +25,8 @@ OPERATIONS = ("new", "moves", "apply", "score", "view")
 async def unknown_game(request: Request) -> Response:
     """404 for a game or operation the service does not have."""
     game, operation = request.path_params["game"], request.path_params["operation"]
+    if game in GAMES and operation in OPERATIONS:  # the route exists; only POST reaches it
+        return problem_response(problem(405, "method/not-allowed", f"{request.method} is not allowed here."))
     if game not in GAMES:
         return problem_response(
             problem(404, "game/unknown", f"There is no game '{game}'. Known: {', '.join(GAMES)}.")

@@ -114,13 +114,13 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
                 f"The {self.name} state is inconsistent: {issues[0].message}", issues
             )
 
-    def check_seat(self, state: StateT, player: int, argument: str) -> None:
-        """Refuse a seat number that does not exist at this table."""
+    def check_seat(self, state: StateT, player: int, argument: str, path: tuple[str | int, ...] = ()) -> None:
+        """Refuse a seat number that does not exist at this table (``path`` is within ``argument``)."""
         n = self.players(state)
         if not 0 <= player < n:
             raise InvalidRequestError(
                 f"Seat {player} does not exist at a table of {n}.",
-                [IssueAt((), f"must be a seat between 0 and {n - 1}")],
+                [IssueAt(path, f"must be a seat between 0 and {n - 1}")],
                 argument=argument,
             )
 
@@ -138,7 +138,7 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         seats = self.to_act(state)
         if not seats:
             raise MatchOverError("The match is over; no move is legal.", [])
-        self.check_seat(state, player, "move")
+        self.check_seat(state, player, "move", ("player",))
         if player not in seats:
             legal = [m for seat in seats for m in self.legal_moves(state, seat)]
             raise NotYourTurnError(

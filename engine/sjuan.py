@@ -343,6 +343,10 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         issues += seat_issues(("turn",), state.turn, n)
         if issues:
             return issues
+        if state.deals:
+            expected_dealer = state.deals[0].dealer + len(state.deals) - (state.phase is not SjuanPhase.play)
+            if state.dealer != expected_dealer % n:
+                issues.append(IssueAt(("dealer",), "the deal passes to the left after every deal"))
         issues += self.table_issues(state)
         issues += self._deal_history_issues(state)
         if state.phase is SjuanPhase.play:
@@ -402,6 +406,11 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
                 )
             if deal.winner is not None and deal.cards_left[deal.winner] != 0:
                 issues.append(IssueAt((*path, "winner"), "the winner must have emptied their hand"))
+            if sum(deal.cards_left) > len(FULL_DECK) - 1:
+                issues.append(IssueAt((*path, "cards_left"), "at least one card was played in every deal"))
+            first_dealer = state.deals[0].dealer
+            if deal.dealer != (first_dealer + index) % n:
+                issues.append(IssueAt((*path, "dealer"), "the deal passes to the left after every deal"))
             running = [t + p for t, p in zip(running, deal.penalties, strict=True)]
             if index < len(state.deals) - 1 and max(running) >= MATCH_TARGET:
                 issues.append(IssueAt(path, "the match ended at an earlier deal"))

@@ -306,12 +306,6 @@ def test_post_on_the_games_list_is_405(client: TestClient) -> None:
     assert_problem(no_trace(client.get("/graphql")), 405, "method/not-allowed")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: GET on an operation path (GET /v1/games/sjuan/moves) is answered by the catch-all route "
-    "/v1/games/{game}/{operation} (methods GET, POST) with 404 operation/unknown 'There is no operation "
-    "moves'; it should be 405 method/not-allowed like PUT or DELETE.",
-)
 def test_get_on_a_post_path_is_405(client: TestClient, game_ids: list[str]) -> None:
     for game in game_ids:
         for operation in OPERATIONS:
@@ -575,12 +569,6 @@ def test_seat_not_at_the_table_is_422(client: TestClient) -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a move by a seat that does not exist (POST /v1/games/sjuan/apply, 4 seats, move.player 6) "
-    "names errors[].path '/move' instead of the offending field '/move/player' (Game.check_seat is called "
-    "with argument 'move' and an empty issue path).",
-)
 def test_seat_not_at_the_table_names_move_player(client: TestClient) -> None:
     state = new_state(client, "sjuan", 4)
     move = {"type": "pass", "player": 6}
@@ -669,13 +657,6 @@ def test_next_deal_with_a_bad_deck(client: TestClient, played: dict[str, Json]) 
     assert problem["legal_moves"] == answer["moves"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: finished deals in state.deals are not checked against the deck: a Sjuan state in deal 2 "
-    "whose deals[0] says cards_left [0, 60, 0] (60 cards left in one hand of a 52-card deal; penalties "
-    "[0, 60, 0], chips [0, 0, 0], pot 0, winner 0) is accepted by /moves with 200 instead of 422 "
-    "state/inconsistent naming /state/deals/0/cards_left.",
-)
 def test_impossible_finished_deal_is_inconsistent(client: TestClient, played: dict[str, Json]) -> None:
     state = copy.deepcopy(played["play:2"])
     assert len(state["deals"]) == 1

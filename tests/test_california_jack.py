@@ -139,6 +139,7 @@ def test_race_to_ten_counts_high_first() -> None:
     assert CJ.consistency_issues(start) == [] and CJ.score(start).totals == [9, 9]
     done, events, _ = _play_deal(start)
     final = done.tricks[-1].trump
+    assert final is not None
     high_winner = next(t.winner for t in done.tricks if "A" + final in t.cards)
     # both at 9: High is counted first and wins; Low and Jack are never counted
     assert point_list(done.deals[-1].points) == [("high", high_winner)]

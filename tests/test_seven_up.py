@@ -569,6 +569,7 @@ def test_next_deal_moves_the_dealer_left() -> None:
     after, events = SU.apply(state, mv("next_deal", 0))
     assert after.dealer == 0 and after.deal_number == 2 and kinds(events)[0] == "deal_started"
     assert len(after.stock) == 39 and [len(h) for h in after.hands] == [6, 6]
+    assert after.turned is not None
     assert sorted([*after.hands[0], *after.hands[1], after.turned, *after.stock]) == sorted(FULL_DECK)
     expected = shuffled(FULL_DECK, state.seed, 1)  # deal index 1 for the second deal
     assert after.turned == expected[12]
@@ -606,7 +607,7 @@ def test_four_handed_hands_are_shown_once_a_run_settles_the_new_trump() -> None:
     assert ran.trump == "S" and [len(h) for h in ran.hands] == [9, 9, 9, 9]
     assert FOUR.view(ran, 2).hand == ran.hands[2] and FOUR.view(ran, 3).hand == ran.hands[3]
     # all four discard, in turn from the eldest
-    order = []
+    order: list[int] = []
     while ran.phase is SevenUpPhase.discard:
         seat = FOUR.to_act(ran)[0]
         if not order or order[-1] != seat:

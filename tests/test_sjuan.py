@@ -9,7 +9,7 @@ import pytest
 from engine.cards import FULL_DECK, SplitMix64, shuffled, sort_cards
 from engine.errors import IllegalMoveError, NotYourTurnError
 from engine.registry import GAMES
-from schema.sjuan import SjuanDeal, SjuanMove
+from schema.sjuan import DominoFanTanOptions, SjuanDeal, SjuanMove
 from tests.sjuan_helpers import cards_of, family_state, kinds_of
 
 SJUAN = GAMES["sjuan"]
@@ -25,7 +25,8 @@ def move(kind: str, player: int, card: str | None = None, deck: list[str] | None
 
 
 def moves_of(game: Any, state: Any) -> list[SjuanMove]:
-    return game.moves(state)[1]
+    moves: list[SjuanMove] = game.moves(state)[1]
+    return moves
 
 
 # ---- the shuffle and the deal ------------------------------------------------------------------
@@ -162,15 +163,18 @@ def test_chips_count_false_counts_cards_only() -> None:
 
 
 def _deal(number: int, penalties: list[int], winner: int) -> SjuanDeal:
+    """A finished three-player deal with these penalties: up to 10 cards left each, the rest chips."""
+    cards_left = [min(p, 10) if seat != winner else 0 for seat, p in enumerate(penalties)]
+    chips = [p - c for p, c in zip(penalties, cards_left, strict=True)]
     return SjuanDeal(
         number=number,
         dealer=(number - 1) % 3,
         winner=winner,
         blocked=False,
-        cards_left=penalties,
-        chips=[0, 0, 0],
+        cards_left=cards_left,
+        chips=chips,
         penalties=penalties,
-        pot=0,
+        pot=sum(chips),
     )
 
 
@@ -331,7 +335,7 @@ def test_free_fan_tan_deal_is_blocked_when_nobody_holds_a_playable_card() -> Non
 def test_domino_fan_tan_deals_hand_size_each_and_the_rest_is_the_stock() -> None:
     state = DOMINO.new(2, DOMINO.models.options(), 4, None, None)
     assert [len(h) for h in state.hands] == [13, 13] and len(state.stock) == 26
-    small = DOMINO.new(2, DOMINO.models.options(hand_size=5), 4, None, None)
+    small = DOMINO.new(2, DominoFanTanOptions(hand_size=5), 4, None, None)
     assert [len(h) for h in small.hands] == [5, 5] and len(small.stock) == 42
 
 
