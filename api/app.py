@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from cross_web import HTTPException as GraphQLHTTPException
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -10,6 +11,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
 
 from api.graphql import build_schema
@@ -20,6 +22,23 @@ from api.rest import problem_response, routes
 from engine.registry import GAMES
 
 OPERATIONS = ("new", "moves", "apply", "score", "view")
+
+
+class GraphQLApp(GraphQL):
+    """Strawberry's ASGI app, with its transport errors (unparseable body, no query...) as problem details."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        try:
+            response = await self.run(Request(scope=scope, receive=receive))
+        except GraphQLHTTPException as error:
+            code = {405: "method/not-allowed", 415: "request/unsupported-media-type"}.get(
+                error.status_code, "graphql/bad-request"
+            )
+            response = problem_response(problem(error.status_code, code, error.reason))
+        await response(scope, receive, send)
 
 
 async def unknown_game(request: Request) -> Response:
@@ -61,7 +80,7 @@ async def server_error(request: Request, exc: Exception) -> Response:
 def create_app(settings: Settings | None = None) -> Starlette:
     """Build the application from settings (by default read from the environment)."""
     settings = settings or Settings.from_env()
-    graphql_app = GraphQL(build_schema(settings), graphql_ide=None, allow_queries_via_get=False)
+    graphql_app = GraphQLApp(build_schema(settings), graphql_ide=None, allow_queries_via_get=False)
     middleware = [Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)]
     if settings.cors_origins:
         middleware.insert(

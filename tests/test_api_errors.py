@@ -985,11 +985,16 @@ def test_graphql_bad_requests_are_client_errors(client: TestClient, body: Any) -
     assert 200 <= response.status_code < 500
     if response.status_code == 200:
         assert response.json().get("errors"), response.text
+    else:
+        assert response.headers["content-type"] == PROBLEM
+        assert response.json()["code"] == "graphql/bad-request"
 
 
 def test_graphql_broken_json_is_a_client_error(client: TestClient) -> None:
     response = post_raw(client, "/graphql", b'{"query": ')
     assert response.status_code == 400
+    assert response.headers["content-type"] == PROBLEM
+    assert response.json()["code"] == "graphql/bad-request"
 
 
 # ---- CORS ---------------------------------------------------------------------------------------------
