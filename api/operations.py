@@ -121,6 +121,7 @@ def games_response() -> GamesResponse:
                 name=g.name,
                 min_players=g.min_players,
                 max_players=g.max_players,
+                player_counts=list(g.table_sizes()),
                 simultaneous=g.simultaneous,
                 options=options_info(g.models.options),
             )

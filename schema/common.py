@@ -125,6 +125,7 @@ class GameInfo(WireModel):
     name: str
     min_players: IntegralInt
     max_players: IntegralInt
+    player_counts: list[IntegralInt] = Field(description="Every allowed number of players.")
     simultaneous: bool = Field(description="True when several seats choose in the same step.")
     options: list[OptionInfo]
 

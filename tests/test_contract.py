@@ -143,10 +143,13 @@ def test_games_listing_describes_every_game(client: TestClient) -> None:
     assert [game["id"] for game in listed] == list(GAMES)
     for info in listed:
         game = GAMES[info["id"]]
-        assert set(info) == {"id", "name", "min_players", "max_players", "simultaneous", "options"}
+        assert set(info) == {
+            *("id", "name", "min_players", "max_players", "player_counts", "simultaneous", "options")
+        }
         assert info["name"] == game.name and info["name"]
         assert info["min_players"] == min(game.table_sizes())
         assert info["max_players"] == max(game.table_sizes())
+        assert info["player_counts"] == list(game.table_sizes())
         assert 2 <= info["min_players"] <= info["max_players"] <= 8
         assert info["simultaneous"] is game.simultaneous
         fields = game.models.options.model_fields
@@ -162,7 +165,7 @@ def test_games_listing_describes_every_game(client: TestClient) -> None:
 
 def test_games_query_matches_rest(client: TestClient) -> None:
     query = """
-    { games { games { id name min_players max_players simultaneous
+    { games { games { id name min_players max_players player_counts simultaneous
       options { name type default description choices } } } }
     """
     response = client.post("/graphql", json={"query": query})
