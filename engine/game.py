@@ -95,7 +95,8 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     def check_players(self, players: int) -> None:
         """Refuse a table size this game is not played with."""
         if players not in self.table_sizes():
-            sizes = ", ".join(map(str, self.table_sizes()))
+            *most, last = map(str, self.table_sizes())
+            sizes = f"{', '.join(most)} or {last}" if most else last
             raise InvalidRequestError(
                 f"{self.name} is played by {sizes} players, not {players}.",
                 [IssueAt((), f"must be one of {sizes}")],
