@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
+from engine.cards import FULL_DECK
 from engine.errors import (
     IllegalMoveError,
     InconsistentStateError,
@@ -51,11 +52,14 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
 
     # ---- rules each game implements -------------------------------------------------------------
 
+    deck: ClassVar[tuple[str, ...]] = FULL_DECK
+    """The cards this game is played with, in canonical order."""
+
     @abstractmethod
-    def new(
+    def start(
         self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
     ) -> StateT:
-        """A new match: the first deal dealt from ``deck`` (top first) or from the seeded shuffle."""
+        """A new match from arguments :meth:`new` has checked (``dealer`` None: the game's own rule)."""
 
     @abstractmethod
     def consistency_issues(self, state: StateT) -> list[IssueAt]:
@@ -86,6 +90,24 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         """Number of seats at the table."""
 
     # ---- shared behaviour -----------------------------------------------------------------------
+
+    def new(
+        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+    ) -> StateT:
+        """A new match: the first deal dealt from ``deck`` (top first) or from the seeded shuffle.
+
+        Refuses a table size the game is not played with, a deck that is not exactly the game's cards and
+        a first dealer who is not at the table.
+        """
+        self.check_players(players)
+        check_deck(deck, self.deck)
+        if dealer is not None and not 0 <= dealer < players:
+            raise InvalidRequestError(
+                f"Seat {dealer} does not exist at a table of {players}.",
+                [IssueAt((), f"must be a seat between 0 and {players - 1}")],
+                argument="dealer",
+            )
+        return self.start(players, options, seed, deck, dealer)
 
     @classmethod
     def table_sizes(cls) -> tuple[int, ...]:
@@ -171,7 +193,9 @@ def duplicate_card_issues(locations: Iterable[tuple[tuple[str | int, ...], Seque
 
 
 def conservation_issues(
-    locations: Sequence[tuple[tuple[str | int, ...], Sequence[str]]], deck: Sequence[str]
+    locations: Sequence[tuple[tuple[str | int, ...], Sequence[str]]],
+    deck: Sequence[str],
+    whole: str = "the state",
 ) -> list[IssueAt]:
     """Issues unless the locations hold every card of ``deck`` exactly once and nothing else."""
     issues = duplicate_card_issues(locations)
@@ -183,7 +207,7 @@ def conservation_issues(
                 issues.append(IssueAt((*path, index), f"card {card_} is not in this game's deck"))
     missing = [c for c in deck if c not in present]
     if missing:
-        issues.append(IssueAt((), f"cards missing from the state: {' '.join(missing)}"))
+        issues.append(IssueAt((), f"cards missing from {whole}: {' '.join(missing)}"))
     return issues
 
 
@@ -191,7 +215,7 @@ def deck_issues(deck: Sequence[str], expected: Sequence[str]) -> list[IssueAt]:
     """Issues unless ``deck`` is a permutation of ``expected`` (for an explicit deck in a request)."""
     if len(deck) != len(expected):
         return [IssueAt((), f"the deck must hold exactly {len(expected)} cards, not {len(deck)}")]
-    return conservation_issues([((), deck)], expected)
+    return conservation_issues([((), deck)], expected, "the deck")
 
 
 def check_deck(deck: Sequence[str] | None, expected: Sequence[str]) -> None:

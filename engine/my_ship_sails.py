@@ -124,7 +124,7 @@ class MyShipSails(
     def players(self, state: MyShipSailsState) -> int:
         return len(state.hands)
 
-    def new(
+    def start(
         self,
         players: int,
         options: MyShipSailsOptions,
@@ -132,14 +132,6 @@ class MyShipSails(
         deck: Sequence[str] | None,
         dealer: int | None,
     ) -> MyShipSailsState:
-        self.check_players(players)
-        check_deck(deck, FULL_DECK)
-        if dealer is not None and not 0 <= dealer < players:
-            raise InvalidRequestError(
-                f"Seat {dealer} does not exist at a table of {players}.",
-                [IssueAt((), f"must be a seat between 0 and {players - 1}")],
-                argument="dealer",
-            )
         state, _ = self._deal(players, options, seed, dealer or 0, 1, [], deck)
         return state
 

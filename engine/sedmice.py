@@ -142,6 +142,7 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
     min_players = 2
     max_players = 4
     player_counts: ClassVar[tuple[int, ...]] = (2, 4)
+    deck = PIQUET_DECK
     """The table sizes allowed: 2, or 4 in partnerships (3 is inside the range but refused by ``new``)."""
     models = GameModels(SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, SedmiceView, SedmiceScore)
 
@@ -150,22 +151,9 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
     def players(self, state: SedmiceState) -> int:
         return len(state.hands)
 
-    def new(
+    def start(
         self, players: int, options: SedmiceOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
     ) -> SedmiceState:
-        if players not in (2, 4):
-            raise InvalidRequestError(
-                f"Sedmice is for 2 players or 4 in partnerships, not {players}.",
-                [IssueAt((), "must be 2 or 4")],
-                argument="players",
-            )
-        check_deck(deck, PIQUET_DECK)
-        if dealer is not None and not 0 <= dealer < players:
-            raise InvalidRequestError(
-                f"Seat {dealer} does not exist at a table of {players}.",
-                [IssueAt((), f"must be a seat between 0 and {players - 1}")],
-                argument="dealer",
-            )
         return self._deal(players, options, seed, dealer or 0, 1, [], deck)
 
     def _deal(

@@ -216,22 +216,9 @@ class SevenUpFamily(
 
     # ---- new match and dealing ----------------------------------------------------------------
 
-    def new(
+    def start(
         self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
     ) -> StateT:
-        if not self.min_players <= players <= self.max_players:
-            raise InvalidRequestError(
-                f"{self.name} is for {self.min_players}-{self.max_players} players, not {players}.",
-                [IssueAt((), f"must be between {self.min_players} and {self.max_players}")],
-                argument="players",
-            )
-        check_deck(deck, FULL_DECK)
-        if dealer is not None and not 0 <= dealer < players:
-            raise InvalidRequestError(
-                f"Seat {dealer} does not exist at a table of {players}.",
-                [IssueAt((), f"must be a seat between 0 and {players - 1}")],
-                argument="dealer",
-            )
         cut: list[SevenUpCutRound] = []
         if dealer is None:
             cut, dealer = cut_for_dealer(seed, players)

@@ -163,22 +163,9 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
 
     # ---- dealing --------------------------------------------------------------------------------
 
-    def new(
+    def start(
         self, players: int, options: SevensOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
     ) -> SevensState:
-        if players != SEVENS_PLAYERS:
-            raise InvalidRequestError(
-                f"Sevens is for exactly {SEVENS_PLAYERS} players, not {players}.",
-                [IssueAt((), f"must be {SEVENS_PLAYERS}")],
-                argument="players",
-            )
-        check_deck(deck, FULL_DECK)
-        if dealer is not None and not 0 <= dealer < players:
-            raise InvalidRequestError(
-                f"Seat {dealer} does not exist at a table of {players}.",
-                [IssueAt((), f"must be a seat between 0 and {players - 1}")],
-                argument="dealer",
-            )
         return self._deal(options, seed, dealer or 0, 1, [], deck)
 
     def _deal(

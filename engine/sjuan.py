@@ -142,16 +142,9 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     def players(self, state: SjuanFamilyState) -> int:
         return len(state.hands)
 
-    def new(
+    def start(
         self, players: int, options: SjuanOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
     ) -> SjuanFamilyState:
-        check_deck(deck, FULL_DECK)
-        if dealer is not None and not 0 <= dealer < players:
-            raise InvalidRequestError(
-                f"Seat {dealer} does not exist at a table of {players}.",
-                [IssueAt((), f"must be a seat between 0 and {players - 1}")],
-                argument="dealer",
-            )
         return self._deal(players, options, seed, dealer or 0, 1, [], deck)
 
     def _deal(
