@@ -45,7 +45,9 @@ async def unknown_game(request: Request) -> Response:
     """404 for a game or operation the service does not have."""
     game, operation = request.path_params["game"], request.path_params["operation"]
     if game in GAMES and operation in OPERATIONS:  # the route exists; only POST reaches it
-        return problem_response(problem(405, "method/not-allowed", f"{request.method} is not allowed here."))
+        return problem_response(
+            problem(405, "method/not-allowed", f"{request.method} is not allowed here."), {"Allow": "POST"}
+        )
     if game not in GAMES:
         return problem_response(
             problem(404, "game/unknown", f"There is no game '{game}'. Known: {', '.join(GAMES)}.")
@@ -66,7 +68,9 @@ async def http_error(request: Request, exc: Exception) -> Response:
     """404 and 405 from routing, as problem details."""
     assert isinstance(exc, HTTPException)
     if exc.status_code == 405:
-        return problem_response(problem(405, "method/not-allowed", f"{request.method} is not allowed here."))
+        return problem_response(
+            problem(405, "method/not-allowed", f"{request.method} is not allowed here."), exc.headers
+        )
     if exc.status_code == 404:
         return problem_response(problem(404, "not-found", f"Nothing at {request.url.path}."))
     return problem_response(problem(exc.status_code, "http/error", str(exc.detail)))

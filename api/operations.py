@@ -53,7 +53,7 @@ class Operation:
 def operation_models(game_id: str) -> OperationModels:
     """The request/response models of one game, built once."""
     game = GAMES[game_id]
-    return build_operation_models(game.id, game.name, game.table_sizes(), game.models)
+    return build_operation_models(game.id, game.name, game.table_sizes(), len(game.deck), game.models)
 
 
 def game_operations(game: AnyGame) -> list[Operation]:

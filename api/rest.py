@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from pydantic import ValidationError
 from starlette.requests import Request
@@ -26,9 +26,9 @@ JSON_MEDIA_TYPE = "application/json"
 logger = logging.getLogger("sevens_rules")
 
 
-def problem_response(body: Problem) -> Response:
+def problem_response(body: Problem, headers: Mapping[str, str] | None = None) -> Response:
     """A problem details response with the problem's status."""
-    return Response(dump(body), status_code=body.status, media_type=PROBLEM_MEDIA_TYPE)
+    return Response(dump(body), status_code=body.status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 
 
 def is_json(content_type: str | None) -> bool:

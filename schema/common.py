@@ -64,6 +64,16 @@ Card = Annotated[
 CardList = Annotated[list[Card], Field(max_length=52)]
 """Any list of cards; never longer than a deck."""
 
+FullDeckOrder = Annotated[
+    list[Card], Field(min_length=52, max_length=52, json_schema_extra={"uniqueItems": True})
+]
+"""An exact order of the 52-card deck, top card first (every card once; duplicates are refused)."""
+
+PiquetDeckOrder = Annotated[
+    list[Card], Field(min_length=32, max_length=32, json_schema_extra={"uniqueItems": True})
+]
+"""An exact order of the 32-card deck (7 to Ace), top card first (every card once)."""
+
 
 class WireModel(BaseModel):
     """Base of every wire model: strict types, no unknown fields, immutable."""

@@ -13,7 +13,18 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from schema.common import INTEGRAL, Card, CardList, Count, MoveBase, Seat, Seed, WireModel, seat_list
+from schema.common import (
+    INTEGRAL,
+    Card,
+    CardList,
+    Count,
+    FullDeckOrder,
+    MoveBase,
+    Seat,
+    Seed,
+    WireModel,
+    seat_list,
+)
 
 DEALS_PER_MATCH = 5
 """A match is five deals."""
@@ -66,7 +77,7 @@ class MyShipSailsMove(MoveBase):
 
     type: MyShipSailsMoveType
     card: Card | None = Field(default=None, description="The card passed to the left (pass only).")
-    deck: CardList | None = Field(
+    deck: FullDeckOrder | None = Field(
         default=None, description="Exact deck order for the next deal, top first (next_deal only)."
     )
 

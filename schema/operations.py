@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import Field, create_model
 
-from schema.common import CardList, IntegralInt, Problem, Seat, Seed, WireModel
+from schema.common import FullDeckOrder, IntegralInt, PiquetDeckOrder, Problem, Seat, Seed, WireModel
 
 
 def type_prefix(game_id: str) -> str:
@@ -63,7 +63,7 @@ def _model(name: str, doc: str, **fields: Any) -> type[WireModel]:
 
 
 def build_operation_models(
-    game_id: str, game_name: str, table_sizes: Sequence[int], models: GameModels
+    game_id: str, game_name: str, table_sizes: Sequence[int], deck_size: int, models: GameModels
 ) -> OperationModels:
     """Derive the request and response models of ``new``, ``moves``, ``apply``, ``score`` and ``view``."""
     p = type_prefix(game_id)
@@ -90,7 +90,7 @@ def build_operation_models(
                 ),
             ),
             deck=(
-                CardList | None,
+                (FullDeckOrder if deck_size == 52 else PiquetDeckOrder) | None,
                 Field(default=None, description="Exact deck order for the first deal, top card first."),
             ),
             dealer=(

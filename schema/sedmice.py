@@ -23,6 +23,7 @@ from schema.common import (
     IntegralInt,
     MoveBase,
     Ordinal,
+    PiquetDeckOrder,
     Seat,
     Seed,
     WireModel,
@@ -92,7 +93,7 @@ class SedmiceMove(MoveBase):
 
     type: SedmiceMoveType
     card: Card | None = Field(default=None, description="The card played (play and extend only).")
-    deck: CardList | None = Field(
+    deck: PiquetDeckOrder | None = Field(
         default=None, description="Exact 32-card deck order for the next deal, top first (next_deal only)."
     )
 

@@ -12,7 +12,19 @@ from typing import Literal
 
 from pydantic import Field
 
-from schema.common import Card, CardList, Count, MoveBase, Ordinal, Seat, Seed, Suit, WireModel, seat_list
+from schema.common import (
+    Card,
+    CardList,
+    Count,
+    FullDeckOrder,
+    MoveBase,
+    Ordinal,
+    Seat,
+    Seed,
+    Suit,
+    WireModel,
+    seat_list,
+)
 
 
 class SevenUpOptions(WireModel):
@@ -78,7 +90,7 @@ class SevenUpMove(MoveBase):
     cards: CardList | None = Field(
         default=None, description="The cards discarded, in canonical deck order (discard only)."
     )
-    deck: CardList | None = Field(
+    deck: FullDeckOrder | None = Field(
         default=None, description="Exact deck order for the next deal, top first (next_deal only)."
     )
 

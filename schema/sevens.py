@@ -19,6 +19,7 @@ from schema.common import (
     Card,
     CardList,
     Count,
+    FullDeckOrder,
     IntegralInt,
     MoveBase,
     Ordinal,
@@ -67,7 +68,7 @@ class SevensMove(MoveBase):
 
     type: SevensMoveType
     card: Card | None = Field(default=None, description="The card played (play only).")
-    deck: CardList | None = Field(
+    deck: FullDeckOrder | None = Field(
         default=None, description="Exact deck order for the next deal, top first (next_deal only)."
     )
 

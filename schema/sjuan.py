@@ -15,6 +15,7 @@ from schema.common import (
     Card,
     CardList,
     Count,
+    FullDeckOrder,
     IntegralInt,
     MoveBase,
     Ordinal,
@@ -73,7 +74,7 @@ class SjuanMove(MoveBase):
 
     type: SjuanMoveType
     card: Card | None = Field(default=None, description="The card played (play only).")
-    deck: CardList | None = Field(
+    deck: FullDeckOrder | None = Field(
         default=None, description="Exact deck order for the next deal, top first (next_deal only)."
     )
 

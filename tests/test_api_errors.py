@@ -299,11 +299,16 @@ def test_unknown_path_is_404(client: TestClient) -> None:
 def test_other_methods_on_a_post_path_are_405(client: TestClient, method: str) -> None:
     response = no_trace(client.request(method, "/v1/games/sjuan/moves", json={}))
     assert_problem(response, 405, "method/not-allowed")
+    assert response.headers["allow"] == "POST"
 
 
 def test_post_on_the_games_list_is_405(client: TestClient) -> None:
-    assert_problem(post(client, "/v1/games", {}), 405, "method/not-allowed")
-    assert_problem(no_trace(client.get("/graphql")), 405, "method/not-allowed")
+    response = post(client, "/v1/games", {})
+    assert_problem(response, 405, "method/not-allowed")
+    assert "GET" in response.headers["allow"]
+    response = no_trace(client.get("/graphql"))
+    assert_problem(response, 405, "method/not-allowed")
+    assert response.headers["allow"] == "POST"
 
 
 def test_get_on_a_post_path_is_405(client: TestClient, game_ids: list[str]) -> None:
@@ -311,6 +316,7 @@ def test_get_on_a_post_path_is_405(client: TestClient, game_ids: list[str]) -> N
         for operation in OPERATIONS:
             response = no_trace(client.get(f"/v1/games/{game}/{operation}"))
             assert_problem(response, 405, "method/not-allowed")
+            assert response.headers["allow"] == "POST"
 
 
 # ---- schema violations: missing, mistyped, out of range, unknown fields ------------------------------
@@ -637,7 +643,7 @@ def test_next_deal_with_a_bad_deck(client: TestClient, played: dict[str, Json]) 
     assert next_deal["type"] == "next_deal"
     cases: list[tuple[Any, int, str, str]] = [
         ([*DECK[:-1], DECK[0]], 422, "request/invalid", "/move/deck/51"),
-        (DECK[:10], 422, "request/invalid", "/move/deck"),
+        (DECK[:10], 422, "move/invalid", "/move/deck"),
         ([*DECK, "7H"], 422, "move/invalid", "/move/deck"),
         (["7H", "XX"], 422, "move/invalid", "/move/deck/1"),
     ]

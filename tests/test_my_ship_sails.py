@@ -424,7 +424,7 @@ def test_next_deal_may_name_the_deck_and_only_the_next_dealer_starts_it() -> Non
     with pytest.raises(NotYourTurnError):
         GAME.apply(state, MyShipSailsMove(type=NEXT_DEAL, player=0))
     with pytest.raises(InvalidRequestError) as error:
-        GAME.apply(state, MyShipSailsMove(type=NEXT_DEAL, player=1, deck=["AC"]))
+        GAME.apply(state, MyShipSailsMove(type=NEXT_DEAL, player=1, deck=[*FULL_DECK[:-1], "AC"]))
     assert error.value.argument == "move"
     after, _ = GAME.apply(state, MyShipSailsMove(type=NEXT_DEAL, player=1, deck=list(FULL_DECK)))
     assert after.dealer == 1 and after.hands[2][:2] == ["AC", "5C"]  # seat 2 is left of dealer 1

@@ -561,7 +561,7 @@ def test_after_a_deal_the_next_dealer_deals_and_the_player_to_his_left_leads() -
     cards = shuffled(PIQUET_DECK, 77, 1)
     assert seeded.hands == [order(cards[0:8:2]), order(cards[1:8:2])] and seeded.stock == cards[8:]
     with pytest.raises(InvalidRequestError):
-        GAME.apply(over, SedmiceMove(player=1, type=SedmiceMoveType.next_deal, deck=deck[:31]))
+        GAME.apply(over, SedmiceMove(player=1, type=SedmiceMoveType.next_deal, deck=[*deck[:31], deck[0]]))
 
 
 # ---- views ---------------------------------------------------------------------------------------

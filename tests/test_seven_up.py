@@ -673,7 +673,7 @@ def test_four_handed_consistency_checks_sides() -> None:
 def test_a_play_with_extra_arguments_or_a_bad_next_deal_deck_is_refused() -> None:
     state = _follow_state(["2C", "4C", "5H", "6H", "9D", "TD"])
     with pytest.raises(IllegalMoveError):
-        SU.apply(state, mv("play", 0, card="2C", deck=[]))
+        SU.apply(state, mv("play", 0, card="2C", deck=list(FULL_DECK)))
     with pytest.raises(IllegalMoveError):
         SU.apply(state, mv("play", 0, card="2C", cards=["2C"]))
     thrown = SU.new(
@@ -681,5 +681,5 @@ def test_a_play_with_extra_arguments_or_a_bad_next_deal_deck_is_refused() -> Non
     )
     thrown, _ = SU.apply(SU.apply(thrown, mv("beg", 1))[0], mv("run", 0))
     with pytest.raises(InvalidRequestError) as error:
-        SU.apply(thrown, mv("next_deal", 0, deck=["AC", "AC"]))
+        SU.apply(thrown, mv("next_deal", 0, deck=[*FULL_DECK[:-1], "AC"]))  # AC twice
     assert error.value.argument == "move"

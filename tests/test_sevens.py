@@ -510,7 +510,7 @@ def test_next_deal_moves_the_dealer_left_and_resets_passes_and_places() -> None:
     dealt, _ = GAME.apply(over, SevensMove(type=NEXT_DEAL, player=0, deck=list(FULL_DECK)))
     assert dealt.hands == GAME.new(4, SevensOptions(), 0, list(FULL_DECK), 0).hands
     with pytest.raises(InvalidRequestError):
-        GAME.apply(over, SevensMove(type=NEXT_DEAL, player=0, deck=list(FULL_DECK[:51])))
+        GAME.apply(over, SevensMove(type=NEXT_DEAL, player=0, deck=[*FULL_DECK[:51], FULL_DECK[0]]))
 
 
 # ---- views ------------------------------------------------------------------------------------------
