@@ -69,8 +69,18 @@ FullDeckOrder = Annotated[
 ]
 """An exact order of the 52-card deck, top card first (every card once; duplicates are refused)."""
 
+PiquetCard = Annotated[
+    str,
+    StringConstraints(pattern=r"^[789TJQKA][CDHS]$"),
+    Field(description="A card of the 32-card deck: ranks 7 8 9 T J Q K A, suits C D H S.", examples=["7H"]),
+]
+"""A card of the 32-card deck (Sedmice)."""
+
+PiquetCardList = Annotated[list[PiquetCard], Field(max_length=32)]
+"""Any list of cards of the 32-card deck."""
+
 PiquetDeckOrder = Annotated[
-    list[Card], Field(min_length=32, max_length=32, json_schema_extra={"uniqueItems": True})
+    list[PiquetCard], Field(min_length=32, max_length=32, json_schema_extra={"uniqueItems": True})
 ]
 """An exact order of the 32-card deck (7 to Ace), top card first (every card once)."""
 

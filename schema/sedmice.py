@@ -17,12 +17,12 @@ from pydantic import AfterValidator, Field
 
 from schema.common import (
     INTEGRAL,
-    Card,
-    CardList,
     Count,
     IntegralInt,
     MoveBase,
     Ordinal,
+    PiquetCard,
+    PiquetCardList,
     PiquetDeckOrder,
     Seat,
     Seed,
@@ -92,7 +92,7 @@ class SedmiceMove(MoveBase):
     """A Sedmice move. ``card`` for ``play`` and ``extend``; ``deck`` optionally for ``next_deal``."""
 
     type: SedmiceMoveType
-    card: Card | None = Field(default=None, description="The card played (play and extend only).")
+    card: PiquetCard | None = Field(default=None, description="The card played (play and extend only).")
     deck: PiquetDeckOrder | None = Field(
         default=None, description="Exact 32-card deck order for the next deal, top first (next_deal only)."
     )
@@ -140,12 +140,12 @@ class SedmiceState(WireModel):
     leader: Seat = Field(
         description="The leader of the trick on the table or of the next one; after a deal, its last taker."
     )
-    hands: list[CardList] = Field(min_length=2, max_length=4, description="Each seat's hand.")
-    stock: CardList = Field(description="The face-down stock, top card (drawn first) first.")
-    trick: list[CardList] = Field(
+    hands: list[PiquetCardList] = Field(min_length=2, max_length=4, description="Each seat's hand.")
+    stock: PiquetCardList = Field(description="The face-down stock, top card (drawn first) first.")
+    trick: list[PiquetCardList] = Field(
         max_length=8, description="The trick on the table as rounds of cards in play order, leader's first."
     )
-    taken: list[CardList] = side_list("Cards taken in tricks this deal, per side.")
+    taken: list[PiquetCardList] = side_list("Cards taken in tricks this deal, per side.")
     tricks: list[Count] = side_list("Tricks taken this deal, per side.")
     deals: list[SedmiceDeal] = Field(max_length=1000, description="Finished deals, oldest first.")
 
@@ -171,12 +171,12 @@ class SedmiceEvent(WireModel):
         default=None,
         description="Who played, extended, took the trick or drew; the new dealer (deal_started).",
     )
-    card: Card | None = Field(default=None, description="The card played, extended with or drawn.")
+    card: PiquetCard | None = Field(default=None, description="The card played, extended with or drawn.")
     answers: bool | None = Field(
         default=None, description="Whether the card answers the led card (played, extended)."
     )
     side: Side | None = Field(default=None, description="The taker's side (trick_taken).")
-    cards: CardList | None = Field(default=None, description="The cards of the trick (trick_taken).")
+    cards: PiquetCardList | None = Field(default=None, description="The cards of the trick (trick_taken).")
     rounds: Count | None = Field(default=None, description="Rounds the trick lasted (trick_taken).")
     points: Count | None = Field(default=None, description="Points in the trick (trick_taken).")
     deal: SedmiceDeal | None = Field(default=None, description="The finished deal (deal_ended).")
@@ -196,10 +196,10 @@ class SedmiceView(WireModel):
     leader: Seat
     turn: Seat | None = Field(description="The seat to act in the deal; null after a deal.")
     winning: Seat | None = Field(description="Who would take the trick on the table now; null without one.")
-    hand: CardList
+    hand: PiquetCardList
     hand_sizes: list[Count] = seat_list("Number of cards in each hand.")
     stock_size: Count
-    trick: list[CardList] = Field(description="The trick on the table as rounds, leader's card first.")
+    trick: list[PiquetCardList] = Field(description="The trick on the table as rounds, leader's card first.")
     points: list[Count] = side_list("Points taken this deal, per side.")
     tricks: list[Count] = side_list("Tricks taken this deal, per side.")
     taken_sizes: list[Count] = side_list("Cards taken this deal, per side.")
