@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import orjson
 from cross_web import HTTPException as GraphQLHTTPException
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -39,6 +40,14 @@ class GraphQLApp(GraphQL):
             )
             response = problem_response(problem(error.status_code, code, error.reason))
         await response(scope, receive, send)
+
+    def decode_json(self, data: str | bytes) -> object:
+        # orjson refuses nesting deeper than 1024 with a JSONDecodeError (a 400); the stdlib parser
+        # strawberry uses would hit Python's recursion limit on a deeply nested body (a 500).
+        return orjson.loads(data)
+
+    def encode_json(self, data: object) -> bytes:
+        return orjson.dumps(data)
 
 
 async def unknown_game(request: Request) -> Response:

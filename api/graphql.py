@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import orjson
 import strawberry
-from graphql import ValidationRule
+from graphql import GraphQLError, ValidationRule
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticUndefined
 from strawberry.extensions import (
@@ -211,6 +211,14 @@ def _limit_extensions(settings: Settings) -> list[type[SchemaExtension]]:
     return [Tokens, Limits]
 
 
+class _QuietSchema(strawberry.Schema):
+    """A schema that does not log client errors (bad queries, bad variables) as server tracebacks."""
+
+    def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
+        # Every error here is the client's: resolvers never raise (failures come back as problem data).
+        return None
+
+
 def build_schema(settings: Settings | None = None) -> strawberry.Schema:
     """The GraphQL schema: a ``games`` field and one field per game and operation, all on ``Query``.
 
@@ -233,7 +241,7 @@ def build_schema(settings: Settings | None = None) -> strawberry.Schema:
         )
     query = strawberry.type(type("Query", (), namespace), description="Every operation (all are pure).")
     tokens, limits = _limit_extensions(settings)
-    schema = strawberry.Schema(
+    schema = _QuietSchema(
         query=query,
         config=StrawberryConfig(auto_camel_case=False),
         extensions=[tokens, ParserCache, limits, ValidationCache],

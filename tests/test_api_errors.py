@@ -996,6 +996,22 @@ def test_graphql_bad_requests_are_client_errors(client: TestClient, body: Any) -
         assert response.json()["code"] == "graphql/bad-request"
 
 
+def test_graphql_deeply_nested_json_body_is_a_400_not_a_500(client: TestClient) -> None:
+    nested = "[" * 5000 + "]" * 5000
+    query = "query($s: SjuanStateInput!){ sjuanScore(state: $s) { __typename } }"
+    body = '{"query": "' + query + '", "variables": {"s": ' + nested + "}}"
+    response = post_raw(client, "/graphql", body.encode())
+    assert response.status_code == 400
+    assert response.json()["code"] == "graphql/bad-request"
+
+
+def test_rest_deeply_nested_json_body_is_a_400_not_a_500(client: TestClient) -> None:
+    nested = b"[" * 100_000 + b"]" * 100_000
+    response = post_raw(client, "/v1/games/sjuan/moves", b'{"state": ' + nested + b"}")
+    assert response.status_code == 400
+    assert response.json()["code"] == "request/malformed-json"
+
+
 def test_graphql_broken_json_is_a_client_error(client: TestClient) -> None:
     response = post_raw(client, "/graphql", b'{"query": ')
     assert response.status_code == 400
