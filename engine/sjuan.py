@@ -53,6 +53,7 @@ MATCH_TARGET = 100
 SEVEN = RANKS.index("7")
 KING = RANKS.index("K")
 _CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
+_RANK = {r: i for i, r in enumerate(RANKS)}
 
 
 PLAY = SjuanMoveType("play")
@@ -90,7 +91,7 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         low: dict[str, int] = {}
         high: dict[str, int] = {}
         for c in state.table:
-            r, s = RANKS.index(c[0]), c[1]
+            r, s = _RANK[c[0]], c[1]
             if s not in low or r < low[s]:
                 low[s] = r
             if s not in high or r > high[s]:
@@ -108,10 +109,12 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         """Issues unless every suit's cards on the table form one unbroken row through its 7."""
+        by_suit: dict[str, list[int]] = {s: [] for s in "CDHS"}
+        for c in state.table:
+            by_suit[c[1]].append(_RANK[c[0]])
         issues = []
-        for s in "CDHS":
-            ranks = sorted(RANKS.index(c[0]) for c in state.table if c[1] == s)
-            if ranks and (SEVEN not in ranks or ranks[-1] - ranks[0] + 1 != len(ranks)):
+        for s, ranks in by_suit.items():
+            if ranks and (SEVEN not in ranks or max(ranks) - min(ranks) + 1 != len(ranks)):
                 issues.append(IssueAt(("table",), f"the {s} cards on the table are not one row through 7{s}"))
         return issues
 
