@@ -18,8 +18,12 @@ Decisions where the rulings are silent (also in the README):
   turn of the run, the deal is thrown in (its points cancelled) and the same dealer deals the next deal
   (a new deal number, so a new shuffle).
 - **Four-handed**: all four seats receive the run's cards and discard; only the eldest stands or begs and
-  only the dealer gives or runs. Seats dealer+2 and dealer+3 see their hand only as a count while the
-  phase is ``stand_or_beg`` or ``give_or_run``.
+  only the dealer gives or runs. Seats dealer+2 and dealer+3 see their hand only as a count
+  (``hand_hidden``) as long as the deal's trump is not settled: in ``stand_or_beg`` and ``give_or_run``,
+  and also when the deal ends without a settled trump — after a throw-in (``deal_over`` until the next
+  deal) and when the first turned Jack wins the match before anyone stood or begged (``match_over``).
+  Their cards stay in the state (a finished deal keeps its cards, as every finished deal does); only
+  the view hides them. A gift or a run that turns a new suit settles trump, so after them the hands show.
 - **Discarding** after a run happens in turn from the eldest, **one card per ``discard`` move**
   (``cards`` holds exactly one card): the seat keeps the turn until it holds six, then the next seat
   discards. Listing every combination at once would mean up to C(21,15) = 54,264 moves after repeated
@@ -38,6 +42,18 @@ Decisions where the rulings are silent (also in the README):
 - **Views** show completed tricks (they were played face up), never the stock order or others' hands or
   discards; the cut is left out of views (its cards come from another pack). Point records name reason,
   seat and side; the card behind a point (High, Low, Jack, turned Jack) is in its ``point`` event.
+- **Consistency of points** (what ``consistency_issues`` derives from the cards the state still holds):
+  the turned-Jack points of the deal in progress (or of the finished deal in ``deal_over``/``match_over``)
+  are exactly one per Jack among the first turned card (``set_aside[0]`` after a run) and the new trump
+  a run turned (``turned``); refused-suit cards turned in a run score nothing. A gift needs a settled
+  trump without a run; in ``play`` a stand and a give leave the same cards, so there a gift (at most one,
+  for the eldest, after the first card's Jack) may or may not be present. A played deal whose tricks are
+  still in the state must record exactly the points :meth:`SevenUpFamily.hand_points` gives, counted
+  until the winning point (:meth:`SevenUpFamily.counted`, the function the engine scores with). Older deal
+  records are checked by shape: a thrown-in deal holds at most its first card's turned Jack (trump null),
+  a ``match_won`` deal holds only points scored during it and is the last deal, a played deal holds
+  during-deal points, then High and Low (together), Jack, Game in that order, cut short only by the end
+  of the match.
 - ``deal_over``: the next dealer (the same one after a throw-in) sends ``next_deal``. Every deal,
   thrown-in ones included, gets a new deal number and so a new shuffle (``deal_number - 1``).
 """
@@ -310,8 +326,9 @@ class SevenUpFamily(
         """Add points one at a time; the match ends (and the deal closes) at the first that reaches the
         target. Returns the new state and whether the match ended."""
         totals = self.totals(state)
+        counted, ended = self.counted(totals, [point for point, _ in new_points])
         points = list(state.points)
-        for point, card_ in new_points:
+        for point, card_ in new_points[:counted]:
             points.append(point)
             totals[point.side] += 1
             events.append(
@@ -324,11 +341,23 @@ class SevenUpFamily(
                     totals=list(totals),
                 )
             )
-            if totals[point.side] >= self.target:
-                state = state.model_copy(update={"points": points})
-                outcome = Outcome.played if end_of_hand else Outcome.match_won
-                return self._close(state, outcome, events, winning_side=point.side), True
-        return state.model_copy(update={"points": points}), False
+        state = state.model_copy(update={"points": points})
+        if ended:
+            outcome = Outcome.played if end_of_hand else Outcome.match_won
+            winning_side = new_points[counted - 1][0].side
+            return self._close(state, outcome, events, winning_side=winning_side), True
+        return state, False
+
+    def counted(self, totals: Sequence[int], points: Sequence[SevenUpPoint]) -> tuple[int, bool]:
+        """How many of ``points``, added one at a time to the match ``totals``, are counted: all of them,
+        or up to and including the first that brings a side to the target (counting stops there). The
+        flag says whether the target was reached."""
+        running = list(totals)
+        for i, point in enumerate(points):
+            running[point.side] += 1
+            if running[point.side] >= self.target:
+                return i + 1, True
+        return len(points), False
 
     def _close(
         self, state: StateT, outcome: Outcome, events: list[SevenUpEvent], winning_side: int | None = None
@@ -640,9 +669,27 @@ class SevenUpFamily(
             number=number, dealer=dealer, outcome=outcome, counted=counted, points=points, sides=sides
         )
 
+    def trump_settled(self, state: StateT) -> bool:
+        """Whether the deal the state holds has settled its trump: the eldest stood, the dealer gave, or
+        a run turned a new suit. Never after a throw-in, nor when the first turned Jack won the match
+        before anyone stood or begged (California Jack: always)."""
+        if self.rolling or state.phase in (Phase.discard, Phase.play):
+            return True
+        if state.phase in _UNSETTLED:
+            return False
+        if not state.deals:
+            return True
+        last = state.deals[-1]
+        if last.outcome is Outcome.thrown_in:
+            return False
+        if last.outcome is Outcome.match_won and not state.set_aside:
+            return any(p.reason is Reason.gift for p in last.points)
+        return True
+
     def hand_hidden(self, state: StateT, player: int) -> bool:
-        """Whether ``player`` may not look at their own hand now (Four-handed, before trump is settled)."""
-        if not self.hidden_until_trump or state.phase not in _UNSETTLED:
+        """Whether ``player`` may not look at their own hand now (Four-handed, seats dealer+2 and
+        dealer+3 while the trump of the deal is not settled, see :meth:`trump_settled`)."""
+        if not self.hidden_until_trump or self.trump_settled(state):
             return False
         n = len(state.hands)
         return player in ((state.dealer + 2) % n, (state.dealer + 3) % n)
@@ -732,7 +779,11 @@ class SevenUpFamily(
             issues.append(IssueAt(("trump",), "must be the suit of the turned card"))
         issues += self._phase_issues(state, n)
         if not issues:
+            issues += self._history_points_issues(state)
+        if not issues:
             issues += self._match_issues(state)
+        if not issues:
+            issues += self._dealt_points_issues(state)
         return issues
 
     def _points_issues(
@@ -748,6 +799,162 @@ class SevenUpFamily(
                     issues.append(IssueAt((*path, i, "side"), "no such side"))
             elif point.seat < n and point.side != self.side_of(point.seat):
                 issues.append(IssueAt((*path, i, "side"), "is not the side of the seat"))
+            elif self.partners and point.reason is Reason.game:
+                issues.append(IssueAt((*path, i, "seat"), "a partnership's Game point has no seat"))
+        return issues
+
+    def _end_of_hand_sequences(self, options: Any) -> list[tuple[Reason, ...]]:
+        """The end-of-hand point reasons a complete count can give, in counting order (see
+        :meth:`hand_points`): Seven-Up has High and Low together or neither, Jack only with them; all 52
+        cards of California Jack are played, so its High, Low and Jack are always there."""
+        hand: list[tuple[Reason, ...]]
+        if self.rolling:
+            hand = [(Reason.high, Reason.low, Reason.jack)]
+        else:
+            hand = [(), (Reason.high, Reason.low), (Reason.high, Reason.low, Reason.jack)]
+        if not self.game_point(options):
+            return hand
+        return [*hand, *(tuple([*reasons, Reason.game]) for reasons in hand)]
+
+    def _history_points_issues(self, state: StateT) -> list[IssueAt]:
+        """Each recorded deal's points are a sequence the engine can produce for its outcome: first the
+        points scored during the deal (the first turned card's Jack, then a gift or the Jack of a new
+        trump turned in a run), then the end-of-hand points in counting order. A thrown-in deal can only
+        hold the first turned card's Jack; a deal cut short by the match end (``match_won``) holds only
+        points scored during the deal and is the last deal; only the last deal of a finished match may
+        stop counting early."""
+        n = len(state.hands)
+        complete = self._end_of_hand_sequences(state.options)
+        during_ok: set[tuple[Reason, ...]] = {()}
+        if not self.rolling:
+            tj, gift = Reason.turned_jack, Reason.gift
+            during_ok |= {(tj,), (gift,), (tj, gift), (tj, tj)}
+        issues: list[IssueAt] = []
+        last = len(state.deals) - 1
+        for i, deal in enumerate(state.deals):
+            path: tuple[str | int, ...] = ("deals", i, "points")
+            reasons = tuple(p.reason for p in deal.points)
+            split = next(
+                (j for j, r in enumerate(reasons) if r not in (Reason.turned_jack, Reason.gift)), len(reasons)
+            )
+            during, hand = reasons[:split], reasons[split:]
+            if deal.outcome is Outcome.thrown_in:
+                if during not in ((), (Reason.turned_jack,)) or hand:
+                    issues.append(
+                        IssueAt(
+                            path, "a thrown-in deal can only hold the turned Jack of its first turned card"
+                        )
+                    )
+            elif deal.outcome is Outcome.match_won:
+                if i != last:
+                    issues.append(
+                        IssueAt(("deals", i, "outcome"), "a deal that ended the match is the last deal")
+                    )
+                if during not in during_ok or not during or hand:
+                    issues.append(
+                        IssueAt(
+                            path,
+                            "a deal cut short by the match end holds only points scored during it "
+                            "(turned Jacks, a gift), the last of them the winning point",
+                        )
+                    )
+            else:
+                stopped = i == last and state.phase is Phase.match_over
+                fits = hand in complete or (stopped and any(h[: len(hand)] == hand for h in complete))
+                if during not in during_ok or not fits:
+                    issues.append(
+                        IssueAt(
+                            path,
+                            "a played deal holds the points scored during it (turned Jacks, a gift), "
+                            "then the end-of-hand points in the order High, Low, Jack, Game",
+                        )
+                    )
+            if (deal.trump is None) != (deal.outcome is Outcome.thrown_in):
+                issues.append(IssueAt(("deals", i, "trump"), "null exactly when the deal was thrown in"))
+            eldest = (deal.dealer + 1) % n
+            for j, point in enumerate(deal.points):
+                if point.reason is Reason.turned_jack and point.seat != deal.dealer:
+                    issues.append(IssueAt((*path, j, "seat"), "a turned Jack scores for the deal's dealer"))
+                elif point.reason is Reason.gift and point.seat != eldest:
+                    issues.append(IssueAt((*path, j, "seat"), "a gift scores for the deal's eldest"))
+        return issues
+
+    def _turned_jack_points(self, state: StateT) -> list[SevenUpPoint]:
+        """The turned-Jack points the turned cards of the deal the state holds give: the first turned card
+        (the first card set aside after a run) and the new trump a run turned, each when it is a Jack.
+        Cards of the refused suit turned during a run are set aside and score nothing."""
+        if self.rolling:
+            return []
+        turned = [state.set_aside[0]] if state.set_aside else []
+        if state.turned is not None:
+            turned.append(state.turned)
+        return [self._seat_point(Reason.turned_jack, state.dealer) for c in turned if c[0] == "J"]
+
+    def _dealt_points_issues(self, state: StateT) -> list[IssueAt]:
+        """The points of the deal whose cards the state still holds (the deal in progress, or the last one
+        in ``deal_over``/``match_over``) against those cards: turned Jacks match the Jacks turned, a gift
+        comes once, only after the dealer gave (no run, trump settled), and the end-of-hand points of a
+        played deal are exactly those :meth:`hand_points` gives for its tricks, counted one at a time
+        until the winning point (:meth:`counted`)."""
+        phase = state.phase
+        if phase in _ACTIVE:
+            path: tuple[str | int, ...] = ("points",)
+            points = state.points
+            outcome: Outcome | None = None
+        else:
+            path = ("deals", len(state.deals) - 1, "points")
+            points = state.deals[-1].points
+            outcome = state.deals[-1].outcome
+        eldest = (state.dealer + 1) % len(state.hands)
+        expected: list[SevenUpPoint] = self._turned_jack_points(state)
+        settled_without_run = phase is Phase.play or outcome in (Outcome.played, Outcome.match_won)
+        allowed: list[list[SevenUpPoint]] = [expected]
+        if not self.rolling and not state.set_aside and settled_without_run:
+            allowed.append([*expected, self._seat_point(Reason.gift, eldest)])
+        split = next(
+            (j for j, p in enumerate(points) if p.reason not in (Reason.turned_jack, Reason.gift)),
+            len(points),
+        )
+        during, rest = list(points[:split]), list(points[split:])
+        issues: list[IssueAt] = []
+        if during not in allowed:
+            jacks = sum(1 for p in during if p.reason is Reason.turned_jack)
+            if jacks != len(expected):
+                message = (
+                    f"{len(expected)} turned_jack point(s) expected: one for the dealer per Jack turned "
+                    "(the first turned card, a new trump turned in a run), none for the refused suit"
+                )
+            elif any(p.reason is Reason.gift for p in during):
+                message = (
+                    "a gift scores once, for the eldest, when the dealer gives: never before the dealer "
+                    "decides nor after a run"
+                )
+            else:
+                message = (
+                    "turned Jacks score for the dealer, a gift for the eldest, in the order they happened"
+                )
+            issues.append(IssueAt(path, message))
+        if outcome is not Outcome.played:
+            if rest:
+                issues.append(IssueAt((*path, split, "reason"), "end-of-hand points close a played deal"))
+            return issues
+        totals = [0] * self.side_count(len(state.hands))
+        for deal in state.deals[:-1]:
+            for side, count in enumerate(deal.by_side):
+                totals[side] += count
+        for point in during:
+            totals[point.side] += 1
+        hand = [point for point, _ in self.hand_points(state)]
+        hand = hand[: self.counted(totals, hand)[0]]
+        if rest != hand:
+            shown = ", ".join(f"{p.reason.value} {p.seat if p.seat is not None else 'side'}" for p in hand)
+            issues.append(
+                IssueAt(
+                    path,
+                    "the end-of-hand points must be those the tricks give, counted until the winning point: "
+                    f"[{shown}]",
+                )
+            )
         return issues
 
     def _deal_issues(self, index: int, deal: SevenUpDeal, n: int) -> list[IssueAt]:
@@ -823,19 +1030,21 @@ class SevenUpFamily(
             return issues
         if phase is not Phase.play and (state.leader is not None or state.trick):
             issues.append(IssueAt(("leader",), "only a deal in play has a leader and a trick in progress"))
-        if phase in _ACTIVE:
-            for i, point in enumerate(state.points):
-                if point.reason not in (Reason.turned_jack, Reason.gift) or self.rolling:
-                    issues.append(IssueAt(("points", i, "reason"), "end-of-hand points close the deal"))
-                elif point.seat != (state.dealer if point.reason is Reason.turned_jack else eldest):
-                    issues.append(
-                        IssueAt(
-                            ("points", i, "seat"), "turned Jacks score for the dealer, a gift for the eldest"
-                        )
-                    )
-        elif phase is Phase.deal_over and state.deals[-1].outcome is Outcome.match_won:
-            issues.append(IssueAt(("phase",), "a deal that ended the match leaves the phase 'match_over'"))
-        if phase is Phase.match_over or issues:
+        if phase not in _ACTIVE:
+            last = state.deals[-1]
+            if phase is Phase.deal_over and last.outcome is Outcome.match_won:
+                issues.append(
+                    IssueAt(("phase",), "a deal that ended the match leaves the phase 'match_over'")
+                )
+            elif phase is Phase.match_over and last.outcome is Outcome.thrown_in:
+                issues.append(
+                    IssueAt(("deals", deals - 1, "outcome"), "a thrown-in deal never ends the match")
+                )
+            if last.trump != state.trump:
+                issues.append(
+                    IssueAt(("deals", deals - 1, "trump"), "the finished deal's trump is the state's trump")
+                )
+        if issues:
             return issues
         if self.rolling:
             return self._rolling_issues(state, n, sizes)
@@ -888,7 +1097,7 @@ class SevenUpFamily(
             for i, trick in enumerate(state.tricks):
                 if trick.trump != state.trump:
                     issues.append(IssueAt(("tricks", i, "trump"), "must be the deal's trump"))
-        else:  # deal_over
+        else:  # deal_over or match_over: the finished deal's cards stay as they were
             last = state.deals[-1]
             if last.outcome is Outcome.thrown_in:
                 if (
@@ -900,8 +1109,27 @@ class SevenUpFamily(
                     issues.append(IssueAt(("phase",), "a thrown-in deal has no trump, tricks or discards"))
                 if not k or sizes != [HAND_SIZE + PACKET * (k - 1)] * n or len(state.stock) >= PACKET * n + 1:
                     issues.append(IssueAt(("stock",), "a deal is thrown in only when the pack runs short"))
-            elif any(sizes) or len(state.tricks) != HAND_SIZE or state.turned is None:
+                return issues
+            if state.turned is None:
+                return [*issues, IssueAt(("turned",), "a deal that was not thrown in has a turned trump")]
+            if k and state.turned[1] == state.set_aside[0][1]:
+                issues.append(IssueAt(("turned",), "a run ends on a suit other than the refused one"))
+            if last.outcome is Outcome.match_won:
+                # cut short by a turned Jack or a gift: before any discard or trick
+                if state.tricks or any(state.discarded) or sizes != [HAND_SIZE + PACKET * k] * n:
+                    issues.append(
+                        IssueAt(
+                            ("phase",), "a deal won by a turned Jack or a gift ends before discards and play"
+                        )
+                    )
+                return issues
+            if any(sizes) or len(state.tricks) != HAND_SIZE:
                 issues.append(IssueAt(("hands",), "a played deal ends with every card played"))
+            if [len(d) for d in state.discarded] != [PACKET * k] * n:
+                issues.append(IssueAt(("discarded",), "after a run everyone discarded down to six"))
+            for i, trick in enumerate(state.tricks):
+                if trick.trump != state.trump:
+                    issues.append(IssueAt(("tricks", i, "trump"), "must be the deal's trump"))
         return issues
 
     def _play_sizes(self, state: StateT, n: int, sizes: list[int], base: int) -> list[IssueAt]:
@@ -927,6 +1155,16 @@ class SevenUpFamily(
             )
         t = len(state.tricks)
         stock_left = 52 - HAND_SIZE * n
+        fixed = _fixed_trump(state.options)
+        for i, trick in enumerate(state.tricks):
+            if trick.trump is None:
+                issues.append(
+                    IssueAt(("tricks", i, "trump"), "every California Jack trick is played with a trump")
+                )
+            elif fixed and trick.trump != state.trump:
+                issues.append(
+                    IssueAt(("tricks", i, "trump"), "with fixed_trump every trick has the same trump")
+                )
         if state.phase is Phase.play:
             if state.leader is None or state.trump is None:
                 return [*issues, IssueAt(("phase",), "play needs a leader and a trump")]
@@ -934,15 +1172,15 @@ class SevenUpFamily(
                 issues.append(IssueAt(("stock",), "two cards are drawn after each trick"))
             per_seat = HAND_SIZE if t <= stock_left // n else 26 - t
             issues += self._play_sizes(state, n, sizes, per_seat)
-            fixed = _fixed_trump(state.options)
-            if state.stock and not fixed and state.trump != state.stock[0][1]:
+            if state.stock and (not fixed or not t) and state.trump != state.stock[0][1]:
+                # before the first trick the face-up top card sets trump, fixed_trump or not
                 issues.append(IssueAt(("trump",), "the stock's face-up top card sets trump"))
             if state.tricks and (fixed or not state.stock) and state.tricks[-1].trump != state.trump:
                 issues.append(IssueAt(("trump",), "the trump suit holds (fixed or once the stock is empty)"))
-            if fixed and any(tr.trump != state.trump for tr in state.tricks):
-                issues.append(IssueAt(("tricks",), "with fixed_trump every trick has the same trump"))
         elif any(sizes) or state.stock or t != 26 or state.trump is None:
             issues.append(IssueAt(("hands",), "a played deal ends with every card played"))
+        elif state.tricks[-1].trump != state.trump:
+            issues.append(IssueAt(("trump",), "the final trump suit is the last trick's"))
         return issues
 
     def _match_issues(self, state: StateT) -> list[IssueAt]:
@@ -970,6 +1208,10 @@ class SevenUpFamily(
         over = state.phase is Phase.match_over
         if reached_at is not None and reached_at != last_point:
             return [IssueAt(reached_at, "the match ended at this point; nothing follows it")]
+        if reached_at is not None and reached_at[0] == "deals" and reached_at[1] != len(state.deals) - 1:
+            return [IssueAt(reached_at, "the match ended in this deal; no deal follows it")]
+        if state.deals and state.deals[-1].outcome is Outcome.match_won and reached_at is None:
+            return [IssueAt(("deals", len(state.deals) - 1, "outcome"), "'match_won' needs a winning point")]
         if over != (reached_at is not None):
             return [IssueAt(("phase",), f"the match is over exactly when a side has reached {self.target}")]
         return []

@@ -8,6 +8,7 @@ from typing import Any
 from engine.cards import FULL_DECK
 from engine.seven_up import CaliforniaJack
 from engine.tricks import card_points
+from schema.common import Suit
 from schema.seven_up import (
     CaliforniaJackOptions,
     CaliforniaJackState,
@@ -174,3 +175,38 @@ def test_california_jack_view_hides_the_stock_below_its_top() -> None:
     assert not any(f'"{c}"' in text for c in state.stock[1:] + state.hands[1])
     shuffled_below = state.model_copy(update={"stock": [state.stock[0], *reversed(state.stock[1:])]})
     assert CJ.view(shuffled_below, 0) == view
+
+
+def test_the_first_trick_is_played_in_the_suit_of_the_face_up_card() -> None:
+    for options in (CaliforniaJackOptions(), CaliforniaJackOptions(fixed_trump=True)):
+        state = CJ.new(2, options, 0, list(FULL_DECK), 0)
+        assert state.stock[0] == "KC" and state.trump == "C" and CJ.consistency_issues(state) == []
+        assert CJ.consistency_issues(state.model_copy(update={"trump": Suit.S}))  # fixed_trump too
+        started, _ = CJ.apply(state, mv("play", 1, card="AC"))  # a trick in progress: still no trick done
+        assert CJ.consistency_issues(started.model_copy(update={"trump": Suit.S}))
+
+
+def test_every_california_jack_trick_has_a_trump() -> None:
+    state = CJ.new(2, CaliforniaJackOptions(), 0, list(FULL_DECK), 0)
+    state, _ = CJ.apply(state, mv("play", 1, card="AC"))
+    state, _ = CJ.apply(state, mv("play", 0, card="4C"))
+    assert state.tricks[0].trump == "C" and CJ.consistency_issues(state) == []
+    untrumped = [state.tricks[0].model_copy(update={"trump": None})]  # AC still wins: only the trump differs
+    assert CJ.consistency_issues(state.model_copy(update={"tricks": untrumped}))
+    done, _, _ = _play_deal(CJ.new(2, CaliforniaJackOptions(), 3, None, 0))
+    assert CJ.consistency_issues(done) == []
+    tricks = list(done.tricks)
+    tricks[0] = tricks[0].model_copy(update={"trump": None})
+    assert CJ.consistency_issues(done.model_copy(update={"tricks": tricks}))
+
+
+def test_california_jack_recorded_points_are_those_the_tricks_give() -> None:
+    done, _, _ = _play_deal(CJ.new(2, CaliforniaJackOptions(), 5, None, 0))
+    record = done.deals[-1]
+    flipped = [p.model_copy(update={"seat": 1 - p.side, "side": 1 - p.side}) for p in record.points]
+    by_side = [sum(1 for p in flipped if p.side == side) for side in (0, 1)]
+    wrong = record.model_copy(update={"points": flipped, "by_side": by_side})
+    assert CJ.consistency_issues(done.model_copy(update={"deals": [wrong]}))
+    other = Suit("S" if done.trump != "S" else "H")
+    final = done.model_copy(update={"trump": other, "deals": [record.model_copy(update={"trump": other})]})
+    assert [i.message for i in CJ.consistency_issues(final)] == ["the final trump suit is the last trick's"]

@@ -467,9 +467,10 @@ def test_count_out_low_wins_before_the_opponents_jack_and_game() -> None:
 
 
 def test_first_to_seven_wins_at_once_with_a_turned_jack() -> None:
+    # deal 2: seat 0 played the only trump (High and Low), seat 1 won 11 card points against 5 (Game)
     deals = history(
         [(R.high, 0), (R.low, 0), (R.jack, 0), (R.game, 0)],
-        [(R.high, 0), (R.game, 0)],
+        [(R.high, 0), (R.low, 0), (R.game, 1)],
     )
     state = seven_up(
         dealer=1,
@@ -481,7 +482,7 @@ def test_first_to_seven_wins_at_once_with_a_turned_jack() -> None:
         hands=[[], []],
         tricks=[
             trick(0, ["2C", "3C"], "H", 1),
-            trick(1, ["4C", "5C"], "H", 0),
+            trick(1, ["4C", "5H"], "H", 0),
             trick(0, ["6C", "7C"], "H", 1),
             trick(1, ["8C", "9C"], "H", 0),
             trick(0, ["TC", "JC"], "H", 1),
@@ -551,7 +552,7 @@ def test_next_deal_moves_the_dealer_left() -> None:
     state = seven_up(
         dealer=1,
         deal_number=1,
-        deals=[history([(R.high, 0)])[0].model_copy(update={"dealer": 1})],
+        deals=[history([(R.game, 1)])[0].model_copy(update={"dealer": 1})],  # no trump played; 11 to 5
         phase=SevenUpPhase.deal_over,
         turned="9H",
         trump="H",
@@ -573,6 +574,203 @@ def test_next_deal_moves_the_dealer_left() -> None:
     assert sorted([*after.hands[0], *after.hands[1], after.turned, *after.stock]) == sorted(FULL_DECK)
     expected = shuffled(FULL_DECK, state.seed, 1)  # deal index 1 for the second deal
     assert after.turned == expected[12]
+
+
+# ---- points checked against the cards (consistency) -------------------------------------------------
+
+
+def _point(reason: SevenUpPointReason, seat: int) -> SevenUpPoint:
+    return SevenUpPoint(reason=reason, seat=seat, side=seat)
+
+
+def _recorded(state: Any, index: int, points: Sequence[tuple[SevenUpPointReason, int]], **update: Any) -> Any:
+    """``state`` with deal ``index`` recording ``points`` (two players; by_side recounted)."""
+    deal = state.deals[index]
+    records = [_point(reason, seat) for reason, seat in points]
+    counted = (update.get("outcome") or deal.outcome) is not SevenUpDealOutcome.thrown_in
+    by_side = [sum(1 for p in records if p.side == side) if counted else 0 for side in (0, 1)]
+    deals = list(state.deals)
+    deals[index] = deal.model_copy(update={"points": records, "by_side": by_side, **update})
+    return state.model_copy(update={"deals": deals})
+
+
+def _ran(placed: Mapping[int, str]) -> SevenUpState:
+    """Two players, dealer 0: the eldest begs, the dealer runs (a new trump is turned)."""
+    state = SU.new(2, SevenUpOptions(), 0, deck_at(placed), 0)
+    state, _ = SU.apply(state, mv("beg", 1))
+    state, _ = SU.apply(state, mv("run", 0))
+    return state
+
+
+def _played_deal_over() -> SevenUpState:
+    """Deal 1 played out by the engine: High QH seat 1, Low JH seat 0, Jack seat 1, Game seat 1."""
+    state = _last_trick(
+        [
+            trick(0, ["JH", "QH"], "H", 1),
+            trick(1, ["AC", "3C"], "H", 1),
+            trick(1, ["4C", "KC"], "H", 0),
+            trick(0, ["5D", "6D"], "H", 1),
+            trick(1, ["7D", "8D"], "H", 0),
+        ],
+        [["2S"], ["3S"]],
+        leader=0,
+    )
+    done, _ = _finish(state)
+    assert point_list(done.deals[-1].points) == [("high", 1), ("low", 0), ("jack", 1), ("game", 1)]
+    assert done.phase is SevenUpPhase.deal_over and SU.consistency_issues(done) == []
+    return done
+
+
+def test_a_turned_jack_point_needs_a_turned_jack() -> None:
+    state = SU.new(2, SevenUpOptions(), 0, deck_at({12: "5H"}), 0)
+    assert SU.consistency_issues(state) == []
+    assert _issues(state, points=[_point(R.turned_jack, 0)])  # 5H turned: no Jack
+    jack = SU.new(2, SevenUpOptions(), 0, deck_at({12: "JH"}), 0)
+    assert _issues(jack, points=[_point(R.turned_jack, 0)] * 2)  # one Jack, one point
+    # a Jack of the refused suit turned during a run is set aside and scores nothing
+    refused = _ran({12: "2H", 19: "JH", 26: "5C"})
+    assert refused.set_aside == ["2H", "JH"] and SU.consistency_issues(refused) == []
+    assert _issues(refused, points=[_point(R.turned_jack, 0)])
+    # the first turned card (set aside by the run) and the new trump may each be a Jack: two points
+    both = _ran({12: "JH", 19: "JS"})
+    assert point_list(both.points) == [("turned_jack", 0), ("turned_jack", 0)]
+    assert SU.consistency_issues(both) == []
+    assert _issues(both, points=both.points[:1])
+
+
+def test_a_turned_jack_scores_for_the_dealer_at_once() -> None:
+    state = SU.new(2, SevenUpOptions(), 0, deck_at({12: "JD"}), 0)
+    assert _issues(state, points=[])  # the Jack was turned: its point is there at once
+    assert _issues(state, points=[_point(R.turned_jack, 1)])  # for the dealer, not the eldest
+    ran = _ran({12: "2H", 19: "JS"})
+    assert _issues(ran, points=[])  # the new trump turned in the run is a Jack
+    thrown = _ran({12: "JH", 19: "2H", 26: "3H", 33: "4H", 40: "5H", 47: "6H"})
+    assert thrown.deals[-1].outcome is SevenUpDealOutcome.thrown_in and SU.consistency_issues(thrown) == []
+    assert SU.consistency_issues(_recorded(thrown, 0, []))  # the first turned JH scored (then cancelled)
+
+
+def test_a_gift_comes_only_after_the_dealer_gives() -> None:
+    state = SU.new(2, SevenUpOptions(), 0, list(FULL_DECK), 0)
+    gift = [_point(R.gift, 1)]
+    assert _issues(state, points=gift)  # stand_or_beg: nobody has begged
+    begged, _ = SU.apply(state, mv("beg", 1))
+    assert [i.message for i in SU.consistency_issues(begged.model_copy(update={"points": gift}))]
+    given, _ = SU.apply(begged, mv("give", 0))
+    assert point_list(given.points) == [("gift", 1)] and SU.consistency_issues(given) == []
+    assert _issues(given, points=[_point(R.gift, 0)])  # the gift goes to the eldest
+
+
+def test_at_most_one_gift_per_deal() -> None:
+    state = SU.new(2, SevenUpOptions(), 0, list(FULL_DECK), 0)
+    given, _ = SU.apply(SU.apply(state, mv("beg", 1))[0], mv("give", 0))
+    assert _issues(given, points=[_point(R.gift, 1)] * 2)
+    assert _issues(given, points=[_point(R.gift, 1)] * 4)
+
+
+def test_no_gift_after_a_run() -> None:
+    ran = _ran({12: "5H", 25: "5S"})
+    assert ran.phase is SevenUpPhase.discard and ran.set_aside == ["5H"]
+    assert _issues(ran, points=[_point(R.gift, 1)])
+    while ran.phase is SevenUpPhase.discard:
+        seat = SU.to_act(ran)[0]
+        ran, _ = SU.apply(ran, SU.legal_moves(ran, seat)[0])
+    assert ran.phase is SevenUpPhase.play and SU.consistency_issues(ran) == []
+    assert _issues(ran, points=[_point(R.gift, 1)])
+
+
+def test_the_recorded_end_of_hand_points_are_those_the_tricks_give() -> None:
+    done = _played_deal_over()
+    swapped = _recorded(done, 0, [(R.high, 0), (R.low, 0), (R.jack, 1), (R.game, 1)])
+    assert SU.consistency_issues(swapped)  # QH was played by seat 1: High is seat 1's
+    assert SU.consistency_issues(_recorded(done, 0, [(R.high, 1), (R.low, 0), (R.game, 1)]))  # Jack missing
+    assert SU.consistency_issues(_recorded(done, 0, [(R.high, 1), (R.low, 0), (R.jack, 1), (R.game, 0)]))
+    # the points scored during the deal come first and are checked too: 9H was turned, no Jack
+    assert SU.consistency_issues(
+        _recorded(done, 0, [(R.turned_jack, 1), (R.high, 1), (R.low, 0), (R.jack, 1), (R.game, 1)])
+    )
+
+
+def test_the_recorded_end_of_hand_points_stop_at_the_winning_point() -> None:
+    deals = history(
+        [(R.high, 0), (R.low, 0), (R.jack, 0), (R.game, 0)],
+        [(R.high, 0), (R.low, 0), (R.jack, 1), (R.game, 1)],
+        [(R.high, 1), (R.low, 1), (R.jack, 1)],
+    )
+    state = _last_trick(
+        [
+            trick(0, ["2H", "AH"], "H", 1),
+            trick(1, ["JH", "3C"], "H", 1),
+            trick(1, ["TS", "4S"], "H", 1),
+            trick(1, ["KS", "5S"], "H", 1),
+            trick(1, ["QD", "6D"], "H", 1),
+        ],
+        [["7D"], ["AD"]],
+        leader=1,
+        deals=deals,
+    )
+    done, _ = _finish(state)
+    assert done.phase is SevenUpPhase.match_over and point_list(done.deals[-1].points) == [
+        ("high", 1),
+        ("low", 0),
+    ]
+    assert SU.consistency_issues(done) == []
+    assert SU.consistency_issues(_recorded(done, 3, [(R.high, 1), (R.low, 0), (R.jack, 1)]))  # counted on
+    assert SU.consistency_issues(_recorded(done, 3, [(R.high, 0), (R.low, 0)]))  # not the tricks' High
+    tricks = list(done.tricks)
+    tricks[2] = tricks[2].model_copy(update={"trump": Suit.C})  # TS 4S: the same winner with clubs
+    assert _issues(done, tricks=tricks)  # match_over keeps the tricks: each in the deal's trump
+
+
+def test_a_finished_deals_tricks_are_played_in_its_trump() -> None:
+    done = _played_deal_over()
+    tricks = list(done.tricks)
+    tricks[1] = tricks[1].model_copy(update={"trump": Suit.S})  # AC 3C: the same winner with spades
+    assert _issues(done, tricks=tricks)
+    deal = done.deals[-1].model_copy(update={"trump": Suit.S})
+    assert _issues(done, deals=[deal])  # the record keeps the deal's trump
+
+
+def test_a_deal_that_ended_the_match_is_the_last_deal() -> None:
+    deals = history([(R.high, 0)], [(R.low, 1)])
+    deals[0] = deals[0].model_copy(update={"outcome": SevenUpDealOutcome.match_won})
+    state = SU.new(2, SevenUpOptions(), 0, deck_at({12: "5H"}), 0)
+    state = state.model_copy(update={"deals": deals, "deal_number": 3})
+    assert SU.consistency_issues(state)
+    # nor does a deal follow the deal in which a side reached 7
+    seven = history(
+        [(R.high, 0), (R.low, 0), (R.jack, 0), (R.game, 0)], [(R.high, 0), (R.low, 0), (R.jack, 0)], []
+    )
+    assert SU.consistency_issues(state.model_copy(update={"deals": seven, "deal_number": 4, "dealer": 1}))
+
+
+def test_deal_records_hold_the_points_their_outcome_allows() -> None:
+    state = SU.new(2, SevenUpOptions(), 0, deck_at({12: "5H"}), 0)
+
+    def issues(*points: tuple[SevenUpPointReason, int], outcome: SevenUpDealOutcome | None = None) -> bool:
+        deals = history([])
+        if outcome is SevenUpDealOutcome.thrown_in:
+            deals = [deals[0].model_copy(update={"outcome": outcome, "trump": None})]
+        later = _recorded(state.model_copy(update={"deals": deals}), 0, points)
+        dealer = 0 if outcome is SevenUpDealOutcome.thrown_in else 1  # after a throw-in the same dealer
+        return bool(SU.consistency_issues(later.model_copy(update={"deal_number": 2, "dealer": dealer})))
+
+    thrown = SevenUpDealOutcome.thrown_in
+    assert not issues((R.turned_jack, 0), outcome=thrown)  # the first turned card's Jack, cancelled
+    assert issues((R.high, 0), (R.low, 0), outcome=thrown)  # a thrown-in deal is never played
+    assert issues((R.turned_jack, 0), (R.gift, 1), outcome=thrown)  # a gift settles trump: no throw-in
+    assert issues((R.turned_jack, 0), (R.turned_jack, 0), outcome=thrown)  # a second Jack would settle trump
+    # played deals: during-deal points, then High and Low together, Jack only with them, Game last
+    assert not issues((R.turned_jack, 0), (R.gift, 1), (R.high, 0), (R.low, 1), (R.jack, 0), (R.game, 1))
+    assert not issues((R.turned_jack, 0), (R.turned_jack, 0), (R.game, 1))
+    assert not issues((R.high, 1), (R.low, 1))
+    assert issues((R.low, 1))  # Low without High: only at the winning point
+    assert issues((R.jack, 0))  # the trump Jack was played: there is a High and a Low
+    assert issues((R.game, 0), (R.high, 0), (R.low, 0))  # counted High, Low, Jack, Game
+    assert issues((R.gift, 1), (R.gift, 1))
+    assert issues((R.turned_jack, 0), (R.turned_jack, 0), (R.gift, 1))  # a run, then a gift
+    assert issues((R.turned_jack, 1))  # the deal's dealer is seat 0
+    assert issues((R.gift, 0))  # the deal's eldest is seat 1
+    assert issues((R.high, 0), (R.low, 0), (R.turned_jack, 0))  # during-deal points come first
 
 
 # ---- Four-handed Seven-Up --------------------------------------------------------------------------
@@ -683,3 +881,62 @@ def test_a_play_with_extra_arguments_or_a_bad_next_deal_deck_is_refused() -> Non
     with pytest.raises(InvalidRequestError) as error:
         SU.apply(thrown, mv("next_deal", 0, deck=[*FULL_DECK[:-1], "AC"]))  # AC twice
     assert error.value.argument == "move"
+
+
+def _four_with_history(*per_deal: Sequence[tuple[SevenUpPointReason, int]], placed: Mapping[int, str]) -> Any:
+    """Four-handed, dealer 2 dealing deal 3 after two played deals with the given points."""
+    deals = history(*per_deal, partners=True)
+    state = FOUR.new(4, SevenUpOptions(), 0, deck_at(placed), 2)
+    state = state.model_copy(update={"deals": deals, "deal_number": len(deals) + 1})
+    assert FOUR.consistency_issues(state) == []
+    return state
+
+
+def test_four_handed_hands_stay_hidden_after_a_throw_in() -> None:
+    state = FOUR.new(4, SevenUpOptions(), 0, deck_at({24: "5H", 37: "6H", 50: "7H"}), 0)
+    state, _ = FOUR.apply(state, mv("beg", 1))
+    thrown, _ = FOUR.apply(state, mv("run", 0))
+    assert thrown.phase is SevenUpPhase.deal_over and thrown.deals[-1].outcome is SevenUpDealOutcome.thrown_in
+    assert not FOUR.trump_settled(thrown)
+    for seat in (2, 3):  # trump was never settled: they never may look
+        view = FOUR.view(thrown, seat)
+        assert view.hand_hidden and view.hand == [] and view.hand_sizes == [12, 12, 12, 12]
+    for seat in (0, 1):
+        assert FOUR.view(thrown, seat).hand == thrown.hands[seat]
+    again, _ = FOUR.apply(thrown, mv("next_deal", 0, deck=list(FULL_DECK)))
+    assert FOUR.view(again, 2).hand_hidden and FOUR.view(again, 3).hand_hidden  # a new unsettled deal
+
+
+def test_four_handed_hands_stay_hidden_when_a_turned_jack_wins_before_trump_is_settled() -> None:
+    # side 0 (seats 0 and 2) has 6; deal 3 is dealt by seat 2 and turns JD: seat 2 scores the 7th point
+    # (deal 3 is thrown in, so seat 2 deals deal 4 again)
+    state = _four_with_history(
+        [(R.high, 0), (R.low, 0), (R.jack, 2)],
+        [(R.high, 2), (R.low, 2), (R.jack, 0)],
+        placed={24: "5H", 37: "6H", 50: "7H"},
+    )
+    state, _ = FOUR.apply(state, mv("beg", 3))
+    state, _ = FOUR.apply(state, mv("run", 2))
+    assert state.deals[-1].outcome is SevenUpDealOutcome.thrown_in
+    over, _ = FOUR.apply(state, mv("next_deal", 2, deck=deck_at({24: "JD"})))
+    assert FOUR.consistency_issues(over) == []
+    assert over.phase is SevenUpPhase.match_over and over.deals[-1].outcome is SevenUpDealOutcome.match_won
+    assert not FOUR.trump_settled(over)
+    for seat in (0, 1):  # dealer + 2 and dealer + 3
+        assert FOUR.view(over, seat).hand_hidden and FOUR.view(over, seat).hand == []
+    for seat in (2, 3):
+        assert FOUR.view(over, seat).hand == over.hands[seat]
+
+
+def test_four_handed_hands_show_when_a_gift_wins_the_match() -> None:
+    # side 1 (seats 1 and 3) has 6; the eldest of deal 3 is seat 3: the gift settles trump and wins
+    state = _four_with_history(
+        [(R.high, 1), (R.low, 1), (R.jack, 3)], [(R.high, 3), (R.low, 3), (R.jack, 1)], placed={24: "5D"}
+    )
+    state, _ = FOUR.apply(state, mv("beg", 3))
+    assert FOUR.view(state, 0).hand_hidden
+    over, _ = FOUR.apply(state, mv("give", 2))
+    assert over.phase is SevenUpPhase.match_over and FOUR.trump_settled(over)
+    assert FOUR.consistency_issues(over) == []
+    for seat in range(4):
+        assert not FOUR.view(over, seat).hand_hidden and FOUR.view(over, seat).hand == over.hands[seat]
