@@ -229,13 +229,28 @@ def deck_issues(deck: Sequence[str], expected: Sequence[str]) -> list[IssueAt]:
     return conservation_issues([((), deck)], expected, "the deck")
 
 
-def check_deck(deck: Sequence[str] | None, expected: Sequence[str]) -> None:
-    """Refuse an explicit deck that is not a permutation of ``expected``."""
+def check_deck(
+    deck: Sequence[str] | None,
+    expected: Sequence[str],
+    argument: str = "deck",
+    path: tuple[str | int, ...] = (),
+) -> None:
+    """Refuse an explicit deck that is not a permutation of ``expected``.
+
+    ``argument`` and ``path`` say where the deck sits in the request: the ``deck`` of ``new`` by default,
+    ``argument="move", path=("deck",)`` for the deck of a ``next_deal`` move.
+    """
     if deck is None:
         return
-    issues = deck_issues(deck, expected)
+    issues = [IssueAt((*path, *issue.path), issue.message) for issue in deck_issues(deck, expected)]
     if issues:
-        raise InvalidRequestError(f"The deck is not a {len(expected)}-card deck.", issues, argument="deck")
+        raise InvalidRequestError(f"The deck is not a {len(expected)}-card deck.", issues, argument=argument)
+
+
+def best_seats(totals: Sequence[int], lowest: bool = False) -> list[int]:
+    """The seats (or sides) sharing the best total: the highest, or the lowest when ``lowest``."""
+    best = min(totals) if lowest else max(totals)
+    return [seat for seat, total in enumerate(totals) if total == best]
 
 
 def seat_issues(path: tuple[str | int, ...], seat: int | None, players: int) -> list[IssueAt]:

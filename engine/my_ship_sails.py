@@ -37,8 +37,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import FULL_DECK, deal_round_robin, shuffled, sort_cards
-from engine.errors import InvalidRequestError, IssueAt, NotYourTurnError
-from engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
+from engine.errors import IssueAt, NotYourTurnError
+from engine.game import Game, best_seats, check_deck, conservation_issues, length_issues, seat_issues
 from schema.common import INT32_MAX, MAX_SEATS
 from schema.my_ship_sails import (
     DEALS_PER_MATCH,
@@ -197,7 +197,7 @@ class MyShipSails(
         totals = _totals(state.deals, len(state.hands))
         over = state.phase is MATCH_OVER
         return MyShipSailsScore(
-            totals=totals, deals=state.deals, over=over, winners=_winners(totals) if over else []
+            totals=totals, deals=state.deals, over=over, winners=best_seats(totals) if over else []
         )
 
     def view(self, state: MyShipSailsState, player: int) -> MyShipSailsView:
@@ -312,18 +312,13 @@ class MyShipSails(
         phase = DEAL_OVER
         if state.deal_number >= DEALS_PER_MATCH:
             phase = MATCH_OVER
-            events.append(_event("match_ended", winners=_winners(_totals(deals, n))))
+            events.append(_event("match_ended", winners=best_seats(_totals(deals, n))))
         return state.model_copy(update={"deals": deals, "phase": phase, "pending": [None] * n}), events
 
     def _next_deal(
         self, state: MyShipSailsState, move: MyShipSailsMove
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        try:
-            check_deck(move.deck, FULL_DECK)
-        except InvalidRequestError as error:
-            raise InvalidRequestError(
-                error.detail, [IssueAt(("deck", *i.path), i.message) for i in error.issues], argument="move"
-            ) from None
+        check_deck(move.deck, FULL_DECK, argument="move", path=("deck",))
         n = len(state.hands)
         dealer = (state.dealer + 1) % n
         after, events = self._deal(
@@ -455,8 +450,3 @@ def _totals(deals: Sequence[MyShipSailsDeal], players: int) -> list[int]:
         for seat in deal.winners:
             totals[seat] += 1
     return totals
-
-
-def _winners(totals: Sequence[int]) -> list[int]:
-    best = max(totals)
-    return [seat for seat, total in enumerate(totals) if total == best]

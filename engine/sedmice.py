@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from engine.cards import PIQUET_DECK, deal_round_robin, shuffled, sort_cards
-from engine.errors import InvalidRequestError, IssueAt
+from engine.errors import IssueAt
 from engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
 from schema.operations import GameModels
 from schema.sedmice import (
@@ -333,12 +333,7 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
         return list(range(side, len(state.hands), 2))
 
     def _next_deal(self, state: SedmiceState, move: SedmiceMove) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        try:
-            check_deck(move.deck, PIQUET_DECK)
-        except InvalidRequestError as error:
-            raise InvalidRequestError(
-                error.detail, [IssueAt(("deck", *i.path), i.message) for i in error.issues], argument="move"
-            ) from None
+        check_deck(move.deck, PIQUET_DECK, argument="move", path=("deck",))
         n = len(state.hands)
         dealer = (state.dealer + 1) % n
         after = self._deal(

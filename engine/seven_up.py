@@ -64,7 +64,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.cards import FULL_DECK, shuffled
-from engine.errors import InvalidRequestError, IssueAt
+from engine.errors import IssueAt
 from engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
 from engine.tricks import (
     card_points,
@@ -139,12 +139,6 @@ def _event(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
 
 def _fixed_trump(options: Any) -> bool:
     return bool(getattr(options, "fixed_trump", False))
-
-
-def _under_deck(error: InvalidRequestError) -> InvalidRequestError:
-    """The deck error of a ``next_deal`` move, with paths under the move's ``deck``."""
-    issues = [IssueAt(("deck", *issue.path), issue.message) for issue in error.issues]
-    return InvalidRequestError(error.detail, issues, argument="move")
 
 
 def cut_for_dealer(seed: int, players: int) -> tuple[list[SevenUpCutRound], int]:
@@ -616,10 +610,7 @@ class SevenUpFamily(
         return self._close(after, Outcome.played, events), events
 
     def _next_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
-        try:
-            check_deck(move.deck, FULL_DECK)
-        except InvalidRequestError as error:
-            raise _under_deck(error) from None
+        check_deck(move.deck, FULL_DECK, argument="move", path=("deck",))
         return self._deal(state, self.next_dealer(state), state.deal_number + 1, move.deck)
 
     # ---- score and view -----------------------------------------------------------------------

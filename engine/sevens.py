@@ -41,8 +41,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin, shuffled, sort_cards
-from engine.errors import InvalidRequestError, IssueAt
-from engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
+from engine.errors import IssueAt
+from engine.game import Game, best_seats, check_deck, conservation_issues, length_issues, seat_issues
 from schema.common import Suit
 from schema.operations import GameModels
 from schema.sevens import (
@@ -144,11 +144,6 @@ def _totals(deals: Sequence[SevensDeal]) -> list[int]:
     return totals
 
 
-def _winners(totals: Sequence[int]) -> list[int]:
-    best = max(totals)
-    return [seat for seat, total in enumerate(totals) if total == best]
-
-
 class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore]):
     """Sevens with three passes a deal and busting, four players, a match of five deals."""
 
@@ -199,12 +194,7 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
         )
 
     def _next_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
-        try:
-            check_deck(move.deck, FULL_DECK)
-        except InvalidRequestError as error:
-            raise InvalidRequestError(
-                error.detail, [IssueAt(("deck", *i.path), i.message) for i in error.issues], argument="move"
-            ) from None
+        check_deck(move.deck, FULL_DECK, argument="move", path=("deck",))
         dealer = (state.dealer + 1) % SEVENS_PLAYERS
         deals = list(state.deals)
         after = self._deal(state.options, state.seed, dealer, state.deal_number + 1, deals, move.deck)
@@ -318,7 +308,7 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
         phase = SevensPhase.deal_over
         if state.deal_number >= state.options.deals:
             phase = SevensPhase.match_over
-            events.append(_event("match_ended", winners=_winners(_totals(deals))))
+            events.append(_event("match_ended", winners=best_seats(_totals(deals))))
         return state.model_copy(update={"deals": deals, "phase": phase, "turn": None}), events
 
     # ---- reading a state ------------------------------------------------------------------------
@@ -326,7 +316,7 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
     def score(self, state: SevensState) -> SevensScore:
         totals = _totals(state.deals)
         over = state.phase is SevensPhase.match_over
-        winners = _winners(totals) if over else []
+        winners = best_seats(totals) if over else []
         return SevensScore(totals=totals, deals=state.deals, over=over, winners=winners)
 
     def view(self, state: SevensState, player: int) -> SevensView:

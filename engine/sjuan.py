@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
 from engine.cards import FULL_DECK, RANKS, deal_round_robin, shuffled, sort_cards
-from engine.errors import InvalidRequestError, IssueAt
-from engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
+from engine.errors import IssueAt
+from engine.game import Game, best_seats, check_deck, conservation_issues, length_issues, seat_issues
 from schema.operations import GameModels
 from schema.sjuan import (
     DominoFanTanOptions,
@@ -265,18 +265,13 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         phase = SjuanPhase.deal_over
         if max(totals) >= MATCH_TARGET:
             phase = SjuanPhase.match_over
-            events.append(_event("match_ended", winners=_winners(totals)))
+            events.append(_event("match_ended", winners=best_seats(totals, lowest=True)))
         return state.model_copy(update={"deals": deals, "phase": phase, "turn": None}), events
 
     def _next_deal(
         self, state: SjuanFamilyState, move: SjuanMove
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        try:
-            check_deck(move.deck, FULL_DECK)
-        except InvalidRequestError as error:
-            raise InvalidRequestError(
-                error.detail, [IssueAt(("deck", *i.path), i.message) for i in error.issues], argument="move"
-            ) from None
+        check_deck(move.deck, FULL_DECK, argument="move", path=("deck",))
         n = len(state.hands)
         dealer = (state.dealer + 1) % n
         after = self._deal(
@@ -299,7 +294,7 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             pot=sum(state.chips),
             deals=state.deals,
             over=over,
-            winners=_winners(totals) if over else [],
+            winners=best_seats(totals, lowest=True) if over else [],
         )
 
     def view(self, state: SjuanFamilyState, player: int) -> SjuanFamilyView:
@@ -419,11 +414,6 @@ def _totals(deals: Sequence[SjuanDeal], players: int) -> list[int]:
         for seat, penalty in enumerate(deal.penalties):
             totals[seat] += penalty
     return totals
-
-
-def _winners(totals: Sequence[int]) -> list[int]:
-    best = min(totals)
-    return [seat for seat, total in enumerate(totals) if total == best]
 
 
 class Sjuan(SjuanFamily):
