@@ -62,9 +62,9 @@ def game_operations(game: AnyGame) -> list[Operation]:
 
     def new(req: Any) -> Any:
         seed = 0 if req.seed is None else req.seed
-        state = game.new(req.players, req.options, seed, req.deck, req.dealer)
+        state, events = game.new_match(req.players, req.options, seed, req.deck, req.dealer)
         # responses wrap models the engine built from validated input: no need to validate them again
-        return m.new_response.model_construct(state=state)
+        return m.new_response.model_construct(state=state, events=events)
 
     def moves(req: Any) -> Any:
         game.check(req.state)

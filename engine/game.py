@@ -59,8 +59,9 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     @abstractmethod
     def start(
         self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
-    ) -> StateT:
-        """A new match from arguments :meth:`new` has checked (``dealer`` None: the game's own rule)."""
+    ) -> tuple[StateT, list[EventT]]:
+        """A new match from checked arguments (``dealer`` None: the game's own rule), with the events of
+        its first deal (the deal itself, a turned trump, points scored at once...)."""
 
     @abstractmethod
     def consistency_issues(self, state: StateT) -> list[IssueAt]:
@@ -96,6 +97,15 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
     ) -> StateT:
         """A new match: the first deal dealt from ``deck`` (top first) or from the seeded shuffle.
+
+        The state of :meth:`new_match`, for callers that do not need the first deal's events.
+        """
+        return self.new_match(players, options, seed, deck, dealer)[0]
+
+    def new_match(
+        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+    ) -> tuple[StateT, list[EventT]]:
+        """A new match and the events of its first deal.
 
         Refuses a table size the game is not played with, a deck that is not exactly the game's cards and
         a first dealer who is not at the table.

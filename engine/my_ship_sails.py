@@ -131,9 +131,10 @@ class MyShipSails(
         seed: int,
         deck: Sequence[str] | None,
         dealer: int | None,
-    ) -> MyShipSailsState:
-        state, _ = self._deal(players, options, seed, dealer or 0, 1, [], deck)
-        return state
+    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+        dealer = dealer or 0
+        state, events = self._deal(players, options, seed, dealer, 1, [], deck)
+        return state, [_event("deal_started", player=dealer), *events]
 
     def to_act(self, state: MyShipSailsState) -> list[int]:
         if state.phase is STEP:

@@ -153,8 +153,9 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
 
     def start(
         self, players: int, options: SedmiceOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
-    ) -> SedmiceState:
-        return self._deal(players, options, seed, dealer or 0, 1, [], deck)
+    ) -> tuple[SedmiceState, list[SedmiceEvent]]:
+        state = self._deal(players, options, seed, dealer or 0, 1, [], deck)
+        return state, [_event("deal_started", player=state.dealer)]
 
     def _deal(
         self,

@@ -228,7 +228,7 @@ class SevenUpFamily(
 
     def start(
         self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
-    ) -> StateT:
+    ) -> tuple[StateT, list[SevenUpEvent]]:
         cut: list[SevenUpCutRound] = []
         if dealer is None:
             cut, dealer = cut_for_dealer(seed, players)
@@ -251,8 +251,7 @@ class SevenUpFamily(
             points=[],
             deals=[],
         )
-        state, _ = self._deal(empty, dealer, 1, deck)
-        return state
+        return self._deal(empty, dealer, 1, deck)
 
     def _deal(
         self, state: StateT, dealer: int, deal_number: int, deck: Sequence[str] | None

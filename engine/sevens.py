@@ -160,8 +160,9 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
 
     def start(
         self, players: int, options: SevensOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
-    ) -> SevensState:
-        return self._deal(options, seed, dealer or 0, 1, [], deck)
+    ) -> tuple[SevensState, list[SevensEvent]]:
+        state = self._deal(options, seed, dealer or 0, 1, [], deck)
+        return state, [_event("deal_started", player=state.dealer)]
 
     def _deal(
         self,

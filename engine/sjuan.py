@@ -147,8 +147,9 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
     def start(
         self, players: int, options: SjuanOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
-    ) -> SjuanFamilyState:
-        return self._deal(players, options, seed, dealer or 0, 1, [], deck)
+    ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
+        state = self._deal(players, options, seed, dealer or 0, 1, [], deck)
+        return state, _deal_events(state)
 
     def _deal(
         self,
@@ -277,12 +278,7 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         after = self._deal(
             n, state.options, state.seed, dealer, state.deal_number + 1, list(state.deals), move.deck
         )
-        events = [_event("deal_started", player=dealer)]
-        events += [
-            _event("chip_paid", player=seat, chips=paid, reason="short_hand")
-            for seat, paid in enumerate(after.chips)
-            if paid
-        ]
+        events = _deal_events(after)
         return after, events
 
     def score(self, state: SjuanFamilyState) -> SjuanScore:
@@ -406,6 +402,17 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             if index < len(state.deals) - 1 and max(running) >= MATCH_TARGET:
                 issues.append(IssueAt(path, "the match ended at an earlier deal"))
         return issues
+
+
+def _deal_events(state: SjuanFamilyState) -> list[SjuanEvent]:
+    """The events of a fresh deal: who dealt, and the chips short hands paid."""
+    events = [_event("deal_started", player=state.dealer)]
+    events += [
+        _event("chip_paid", player=seat, chips=paid, reason="short_hand")
+        for seat, paid in enumerate(state.chips)
+        if paid
+    ]
+    return events
 
 
 def _totals(deals: Sequence[SjuanDeal], players: int) -> list[int]:

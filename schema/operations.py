@@ -99,7 +99,12 @@ def build_operation_models(
             ),
             options=(models.options, Field(default_factory=models.options, description="Game options.")),
         ),
-        new_response=_model(f"{p}NewResponse", "The state of a new match.", state=(state, ...)),
+        new_response=_model(
+            f"{p}NewResponse",
+            "The state of a new match and the events of its first deal.",
+            state=(state, ...),
+            events=(list[models.event], ...),  # type: ignore[name-defined]
+        ),
         moves_request=_model(
             f"{p}MovesRequest",
             "Ask for the legal moves.",

@@ -335,6 +335,9 @@ def test_auto_declare_declares_a_dealt_one_suit_hand_at_once() -> None:
     state = checked(GAME.new(4, options, 0, deck_dealing(hands, 0), 0))
     assert state.phase is DEAL_OVER and GAME.to_act(state) == [1]
     assert state.deals == [MyShipSailsDeal(number=1, dealer=0, exchanges=0, winners=[0])]
+    _, events = GAME.new_match(4, options, 0, deck_dealing(hands, 0), 0)
+    assert str(events[0].type) == "deal_started"
+    assert "declared" in [str(e.type) for e in events]  # the first deal's declaration is not lost
     # without the option the same deal waits for seat 0 to declare
     manual = checked(GAME.new(4, MyShipSailsOptions(), 0, deck_dealing(hands, 0), 0))
     assert manual.phase is STEP and GAME.to_act(manual) == [0, 1, 2, 3]

@@ -202,6 +202,14 @@ def test_turned_jack_scores_one_for_the_dealer_at_once() -> None:
     assert SU.score(state).totals == [1, 0]
 
 
+def test_the_first_deals_turned_trump_and_jack_point_are_events_of_new() -> None:
+    _, events = SU.new_match(2, SevenUpOptions(), 0, deck_at({12: "JD"}), 0)
+    kinds = [str(e.type) for e in events]
+    assert kinds[0] == "deal_started"
+    assert "trump_turned" in kinds and "point" in kinds
+    assert kinds.index("trump_turned") < kinds.index("point")
+
+
 # ---- stand, beg, give, run -------------------------------------------------------------------------
 
 

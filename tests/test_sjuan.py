@@ -65,6 +65,9 @@ def test_each_player_dealt_a_short_hand_pays_one_chip_at_the_deal() -> None:
     assert SJUAN.score(state).pot == 3
     even = SJUAN.new(4, SJUAN.models.options(), 9, None, 0)
     assert even.chips == [0, 0, 0, 0]
+    _, events = SJUAN.new_match(5, SJUAN.models.options(), 9, None, 3)
+    paid = [(e.type, e.player, e.chips, e.reason) for e in events if e.type == "chip_paid"]
+    assert paid == [("chip_paid", seat, 1, "short_hand") for seat in (1, 2, 3)]
 
 
 # ---- Sjuan play ---------------------------------------------------------------------------------
