@@ -128,13 +128,22 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     def check_players(self, players: int) -> None:
         """Refuse a table size this game is not played with."""
         if players not in self.table_sizes():
-            *most, last = map(str, self.table_sizes())
-            sizes = f"{', '.join(most)} or {last}" if most else last
             raise InvalidRequestError(
-                f"{self.name} is played by {sizes} players, not {players}.",
-                [IssueAt((), f"must be one of {sizes}")],
+                f"{self.name} is played by {self._sizes_text()} players, not {players}.",
+                [IssueAt((), f"must be one of {self._sizes_text()}")],
                 argument="players",
             )
+
+    def table_size_issues(self, state: StateT) -> list[IssueAt]:
+        """An issue at ``hands`` when the state's table has a size this game is not played with."""
+        n = self.players(state)
+        if n in self.table_sizes():
+            return []
+        return [IssueAt(("hands",), f"{self.name} is played by {self._sizes_text()} players, not {n}")]
+
+    def _sizes_text(self) -> str:
+        *most, last = map(str, self.table_sizes())
+        return f"{', '.join(most)} or {last}" if most else last
 
     def is_legal(self, state: StateT, move: MoveT) -> bool:
         """Whether ``move`` is legal now. Games with large move sets may override this."""

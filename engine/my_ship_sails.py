@@ -331,12 +331,8 @@ class MyShipSails(
 
     def consistency_issues(self, state: MyShipSailsState) -> list[IssueAt]:
         n = len(state.hands)
-        if not self.min_players <= n <= self.max_players:
-            return [
-                IssueAt(
-                    ("hands",), f"{self.name} is for {self.min_players}-{self.max_players} players, not {n}"
-                )
-            ]
+        if size_issues := self.table_size_issues(state):
+            return size_issues
         issues = conservation_issues(
             [(("hands", i), h) for i, h in enumerate(state.hands)] + [(("unused",), state.unused)], FULL_DECK
         )

@@ -383,8 +383,8 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
 
     def consistency_issues(self, state: SedmiceState) -> list[IssueAt]:
         n = len(state.hands)
-        if n not in (2, 4):
-            return [IssueAt(("hands",), f"Sedmice is for 2 players or 4 in partnerships, not {n}")]
+        if size_issues := self.table_size_issues(state):
+            return size_issues
         issues = length_issues(("taken",), state.taken, SIDES)
         issues += length_issues(("tricks",), state.tricks, SIDES)
         issues += seat_issues(("dealer",), state.dealer, n)

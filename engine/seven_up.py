@@ -718,12 +718,8 @@ class SevenUpFamily(
 
     def consistency_issues(self, state: StateT) -> list[IssueAt]:
         n = len(state.hands)
-        if not self.min_players <= n <= self.max_players:
-            return [
-                IssueAt(
-                    ("hands",), f"{self.name} is for {self.min_players}-{self.max_players} players, not {n}"
-                )
-            ]
+        if size_issues := self.table_size_issues(state):
+            return size_issues
         issues = length_issues(("discarded",), state.discarded, n)
         issues += seat_issues(("dealer",), state.dealer, n)
         issues += seat_issues(("leader",), state.leader, n)

@@ -343,8 +343,8 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
 
     def consistency_issues(self, state: SevensState) -> list[IssueAt]:
         n = len(state.hands)
-        if n != SEVENS_PLAYERS:
-            return [IssueAt(("hands",), f"Sevens is for exactly {SEVENS_PLAYERS} players, not {n}")]
+        if size_issues := self.table_size_issues(state):
+            return size_issues
         issues = length_issues(("table",), state.table, SEVENS_PLAYERS)
         issues += length_issues(("passes",), state.passes, n)
         issues += seat_issues(("dealer",), state.dealer, n)

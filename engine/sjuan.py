@@ -314,12 +314,8 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
     def consistency_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         n = len(state.hands)
-        if not self.min_players <= n <= self.max_players:
-            return [
-                IssueAt(
-                    ("hands",), f"{self.name} is for {self.min_players}-{self.max_players} players, not {n}"
-                )
-            ]
+        if size_issues := self.table_size_issues(state):
+            return size_issues
         issues = conservation_issues(
             [(("hands", i), h) for i, h in enumerate(state.hands)]
             + [(("table",), state.table), (("stock",), self.stock(state))],
