@@ -11,9 +11,11 @@ COPY pyproject.toml README.md ./
 COPY api ./api
 COPY engine ./engine
 COPY schema ./schema
+COPY sevens_rules ./sevens_rules
 RUN pip install . && useradd --system --uid 10001 --no-create-home rules
 
 USER rules
 EXPOSE 8000
 # Same command as the README's quick start, listening on all interfaces inside the container.
-CMD ["uvicorn", "api.app:app", "--host", "0.0.0.0", "--port", "8000"]
+ENV HOST=0.0.0.0 PORT=8000
+CMD ["sevens-rules"]

@@ -1,4 +1,4 @@
-"""The ASGI application ``api.app:app``: REST under ``/v1``, GraphQL at ``/graphql``, OpenAPI at
+"""The ASGI application ``sevens_rules.api.app:app``: REST under ``/v1``, GraphQL at ``/graphql``, OpenAPI at
 ``/openapi.json``, every failure as problem details."""
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
 
-from api.graphql import build_schema
-from api.limits import BodyLimitMiddleware, Settings
-from api.openapi import openapi_json
-from api.problems import problem
-from api.rest import problem_response, routes
-from engine.registry import GAMES
+from sevens_rules.api.graphql import build_schema
+from sevens_rules.api.limits import BodyLimitMiddleware, Settings
+from sevens_rules.api.openapi import openapi_json
+from sevens_rules.api.problems import problem
+from sevens_rules.api.rest import problem_response, routes
+from sevens_rules.engine.registry import GAMES
 
 OPERATIONS = ("new", "moves", "apply", "score", "view")
 

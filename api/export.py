@@ -1,13 +1,16 @@
-"""Regenerate the committed contract: ``python -m api.export`` writes ``openapi/openapi.json`` and
-``openapi/schema.graphql``; ``python -m api.export --check`` fails when either differs from the models."""
+"""Regenerate the committed contract.
+
+``python -m sevens_rules.api.export`` writes ``openapi/openapi.json`` and ``openapi/schema.graphql``;
+``python -m sevens_rules.api.export --check`` fails when either differs from the models.
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from api.graphql import build_schema
-from api.openapi import openapi_json
+from sevens_rules.api.graphql import build_schema
+from sevens_rules.api.openapi import openapi_json
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI_PATH = ROOT / "openapi" / "openapi.json"
@@ -31,7 +34,9 @@ def main(argv: list[str]) -> int:
             path.parent.mkdir(exist_ok=True)
             path.write_bytes(content)
     for path in stale:
-        print(f"{path.relative_to(ROOT)} is out of date: run python -m api.export", file=sys.stderr)
+        print(
+            f"{path.relative_to(ROOT)} is out of date: run python -m sevens_rules.api.export", file=sys.stderr
+        )
     return 1 if stale else 0
 
 

@@ -34,11 +34,11 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.types.base import StrawberryObjectDefinition
 from strawberry.types.unset import UNSET
 
-from api.limits import Settings
-from api.operations import Operation, all_operations, games_response
-from api.problems import as_game_problem, from_rules_error, from_validation_error, problem
-from engine.errors import RulesError
-from schema.common import GamesResponse
+from sevens_rules.api.limits import Settings
+from sevens_rules.api.operations import Operation, all_operations, games_response
+from sevens_rules.api.problems import as_game_problem, from_rules_error, from_validation_error, problem
+from sevens_rules.engine.errors import RulesError
+from sevens_rules.schema.common import GamesResponse
 
 
 class _TypeBuilder:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.problems import PROBLEM_MEDIA_TYPE, dump, problem
+from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE, dump, problem
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,10 @@ import orjson
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from api.operations import all_operations
-from api.problems import PROBLEM_MEDIA_TYPE
-from schema.common import GamesResponse, Problem
+from sevens_rules import __version__
+from sevens_rules.api.operations import all_operations
+from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE
+from sevens_rules.schema.common import GamesResponse, Problem
 
 REF_TEMPLATE = "#/components/schemas/{model}"
 
@@ -85,7 +86,7 @@ def openapi_document() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {
             "title": "Sevens rules service",
-            "version": "1.0.0",
+            "version": __version__,
             "description": "A stateless rules service for the sevens family of card games. POST a "
             "state, get the legal moves, the next state and its events, the scores, or one seat's view.",
         },

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from engine.game import Game
-from engine.registry import GAMES
-from schema.common import GameInfo, GamesResponse, Problem, WireModel, options_info
-from schema.operations import OperationModels, build_operation_models, field_prefix
+from sevens_rules.engine.game import Game
+from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.common import GameInfo, GamesResponse, Problem, WireModel, options_info
+from sevens_rules.schema.operations import OperationModels, build_operation_models, field_prefix
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from engine.errors import (
+from sevens_rules.engine.errors import (
     IllegalMoveError,
     InconsistentStateError,
     InvalidRequestError,
@@ -16,7 +16,7 @@ from engine.errors import (
     NotYourTurnError,
     RulesError,
 )
-from schema.common import Issue, Problem, WireModel
+from sevens_rules.schema.common import Issue, Problem, WireModel
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 

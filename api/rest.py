@@ -10,8 +10,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from api.operations import Operation, all_operations, games_response
-from api.problems import (
+from sevens_rules.api.operations import Operation, all_operations, games_response
+from sevens_rules.api.problems import (
     PROBLEM_MEDIA_TYPE,
     as_game_problem,
     dump,
@@ -19,8 +19,8 @@ from api.problems import (
     from_validation_error,
     problem,
 )
-from engine.errors import RulesError
-from schema.common import Problem
+from sevens_rules.engine.errors import RulesError
+from sevens_rules.schema.common import Problem
 
 JSON_MEDIA_TYPE = "application/json"
 logger = logging.getLogger("sevens_rules")

@@ -31,8 +31,8 @@ from typing import Any
 
 import orjson
 
-from engine.game import Game
-from engine.registry import GAMES
+from sevens_rules.engine.game import Game
+from sevens_rules.engine.registry import GAMES
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
@@ -395,7 +395,7 @@ def bench_http(seconds: int, rounds: int, connections: int, threads: int, workdi
     results = []
     with (
         uvicorn_server("bench.ceiling:app", workdir) as ceiling_base,
-        uvicorn_server("api.app:app", workdir) as service_base,
+        uvicorn_server("sevens_rules.api.app:app", workdir) as service_base,
     ):
         ceiling_url = f"{ceiling_base}/parse"
         for e in endpoints:

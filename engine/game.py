@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar
 
-from engine.cards import FULL_DECK
-from engine.errors import (
+from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.errors import (
     IllegalMoveError,
     InconsistentStateError,
     InvalidRequestError,
@@ -24,8 +24,8 @@ from engine.errors import (
     MatchOverError,
     NotYourTurnError,
 )
-from schema.common import WireModel
-from schema.operations import GameModels
+from sevens_rules.schema.common import WireModel
+from sevens_rules.schema.operations import GameModels
 
 OptionsT = TypeVar("OptionsT", bound=WireModel)
 StateT = TypeVar("StateT", bound=WireModel)

@@ -36,11 +36,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.cards import FULL_DECK, deal_round_robin, shuffled, sort_cards
-from engine.errors import IssueAt, NotYourTurnError
-from engine.game import Game, best_seats, check_deck, conservation_issues, length_issues, seat_issues
-from schema.common import INT32_MAX, MAX_SEATS
-from schema.my_ship_sails import (
+from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.errors import IssueAt, NotYourTurnError
+from sevens_rules.engine.game import (
+    Game,
+    best_seats,
+    check_deck,
+    conservation_issues,
+    length_issues,
+    seat_issues,
+)
+from sevens_rules.schema.common import INT32_MAX, MAX_SEATS
+from sevens_rules.schema.my_ship_sails import (
     DEALS_PER_MATCH,
     MyShipSailsChoice,
     MyShipSailsChoiceType,
@@ -55,7 +62,7 @@ from schema.my_ship_sails import (
     MyShipSailsState,
     MyShipSailsView,
 )
-from schema.operations import GameModels
+from sevens_rules.schema.operations import GameModels
 
 HAND_SIZE = 7
 """Cards dealt to each player."""

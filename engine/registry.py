@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.game import Game
-from engine.my_ship_sails import MyShipSails
-from engine.sedmice import Sedmice
-from engine.seven_up import CaliforniaJack, FourHandedSevenUp, SevenUp
-from engine.sevens import Sevens
-from engine.sjuan import DominoFanTan, FanTan, FreeFanTan, Sjuan
+from sevens_rules.engine.game import Game
+from sevens_rules.engine.my_ship_sails import MyShipSails
+from sevens_rules.engine.sedmice import Sedmice
+from sevens_rules.engine.seven_up import CaliforniaJack, FourHandedSevenUp, SevenUp
+from sevens_rules.engine.sevens import Sevens
+from sevens_rules.engine.sjuan import DominoFanTan, FanTan, FreeFanTan, Sjuan
 
 GAMES: dict[str, Game[Any, Any, Any, Any, Any, Any]] = {
     game.id: game

@@ -37,11 +37,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from engine.cards import PIQUET_DECK, deal_round_robin, shuffled, sort_cards
-from engine.errors import IssueAt
-from engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
-from schema.operations import GameModels
-from schema.sedmice import (
+from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.errors import IssueAt
+from sevens_rules.engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
+from sevens_rules.schema.operations import GameModels
+from sevens_rules.schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
     SedmiceEventType,

@@ -63,10 +63,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
-from engine.cards import FULL_DECK, shuffled
-from engine.errors import IssueAt
-from engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
-from engine.tricks import (
+from sevens_rules.engine.cards import FULL_DECK, shuffled
+from sevens_rules.engine.errors import IssueAt
+from sevens_rules.engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
+from sevens_rules.engine.tricks import (
     card_points,
     highest,
     legal_follows,
@@ -75,9 +75,9 @@ from engine.tricks import (
     trick_winner,
     unique_best,
 )
-from schema.common import Suit
-from schema.operations import GameModels
-from schema.seven_up import (
+from sevens_rules.schema.common import Suit
+from sevens_rules.schema.operations import GameModels
+from sevens_rules.schema.seven_up import (
     CaliforniaJackOptions,
     CaliforniaJackState,
     CaliforniaJackView,

@@ -40,12 +40,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin, shuffled, sort_cards
-from engine.errors import IssueAt
-from engine.game import Game, best_seats, check_deck, conservation_issues, length_issues, seat_issues
-from schema.common import Suit
-from schema.operations import GameModels
-from schema.sevens import (
+from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.errors import IssueAt
+from sevens_rules.engine.game import (
+    Game,
+    best_seats,
+    check_deck,
+    conservation_issues,
+    length_issues,
+    seat_issues,
+)
+from sevens_rules.schema.common import Suit
+from sevens_rules.schema.operations import GameModels
+from sevens_rules.schema.sevens import (
     SEVENS_PASSES,
     SEVENS_PLAYERS,
     SevensDeal,

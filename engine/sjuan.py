@@ -20,11 +20,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
-from engine.cards import FULL_DECK, RANKS, deal_round_robin, shuffled, sort_cards
-from engine.errors import IssueAt
-from engine.game import Game, best_seats, check_deck, conservation_issues, length_issues, seat_issues
-from schema.operations import GameModels
-from schema.sjuan import (
+from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.errors import IssueAt
+from sevens_rules.engine.game import (
+    Game,
+    best_seats,
+    check_deck,
+    conservation_issues,
+    length_issues,
+    seat_issues,
+)
+from sevens_rules.schema.operations import GameModels
+from sevens_rules.schema.sjuan import (
     DominoFanTanOptions,
     DominoFanTanState,
     DominoFanTanView,

@@ -13,7 +13,15 @@ from typing import Any
 
 from pydantic import Field, create_model
 
-from schema.common import FullDeckOrder, IntegralInt, PiquetDeckOrder, Problem, Seat, Seed, WireModel
+from sevens_rules.schema.common import (
+    FullDeckOrder,
+    IntegralInt,
+    PiquetDeckOrder,
+    Problem,
+    Seat,
+    Seed,
+    WireModel,
+)
 
 
 def type_prefix(game_id: str) -> str:

@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
-from schema.common import (
+from sevens_rules.schema.common import (
     INTEGRAL,
     Count,
     IntegralInt,

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from schema.common import (
+from sevens_rules.schema.common import (
     Card,
     CardList,
     Count,

@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from schema.common import (
+from sevens_rules.schema.common import (
     INTEGRAL,
     Card,
     CardList,

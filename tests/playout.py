@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from engine.game import Game
+from sevens_rules.engine.game import Game
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.cards import FULL_DECK, sort_cards
-from engine.registry import GAMES
+from sevens_rules.engine.cards import FULL_DECK, sort_cards
+from sevens_rules.engine.registry import GAMES
 
 
 def family_state(

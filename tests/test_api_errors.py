@@ -26,8 +26,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette asks for httpx2, which its test client does not need yet
     from starlette.testclient import TestClient
 
-from api.app import create_app
-from api.limits import Settings
+from sevens_rules.api.app import create_app
+from sevens_rules.api.limits import Settings
 
 PROBLEM = "application/problem+json"
 JSON = {"content-type": "application/json"}
@@ -734,8 +734,8 @@ _DIGEST_SCRIPT = """
 import hashlib, json, sys, warnings
 warnings.simplefilter("ignore")
 from starlette.testclient import TestClient
-from api.app import create_app
-from api.limits import Settings
+from sevens_rules.api.app import create_app
+from sevens_rules.api.limits import Settings
 client = TestClient(create_app(Settings()), raise_server_exceptions=False)
 digest = hashlib.sha256()
 for path, body in json.load(sys.stdin):

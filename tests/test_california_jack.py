@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards import FULL_DECK
-from engine.seven_up import CaliforniaJack
-from engine.tricks import card_points
-from schema.common import Suit
-from schema.seven_up import (
+from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.seven_up import CaliforniaJack
+from sevens_rules.engine.tricks import card_points
+from sevens_rules.schema.common import Suit
+from sevens_rules.schema.seven_up import (
     CaliforniaJackOptions,
     CaliforniaJackState,
     SevenUpDealOutcome,

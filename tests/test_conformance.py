@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from engine.errors import IllegalMoveError, InvalidRequestError, MoveError, NotYourTurnError
-from engine.registry import GAMES
+from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, MoveError, NotYourTurnError
+from sevens_rules.engine.registry import GAMES
 from tests.playout import AnyGame, playout
 
 SAMPLE_EVERY = 9

@@ -2,8 +2,8 @@
 registry holds on both surfaces: five REST paths and five GraphQL root fields per game, and a complete
 ``GET /v1/games`` listing.
 
-These are the semantics of ``python -m api.export --check``: when a model changes, regenerate the
-artifacts with ``python -m api.export`` and commit them.
+These are the semantics of ``python -m sevens_rules.api.export --check``: when a model changes, regenerate the
+artifacts with ``python -m sevens_rules.api.export`` and commit them.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette asks for httpx2, which its test client does not need yet
     from starlette.testclient import TestClient
 
-from api.export import ROOT, artifacts
-from engine.registry import GAMES
+from sevens_rules.api.export import ROOT, artifacts
+from sevens_rules.engine.registry import GAMES
 
 OPERATIONS = ("new", "moves", "apply", "score", "view")
 BOUND_KEYWORDS = {"ge", "gt", "le", "lt"}
@@ -43,7 +43,7 @@ GENERATED = artifacts()
 
 @pytest.mark.parametrize("path", sorted(GENERATED), ids=relative)
 def test_committed_artifact_matches_the_models(path: Path) -> None:
-    stale = f"{relative(path)} is out of date: run python -m api.export (and commit the result)"
+    stale = f"{relative(path)} is out of date: run python -m sevens_rules.api.export (and commit the result)"
     assert path.exists(), stale
     assert path.read_bytes() == GENERATED[path], stale
 
@@ -54,7 +54,7 @@ def test_served_openapi_is_the_committed_file(client: TestClient) -> None:
     assert response.headers["content-type"] == "application/json"
     committed = ROOT / "openapi" / "openapi.json"
     assert response.content == committed.read_bytes(), (
-        "/openapi.json differs from openapi/openapi.json: run python -m api.export"
+        "/openapi.json differs from openapi/openapi.json: run python -m sevens_rules.api.export"
     )
 
 

@@ -17,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from engine.cards import FULL_DECK, shuffled, sort_cards
-from engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError, RulesError
-from engine.my_ship_sails import MyShipSails, one_suit
-from engine.registry import GAMES
-from schema.my_ship_sails import (
+from sevens_rules.engine.cards import FULL_DECK, shuffled, sort_cards
+from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError, RulesError
+from sevens_rules.engine.my_ship_sails import MyShipSails, one_suit
+from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.my_ship_sails import (
     MyShipSailsChoice,
     MyShipSailsChoiceType,
     MyShipSailsDeal,

@@ -31,9 +31,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette asks for httpx2, which its test client does not need yet
     from starlette.testclient import TestClient
 
-from api.app import create_app
-from api.limits import Settings
-from engine.registry import GAMES
+from sevens_rules.api.app import create_app
+from sevens_rules.api.limits import Settings
+from sevens_rules.engine.registry import GAMES
 
 APP = create_app(Settings())
 REST = schemathesis.openapi.from_asgi("/openapi.json", APP)

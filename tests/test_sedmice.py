@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from engine.cards import PIQUET_DECK, shuffled
-from engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
-from engine.sedmice import Sedmice
-from schema.sedmice import (
+from sevens_rules.engine.cards import PIQUET_DECK, shuffled
+from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
+from sevens_rules.engine.sedmice import Sedmice
+from sevens_rules.schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
     SedmiceHitReason,

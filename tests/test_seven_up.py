@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from engine.cards import FULL_DECK, shuffled
-from engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
-from engine.seven_up import FourHandedSevenUp, SevenUp, cut_for_dealer
-from engine.tricks import card_points, legal_follows, trick_winner
-from schema.common import Suit
-from schema.seven_up import (
+from sevens_rules.engine.cards import FULL_DECK, shuffled
+from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
+from sevens_rules.engine.seven_up import FourHandedSevenUp, SevenUp, cut_for_dealer
+from sevens_rules.engine.tricks import card_points, legal_follows, trick_winner
+from sevens_rules.schema.common import Suit
+from sevens_rules.schema.seven_up import (
     FourHandedSevenUpState,
     SevenUpDeal,
     SevenUpDealOutcome,

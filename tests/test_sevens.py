@@ -11,12 +11,12 @@ from collections.abc import Sequence
 import pytest
 from pydantic import ValidationError
 
-from engine.cards import FULL_DECK, shuffled, sort_cards
-from engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
-from engine.registry import GAMES
-from engine.sevens import Sevens
-from schema.common import Suit
-from schema.sevens import (
+from sevens_rules.engine.cards import FULL_DECK, shuffled, sort_cards
+from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
+from sevens_rules.engine.registry import GAMES
+from sevens_rules.engine.sevens import Sevens
+from sevens_rules.schema.common import Suit
+from sevens_rules.schema.sevens import (
     SevensDeal,
     SevensMove,
     SevensMoveType,

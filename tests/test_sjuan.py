@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from engine.cards import FULL_DECK, SplitMix64, shuffled, sort_cards
-from engine.errors import IllegalMoveError, NotYourTurnError
-from engine.registry import GAMES
-from schema.sjuan import DominoFanTanOptions, SjuanDeal, SjuanMove
+from sevens_rules.engine.cards import FULL_DECK, SplitMix64, shuffled, sort_cards
+from sevens_rules.engine.errors import IllegalMoveError, NotYourTurnError
+from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.sjuan import DominoFanTanOptions, SjuanDeal, SjuanMove
 from tests.sjuan_helpers import cards_of, family_state, kinds_of
 
 SJUAN = GAMES["sjuan"]

@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import FULL_DECK, PIQUET_DECK
-from engine.registry import GAMES
+from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK
+from sevens_rules.engine.registry import GAMES
 from tests.playout import playout
 
 ORDER = {c: i for i, c in enumerate(FULL_DECK)}
