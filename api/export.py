@@ -6,8 +6,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from pathlib import Path
+
+import strawberry
 
 from sevens_rules.api.graphql import build_schema
 from sevens_rules.api.openapi import openapi_json
@@ -17,9 +20,20 @@ OPENAPI_PATH = ROOT / "openapi" / "openapi.json"
 SDL_PATH = ROOT / "openapi" / "schema.graphql"
 
 
+def sdl(schema: strawberry.Schema) -> bytes:
+    """The GraphQL SDL file's contents."""
+    return (schema.as_str() + "\n").encode()
+
+
 def artifacts() -> dict[Path, bytes]:
     """The generated files and their contents."""
-    return {OPENAPI_PATH: openapi_json(), SDL_PATH: (build_schema().as_str() + "\n").encode()}
+    return {OPENAPI_PATH: openapi_json(), SDL_PATH: sdl(build_schema())}
+
+
+def contract_digest(schema: strawberry.Schema) -> str:
+    """``sha256:`` and the hex SHA-256 of ``openapi/openapi.json`` followed by ``openapi/schema.graphql``
+    (``cat openapi/openapi.json openapi/schema.graphql | sha256sum``)."""
+    return "sha256:" + hashlib.sha256(openapi_json() + sdl(schema)).hexdigest()
 
 
 def main(argv: list[str]) -> int:

@@ -34,6 +34,7 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.types.base import StrawberryObjectDefinition
 from strawberry.types.unset import UNSET
 
+from sevens_rules.api.context import current_request
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.operations import Operation, all_operations, games_response
 from sevens_rules.api.problems import as_game_problem, from_rules_error, from_validation_error, problem
@@ -144,8 +145,12 @@ def _executor(op: Operation) -> Callable[[dict[str, Any]], Any]:
     validate_json = op.request.model_validate_json
     run = op.run
     problem_model = op.problem
+    field_name = op.field_name
 
     def execute(arguments: dict[str, Any]) -> Any:
+        request = current_request.get()
+        if request is not None:  # the access log and metrics name the operation by its root field
+            request.ran_field(field_name)
         try:
             # the REST validator, on the same bytes REST would see: both surfaces accept the same requests
             return run(validate_json(orjson.dumps(arguments)))
@@ -216,7 +221,9 @@ class _QuietSchema(strawberry.Schema):
 
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
         # Every error here is the client's: resolvers never raise (failures come back as problem data).
-        return None
+        request = current_request.get()
+        if request is not None:
+            request.problem_built("graphql/error")
 
 
 def build_schema(settings: Settings | None = None) -> strawberry.Schema:

@@ -126,6 +126,11 @@ class Problem(WireModel):
     code: str = Field(description="Stable machine code, e.g. 'state/inconsistent' or 'move/illegal'.")
     detail: str
     errors: list[Issue] = Field(default_factory=list)
+    request_id: str | None = Field(
+        default=None,
+        max_length=128,
+        description="The request's id (its X-Request-ID header, or one the service generated), as logged.",
+    )
 
 
 class OptionInfo(WireModel):
