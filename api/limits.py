@@ -35,6 +35,9 @@ class Settings:
     """``RULES_KEEP_ALIVE_SECONDS``: how long an idle keep-alive connection stays open, 1-300."""
     graceful_shutdown_seconds: int = 20
     """``RULES_GRACEFUL_SHUTDOWN_SECONDS``: on SIGTERM, how long requests in progress may finish, 0-300."""
+    worker_healthcheck_seconds: int = 30
+    """``RULES_WORKER_HEALTHCHECK_SECONDS``: how long a worker may take to start, or to answer the
+    supervisor's ping, before it is replaced, 1-300 (only with several workers)."""
     log_level: str = "warning"
     """``RULES_LOG_LEVEL``: ``debug``, ``info`` (one access line per request), ``warning``, ``error`` or
     ``critical``."""
@@ -61,6 +64,9 @@ class Settings:
             keep_alive_seconds=_bounded_int(env, "RULES_KEEP_ALIVE_SECONDS", cls.keep_alive_seconds, 1, 300),
             graceful_shutdown_seconds=_bounded_int(
                 env, "RULES_GRACEFUL_SHUTDOWN_SECONDS", cls.graceful_shutdown_seconds, 0, 300
+            ),
+            worker_healthcheck_seconds=_bounded_int(
+                env, "RULES_WORKER_HEALTHCHECK_SECONDS", cls.worker_healthcheck_seconds, 1, 300
             ),
             log_level=log_level,
             commit=env.get("RULES_COMMIT", "").strip() or None,

@@ -13,10 +13,7 @@ import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
-from typing import Any
 
-import orjson
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -177,41 +174,3 @@ async def lifespan(app: object) -> AsyncIterator[None]:
     yield
     if os.environ.get(MULTIPROC_DIR_VARIABLE):
         multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
-
-
-class JsonFormatter(logging.Formatter):
-    """Every log record as one JSON object on one line: time, level, logger, message, then the record's
-    ``fields`` (the access line's method, route, status...) and any traceback."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        """The record as a JSON line."""
-        entry: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        fields = getattr(record, "fields", None)
-        if isinstance(fields, dict):
-            entry.update(fields)
-        if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
-        return orjson.dumps(entry, default=str).decode()
-
-
-def log_config(level: str) -> dict[str, Any]:
-    """The ``logging.config.dictConfig`` of the server: every logger as JSON lines on stderr at ``level``;
-    uvicorn's own plain-text access log off (the middleware writes the access lines)."""
-    return {
-        "version": 1,
-        "disable_existing_loggers": False,
-        "formatters": {"json": {"()": f"{JsonFormatter.__module__}.{JsonFormatter.__qualname__}"}},
-        "handlers": {
-            "stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
-        },
-        "root": {"handlers": ["stderr"], "level": level.upper()},
-        "loggers": {
-            "uvicorn": {"handlers": [], "level": level.upper(), "propagate": True},
-            "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
-        },
-    }
