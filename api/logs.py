@@ -23,6 +23,7 @@ class JsonFormatter(logging.Formatter):
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname.lower(),
             "logger": record.name,
+            "pid": record.process,  # which worker, when there are several
             "message": record.getMessage(),
         }
         fields = getattr(record, "fields", None)
