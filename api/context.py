@@ -7,8 +7,9 @@ code deeper down fills it in (the GraphQL root field that ran, the code of the p
 
 from __future__ import annotations
 
+import itertools
+import os
 import re
-import uuid
 from contextvars import ContextVar
 
 REQUEST_ID_HEADER = "x-request-id"
@@ -23,7 +24,7 @@ class RequestContext:
 
     def __init__(self, request_id: str) -> None:
         self.request_id = request_id
-        """The caller's ``X-Request-ID`` when valid, otherwise a fresh UUID."""
+        """The caller's ``X-Request-ID`` when valid, otherwise a fresh one (:func:`new_request_id`)."""
         self.operation: str | None = None
         """The GraphQL root field that ran (``sjuanMoves``), or ``*`` when several did."""
         self.code: str | None = None
@@ -46,9 +47,22 @@ current_request: ContextVar[RequestContext | None] = ContextVar("current_request
 """The request being answered (None outside a request, e.g. in engine tests)."""
 
 
+_PROCESS_PREFIX = os.urandom(8).hex()
+_sequence = itertools.count()
+
+
+def new_request_id() -> str:
+    """A fresh request id: 32 hex digits, a random prefix drawn once per process then a counter.
+
+    Unique across workers and replicas (64 random bits per process) and a tenth of the cost of
+    ``uuid4`` per request; a request id is a correlation handle, not a secret.
+    """
+    return f"{_PROCESS_PREFIX}{next(_sequence) & 0xFFFF_FFFF_FFFF_FFFF:016x}"
+
+
 def request_id_from(header: bytes | None) -> str:
     """The caller's request id when it is 1-128 characters of ``A-Z a-z 0-9 . _ : + / = @ -``, else a
-    fresh UUID (so a log line or header never carries arbitrary bytes)."""
+    fresh one (so a log line or header never carries arbitrary bytes)."""
     if header is not None and _VALID_REQUEST_ID.fullmatch(header):
         return header.decode("ascii")
-    return str(uuid.uuid4())
+    return new_request_id()

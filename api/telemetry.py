@@ -137,9 +137,15 @@ class AccessMiddleware:
             logging.WARNING if status >= 500 else logging.DEBUG if template in QUIET_ROUTES else logging.INFO
         )
         if access_logger.isEnabledFor(level):
-            access_logger.log(
+            # makeRecord and handle, not log(): log() walks the stack for a caller nobody reads
+            record = access_logger.makeRecord(
+                access_logger.name,
                 level,
+                "",
+                0,
                 "request",
+                None,
+                None,
                 extra={
                     "fields": {
                         "method": scope["method"],
@@ -152,6 +158,7 @@ class AccessMiddleware:
                     }
                 },
             )
+            access_logger.handle(record)
 
 
 def metrics_registry() -> CollectorRegistry:
