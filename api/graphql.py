@@ -236,6 +236,9 @@ def build_schema(settings: Settings | None = None) -> strawberry.Schema:
     games_type = builder.output_type(GamesResponse)
 
     def games() -> Any:
+        request = current_request.get()
+        if request is not None:
+            request.ran_field("games")
         return games_response()
 
     games.__annotations__ = {"return": games_type}

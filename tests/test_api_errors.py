@@ -49,9 +49,13 @@ def no_trace(response: httpx.Response) -> httpx.Response:
     return response
 
 
+REQUEST_ID = {"X-Request-ID": "api-errors"}
+"""Sent with every request: a problem carries its request's id, so the same request means the same id."""
+
+
 def post(client: TestClient, path: str, body: Any) -> httpx.Response:
     """POST a JSON body."""
-    return no_trace(client.post(path, json=body))
+    return no_trace(client.post(path, json=body, headers=REQUEST_ID))
 
 
 def post_raw(
@@ -739,7 +743,7 @@ from sevens_rules.api.limits import Settings
 client = TestClient(create_app(Settings()), raise_server_exceptions=False)
 digest = hashlib.sha256()
 for path, body in json.load(sys.stdin):
-    response = client.post(path, json=body)
+    response = client.post(path, json=body, headers={"X-Request-ID": "api-errors"})
     digest.update(str(response.status_code).encode() + response.content)
 print(digest.hexdigest())
 """

@@ -249,6 +249,12 @@ def test_several_graphql_fields_are_one_request_labelled_star(client: TestClient
     assert counter("*", 200) == before + 1
 
 
+def test_the_games_query_is_labelled_games(client: TestClient) -> None:
+    before = counter("games", 200)
+    client.post("/graphql", json={"query": "{ games { games { id } } }"})
+    assert counter("games", 200) == before + 1
+
+
 def test_an_invalid_graphql_document_is_counted_with_a_code(client: TestClient) -> None:
     before = counter("graphql", 200, "graphql/error")
     client.post("/graphql", json={"query": "{ noSuchField }"})
