@@ -144,7 +144,7 @@ class AccessMiddleware:
                 "",
                 0,
                 "request",
-                None,
+                (),
                 None,
                 extra={
                     "fields": {
