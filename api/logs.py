@@ -12,10 +12,13 @@ from typing import Any
 
 import orjson
 
+from sevens_rules.api.context import current_request
+
 
 class JsonFormatter(logging.Formatter):
-    """Every log record as one JSON object on one line: time, level, logger, message, then the record's
-    ``fields`` (the access line's method, route, status...) and any traceback."""
+    """Every log record as one JSON object on one line: time, level, logger, pid, message, then the
+    record's ``fields`` (the access line's method, route, status...), the id of the request being
+    answered when there is one, and any traceback."""
 
     def format(self, record: logging.LogRecord) -> str:
         """The record as a JSON line."""
@@ -29,6 +32,9 @@ class JsonFormatter(logging.Formatter):
         fields = getattr(record, "fields", None)
         if isinstance(fields, dict):
             entry.update(fields)
+        request = current_request.get()
+        if request is not None and "request_id" not in entry:  # any line logged while answering
+            entry["request_id"] = request.request_id
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         return orjson.dumps(entry, default=str).decode()

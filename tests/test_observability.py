@@ -17,7 +17,7 @@ from starlette.types import Receive, Scope, Send
 import sevens_rules.api.probes
 from sevens_rules import __version__
 from sevens_rules.api.app import create_app
-from sevens_rules.api.context import MAX_REQUEST_ID_LENGTH
+from sevens_rules.api.context import MAX_REQUEST_ID_LENGTH, RequestContext, current_request
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.logs import JsonFormatter, log_config
 from sevens_rules.api.telemetry import AccessMiddleware
@@ -194,6 +194,17 @@ def test_the_access_line_is_one_json_object() -> None:
         200,
         "a\nb",
     )
+
+
+def test_a_line_logged_while_answering_carries_the_request_id() -> None:
+    record = logging.LogRecord("sevens_rules", logging.ERROR, __file__, 1, "unexpected error", None, None)
+    token = current_request.set(RequestContext("req-9"))
+    try:
+        inside = json.loads(JsonFormatter().format(record))
+    finally:
+        current_request.reset(token)
+    assert inside["request_id"] == "req-9"
+    assert "request_id" not in json.loads(JsonFormatter().format(record))
 
 
 def test_logging_is_quiet_by_default_and_configurable() -> None:
