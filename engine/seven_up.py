@@ -65,7 +65,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from sevens_rules.engine.cards import FULL_DECK, shuffled
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
+from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues, updated
+from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.engine.tricks import (
     card_points,
     highest,
@@ -160,7 +161,8 @@ def cut_for_dealer(seed: int, players: int) -> tuple[list[SevenUpCutRound], int]
 
 
 class SevenUpFamily(
-    Game[OptionsT, StateT, SevenUpMove, SevenUpEvent, ViewT, SevenUpScore], Generic[OptionsT, StateT, ViewT]
+    DealtMatch[OptionsT, StateT, SevenUpMove, SevenUpEvent, ViewT, SevenUpScore],
+    Generic[OptionsT, StateT, ViewT],
 ):
     """Rules shared by the three games; class attributes select the variant."""
 
@@ -174,9 +176,6 @@ class SevenUpFamily(
     view_model: ClassVar[type[Any]]
 
     # ---- small helpers ------------------------------------------------------------------------
-
-    def players(self, state: StateT) -> int:
-        return len(state.hands)
 
     def side_count(self, players: int) -> int:
         """Number of scoring sides."""
@@ -251,12 +250,13 @@ class SevenUpFamily(
             points=[],
             deals=[],
         )
-        return self._deal(empty, dealer, 1, deck)
+        return self.deal(DealSetup(players, options, seed, dealer, 1, deck, [], empty))
 
-    def _deal(
-        self, state: StateT, dealer: int, deal_number: int, deck: Sequence[str] | None
-    ) -> tuple[StateT, list[SevenUpEvent]]:
-        n = len(state.hands)
+    def deal(self, setup: DealSetup[OptionsT, StateT]) -> tuple[StateT, list[SevenUpEvent]]:
+        # the state dealt into: the previous deal's, or the empty table of start (with the cut)
+        state = setup.previous
+        assert state is not None
+        n, dealer, deal_number, deck = setup.players, setup.dealer, setup.deal_number, setup.deck
         cards = list(deck) if deck is not None else shuffled(FULL_DECK, state.seed, deal_number - 1)
         hands: list[list[str]] = [[] for _ in range(n)]
         position = 0
@@ -280,27 +280,25 @@ class SevenUpFamily(
             stock = cards[position:]
             top = stock[0]
             events.append(_event(SevenUpEventType.trump_turned, card=top, suit=Suit(top[1])))
-            after = state.model_copy(
-                update={
-                    **common,
-                    "phase": Phase.play,
-                    "stock": stock,
-                    "turned": None,
-                    "trump": Suit(top[1]),
-                    "leader": (dealer + 1) % n,
-                }
+            after = updated(
+                state,
+                **common,
+                phase=Phase.play,
+                stock=stock,
+                turned=None,
+                trump=Suit(top[1]),
+                leader=(dealer + 1) % n,
             )
             return after, events
         turned = cards[position]
-        after = state.model_copy(
-            update={
-                **common,
-                "phase": Phase.stand_or_beg,
-                "stock": cards[position + 1 :],
-                "turned": turned,
-                "trump": Suit(turned[1]),
-                "leader": None,
-            }
+        after = updated(
+            state,
+            **common,
+            phase=Phase.stand_or_beg,
+            stock=cards[position + 1 :],
+            turned=turned,
+            trump=Suit(turned[1]),
+            leader=None,
         )
         events.append(_event(SevenUpEventType.trump_turned, player=dealer, card=turned, suit=Suit(turned[1])))
         if turned[0] == "J":
@@ -334,7 +332,7 @@ class SevenUpFamily(
                     totals=list(totals),
                 )
             )
-        state = state.model_copy(update={"points": points})
+        state = updated(state, points=points)
         if ended:
             outcome = Outcome.played if end_of_hand else Outcome.match_won
             winning_side = new_points[counted - 1][0].side
@@ -375,9 +373,7 @@ class SevenUpFamily(
             phase = Phase.match_over
             winners = [s for s in range(n) if self.side_of(s) == winning_side]
             events.append(_event(SevenUpEventType.match_ended, side=winning_side, winners=winners))
-        return state.model_copy(
-            update={"points": [], "deals": [*state.deals, deal], "phase": phase, "leader": None}
-        )
+        return updated(state, points=[], deals=[*state.deals, deal], phase=phase, leader=None)
 
     def hand_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
         """The end-of-hand points in counting order, High, Low, Jack, then Game (when scored), each with
@@ -438,7 +434,10 @@ class SevenUpFamily(
             return [self.next_dealer(state)]
         return []
 
-    def legal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
+    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevenUpMove:
+        return SevenUpMove(type=NEXT_DEAL, player=player, deck=deck)
+
+    def deal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
         phase = state.phase
         if phase is Phase.play:
             led = state.trick[0][1] if state.trick else None
@@ -455,11 +454,9 @@ class SevenUpFamily(
             if len(state.hands[player]) <= HAND_SIZE:
                 return []
             return [SevenUpMove(type=DISCARD, player=player, cards=[c]) for c in _sorted(state.hands[player])]
-        if phase is Phase.deal_over:
-            return [SevenUpMove(type=NEXT_DEAL, player=player)]
         return []
 
-    def is_legal(self, state: StateT, move: SevenUpMove) -> bool:
+    def is_legal_in_deal(self, state: StateT, move: SevenUpMove) -> bool:
         # a play is checked without building the move list (half the cost of a random playout)
         if move.type is PLAY:
             if (
@@ -474,12 +471,9 @@ class SevenUpFamily(
                 state.hands[move.player], led, state.trump, state.options.may_trump_when_able_to_follow
             )
             return move.card in follows
-        # next_deal may carry any deck; the deck itself is checked when the move is played
-        if state.phase is Phase.deal_over and move.type is NEXT_DEAL:
-            return move.card is None and move.cards is None
-        return move in self.legal_moves(state, move.player)
+        return move in self.deal_moves(state, move.player)
 
-    def play(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
+    def resolve(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
         player = move.player
         kind = move.type
         if kind is PLAY:
@@ -490,7 +484,7 @@ class SevenUpFamily(
             return self._start_play(state), events
         if kind is BEG:
             events = [_event(SevenUpEventType.begged, player=player)]
-            return state.model_copy(update={"phase": Phase.give_or_run}), events
+            return updated(state, phase=Phase.give_or_run), events
         if kind is GIVE:
             events = [_event(SevenUpEventType.gave, player=player)]
             eldest = (state.dealer + 1) % len(state.hands)
@@ -501,10 +495,10 @@ class SevenUpFamily(
         if kind is DISCARD:
             assert move.cards is not None
             return self._discard(state, player, move.cards)
-        return self._next_deal(state, move)
+        raise AssertionError(f"{kind} is not a move inside a deal")
 
     def _start_play(self, state: StateT) -> StateT:
-        return state.model_copy(update={"phase": Phase.play, "leader": (state.dealer + 1) % len(state.hands)})
+        return updated(state, phase=Phase.play, leader=(state.dealer + 1) % len(state.hands))
 
     def _run(self, state: StateT, player: int) -> tuple[StateT, list[SevenUpEvent]]:
         n = len(state.hands)
@@ -517,14 +511,13 @@ class SevenUpFamily(
         events.append(_event(SevenUpEventType.set_aside, player=state.dealer, card=state.turned))
         while True:
             if len(stock) < PACKET * n + 1:
-                thrown = state.model_copy(
-                    update={
-                        "set_aside": set_aside,
-                        "stock": stock,
-                        "hands": [_sorted(h) for h in hands],
-                        "turned": None,
-                        "trump": None,
-                    }
+                thrown = updated(
+                    state,
+                    set_aside=set_aside,
+                    stock=stock,
+                    hands=[_sorted(h) for h in hands],
+                    turned=None,
+                    trump=None,
                 )
                 events.append(_event(SevenUpEventType.thrown_in, player=state.dealer))
                 return self._close(thrown, Outcome.thrown_in, events), events
@@ -540,15 +533,14 @@ class SevenUpFamily(
                 set_aside.append(turned)
                 events.append(_event(SevenUpEventType.set_aside, player=state.dealer, card=turned))
                 continue
-            after = state.model_copy(
-                update={
-                    "phase": Phase.discard,
-                    "set_aside": set_aside,
-                    "stock": stock,
-                    "hands": [_sorted(h) for h in hands],
-                    "turned": turned,
-                    "trump": Suit(turned[1]),
-                }
+            after = updated(
+                state,
+                phase=Phase.discard,
+                set_aside=set_aside,
+                stock=stock,
+                hands=[_sorted(h) for h in hands],
+                turned=turned,
+                trump=Suit(turned[1]),
             )
             if turned[0] == "J":
                 after, _ = self._award(
@@ -563,7 +555,7 @@ class SevenUpFamily(
         discarded: list[list[str]] = list(state.discarded)
         discarded[player] = _sorted([*discarded[player], *cards])
         events = [_event(SevenUpEventType.discarded, player=player, count=len(cards))]
-        after = state.model_copy(update={"hands": hands, "discarded": discarded})
+        after = updated(state, hands=hands, discarded=discarded)
         if all(len(h) <= HAND_SIZE for h in hands):
             after = self._start_play(after)
         return after, events
@@ -575,7 +567,7 @@ class SevenUpFamily(
         trick = [*state.trick, card_]
         events = [_event(SevenUpEventType.played, player=player, card=card_)]
         if len(trick) < n:
-            return state.model_copy(update={"hands": hands, "trick": trick}), events
+            return updated(state, hands=hands, trick=trick), events
         assert state.leader is not None
         trump = state.trump
         winner: int = trick_winner(trick, state.leader, n, trump)
@@ -599,7 +591,7 @@ class SevenUpFamily(
                 top = stock[2]
                 update["trump"] = Suit(top[1])
                 events.append(_event(SevenUpEventType.trump_turned, card=top, suit=Suit(top[1])))
-        after = state.model_copy(update=update)
+        after = updated(state, **update)
         if any(hands):
             return after, events
         # the hand is over: High, Low, Jack, Game, one at a time
@@ -607,10 +599,6 @@ class SevenUpFamily(
         if ended:
             return after, events
         return self._close(after, Outcome.played, events), events
-
-    def _next_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
-        check_deck(move.deck, FULL_DECK, argument="move", path=("deck",))
-        return self._deal(state, self.next_dealer(state), state.deal_number + 1, move.deck)
 
     # ---- score and view -----------------------------------------------------------------------
 

@@ -22,14 +22,8 @@ from typing import Any, ClassVar, cast
 
 from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, shuffled, sort_cards
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import (
-    Game,
-    best_seats,
-    check_deck,
-    conservation_issues,
-    length_issues,
-    seat_issues,
-)
+from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
+from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.schema.operations import GameModels
 from sevens_rules.schema.sjuan import (
     DominoFanTanOptions,
@@ -73,7 +67,7 @@ def _event(kind: str, **fields: Any) -> SjuanEvent:
     return SjuanEvent(type=SjuanEventType(kind), **fields)
 
 
-class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
+class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     """Rules shared by the four games; subclasses set the opening, the row shape and the stock."""
 
     min_players = 3
@@ -149,26 +143,17 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
     # ---- public face ----------------------------------------------------------------------------
 
-    def players(self, state: SjuanFamilyState) -> int:
-        return len(state.hands)
-
-    def start(
-        self, players: int, options: SjuanOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
+    def deal(
+        self, setup: DealSetup[SjuanOptions, SjuanFamilyState]
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        state = self._deal(players, options, seed, dealer or 0, 1, [], deck)
-        return state, _deal_events(state)
-
-    def _deal(
-        self,
-        players: int,
-        options: SjuanOptions,
-        seed: int,
-        dealer: int,
-        deal_number: int,
-        deals: list[SjuanDeal],
-        deck: Sequence[str] | None,
-    ) -> SjuanFamilyState:
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, seed, deal_number - 1)
+        players, options, dealer, deal_number, deck = (
+            setup.players,
+            setup.options,
+            setup.dealer,
+            setup.deal_number,
+            setup.deck,
+        )
+        cards = list(deck) if deck is not None else shuffled(FULL_DECK, setup.seed, deal_number - 1)
         if self.has_stock:
             counts = [self.hand_size(options)] * players
         else:
@@ -178,19 +163,23 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         hands = [sort_cards(h) for h in deal_round_robin(cards, players, (dealer + 1) % players, counts)]
         largest = max(counts)
         chips = [1 if count < largest else 0 for count in counts]
-        return self.build_state(
+        state = self.build_state(
             options=options,
             dealer=dealer,
             deal_number=deal_number,
-            seed=seed,
+            seed=setup.seed,
             phase=SjuanPhase.play,
             turn=self.first_turn(hands, dealer),
             hands=hands,
             table=[],
             chips=chips,
-            deals=deals,
+            deals=setup.deals,
             stock=cards[sum(counts) :],
         )
+        return state, _deal_events(state)
+
+    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SjuanMove:
+        return SjuanMove(type=NEXT_DEAL, player=player, deck=deck)
 
     def to_act(self, state: SjuanFamilyState) -> list[int]:
         if state.phase is SjuanPhase.play:
@@ -200,9 +189,7 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             return [(state.dealer + 1) % len(state.hands)]
         return []
 
-    def legal_moves(self, state: SjuanFamilyState, player: int) -> list[SjuanMove]:
-        if state.phase is SjuanPhase.deal_over:
-            return [SjuanMove(type=NEXT_DEAL, player=player)]
+    def deal_moves(self, state: SjuanFamilyState, player: int) -> list[SjuanMove]:
         playable = self.playable(state)
         plays = [SjuanMove(type=PLAY, player=player, card=c) for c in state.hands[player] if c in playable]
         if plays:
@@ -211,15 +198,7 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             return [SjuanMove(type=DRAW, player=player)]
         return [SjuanMove(type=PASS, player=player)]
 
-    def is_legal(self, state: SjuanFamilyState, move: SjuanMove) -> bool:
-        if move.type == NEXT_DEAL:
-            # the deck argument is checked when the deal is made; it does not appear in the listed move
-            return state.phase is SjuanPhase.deal_over and move.card is None
-        return move.deck is None and move in self.legal_moves(state, move.player)
-
-    def play(self, state: SjuanFamilyState, move: SjuanMove) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        if move.type == NEXT_DEAL:
-            return self._next_deal(state, move)
+    def resolve(self, state: SjuanFamilyState, move: SjuanMove) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
         n = len(state.hands)
         player = move.player
         hands = list(state.hands)
@@ -228,26 +207,26 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             chips = list(state.chips)
             chips[player] += 1
             events.append(_event("passed", player=player, chips=1, reason="pass"))
-            return state.model_copy(update={"chips": chips, "turn": (player + 1) % n}), events
+            return updated(state, chips=chips, turn=(player + 1) % n), events
         if move.type == DRAW:
             stock = self.stock(state)
             drawn = stock[0]
             hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
             events.append(_event("drew", player=player, card=drawn))
-            after = state.model_copy(update={"hands": hands, "stock": stock[1:]})
+            after = updated(state, hands=hands, stock=stock[1:])
             keeps_turn = drawn in self.playable(after) or (
                 self.draws_until_playable(after) and len(stock) > 1
             )
-            return after.model_copy(update={"turn": player if keeps_turn else (player + 1) % n}), events
+            return updated(after, turn=player if keeps_turn else (player + 1) % n), events
         assert move.card is not None
         hands[player] = [c for c in hands[player] if c != move.card]
         events.append(_event("played", player=player, card=move.card))
-        after = state.model_copy(update={"hands": hands, "table": [*state.table, move.card]})
+        after = updated(state, hands=hands, table=[*state.table, move.card])
         if not hands[player]:
             return self._end_deal(after, winner=player, events=events)
         if self.blocked(after):
             return self._end_deal(after, winner=None, events=events)
-        return after.model_copy(update={"turn": (player + 1) % n}), events
+        return updated(after, turn=(player + 1) % n), events
 
     def _end_deal(
         self, state: SjuanFamilyState, winner: int | None, events: list[SjuanEvent]
@@ -274,19 +253,7 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         if max(totals) >= MATCH_TARGET:
             phase = SjuanPhase.match_over
             events.append(_event("match_ended", winners=best_seats(totals, lowest=True)))
-        return state.model_copy(update={"deals": deals, "phase": phase, "turn": None}), events
-
-    def _next_deal(
-        self, state: SjuanFamilyState, move: SjuanMove
-    ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        check_deck(move.deck, FULL_DECK, argument="move", path=("deck",))
-        n = len(state.hands)
-        dealer = (state.dealer + 1) % n
-        after = self._deal(
-            n, state.options, state.seed, dealer, state.deal_number + 1, list(state.deals), move.deck
-        )
-        events = _deal_events(after)
-        return after, events
+        return updated(state, deals=deals, phase=phase, turn=None), events
 
     def score(self, state: SjuanFamilyState) -> SjuanScore:
         n = len(state.hands)
