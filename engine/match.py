@@ -14,7 +14,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from sevens_rules.engine.game import EventT, Game, OptionsT, ScoreT, ViewT, check_deck
 
@@ -50,6 +50,10 @@ class DealtState(Protocol):
     @property
     def phase(self) -> str:
         """Where the match stands."""
+
+    @property
+    def options(self) -> object:
+        """The match's options."""
 
     @property
     def deals(self) -> Sequence[object]:
@@ -111,6 +115,27 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
     @abstractmethod
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> MatchMoveT:
         """The ``next_deal`` move of ``player`` (as the move list shows it when ``deck`` is None)."""
+
+    @abstractmethod
+    def seat_view(self, state: MatchStateT, player: int) -> dict[str, object]:
+        """The fields of ``player``'s view beyond the common ones (game, options, seat, dealer, deal number,
+        phase, hand sizes, finished deals): their hand and whatever else the game shows that seat. The view
+        model refuses a name it does not have."""
+
+    def view(self, state: MatchStateT, player: int) -> ViewT:
+        self.check_seat(state, player, "player")
+        common = {
+            "game": self.id,
+            "options": state.options,
+            "seat": player,
+            "dealer": state.dealer,
+            "deal_number": state.deal_number,
+            "phase": state.phase,
+            "hand_sizes": [len(hand) for hand in state.hands],
+            "deals": state.deals,
+        }
+        view = self.models.view.model_validate({**common, **self.seat_view(state, player)})
+        return cast(ViewT, view)
 
     def players(self, state: MatchStateT) -> int:
         return len(state.hands)

@@ -185,22 +185,13 @@ class MyShipSails(
             totals=totals, deals=state.deals, over=over, winners=best_seats(totals) if over else []
         )
 
-    def view(self, state: MyShipSailsState, player: int) -> MyShipSailsView:
-        self.check_seat(state, player, "player")
-        return MyShipSailsView(
-            game="my-ship-sails",
-            options=state.options,
-            seat=player,
-            dealer=state.dealer,
-            deal_number=state.deal_number,
-            phase=state.phase,
+    def seat_view(self, state: MyShipSailsState, player: int) -> dict[str, object]:
+        return dict(
             hand=state.hands[player],
             choice=state.pending[player],
             chosen=[choice is not None for choice in state.pending],
-            hand_sizes=[len(h) for h in state.hands],
             unused_size=len(state.unused),
             exchanges=state.exchanges,
-            deals=state.deals,
         )
 
     # ---- dealing and resolving ------------------------------------------------------------------

@@ -318,27 +318,18 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             winners=winners,
         )
 
-    def view(self, state: SedmiceState, player: int) -> SedmiceView:
-        self.check_seat(state, player, "player")
+    def seat_view(self, state: SedmiceState, player: int) -> dict[str, object]:
         in_play = state.phase is PLAY_PHASE
-        return SedmiceView(
-            game="sedmice",
-            options=state.options,
-            seat=player,
-            dealer=state.dealer,
-            deal_number=state.deal_number,
-            phase=state.phase,
+        return dict(
             leader=state.leader,
             turn=self._turn(state) if in_play else None,
             winning=trick_winner(state.trick, state.leader, len(state.hands)) if state.trick else None,
             hand=state.hands[player],
-            hand_sizes=[len(h) for h in state.hands],
             stock_size=len(state.stock),
             trick=state.trick,
             points=[points(state.taken[0]), points(state.taken[1])],
             tricks=state.tricks,
             taken_sizes=[len(state.taken[0]), len(state.taken[1])],
-            deals=state.deals,
         )
 
     # ---- consistency ----------------------------------------------------------------------------

@@ -104,7 +104,6 @@ class SevenUp(SevenUpFamily[SevenUpOptions, SevenUpState, SevenUpView]):
     name = "Seven-Up"
     min_players = 2
     max_players = 3
-    view_model = SevenUpView
     models = GameModels(SevenUpOptions, SevenUpState, SevenUpMove, SevenUpEvent, SevenUpView, SevenUpScore)
 
 
@@ -116,7 +115,6 @@ class FourHandedSevenUp(SevenUpFamily[SevenUpOptions, FourHandedSevenUpState, Fo
     name = "Four-handed Seven-Up"
     min_players = 4
     max_players = 4
-    view_model = FourHandedSevenUpView
     models = GameModels(
         SevenUpOptions, FourHandedSevenUpState, SevenUpMove, SevenUpEvent, FourHandedSevenUpView, SevenUpScore
     )
@@ -146,7 +144,6 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
     min_players = 2
     max_players = 2
     target = 10
-    view_model = CaliforniaJackView
     models = GameModels(
         CaliforniaJackOptions,
         CaliforniaJackState,

@@ -112,7 +112,6 @@ class SevenUpRules(
     """Rules shared by the three games; each variant overrides the hooks where it differs."""
 
     target: ClassVar[int] = 7
-    view_model: ClassVar[type[Any]]
 
     # ---- small helpers ------------------------------------------------------------------------
 
@@ -589,20 +588,12 @@ class SevenUpRules(
         """The stock card a seat sees face up (none: Seven-Up's stock is face down)."""
         return None
 
-    def view(self, state: StateT, player: int) -> ViewT:
-        self.check_seat(state, player, "player")
+    def seat_view(self, state: StateT, player: int) -> dict[str, object]:
         hidden = self.hand_hidden(state, player)
-        view: ViewT = self.view_model(
-            game=self.id,
-            options=state.options,
-            seat=player,
-            dealer=state.dealer,
-            deal_number=state.deal_number,
-            phase=state.phase,
+        return dict(
             to_act=self.to_act(state),
             hand=[] if hidden else state.hands[player],
             hand_hidden=hidden,
-            hand_sizes=[len(h) for h in state.hands],
             stock_size=len(state.stock),
             stock_top=self.stock_top(state),
             turned=state.turned,
@@ -615,6 +606,4 @@ class SevenUpRules(
             tricks=state.tricks,
             points=state.points,
             totals=self.totals(state),
-            deals=state.deals,
         )
-        return view

@@ -299,23 +299,14 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         winners = best_seats(totals) if over else []
         return SevensScore(totals=totals, deals=state.deals, over=over, winners=winners)
 
-    def view(self, state: SevensState, player: int) -> SevensView:
-        self.check_seat(state, player, "player")
-        return SevensView(
-            game="sevens",
-            options=state.options,
-            seat=player,
-            dealer=state.dealer,
-            deal_number=state.deal_number,
-            phase=state.phase,
+    def seat_view(self, state: SevensState, player: int) -> dict[str, object]:
+        return dict(
             turn=state.turn,
             hand=state.hands[player],
-            hand_sizes=[len(h) for h in state.hands],
             table=state.table,
             passes=state.passes,
             out=state.out,
             bust=state.bust,
-            deals=state.deals,
         )
 
     # ---- consistency ----------------------------------------------------------------------------

@@ -38,7 +38,6 @@ from sevens_rules.schema.sjuan import (
     SjuanEvent,
     SjuanEventType,
     SjuanFamilyState,
-    SjuanFamilyView,
     SjuanMove,
     SjuanMoveType,
     SjuanOptions,
@@ -73,7 +72,6 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     min_players = 3
     max_players = 8
     has_stock: ClassVar[bool] = False
-    view_model: ClassVar[type[Any]]
 
     # ---- the differences between the four games -------------------------------------------------
 
@@ -267,24 +265,14 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             winners=best_seats(totals, lowest=True) if over else [],
         )
 
-    def view(self, state: SjuanFamilyState, player: int) -> SjuanFamilyView:
-        self.check_seat(state, player, "player")
-        view: SjuanFamilyView = self.view_model(
-            game=self.id,
-            options=state.options,
-            seat=player,
-            dealer=state.dealer,
-            deal_number=state.deal_number,
-            phase=state.phase,
+    def seat_view(self, state: SjuanFamilyState, player: int) -> dict[str, object]:
+        return dict(
             turn=state.turn,
             hand=state.hands[player],
-            hand_sizes=[len(h) for h in state.hands],
             table=state.table,
             stock_size=len(self.stock(state)),
             chips=state.chips,
-            deals=state.deals,
         )
-        return view
 
     def consistency_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         n = len(state.hands)
@@ -398,7 +386,6 @@ class Sjuan(SjuanFamily):
 
     id = "sjuan"
     name = "Sjuan"
-    view_model = SjuanView
     models = GameModels(SjuanOptions, SjuanState, SjuanMove, SjuanEvent, SjuanView, SjuanScore)
 
     def first_turn(self, hands: Sequence[Sequence[str]], dealer: int) -> int:
@@ -422,7 +409,6 @@ class FanTan(SjuanFamily):
 
     id = "fan-tan"
     name = "Fan Tan"
-    view_model = FanTanView
     models = GameModels(SjuanOptions, FanTanState, SjuanMove, SjuanEvent, FanTanView, SjuanScore)
 
 
@@ -431,7 +417,6 @@ class FreeFanTan(SjuanFamily):
 
     id = "free-fan-tan"
     name = "Free fan tan"
-    view_model = FreeFanTanView
     models = GameModels(FreeFanTanOptions, FreeFanTanState, SjuanMove, SjuanEvent, FreeFanTanView, SjuanScore)
 
     def opening_cards(self, state: SjuanFamilyState) -> set[str]:
@@ -486,7 +471,6 @@ class DominoFanTan(SjuanFamily):
     min_players = 2
     max_players = 2
     has_stock = True
-    view_model = DominoFanTanView
     models = GameModels(
         DominoFanTanOptions, DominoFanTanState, SjuanMove, SjuanEvent, DominoFanTanView, SjuanScore
     )
