@@ -88,7 +88,7 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         """Every legal move of ``player`` (who is in :meth:`to_act`), in a stable order."""
 
     @abstractmethod
-    def play(self, state: StateT, move: MoveT) -> tuple[StateT, list[EventT]]:
+    def resolve(self, state: StateT, move: MoveT) -> tuple[StateT, list[EventT]]:
         """Apply a move already known to be legal; returns the new state and the events, in order."""
 
     @abstractmethod
@@ -158,7 +158,9 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         return f"{', '.join(most)} or {last}" if most else last
 
     def is_legal(self, state: StateT, move: MoveT) -> bool:
-        """Whether ``move`` is legal now. Games with large move sets may override this."""
+        """Whether ``move`` is legal now: whether it is among the seat's legal moves. Every game of the
+        registry is a :class:`~sevens_rules.engine.match.DealtMatch`, which answers ``next_deal`` itself and
+        lets a game check a move inside a deal without listing every move."""
         return move in self.legal_moves(state, move.player)
 
     def check(self, state: StateT) -> None:
@@ -207,7 +209,7 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
                 self.legal_moves(state, player),
                 [IssueAt((), "not among the legal moves")],
             )
-        return self.play(state, move)
+        return self.resolve(state, move)
 
 
 def updated(model: ModelT, **fields: object) -> ModelT:

@@ -4,7 +4,7 @@ A match is a series of deals. :class:`DealtMatch` deals the first one, lets the 
 deal is over (phase ``deal_over``) accepts only the ``next_deal`` move of the seat after the dealer, which
 deals again, optionally from an exact deck. A game supplies hooks: :meth:`DealtMatch.deal` (how a deal is
 dealt), :meth:`DealtMatch.to_act` (who acts), :meth:`DealtMatch.deal_moves` (the legal moves inside a
-deal), :meth:`DealtMatch.resolve` (how a move inside a deal resolves), and may override
+deal), :meth:`DealtMatch.resolve_in_deal` (how a move inside a deal resolves), and may override
 :meth:`DealtMatch.next_dealer` (who deals next) and :meth:`DealtMatch.is_legal_in_deal` (a faster
 legality check than listing the moves).
 """
@@ -109,7 +109,7 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
         """Every legal move of ``player`` (to act) while a deal is being played, in a stable order."""
 
     @abstractmethod
-    def resolve(self, state: MatchStateT, move: MatchMoveT) -> tuple[MatchStateT, list[EventT]]:
+    def resolve_in_deal(self, state: MatchStateT, move: MatchMoveT) -> tuple[MatchStateT, list[EventT]]:
         """Resolve a legal move inside a deal (never ``next_deal``): the new state and its events."""
 
     @abstractmethod
@@ -190,7 +190,7 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
         override this to avoid listing every move."""
         return move.deck is None and move in self.deal_moves(state, move.player)
 
-    def play(self, state: MatchStateT, move: MatchMoveT) -> tuple[MatchStateT, list[EventT]]:
+    def resolve(self, state: MatchStateT, move: MatchMoveT) -> tuple[MatchStateT, list[EventT]]:
         if move.type == NEXT_DEAL:
             return self.next_deal(state, move.deck)
-        return self.resolve(state, move)
+        return self.resolve_in_deal(state, move)

@@ -167,7 +167,7 @@ class MyShipSails(
             )
         return super().apply(state, move)
 
-    def resolve(
+    def resolve_in_deal(
         self, state: MyShipSailsState, move: MyShipSailsMove
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         player = move.player

@@ -143,8 +143,9 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
     min_players = 2
     max_players = 4
     player_counts: ClassVar[tuple[int, ...]] = (2, 4)
-    deck = PIQUET_DECK
     """The table sizes allowed: 2, or 4 in partnerships (3 is inside the range but refused by ``new``)."""
+    deck = PIQUET_DECK
+    """The 32-card deck, 7 to Ace."""
     models = GameModels(SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, SedmiceView, SedmiceScore)
 
     # ---- public face ----------------------------------------------------------------------------
@@ -212,7 +213,9 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             return moves
         return [SedmiceMove(type=PLAY, player=player, card=c) for c in hand]
 
-    def resolve(self, state: SedmiceState, move: SedmiceMove) -> tuple[SedmiceState, list[SedmiceEvent]]:
+    def resolve_in_deal(
+        self, state: SedmiceState, move: SedmiceMove
+    ) -> tuple[SedmiceState, list[SedmiceEvent]]:
         if move.type == END_TRICK:
             return self._end_trick(state, [])
         assert move.card is not None

@@ -401,7 +401,7 @@ class SevenUpRules(
             return move.card in follows
         return move in self.deal_moves(state, move.player)
 
-    def resolve(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
+    def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
         player = move.player
         kind = move.type
         if kind is PLAY:

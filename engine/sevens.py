@@ -219,7 +219,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             state.passes[move.player] < SEVENS_PASSES or not any(c in ends for c in hand)
         )
 
-    def resolve(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
+    def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
         player = move.player
         events: list[SevensEvent] = []
         if move.type == PASS:

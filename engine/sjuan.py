@@ -196,7 +196,9 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             return [SjuanMove(type=DRAW, player=player)]
         return [SjuanMove(type=PASS, player=player)]
 
-    def resolve(self, state: SjuanFamilyState, move: SjuanMove) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
+    def resolve_in_deal(
+        self, state: SjuanFamilyState, move: SjuanMove
+    ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
         n = len(state.hands)
         player = move.player
         hands = list(state.hands)
