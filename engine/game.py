@@ -60,6 +60,8 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     """The table sizes allowed when they are not every number from min to max (Sedmice: 2 or 4)."""
     simultaneous: ClassVar[bool] = False
     """True when several seats choose in the same step (their choices stay hidden until all chose)."""
+    hidden_piles: ClassVar[tuple[str, ...]] = ()
+    """The state's face-down piles (field names): no seat sees their cards or order, only their sizes."""
     models: ClassVar[GameModels]
     """The game's wire models."""
 

@@ -111,6 +111,7 @@ class MyShipSails(
     min_players = 4
     max_players = 7
     simultaneous = True
+    hidden_piles = ("unused",)
     models = GameModels(
         MyShipSailsOptions,
         MyShipSailsState,

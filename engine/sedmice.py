@@ -145,6 +145,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
     player_counts: ClassVar[tuple[int, ...]] = (2, 4)
     """The table sizes allowed: 2, or 4 in partnerships (3 is inside the range but refused by ``new``)."""
     deck = PIQUET_DECK
+    hidden_piles = ("stock",)
     """The 32-card deck, 7 to Ace."""
     models = GameModels(SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, SedmiceView, SedmiceScore)
 

@@ -144,6 +144,8 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
     min_players = 2
     max_players = 2
     target = 10
+    hidden_piles = ()
+    """The stock's top card is face up (its other cards stay unseen, but the test of that is the game's)."""
     models = GameModels(
         CaliforniaJackOptions,
         CaliforniaJackState,

@@ -112,6 +112,7 @@ class SevenUpRules(
     """Rules shared by the three games; each variant overrides the hooks where it differs."""
 
     target: ClassVar[int] = 7
+    hidden_piles: ClassVar[tuple[str, ...]] = ("stock",)
 
     # ---- small helpers ------------------------------------------------------------------------
 

@@ -473,6 +473,7 @@ class DominoFanTan(SjuanFamily):
     min_players = 2
     max_players = 2
     has_stock = True
+    hidden_piles = ("stock",)
     models = GameModels(
         DominoFanTanOptions, DominoFanTanState, SjuanMove, SjuanEvent, DominoFanTanView, SjuanScore
     )
