@@ -41,6 +41,7 @@ from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, shuffled, s
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues, updated
 from sevens_rules.engine.match import DealSetup, DealtMatch
+from sevens_rules.schema.common import Phase
 from sevens_rules.schema.operations import GameModels
 from sevens_rules.schema.sedmice import (
     SedmiceDeal,
@@ -50,7 +51,6 @@ from sevens_rules.schema.sedmice import (
     SedmiceMove,
     SedmiceMoveType,
     SedmiceOptions,
-    SedmicePhase,
     SedmiceScore,
     SedmiceState,
     SedmiceView,
@@ -70,9 +70,9 @@ PLAY = SedmiceMoveType.play
 EXTEND = SedmiceMoveType.extend
 END_TRICK = SedmiceMoveType.end_trick
 NEXT_DEAL = SedmiceMoveType.next_deal
-PLAY_PHASE = SedmicePhase.play
-DEAL_OVER = SedmicePhase.deal_over
-MATCH_OVER = SedmicePhase.match_over
+PLAY_PHASE = Phase.play
+DEAL_OVER = Phase.deal_over
+MATCH_OVER = Phase.match_over
 
 
 def _event(kind: str, **fields: Any) -> SedmiceEvent:

@@ -50,7 +50,7 @@ from sevens_rules.engine.game import (
     updated,
 )
 from sevens_rules.engine.match import DealSetup, DealtMatch
-from sevens_rules.schema.common import Suit
+from sevens_rules.schema.common import Phase, Suit
 from sevens_rules.schema.operations import GameModels
 from sevens_rules.schema.sevens import (
     SEVENS_PASSES,
@@ -61,7 +61,6 @@ from sevens_rules.schema.sevens import (
     SevensMove,
     SevensMoveType,
     SevensOptions,
-    SevensPhase,
     SevensRow,
     SevensScore,
     SevensState,
@@ -175,7 +174,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             dealer=dealer,
             deal_number=deal_number,
             seed=setup.seed,
-            phase=SevensPhase.play,
+            phase=Phase.play,
             turn=first,
             hands=hands,
             table=[_row(s, [_SEVEN]) for s in SUITS],
@@ -192,9 +191,9 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
     # ---- turns and moves ------------------------------------------------------------------------
 
     def to_act(self, state: SevensState) -> list[int]:
-        if state.phase is SevensPhase.play:
+        if state.phase is Phase.play:
             return [state.turn] if state.turn is not None else []
-        if state.phase is SevensPhase.deal_over:
+        if state.phase is Phase.deal_over:
             return [(state.dealer + 1) % SEVENS_PLAYERS]
         return []
 
@@ -209,7 +208,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
     def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:
         if move.player not in self.to_act(state):
             return False
-        if state.phase is not SevensPhase.play or move.deck is not None:
+        if state.phase is not Phase.play or move.deck is not None:
             return False
         hand = state.hands[move.player]
         ends = playable(state)
@@ -285,9 +284,9 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         )
         deals = [*state.deals, deal]
         events.append(_event("deal_ended", deal=deal))
-        phase = SevensPhase.deal_over
+        phase = Phase.deal_over
         if state.deal_number >= state.options.deals:
-            phase = SevensPhase.match_over
+            phase = Phase.match_over
             events.append(_event("match_ended", winners=best_seats(_totals(deals))))
         return updated(state, deals=deals, phase=phase, turn=None), events
 
@@ -295,7 +294,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
 
     def score(self, state: SevensState) -> SevensScore:
         totals = _totals(state.deals)
-        over = state.phase is SevensPhase.match_over
+        over = state.phase is Phase.match_over
         winners = best_seats(totals) if over else []
         return SevensScore(totals=totals, deals=state.deals, over=over, winners=winners)
 
@@ -346,7 +345,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         if state.deal_number > state.options.deals:
             issues.append(IssueAt(("deal_number",), f"a match has {state.options.deals} deals"))
         active = _active(state)
-        if state.phase is SevensPhase.play:
+        if state.phase is Phase.play:
             if len(state.deals) != state.deal_number - 1:
                 issues.append(IssueAt(("deals",), "a deal in play must follow exactly deal_number - 1 deals"))
             if len(active) < 2:
@@ -366,7 +365,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
                 path = ("deals", len(state.deals) - 1, "places")
                 issues.append(IssueAt(path, "does not match the order of out and bust"))
             last = state.deal_number == state.options.deals
-            if last != (state.phase is SevensPhase.match_over):
+            if last != (state.phase is Phase.match_over):
                 issues.append(IssueAt(("phase",), "the match is over exactly when the last deal has ended"))
         return issues
 

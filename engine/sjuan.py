@@ -24,6 +24,7 @@ from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, shuffl
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
 from sevens_rules.engine.match import DealSetup, DealtMatch
+from sevens_rules.schema.common import Phase
 from sevens_rules.schema.operations import GameModels
 from sevens_rules.schema.sjuan import (
     DominoFanTanOptions,
@@ -41,7 +42,6 @@ from sevens_rules.schema.sjuan import (
     SjuanMove,
     SjuanMoveType,
     SjuanOptions,
-    SjuanPhase,
     SjuanScore,
     SjuanState,
     SjuanView,
@@ -166,7 +166,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             dealer=dealer,
             deal_number=deal_number,
             seed=setup.seed,
-            phase=SjuanPhase.play,
+            phase=Phase.play,
             turn=self.first_turn(hands, dealer),
             hands=hands,
             table=[],
@@ -180,10 +180,10 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return SjuanMove(type=NEXT_DEAL, player=player, deck=deck)
 
     def to_act(self, state: SjuanFamilyState) -> list[int]:
-        if state.phase is SjuanPhase.play:
+        if state.phase is Phase.play:
             assert state.turn is not None
             return [state.turn]
-        if state.phase is SjuanPhase.deal_over:
+        if state.phase is Phase.deal_over:
             return [(state.dealer + 1) % len(state.hands)]
         return []
 
@@ -249,16 +249,16 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         deals = [*state.deals, deal]
         events.append(_event("deal_ended", player=winner, deal=deal))
         totals = _totals(deals, len(state.hands))
-        phase = SjuanPhase.deal_over
+        phase = Phase.deal_over
         if max(totals) >= MATCH_TARGET:
-            phase = SjuanPhase.match_over
+            phase = Phase.match_over
             events.append(_event("match_ended", winners=best_seats(totals, lowest=True)))
         return updated(state, deals=deals, phase=phase, turn=None), events
 
     def score(self, state: SjuanFamilyState) -> SjuanScore:
         n = len(state.hands)
         totals = _totals(state.deals, n)
-        over = state.phase is SjuanPhase.match_over
+        over = state.phase is Phase.match_over
         return SjuanScore(
             totals=totals,
             pot=sum(state.chips),
@@ -291,12 +291,12 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         if issues:
             return issues
         if state.deals:
-            expected_dealer = state.deals[0].dealer + len(state.deals) - (state.phase is not SjuanPhase.play)
+            expected_dealer = state.deals[0].dealer + len(state.deals) - (state.phase is not Phase.play)
             if state.dealer != expected_dealer % n:
                 issues.append(IssueAt(("dealer",), "the deal passes to the left after every deal"))
         issues += self.table_issues(state)
         issues += self._deal_history_issues(state)
-        if state.phase is SjuanPhase.play:
+        if state.phase is Phase.play:
             if state.turn is None:
                 issues.append(IssueAt(("turn",), "a deal in play must have a seat to act"))
             if len(state.deals) != state.deal_number - 1:
@@ -319,7 +319,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
                 )
         if not issues:
             reached = max(_totals(state.deals, n)) >= MATCH_TARGET
-            if reached != (state.phase is SjuanPhase.match_over):
+            if reached != (state.phase is Phase.match_over):
                 issues.append(
                     IssueAt(("phase",), "the match is over exactly when a total has reached 100 after a deal")
                 )
@@ -400,7 +400,7 @@ class Sjuan(SjuanFamily):
         issues = super().table_issues(state)
         if state.table and state.table[0] != "7H":
             issues.append(IssueAt(("table", 0), "Sjuan opens with 7H"))
-        opening = not state.table and state.phase is SjuanPhase.play and state.turn is not None
+        opening = not state.table and state.phase is Phase.play and state.turn is not None
         if opening and "7H" not in state.hands[state.turn]:  # type: ignore[index]
             issues.append(IssueAt(("turn",), "the 7H holder opens"))
         return issues

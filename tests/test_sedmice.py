@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from sevens_rules.engine.cards import PIQUET_DECK, shuffled
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
 from sevens_rules.engine.sedmice import Sedmice
+from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
@@ -24,7 +25,6 @@ from sevens_rules.schema.sedmice import (
     SedmiceMove,
     SedmiceMoveType,
     SedmiceOptions,
-    SedmicePhase,
     SedmiceState,
 )
 
@@ -75,7 +75,7 @@ def make_state(
         dealer=dealer,
         deal_number=deal_number or len(deals) + (1 if phase == "play" else 0),
         seed=seed,
-        phase=SedmicePhase(phase),
+        phase=Phase(phase),
         leader=leader,
         hands=[list(h) for h in hands],
         stock=list(stock),
@@ -413,9 +413,9 @@ def test_aces_and_tens_score_ten_points_each() -> None:
 def test_play_continues_until_all_hands_are_empty_then_the_deal_is_scored() -> None:
     state = final_trick([["TS"], ["8S"]], 0, ["AC", "AD", "AH", "TC", "TD"])
     state, events = run(state, mv(0, "play", "TS"))
-    assert state.phase is SedmicePhase.play
+    assert state.phase is Phase.play
     state, events = run(state, mv(1, "play", "8S"))
-    assert state.phase is SedmicePhase.deal_over
+    assert state.phase is Phase.deal_over
     assert [e.type.value for e in events] == ["played", "trick_taken", "deal_ended"]
     assert state.hands == [[], []] and state.stock == [] and state.trick == []
 
@@ -497,7 +497,7 @@ def test_the_match_ends_when_a_side_reaches_target_hits() -> None:
     after, events = run(
         state, mv(0, "play", "8S"), mv(1, "play", "9S"), mv(2, "play", "TS"), mv(3, "play", "JS")
     )
-    assert after.phase is SedmicePhase.match_over
+    assert after.phase is Phase.match_over
     assert of_type(events, "match_ended")[0].winners == [0, 2]
     assert GAME.moves(after) == ([], [])
     score = GAME.score(after)
@@ -531,7 +531,7 @@ def test_hits_accumulate_over_deals_to_the_target() -> None:
     assert GAME.score(state).hits == [0, 4]
     after, _ = run(state, mv(1, "play", "9S"), mv(0, "play", "8S"))
     assert after.deals[2].hits == [0, 1]
-    assert after.phase is SedmicePhase.match_over
+    assert after.phase is Phase.match_over
     assert GAME.score(after).winners == [1]
 
 
@@ -553,7 +553,7 @@ def test_after_a_deal_the_next_dealer_deals_and_the_player_to_his_left_leads() -
     deck = list(reversed(PIQUET_DECK))
     nxt, events = GAME.apply(over, SedmiceMove(player=1, type=SedmiceMoveType.next_deal, deck=deck))
     assert [(e.type.value, e.player) for e in events] == [("deal_started", 1)]
-    assert (nxt.dealer, nxt.deal_number, nxt.leader, nxt.phase) == (1, 2, 0, SedmicePhase.play)
+    assert (nxt.dealer, nxt.deal_number, nxt.leader, nxt.phase) == (1, 2, 0, Phase.play)
     assert nxt.hands == [order(deck[0:8:2]), order(deck[1:8:2])]
     assert nxt.stock == deck[8:] and nxt.taken == [[], []] and nxt.tricks == [0, 0]
     assert nxt.deals == over.deals

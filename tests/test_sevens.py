@@ -15,13 +15,12 @@ from sevens_rules.engine.cards import FULL_DECK, shuffled, sort_cards
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sevens import Sevens
-from sevens_rules.schema.common import Suit
+from sevens_rules.schema.common import Phase, Suit
 from sevens_rules.schema.sevens import (
     SevensDeal,
     SevensMove,
     SevensMoveType,
     SevensOptions,
-    SevensPhase,
     SevensRow,
     SevensState,
 )
@@ -51,7 +50,7 @@ def build(
     dealer: int = 0,
     deal_number: int = 1,
     deals: Sequence[SevensDeal] = (),
-    phase: SevensPhase = SevensPhase.play,
+    phase: Phase = Phase.play,
 ) -> SevensState:
     """A state from explicit hands and rows; every other card is dealt round-robin to ``filler`` seats.
 
@@ -359,7 +358,7 @@ def test_a_player_who_goes_out_takes_the_next_place() -> None:
     state = checked(build({0: "8H"}, runs={"C": FULL, "D": FULL}, filler=(1, 2, 3)))
     after, events = play(state, 0, "8H")
     assert after.out == [0]
-    assert after.phase is SevensPhase.play
+    assert after.phase is Phase.play
     assert after.turn == 1
     assert [(e.type, e.player, e.place) for e in events][1:] == [("went_out", 0, 1)]
 
@@ -378,7 +377,7 @@ def test_deal_ends_at_once_when_one_player_is_left_and_bust_players_place_last()
         )
     )
     after, events = play(state, 0, "8H")
-    assert after.phase is SevensPhase.deal_over
+    assert after.phase is Phase.deal_over
     assert after.turn is None
     assert GAME.to_act(after) == [1]  # the next dealer starts the next deal
     assert after.deals[-1].places == [2, 4, 1, 3]
@@ -424,7 +423,7 @@ def test_when_three_players_bust_the_survivor_is_first() -> None:
     assert after.hands[0] == ["AS", "2S", "3S", "4S", "TS"]
     assert after.deals[-1].places == [1, 4, 3, 2]
     assert after.deals[-1].points == [3, 0, 1, 2]
-    assert after.phase is SevensPhase.deal_over
+    assert after.phase is Phase.deal_over
 
 
 # ---- the match --------------------------------------------------------------------------------------
@@ -455,7 +454,7 @@ def test_five_deals_then_the_highest_total_wins_ties_shared() -> None:
         )
     )
     after, events = play(state, 0, "6S")
-    assert after.phase is SevensPhase.match_over
+    assert after.phase is Phase.match_over
     assert after.deals[-1].points == [2, 3, 0, 1]
     assert [e.type for e in events][-2:] == ["deal_ended", "match_ended"]
     assert events[-1].winners == [0, 1]
@@ -480,7 +479,7 @@ def test_a_deal_before_the_fifth_does_not_end_the_match() -> None:
         )
     )
     after, events = play(state, 0, "6S")
-    assert after.phase is SevensPhase.deal_over
+    assert after.phase is Phase.deal_over
     assert events[-1].type == "deal_ended"
     assert GAME.score(after).over is False and GAME.score(after).winners == []
 
@@ -615,7 +614,7 @@ def test_consistency_table_runs_match_the_cards() -> None:
 def test_consistency_deal_history_and_phase() -> None:
     base = _base()
     assert GAME.consistency_issues(base.model_copy(update={"deal_number": 2}))  # missing deal record
-    assert GAME.consistency_issues(base.model_copy(update={"phase": SevensPhase.deal_over, "turn": None}))
+    assert GAME.consistency_issues(base.model_copy(update={"phase": Phase.deal_over, "turn": None}))
     bad = SevensDeal(number=1, dealer=3, places=[1, 1, 3, 4], points=[3, 3, 1, 0])
     assert GAME.consistency_issues(base.model_copy(update={"deal_number": 2, "deals": [bad]}))
 
