@@ -1,5 +1,5 @@
 """The ASGI application ``sevens_rules.api.app:app``: REST under ``/v1``, GraphQL at ``/graphql``, OpenAPI at
-``/openapi.json``, every failure as problem details."""
+``/openapi.json``, the pages for people (:mod:`sevens_rules.api.docs`), every failure as problem details."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
 
+from sevens_rules.api.docs import docs_routes
 from sevens_rules.api.graphql import build_schema
 from sevens_rules.api.limits import BodyLimitMiddleware, Settings
 from sevens_rules.api.openapi import openapi_json
@@ -111,6 +112,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
             Route("/openapi.json", openapi, methods=["GET"]),
             Route("/graphql", graphql_app, methods=["POST"]),
+            *docs_routes(),
         ],
         middleware=middleware,
         exception_handlers={HTTPException: http_error, Exception: server_error},
