@@ -12,6 +12,7 @@ COPY api ./api
 COPY engine ./engine
 COPY schema ./schema
 COPY sevens_rules ./sevens_rules
+COPY docs ./docs
 RUN pip install . && useradd --system --uid 10001 --no-create-home rules
 
 USER rules
