@@ -58,17 +58,14 @@ def rules_page(page: str) -> str | None:
     return (files("sevens_rules") / "rules" / f"{page}.md").read_text(encoding="utf-8")
 
 
-def _html_page(name: str) -> Route:
+def _html_page(path: str, name: str) -> Route:
+    """A route serving one of this project's pages (``static/<name>``) at ``path``."""
+
     async def endpoint(request: Request) -> Response:
         return HTMLResponse(_static_page(name))
 
     endpoint.__name__ = name.removesuffix(".html")
-    return Route(f"/{endpoint.__name__}", endpoint, methods=["GET"])
-
-
-async def graphql_console(request: Request) -> Response:
-    """``GET /graphql``: the GraphQL console (queries are POSTed to the same URL)."""
-    return HTMLResponse(_static_page("console.html"))
+    return Route(path, endpoint, methods=["GET"])
 
 
 @cache
@@ -106,10 +103,11 @@ async def rules(request: Request) -> Response:
 def docs_routes() -> list[BaseRoute]:
     """Every route of the pages for people."""
     return [
-        _html_page("docs.html"),
-        _html_page("redoc.html"),
+        _html_page("/docs", "docs.html"),
+        _html_page("/redoc", "redoc.html"),
         Route("/docs/assets/{name}", asset, methods=["GET"]),
-        Route("/graphql", graphql_console, methods=["GET"]),
+        # POST /graphql is the API (api/app.py); a browser's GET gets the console, which POSTs to it
+        _html_page("/graphql", "console.html"),
         Route(rules_path("").rstrip("/"), rules, methods=["GET"]),
         Route(rules_path("{page}"), rules, methods=["GET"]),
     ]
