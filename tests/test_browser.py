@@ -32,7 +32,7 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-PAGE_TIMEOUT_MS = 60_000
+PAGE_TIMEOUT_MS = 120_000
 """Upper bound for one page to render on a loaded 2-core machine (Swagger UI lays out 51 operations)."""
 
 pytestmark = pytest.mark.skipif(
