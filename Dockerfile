@@ -33,6 +33,7 @@ COPY api ./api
 COPY engine ./engine
 COPY schema ./schema
 COPY sevens_rules ./sevens_rules
+COPY docs ./docs
 RUN /opt/build/bin/pip wheel --no-cache-dir --no-deps --no-build-isolation --wheel-dir /dist .
 
 FROM base AS runtime

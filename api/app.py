@@ -1,5 +1,6 @@
 """The ASGI application ``sevens_rules.api.app:app``: REST under ``/v1``, GraphQL at ``/graphql``, OpenAPI at
-``/openapi.json``, probes, ``/version`` and ``/metrics``, every failure as problem details."""
+``/openapi.json``, probes, ``/version``, ``/metrics`` and the pages for people
+(:mod:`sevens_rules.api.docs`), every failure as problem details."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
 
 from sevens_rules.api.context import REQUEST_ID_HEADER
+from sevens_rules.api.docs import docs_routes
 from sevens_rules.api.graphql import build_schema
 from sevens_rules.api.limits import BodyLimitMiddleware, Settings
 from sevens_rules.api.openapi import openapi_json
@@ -120,6 +122,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route(GRAPHQL_PATH, graphql_app, methods=["POST"]),
             *probe_routes(schema, settings.commit),
             Route("/metrics", metrics, methods=["GET"]),
+            *docs_routes(),
         ],
         middleware=middleware,
         exception_handlers={HTTPException: http_error, Exception: server_error},

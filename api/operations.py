@@ -110,6 +110,12 @@ def all_operations() -> tuple[Operation, ...]:
     return tuple(op for game in GAMES.values() for op in game_operations(game))
 
 
+def rules_path(game_id: str) -> str:
+    """Where the service serves a game's rules reference (:mod:`sevens_rules.api.docs`), as listed in
+    ``GET /v1/games``."""
+    return f"/rules/{game_id}"
+
+
 @cache
 def games_response() -> GamesResponse:
     """The answer of ``GET /v1/games``."""
@@ -123,6 +129,7 @@ def games_response() -> GamesResponse:
                 player_counts=list(g.table_sizes()),
                 simultaneous=g.simultaneous,
                 options=options_info(g.models.options),
+                rules=rules_path(g.id),
             )
             for g in GAMES.values()
         ]

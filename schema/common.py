@@ -161,6 +161,10 @@ class GameInfo(WireModel):
     player_counts: list[IntegralInt] = Field(description="Every allowed number of players.")
     simultaneous: bool = Field(description="True when several seats choose in the same step.")
     options: list[OptionInfo]
+    rules: str = Field(
+        description="The game's rules reference (Markdown), a path on this service, e.g. '/rules/sjuan'.",
+        json_schema_extra={"format": "uri-reference"},
+    )
 
 
 class GamesResponse(WireModel):

@@ -310,9 +310,9 @@ def test_post_on_the_games_list_is_405(client: TestClient) -> None:
     response = post(client, "/v1/games", {})
     assert_problem(response, 405, "method/not-allowed")
     assert "GET" in response.headers["allow"]
-    response = no_trace(client.get("/graphql"))
+    response = no_trace(client.put("/graphql", json={}))  # GET /graphql is the console (api/docs.py)
     assert_problem(response, 405, "method/not-allowed")
-    assert response.headers["allow"] == "POST"
+    assert "POST" in response.headers["allow"]
 
 
 def test_get_on_a_post_path_is_405(client: TestClient, game_ids: list[str]) -> None:

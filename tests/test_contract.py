@@ -144,8 +144,9 @@ def test_games_listing_describes_every_game(client: TestClient) -> None:
     for info in listed:
         game = GAMES[info["id"]]
         assert set(info) == {
-            *("id", "name", "min_players", "max_players", "player_counts", "simultaneous", "options")
+            *("id", "name", "min_players", "max_players", "player_counts", "simultaneous", "options", "rules")
         }
+        assert info["rules"] == f"/rules/{info['id']}"  # tests/test_rules_docs.py follows the link
         assert info["name"] == game.name and info["name"]
         assert info["min_players"] == min(game.table_sizes())
         assert info["max_players"] == max(game.table_sizes())
@@ -166,7 +167,7 @@ def test_games_listing_describes_every_game(client: TestClient) -> None:
 def test_games_query_matches_rest(client: TestClient) -> None:
     query = """
     { games { games { id name min_players max_players player_counts simultaneous
-      options { name type default description choices } } } }
+      options { name type default description choices } rules } } }
     """
     response = client.post("/graphql", json={"query": query})
     assert response.status_code == 200
