@@ -1,7 +1,8 @@
 """Regenerate the committed contract.
 
-``python -m sevens_rules.api.export`` writes ``openapi/openapi.json`` and ``openapi/schema.graphql``;
-``python -m sevens_rules.api.export --check`` fails when either differs from the models.
+``python -m sevens_rules.api.export`` writes ``openapi/openapi.json``, ``openapi/schema.graphql`` and
+``openapi/fragments.graphql`` (one full-state fragment per game);
+``python -m sevens_rules.api.export --check`` fails when any of them differs from the models.
 """
 
 from __future__ import annotations
@@ -9,17 +10,23 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from sevens_rules.api.graphql import build_schema
+from sevens_rules.api.graphql import build_schema, state_fragments
 from sevens_rules.api.openapi import openapi_json
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI_PATH = ROOT / "openapi" / "openapi.json"
 SDL_PATH = ROOT / "openapi" / "schema.graphql"
+FRAGMENTS_PATH = ROOT / "openapi" / "fragments.graphql"
 
 
 def artifacts() -> dict[Path, bytes]:
     """The generated files and their contents."""
-    return {OPENAPI_PATH: openapi_json(), SDL_PATH: (build_schema().as_str() + "\n").encode()}
+    schema = build_schema()
+    return {
+        OPENAPI_PATH: openapi_json(),
+        SDL_PATH: (schema.as_str() + "\n").encode(),
+        FRAGMENTS_PATH: state_fragments(schema).encode(),
+    }
 
 
 def main(argv: list[str]) -> int:

@@ -322,10 +322,10 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
     # ---- reading a state ------------------------------------------------------------------------
 
     def score(self, state: SevensState) -> SevensScore:
-        totals = _totals(state.deals)
-        over = state.phase is SevensPhase.match_over
-        winners = best_seats(totals) if over else []
-        return SevensScore(totals=totals, deals=state.deals, over=over, winners=winners)
+        return SevensScore(totals=_totals(state.deals), deals=state.deals)
+
+    def seat_totals(self, state: SevensState) -> list[int]:
+        return _totals(state.deals)
 
     def view(self, state: SevensState, player: int) -> SevensView:
         self.check_seat(state, player, "player")

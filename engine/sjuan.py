@@ -79,6 +79,7 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     min_players = 3
     max_players = 8
     has_stock: ClassVar[bool] = False
+    lowest_total_wins = True
     view_model: ClassVar[type[Any]]
 
     # ---- the differences between the four games -------------------------------------------------
@@ -290,15 +291,10 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
     def score(self, state: SjuanFamilyState) -> SjuanScore:
         n = len(state.hands)
-        totals = _totals(state.deals, n)
-        over = state.phase is SjuanPhase.match_over
-        return SjuanScore(
-            totals=totals,
-            pot=sum(state.chips),
-            deals=state.deals,
-            over=over,
-            winners=best_seats(totals, lowest=True) if over else [],
-        )
+        return SjuanScore(totals=_totals(state.deals, n), pot=sum(state.chips), deals=state.deals)
+
+    def seat_totals(self, state: SjuanFamilyState) -> list[int]:
+        return _totals(state.deals, len(state.hands))
 
     def view(self, state: SjuanFamilyState, player: int) -> SjuanFamilyView:
         self.check_seat(state, player, "player")
