@@ -1,7 +1,8 @@
 """Regenerate the committed contract.
 
-``python -m sevens_rules.api.export`` writes ``openapi/openapi.json`` and ``openapi/schema.graphql``;
-``python -m sevens_rules.api.export --check`` fails when either differs from the models.
+``python -m sevens_rules.api.export`` writes ``openapi/openapi.json``, ``openapi/schema.graphql`` and
+``openapi/fragments.graphql`` (one full-state fragment per game);
+``python -m sevens_rules.api.export --check`` fails when any of them differs from the models.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from pathlib import Path
 
 import strawberry
 
-from sevens_rules.api.graphql import build_schema
+from sevens_rules.api.graphql import build_schema, state_fragments
 from sevens_rules.api.openapi import openapi_json
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI_PATH = ROOT / "openapi" / "openapi.json"
 SDL_PATH = ROOT / "openapi" / "schema.graphql"
+FRAGMENTS_PATH = ROOT / "openapi" / "fragments.graphql"
 
 
 def sdl(schema: strawberry.Schema) -> bytes:
@@ -27,7 +29,12 @@ def sdl(schema: strawberry.Schema) -> bytes:
 
 def artifacts() -> dict[Path, bytes]:
     """The generated files and their contents."""
-    return {OPENAPI_PATH: openapi_json(), SDL_PATH: sdl(build_schema())}
+    schema = build_schema()
+    return {
+        OPENAPI_PATH: openapi_json(),
+        SDL_PATH: sdl(schema),
+        FRAGMENTS_PATH: state_fragments(schema).encode(),
+    }
 
 
 def contract_digest(schema: strawberry.Schema) -> str:

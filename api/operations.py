@@ -76,15 +76,14 @@ def game_operations(game: AnyGame) -> list[Operation]:
         state, events = game.apply(req.state, req.move)
         return m.apply_response.model_construct(state=state, events=events)
 
-    def score(req: Any) -> WireModel:
+    def score(req: Any) -> Any:
         game.check(req.state)
-        result: WireModel = game.score(req.state)
-        return result
+        detail = game.score(req.state)
+        return m.score_response.model_construct(**detail.__dict__, outcome=game.outcome(req.state))
 
-    def view(req: Any) -> WireModel:
+    def view(req: Any) -> Any:
         game.check(req.state)
-        result: WireModel = game.view(req.state, req.player)
-        return result
+        return m.view_response.model_construct(**game.view(req.state, req.player).__dict__)
 
     name = game.name
     return [
@@ -96,10 +95,10 @@ def game_operations(game: AnyGame) -> list[Operation]:
             game, "apply", f"Apply a move in {name}", m.apply_request, m.apply_response, m.problem, apply
         ),
         Operation(
-            game, "score", f"Scores of a {name} match", m.score_request, game.models.score, m.problem, score
+            game, "score", f"Scores of a {name} match", m.score_request, m.score_response, m.problem, score
         ),
         Operation(
-            game, "view", f"One seat's view of {name}", m.view_request, game.models.view, m.problem, view
+            game, "view", f"One seat's view of {name}", m.view_request, m.view_response, m.problem, view
         ),
     ]
 

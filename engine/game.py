@@ -26,7 +26,7 @@ from sevens_rules.engine.errors import (
     MatchOverError,
     NotYourTurnError,
 )
-from sevens_rules.schema.common import WireModel
+from sevens_rules.schema.common import Outcome, SeatOutcome, WireModel
 from sevens_rules.schema.operations import GameModels
 
 
@@ -95,7 +95,19 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
 
     @abstractmethod
     def score(self, state: StateT) -> ScoreT:
-        """Totals so far, per-deal breakdown and the outcome once the match is over."""
+        """The game's own score detail: totals so far, the per-deal breakdown (the outcome common to every
+        game is :meth:`outcome`)."""
+
+    lowest_total_wins: ClassVar[bool] = False
+    """True when the lowest match total is best (penalty games)."""
+
+    @abstractmethod
+    def seat_totals(self, state: StateT) -> list[int]:
+        """Each seat's match total so far (in a team game, the total of the seat's side)."""
+
+    def match_winners(self, state: StateT, totals: Sequence[int]) -> list[int]:
+        """The seats that won a finished match: by default those sharing the best total."""
+        return best_seats(totals, self.lowest_total_wins)
 
     @abstractmethod
     def view(self, state: StateT, player: int) -> ViewT:
@@ -182,6 +194,16 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
                 [IssueAt(path, f"must be a seat between 0 and {n - 1}")],
                 argument=argument,
             )
+
+    def outcome(self, state: StateT) -> Outcome:
+        """The outcome every game's score carries: over or not, the winners, each seat's total and place.
+
+        The match is over when nobody is to act (as :meth:`apply` sees it).
+        """
+        totals = self.seat_totals(state)
+        over = not self.to_act(state)
+        winners = self.match_winners(state, totals) if over else []
+        return standings(totals, winners, over, self.lowest_total_wins)
 
     def moves(self, state: StateT, player: int | None = None) -> tuple[list[int], list[MoveT]]:
         """The seats to act and their legal moves (only ``player``'s when given)."""
@@ -295,6 +317,28 @@ def best_seats(totals: Sequence[int], lowest: bool = False) -> list[int]:
     """The seats (or sides) sharing the best total: the highest, or the lowest when ``lowest``."""
     best = min(totals) if lowest else max(totals)
     return [seat for seat, total in enumerate(totals) if total == best]
+
+
+def standings(totals: Sequence[int], winners: Sequence[int], over: bool, lowest_total_wins: bool) -> Outcome:
+    """The outcome block from per-seat totals and the winners of a finished match.
+
+    A seat's place is one more than the number of seats ahead of it: every winner is ahead of every other
+    seat (a game may crown a side that is not best on totals, such as Seven-Up's first side to the target),
+    otherwise the better total is ahead; equal seats share a place.
+    """
+    winning = set(winners)
+
+    def key(seat: int) -> tuple[bool, int]:
+        total = totals[seat] if lowest_total_wins else -totals[seat]
+        return (seat not in winning, total)
+
+    seats = [
+        SeatOutcome(
+            seat=seat, total=total, place=1 + sum(key(other) < key(seat) for other in range(len(totals)))
+        )
+        for seat, total in enumerate(totals)
+    ]
+    return Outcome(over=over, winners=sorted(winning), lowest_total_wins=lowest_total_wins, seats=seats)
 
 
 def seat_issues(path: tuple[str | int, ...], seat: int | None, players: int) -> list[IssueAt]:

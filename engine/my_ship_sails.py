@@ -180,11 +180,10 @@ class MyShipSails(
         return self._resolve_step(state, pending, events)
 
     def score(self, state: MyShipSailsState) -> MyShipSailsScore:
-        totals = _totals(state.deals, len(state.hands))
-        over = state.phase is MATCH_OVER
-        return MyShipSailsScore(
-            totals=totals, deals=state.deals, over=over, winners=best_seats(totals) if over else []
-        )
+        return MyShipSailsScore(totals=_totals(state.deals, len(state.hands)), deals=state.deals)
+
+    def seat_totals(self, state: MyShipSailsState) -> list[int]:
+        return _totals(state.deals, len(state.hands))
 
     def seat_view(self, state: MyShipSailsState, player: int) -> dict[str, object]:
         return dict(

@@ -309,18 +309,19 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         return list(range(side, len(state.hands), 2))
 
     def score(self, state: SedmiceState) -> SedmiceScore:
-        totals = hit_totals(state.deals)
-        over = state.phase is MATCH_OVER
-        winners: list[int] = []
-        if over:
-            winners = self._side_seats(state, 0 if totals[0] >= state.options.target_hits else 1)
         return SedmiceScore(
-            hits=totals,
+            hits=hit_totals(state.deals),
             points=[points(state.taken[0]), points(state.taken[1])],
             deals=state.deals,
-            over=over,
-            winners=winners,
         )
+
+    def seat_totals(self, state: SedmiceState) -> list[int]:
+        hits = hit_totals(state.deals)
+        return [hits[seat % 2] for seat in range(len(state.hands))]
+
+    def match_winners(self, state: SedmiceState, totals: Sequence[int]) -> list[int]:
+        hits = hit_totals(state.deals)
+        return self._side_seats(state, 0 if hits[0] >= state.options.target_hits else 1)
 
     def seat_view(self, state: SedmiceState, player: int) -> dict[str, object]:
         in_play = state.phase is PLAY_PHASE

@@ -520,12 +520,8 @@ class SevenUpRules(
 
     def score(self, state: StateT) -> SevenUpScore:
         n = len(state.hands)
-        sides = self.side_count(n)
         totals = self.totals(state)
-        over = state.phase is Phase.match_over
-        winning = None
-        if over:
-            winning = next((s for s in range(sides) if totals[s] >= self.target), None)
+        winning = self.winning_side(state, totals)
         deals = [self._deal_score(d.number, d.dealer, d.outcome, d.points, n) for d in state.deals]
         if state.phase in _ACTIVE:
             deals.append(self._deal_score(state.deal_number, state.dealer, None, state.points, n))
@@ -534,10 +530,22 @@ class SevenUpRules(
             side_of_seat=[self.side_of(s) for s in range(n)],
             totals=totals,
             deals=deals,
-            over=over,
             winning_side=winning,
-            winners=[] if winning is None else [s for s in range(n) if self.side_of(s) == winning],
         )
+
+    def winning_side(self, state: StateT, totals: Sequence[int]) -> int | None:
+        """The side that won a finished match (the first side at the target); None while it goes on."""
+        if state.phase is not Phase.match_over:
+            return None
+        return next((side for side, total in enumerate(totals) if total >= self.target), None)
+
+    def seat_totals(self, state: StateT) -> list[int]:
+        totals = self.totals(state)
+        return [totals[self.side_of(seat)] for seat in range(len(state.hands))]
+
+    def match_winners(self, state: StateT, totals: Sequence[int]) -> list[int]:
+        winning = self.winning_side(state, self.totals(state))
+        return [seat for seat in range(len(state.hands)) if self.side_of(seat) == winning]
 
     def _deal_score(
         self, number: int, dealer: int, outcome: Outcome | None, points: list[SevenUpPoint], n: int

@@ -293,10 +293,10 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
     # ---- reading a state ------------------------------------------------------------------------
 
     def score(self, state: SevensState) -> SevensScore:
-        totals = _totals(state.deals)
-        over = state.phase is Phase.match_over
-        winners = best_seats(totals) if over else []
-        return SevensScore(totals=totals, deals=state.deals, over=over, winners=winners)
+        return SevensScore(totals=self.seat_totals(state), deals=state.deals)
+
+    def seat_totals(self, state: SevensState) -> list[int]:
+        return _totals(state.deals)
 
     def seat_view(self, state: SevensState, player: int) -> dict[str, object]:
         return dict(

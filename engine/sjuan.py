@@ -72,6 +72,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     min_players = 3
     max_players = 8
     has_stock: ClassVar[bool] = False
+    lowest_total_wins = True
 
     # ---- the differences between the four games -------------------------------------------------
 
@@ -256,16 +257,10 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return updated(state, deals=deals, phase=phase, turn=None), events
 
     def score(self, state: SjuanFamilyState) -> SjuanScore:
-        n = len(state.hands)
-        totals = _totals(state.deals, n)
-        over = state.phase is Phase.match_over
-        return SjuanScore(
-            totals=totals,
-            pot=sum(state.chips),
-            deals=state.deals,
-            over=over,
-            winners=best_seats(totals, lowest=True) if over else [],
-        )
+        return SjuanScore(totals=self.seat_totals(state), pot=sum(state.chips), deals=state.deals)
+
+    def seat_totals(self, state: SjuanFamilyState) -> list[int]:
+        return _totals(state.deals, len(state.hands))
 
     def seat_view(self, state: SjuanFamilyState, player: int) -> dict[str, object]:
         return dict(

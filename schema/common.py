@@ -86,9 +86,15 @@ PiquetDeckOrder = Annotated[
 
 
 class WireModel(BaseModel):
-    """Base of every wire model: strict types, no unknown fields, immutable."""
+    """Base of every wire model: strict types, no unknown fields, immutable.
 
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    Its JSON schema comes in two modes: as input a field with a default may be left out; as output every
+    field is always written, so the serialization schema lists every field as required.
+    """
+
+    model_config = ConfigDict(
+        strict=True, extra="forbid", frozen=True, json_schema_serialization_defaults_required=True
+    )
 
 
 class Suit(StrEnum):
@@ -128,6 +134,9 @@ def json_pointer(parts: Iterable[str | int]) -> str:
 class Problem(WireModel):
     """An RFC 9457 problem details body with a stable machine-readable ``code``."""
 
+    # optional members (a game's legal_moves) are written only by the problems that carry them
+    model_config = ConfigDict(json_schema_serialization_defaults_required=False)
+
     type: str = Field(description="A URI reference naming the problem type ('about:blank' or a code URI).")
     title: str
     status: IntegralInt
@@ -141,14 +150,22 @@ class Problem(WireModel):
     )
 
 
+OptionValue = bool | int | None
+"""The value of a game option: every option is a boolean, an integer, or an integer that may be null."""
+
+
 class OptionInfo(WireModel):
-    """One option of a game, as listed by ``GET /v1/games``."""
+    """One option of a game, as listed by ``GET /v1/games``: typed values, not JSON-encoded strings."""
 
     name: str
     type: str = Field(description="JSON type of the value: 'boolean', 'integer' or 'integer|null'.")
-    default: str = Field(description="The default value, JSON-encoded.")
+    default: OptionValue = Field(description="The value used when the option is left out.")
     description: str
-    choices: list[str] | None = Field(default=None, description="Allowed values, JSON-encoded, if limited.")
+    choices: list[int] | None = Field(
+        description="Every allowed value when the option takes only some values of its range; else null."
+    )
+    minimum: int | None = Field(description="The smallest allowed integer; null for a boolean option.")
+    maximum: int | None = Field(description="The largest allowed integer; null for a boolean option.")
 
 
 class GameInfo(WireModel):
@@ -179,23 +196,24 @@ def model_json(model: BaseModel) -> bytes:
 
 
 def options_info(options_model: type[WireModel]) -> list[OptionInfo]:
-    """Describe an options model field by field for ``GET /v1/games``."""
-    import json
-
+    """Describe an options model field by field for ``GET /v1/games``, read from its JSON schema."""
+    properties = options_model.model_json_schema()["properties"]
     infos = []
     for name, field in options_model.model_fields.items():
-        schema = options_model.model_json_schema()["properties"][name]
-        json_type = _json_type(schema)
-        choices = None
-        if "enum" in schema:
-            choices = [json.dumps(v) for v in schema["enum"]]
+        schema = properties[name]
+        # a nullable integer is {"anyOf": [{integer, bounds...}, {"type": "null"}]}: read its integer part
+        integer: dict[str, Any] = next(
+            (s for s in schema.get("anyOf", [schema]) if s.get("type") == "integer"), {}
+        )
         infos.append(
             OptionInfo(
                 name=name,
-                type=json_type,
-                default=json.dumps(field.get_default(call_default_factory=True)),
+                type=_json_type(schema),
+                default=field.get_default(call_default_factory=True),
                 description=field.description or "",
-                choices=choices,
+                choices=schema.get("enum", integer.get("enum")),
+                minimum=integer.get("minimum"),
+                maximum=integer.get("maximum"),
             )
         )
     return infos
@@ -205,6 +223,32 @@ def _json_type(schema: dict[str, Any]) -> str:
     if "anyOf" in schema:
         return "|".join(_json_type(s) for s in schema["anyOf"])
     return str(schema.get("type", "object"))
+
+
+class SeatOutcome(WireModel):
+    """One seat's standing: its match total and its place."""
+
+    seat: Seat
+    total: SignedCount = Field(
+        description="The seat's match total as the game counts it (a team game gives each seat its side's)."
+    )
+    place: Ordinal = Field(
+        description="1 for the best; seats sharing a total share a place (1, 2, 2, 4). Once the match is "
+        "over the winners hold place 1 and the others follow by total."
+    )
+
+
+class Outcome(WireModel):
+    """The part of every game's score a generic client can read without knowing the game."""
+
+    over: bool = Field(description="True once the match has ended.")
+    winners: list[Seat] = Field(
+        max_length=MAX_SEATS, description="Seats sharing the match win, in seat order (empty until over)."
+    )
+    lowest_total_wins: bool = Field(description="True when the lowest total is best (penalty games).")
+    seats: list[SeatOutcome] = Field(
+        max_length=MAX_SEATS, description="Every seat's standing, in seat order."
+    )
 
 
 class MoveBase(WireModel):

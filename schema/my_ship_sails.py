@@ -191,9 +191,7 @@ class MyShipSailsView(WireModel):
 
 
 class MyShipSailsScore(WireModel):
-    """Wins per seat over finished deals (most wins takes the match), the deals, and the outcome."""
+    """Wins per seat over finished deals (most wins takes the match) and the deals."""
 
     totals: list[Count] = seat_list("Wins per seat over finished deals.")
     deals: list[MyShipSailsDeal]
-    over: bool
-    winners: list[Seat] = seat_list("Seats sharing the match win (empty until the match is over).")

@@ -7,6 +7,7 @@ types and every path gets a concrete schema.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,7 @@ from pydantic import Field, create_model
 from sevens_rules.schema.common import (
     FullDeckOrder,
     IntegralInt,
+    Outcome,
     PiquetDeckOrder,
     Problem,
     Seat,
@@ -61,13 +63,19 @@ class OperationModels:
     apply_request: type[Any]
     apply_response: type[Any]
     score_request: type[Any]
+    score_response: type[Any]
     view_request: type[Any]
+    view_response: type[Any]
     problem: type[Problem]
 
 
 def _model(name: str, doc: str, **fields: Any) -> type[WireModel]:
     model: type[WireModel] = create_model(name, __base__=WireModel, __doc__=doc, **fields)
     return model
+
+
+def _doc(model: type[WireModel]) -> str:
+    return inspect.cleandoc(model.__doc__ or "")
 
 
 def build_operation_models(
@@ -133,9 +141,17 @@ def build_operation_models(
             events=(list[models.event], ...),  # type: ignore[name-defined]
         ),
         score_request=_model(f"{p}ScoreRequest", "Ask for the scores.", state=(state, ...)),
+        score_response=create_model(
+            f"{p}ScoreResponse",
+            __base__=models.score,
+            __doc__=f"{_doc(models.score)} Beside them, the outcome every game's score carries.",
+            outcome=(Outcome, Field(description="Over or not, the winners, each seat's total and place.")),
+        ),
         view_request=_model(
             f"{p}ViewRequest", "Ask what one seat may see.", state=(state, ...), player=(Seat, ...)
         ),
+        # the game's view model under the operation's response name (every response is <Game><Op>Response)
+        view_response=create_model(f"{p}ViewResponse", __base__=models.view, __doc__=_doc(models.view)),
         problem=create_model(
             f"{p}Problem",
             __base__=Problem,

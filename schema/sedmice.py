@@ -200,10 +200,8 @@ class SedmiceView(WireModel):
 
 
 class SedmiceScore(WireModel):
-    """Hits per side over finished deals, the current deal's points, every finished deal, and the outcome."""
+    """Hits per side over finished deals, the current deal's points and every finished deal."""
 
     hits: list[Count] = side_list("Hits per side over finished deals.")
     points: list[Count] = side_list("Points taken in the current (or just finished) deal, per side.")
     deals: list[SedmiceDeal]
-    over: bool
-    winners: list[Seat] = seat_list("Seats of the side that won the match (empty until it is over).")

@@ -315,12 +315,10 @@ class SevenUpDealScore(WireModel):
 
 
 class SevenUpScore(WireModel):
-    """Totals per side (first to the target wins), every deal broken down, and the outcome."""
+    """Totals per side (first to the target wins), every deal broken down, and the winning side."""
 
     target: Count = Field(description="Points that win the match (7, or 10 in California Jack).")
     side_of_seat: list[Seat] = seat_list("The side each seat plays for.")
     totals: list[Count] = seat_list("Match points per side.")
     deals: list[SevenUpDealScore] = Field(description="Finished deals, then the deal in progress if any.")
-    over: bool
-    winning_side: Seat | None
-    winners: list[Seat] = seat_list("Seats winning the match (empty until it is over).")
+    winning_side: Seat | None = Field(description="The side that won the match; null until it is over.")

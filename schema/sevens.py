@@ -184,9 +184,7 @@ class SevensView(WireModel):
 
 
 class SevensScore(WireModel):
-    """Point totals (highest wins), every finished deal, and the outcome."""
+    """Point totals (highest wins) and every finished deal."""
 
     totals: list[Count] = seat_list("Points per seat over finished deals.")
     deals: list[SevensDeal]
-    over: bool
-    winners: list[Seat] = seat_list("Seats sharing the match win (empty until the match is over).")

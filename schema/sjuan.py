@@ -204,10 +204,8 @@ class DominoFanTanView(SjuanFamilyView):
 
 
 class SjuanScore(WireModel):
-    """Penalty totals (lowest wins), the current deal's pot, every finished deal, and the outcome."""
+    """Penalty totals (lowest wins), the current deal's pot and every finished deal."""
 
     totals: list[Count] = seat_list("Penalty points per seat over finished deals.")
     pot: Count = Field(description="Chips paid so far in the current (or just finished) deal.")
     deals: list[SjuanDeal]
-    over: bool
-    winners: list[Seat] = seat_list("Seats sharing the match win (empty until the match is over).")

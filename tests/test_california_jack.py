@@ -145,7 +145,7 @@ def test_race_to_ten_counts_high_first() -> None:
     high_winner = next(t.winner for t in done.tricks if "A" + final in t.cards)
     # both at 9: High is counted first and wins; Low and Jack are never counted
     assert point_list(done.deals[-1].points) == [("high", high_winner)]
-    assert done.phase is SevenUpPhase.match_over and CJ.score(done).winners == [high_winner]
+    assert done.phase is SevenUpPhase.match_over and CJ.outcome(done).winners == [high_winner]
     assert kinds(events)[-3:] == ["point", "deal_ended", "match_ended"]
 
 

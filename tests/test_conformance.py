@@ -117,7 +117,7 @@ def test_random_playouts_reach_the_end_with_consistent_states(
         assert last is not None
         to_act, moves = game.moves(last)
         assert to_act == [] and moves == []
-        assert game.score(last).over
+        assert game.outcome(last).over
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))

@@ -21,6 +21,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from sevens_rules.api.export import ROOT, artifacts
+from sevens_rules.api.operations import games_response
 from sevens_rules.engine.registry import GAMES
 
 OPERATIONS = ("new", "moves", "apply", "score", "view")
@@ -157,18 +158,54 @@ def test_games_listing_describes_every_game(client: TestClient) -> None:
         assert [option["name"] for option in info["options"]] == list(fields)
         for option in info["options"]:
             field = fields[option["name"]]
-            assert option["type"] in {"boolean", "integer", "integer|null", "string", "string|null"}, option
-            assert json.loads(option["default"]) == field.get_default(call_default_factory=True), option
+            assert option["type"] in {"boolean", "integer", "integer|null"}, option
+            default = option["default"]
+            assert default == field.get_default(call_default_factory=True), option
             assert option["description"], f"{info['id']} option {option['name']} has no description"
-            if option.get("choices") is not None:
-                assert option["default"] in option["choices"], option
+            if option["type"] == "boolean":
+                assert type(default) is bool and option["minimum"] is option["maximum"] is None, option
+            else:
+                assert type(option["minimum"]) is int and type(option["maximum"]) is int, option
+                assert default is None or option["minimum"] <= default <= option["maximum"], option
+            if option["choices"] is not None:
+                assert default in option["choices"], option
+
+
+def test_games_listing_types_option_values() -> None:
+    # the values as written in the options models (schema/sjuan.py, sedmice.py, my_ship_sails.py)
+    options = {
+        (game.id, option.name): option.model_dump()
+        for game in games_response().games
+        for option in game.options
+    }
+    assert options["sjuan", "chips_count"] == {
+        **options["sjuan", "chips_count"],
+        **{"type": "boolean", "default": True, "choices": None, "minimum": None, "maximum": None},
+    }
+    hand_size = options["domino-fan-tan", "hand_size"]
+    assert (hand_size["default"], hand_size["minimum"], hand_size["maximum"]) == (13, 1, 26)
+    target = options["sedmice", "target_hits"]
+    assert (target["default"], target["choices"], target["minimum"], target["maximum"]) == (
+        5,
+        [1, 5, 10],
+        1,
+        10,
+    )
+    limit = options["my-ship-sails", "max_exchanges"]
+    assert (limit["type"], limit["default"], limit["minimum"], limit["maximum"]) == (
+        "integer|null",
+        None,
+        1,
+        1000,
+    )
 
 
 def test_games_query_matches_rest(client: TestClient) -> None:
     query = """
-    { games { games { id name min_players max_players player_counts simultaneous
-      options { name type default description choices } rules } } }
+    { games { id name min_players max_players player_counts simultaneous
+      options { name type default description choices minimum maximum } rules } }
     """
     response = client.post("/graphql", json={"query": query})
     assert response.status_code == 200
-    assert response.json()["data"]["games"] == client.get("/v1/games").json()
+    # GraphQL lists the games themselves; REST wraps the same list in {"games": [...]}
+    assert response.json()["data"]["games"] == client.get("/v1/games").json()["games"]

@@ -419,7 +419,7 @@ def test_five_deals_with_the_dealer_moving_left() -> None:
     assert dealers == [3, 4, 0, 1, 2]
     assert state.phase is MATCH_OVER and [d.number for d in state.deals] == [1, 2, 3, 4, 5]
     assert GAME.moves(state) == ([], [])
-    assert GAME.score(state).over and GAME.score(state).winners == [0, 1, 2, 3, 4]  # no wins: all tie
+    assert GAME.outcome(state).over and GAME.outcome(state).winners == [0, 1, 2, 3, 4]  # no wins: all tie
 
 
 def test_next_deal_may_name_the_deck_and_only_the_next_dealer_starts_it() -> None:
@@ -442,18 +442,19 @@ def test_the_most_wins_takes_the_match_and_ties_are_shared() -> None:
         MyShipSailsDeal(number=4, dealer=3, exchanges=0, winners=[3]),
     ]
     state = checked(build(TWO_COMPLETE, dealer=0, deals=deals))
-    assert GAME.score(state).totals == [2, 1, 1, 1] and not GAME.score(state).over
+    assert GAME.score(state).totals == [2, 1, 1, 1] and not GAME.outcome(state).over
     state, _ = step(state, TWO_COMPLETE_PASSES)
     # seat 1 completes its spades and declares: 2 wins for seats 0 and 1, who share the match
     after, events = step(state, ["8H", "declare", "3C", "9H"])
     assert after.phase is MATCH_OVER and GAME.to_act(after) == []
     score = GAME.score(after)
-    assert score.totals == [2, 2, 1, 1] and score.over and score.winners == [0, 1]
+    outcome = GAME.outcome(after)
+    assert score.totals == [2, 2, 1, 1] and outcome.over and outcome.winners == [0, 1]
     assert kinds(events)[-3:] == ["declared", "deal_ended", "match_ended"]
     assert events[-1].winners == [0, 1]
     # one seat ahead takes the match alone
     after, _ = step(state, ["declare", "8S", "3C", "9H"])
-    assert GAME.score(after).winners == [0]
+    assert GAME.outcome(after).winners == [0]
 
 
 # ---- views and events ------------------------------------------------------------------------------

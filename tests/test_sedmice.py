@@ -501,8 +501,10 @@ def test_the_match_ends_when_a_side_reaches_target_hits() -> None:
     assert after.phase is Phase.match_over
     assert of_type(events, "match_ended")[0].winners == [0, 2]
     assert GAME.moves(after) == ([], [])
-    score = GAME.score(after)
-    assert score.over and score.winners == [0, 2] and score.hits == [1, 0]
+    outcome = GAME.outcome(after)
+    assert outcome.over and outcome.winners == [0, 2] and GAME.score(after).hits == [1, 0]
+    # each seat carries its side's hits; the winning side shares first place
+    assert [(s.total, s.place) for s in outcome.seats] == [(1, 1), (0, 3), (1, 1), (0, 3)]
 
 
 def test_hits_accumulate_over_deals_to_the_target() -> None:
@@ -533,7 +535,7 @@ def test_hits_accumulate_over_deals_to_the_target() -> None:
     after, _ = run(state, mv(1, "play", "9S"), mv(0, "play", "8S"))
     assert after.deals[2].hits == [0, 1]
     assert after.phase is Phase.match_over
-    assert GAME.score(after).winners == [1]
+    assert GAME.outcome(after).winners == [1]
 
 
 def test_target_hits_is_one_five_or_ten() -> None:
@@ -689,5 +691,5 @@ def test_random_playouts_keep_states_consistent_and_end(players: int, options: S
         else:
             raise AssertionError("the match did not end")
         score = GAME.score(state)
-        assert score.over and max(score.hits) >= options.target_hits
+        assert GAME.outcome(state).over and max(score.hits) >= options.target_hits
         assert all(sum(d.points) == 80 for d in score.deals)

@@ -477,7 +477,9 @@ def test_count_out_low_wins_before_the_opponents_jack_and_game() -> None:
     assert kinds(events)[-4:] == ["point", "point", "deal_ended", "match_ended"]
     assert done.phase is SevenUpPhase.match_over and done.deals[-1].outcome is SevenUpDealOutcome.played
     score = SU.score(done)
-    assert score.totals == [7, 6] and score.over and score.winners == [0]
+    outcome = SU.outcome(done)
+    assert score.totals == [7, 6] and score.winning_side == 0 and outcome.over and outcome.winners == [0]
+    assert [(s.total, s.place) for s in outcome.seats] == [(7, 1), (6, 2)]
     assert SU.to_act(done) == [] and SU.consistency_issues(done) == []
 
 
@@ -524,7 +526,7 @@ def test_a_gift_can_win_the_match() -> None:
         hands=[["2C", "3C", "4C", "5C", "6C", "7C"], ["2D", "3D", "4D", "5D", "6D", "7D"]],
     )
     over, events = SU.apply(state, mv("give", 0))
-    assert over.phase is SevenUpPhase.match_over and SU.score(over).winners == [1]
+    assert over.phase is SevenUpPhase.match_over and SU.outcome(over).winners == [1]
     assert kinds(events) == ["gave", "point", "deal_ended", "match_ended"]
 
 

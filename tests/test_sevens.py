@@ -461,7 +461,9 @@ def test_five_deals_then_the_highest_total_wins_ties_shared() -> None:
     assert events[-1].winners == [0, 1]
     score = GAME.score(after)
     assert score.totals == [9, 9, 6, 6]
-    assert score.over and score.winners == [0, 1]
+    outcome = GAME.outcome(after)
+    assert outcome.over and outcome.winners == [0, 1] and not outcome.lowest_total_wins
+    assert [s.place for s in outcome.seats] == [1, 1, 3, 3]
     assert GAME.to_act(after) == []
     assert GAME.moves(after) == ([], [])
 
@@ -482,7 +484,7 @@ def test_a_deal_before_the_fifth_does_not_end_the_match() -> None:
     after, events = play(state, 0, "6S")
     assert after.phase is Phase.deal_over
     assert events[-1].type == "deal_ended"
-    assert GAME.score(after).over is False and GAME.score(after).winners == []
+    assert GAME.outcome(after).over is False and GAME.outcome(after).winners == []
 
 
 def test_next_deal_moves_the_dealer_left_and_resets_passes_and_places() -> None:

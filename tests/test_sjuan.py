@@ -192,9 +192,9 @@ def test_the_match_ends_after_a_deal_in_which_a_total_reaches_100_and_the_lowest
     state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], deals=history, dealer=1)
     after, events = SJUAN.apply(state, move("play", 0, "8H"))
     score = SJUAN.score(after)
-    assert after.phase == "match_over" and score.over
+    assert after.phase == "match_over" and SJUAN.outcome(after).over
     assert score.totals[1] == 100
-    assert score.winners == [0]
+    assert SJUAN.outcome(after).winners == [0]
     assert events[-1].type == "match_ended" and events[-1].winners == [0]
     assert SJUAN.moves(after) == ([], [])
 
@@ -208,7 +208,9 @@ def test_match_winners_share_a_tied_lowest_total() -> None:
     after, _ = SJUAN.apply(state, move("play", 0, "8H"))
     score = SJUAN.score(after)
     assert score.totals[0] == score.totals[2] == hand
-    assert score.winners == [0, 2]
+    outcome = SJUAN.outcome(after)
+    assert outcome.winners == [0, 2] and outcome.lowest_total_wins
+    assert [s.place for s in outcome.seats] == [1, 3, 1]
 
 
 def test_the_next_deal_is_dealt_by_the_seat_left_of_the_last_dealer() -> None:
