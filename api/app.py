@@ -22,7 +22,7 @@ from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import problem_response, routes
 from sevens_rules.engine.registry import GAMES
 
-OPERATIONS = ("new", "moves", "apply", "score", "view")
+OPERATIONS = ("new", "moves", "apply", "score", "view", "seed", "verify")
 
 
 class GraphQLApp(GraphQL):

@@ -36,7 +36,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, sort_cards
+from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import IssueAt, NotYourTurnError
 from sevens_rules.engine.game import (
     Game,
@@ -135,12 +136,12 @@ class MyShipSails(
         self,
         players: int,
         options: MyShipSailsOptions,
-        seed: int,
+        seeding: Seeding,
         deck: Sequence[str] | None,
         dealer: int | None,
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         dealer = dealer or 0
-        state, events = self._deal(players, options, seed, dealer, 1, [], deck)
+        state, events = self._deal(players, options, seeding, dealer, 1, [], deck)
         return state, [_event("deal_started", player=dealer), *events]
 
     def to_act(self, state: MyShipSailsState) -> list[int]:
@@ -205,7 +206,11 @@ class MyShipSails(
         totals = _totals(state.deals, len(state.hands))
         over = state.phase is MATCH_OVER
         return MyShipSailsScore(
-            totals=totals, deals=state.deals, over=over, winners=best_seats(totals) if over else []
+            totals=totals,
+            deals=state.deals,
+            over=over,
+            winners=best_seats(totals) if over else [],
+            seed=self.revealed_seed(state),
         )
 
     def view(self, state: MyShipSailsState, player: int) -> MyShipSailsView:
@@ -224,6 +229,7 @@ class MyShipSails(
             unused_size=len(state.unused),
             exchanges=state.exchanges,
             deals=state.deals,
+            **self.seed_view(state),
         )
 
     # ---- dealing and resolving ------------------------------------------------------------------
@@ -232,21 +238,21 @@ class MyShipSails(
         self,
         players: int,
         options: MyShipSailsOptions,
-        seed: int,
+        seeding: Seeding,
         dealer: int,
         deal_number: int,
         deals: list[MyShipSailsDeal],
         deck: Sequence[str] | None,
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         """Deal seven each from the dealer's left; with auto_declare a dealt one-suit hand ends the deal."""
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, seed, deal_number - 1)
+        cards = list(deck) if deck is not None else seeding.shuffled(FULL_DECK, self.id, deal_number)
         dealt = deal_round_robin(cards, players, (dealer + 1) % players, [HAND_SIZE] * players)
         state = MyShipSailsState(
             game="my-ship-sails",
             options=options,
             dealer=dealer,
             deal_number=deal_number,
-            seed=seed,
+            **seeding.state_fields(),
             phase=STEP,
             hands=[sort_cards(h) for h in dealt],
             unused=sort_cards(cards[HAND_SIZE * players :]),
@@ -330,7 +336,7 @@ class MyShipSails(
         n = len(state.hands)
         dealer = (state.dealer + 1) % n
         after, events = self._deal(
-            n, state.options, state.seed, dealer, state.deal_number + 1, list(state.deals), move.deck
+            n, state.options, Seeding.of(state), dealer, state.deal_number + 1, list(state.deals), move.deck
         )
         return after, [_event("deal_started", player=dealer), *events]
 

@@ -37,7 +37,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, sort_cards
+from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
 from sevens_rules.schema.operations import GameModels
@@ -152,22 +153,27 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
         return len(state.hands)
 
     def start(
-        self, players: int, options: SedmiceOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
+        self,
+        players: int,
+        options: SedmiceOptions,
+        seeding: Seeding,
+        deck: Sequence[str] | None,
+        dealer: int | None,
     ) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        state = self._deal(players, options, seed, dealer or 0, 1, [], deck)
+        state = self._deal(players, options, seeding, dealer or 0, 1, [], deck)
         return state, [_event("deal_started", player=state.dealer)]
 
     def _deal(
         self,
         players: int,
         options: SedmiceOptions,
-        seed: int,
+        seeding: Seeding,
         dealer: int,
         deal_number: int,
         deals: list[SedmiceDeal],
         deck: Sequence[str] | None,
     ) -> SedmiceState:
-        cards = list(deck) if deck is not None else shuffled(PIQUET_DECK, seed, deal_number - 1)
+        cards = list(deck) if deck is not None else seeding.shuffled(PIQUET_DECK, self.id, deal_number)
         first = (dealer + 1) % players
         hands = deal_round_robin(cards, players, first, [HAND_SIZE] * players)
         return SedmiceState(
@@ -175,7 +181,7 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
             options=options,
             dealer=dealer,
             deal_number=deal_number,
-            seed=seed,
+            **seeding.state_fields(),
             phase=PLAY_PHASE,
             leader=first,
             hands=[sort_cards(h, PIQUET_DECK) for h in hands],
@@ -338,7 +344,7 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
         n = len(state.hands)
         dealer = (state.dealer + 1) % n
         after = self._deal(
-            n, state.options, state.seed, dealer, state.deal_number + 1, list(state.deals), move.deck
+            n, state.options, Seeding.of(state), dealer, state.deal_number + 1, list(state.deals), move.deck
         )
         return after, [_event("deal_started", player=dealer)]
 
@@ -354,6 +360,7 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
             deals=state.deals,
             over=over,
             winners=winners,
+            seed=self.revealed_seed(state),
         )
 
     def view(self, state: SedmiceState, player: int) -> SedmiceView:
@@ -377,6 +384,7 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
             tricks=state.tricks,
             taken_sizes=[len(state.taken[0]), len(state.taken[1])],
             deals=state.deals,
+            **self.seed_view(state),
         )
 
     # ---- consistency ----------------------------------------------------------------------------

@@ -7,8 +7,8 @@ run the cards; California Jack rolls the trump with the face-up top card of the 
 Decisions where the rulings are silent (also in the README):
 
 - **The cut** for the first dealer (all three games, skipped when the request names a dealer) is drawn
-  from the documented shuffle of *deal index -1*: ``shuffled(FULL_DECK, seed, -1)``, i.e. SplitMix64
-  seeded with ``(seed - 0x9E3779B97F4A7C15) mod 2**64``. Seats cut in seat order taking cards from the
+  from the documented shuffle with purpose ``cut`` and deal number 1 (a stream of its own, see
+  ``engine/dealing.py``). Seats cut in seat order taking cards from the
   top; the highest rank (Ace high, suits equal) deals; the tied seats cut again with the next cards. If
   that pack ran out (possible only in theory) the lowest tied seat deals. The rounds are kept in the
   state's ``cut`` field (``new`` has no events, so the state is where the cut shows).
@@ -63,7 +63,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
-from sevens_rules.engine.cards import FULL_DECK, shuffled
+from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.dealing import CUT, Seeding
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
 from sevens_rules.engine.tricks import (
@@ -106,8 +107,6 @@ HAND_SIZE = 6
 """Cards in a hand after the deal (and after discarding)."""
 PACKET = 3
 """Cards per packet when dealing and running."""
-CUT_DEAL_INDEX = -1
-"""The shuffle index of the cut pack (deal indexes of real deals start at 0)."""
 
 _ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 
@@ -141,9 +140,10 @@ def _fixed_trump(options: Any) -> bool:
     return bool(getattr(options, "fixed_trump", False))
 
 
-def cut_for_dealer(seed: int, players: int) -> tuple[list[SevenUpCutRound], int]:
-    """The documented cut: rounds cut from ``shuffled(FULL_DECK, seed, -1)`` and the seat that deals."""
-    pack = shuffled(FULL_DECK, seed, CUT_DEAL_INDEX)
+def cut_for_dealer(seeding: Seeding, game_id: str, players: int) -> tuple[list[SevenUpCutRound], int]:
+    """The documented cut: rounds cut from the pack shuffled for purpose ``cut`` of deal 1, and the seat
+    that deals."""
+    pack = seeding.shuffled(FULL_DECK, game_id, 1, CUT)
     seats = list(range(players))
     rounds: list[SevenUpCutRound] = []
     position = 0
@@ -227,16 +227,21 @@ class SevenUpFamily(
     # ---- new match and dealing ----------------------------------------------------------------
 
     def start(
-        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+        self,
+        players: int,
+        options: OptionsT,
+        seeding: Seeding,
+        deck: Sequence[str] | None,
+        dealer: int | None,
     ) -> tuple[StateT, list[SevenUpEvent]]:
         cut: list[SevenUpCutRound] = []
         if dealer is None:
-            cut, dealer = cut_for_dealer(seed, players)
+            cut, dealer = cut_for_dealer(seeding, self.id, players)
         empty = self.build_state(
             options=options,
             dealer=dealer,
             deal_number=1,
-            seed=seed,
+            **seeding.state_fields(),
             phase=Phase.deal_over,
             cut=cut,
             hands=[[] for _ in range(players)],
@@ -257,7 +262,9 @@ class SevenUpFamily(
         self, state: StateT, dealer: int, deal_number: int, deck: Sequence[str] | None
     ) -> tuple[StateT, list[SevenUpEvent]]:
         n = len(state.hands)
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, state.seed, deal_number - 1)
+        cards = (
+            list(deck) if deck is not None else Seeding.of(state).shuffled(FULL_DECK, self.id, deal_number)
+        )
         hands: list[list[str]] = [[] for _ in range(n)]
         position = 0
         for _ in range(HAND_SIZE // PACKET):
@@ -633,6 +640,7 @@ class SevenUpFamily(
             over=over,
             winning_side=winning,
             winners=[] if winning is None else [s for s in range(n) if self.side_of(s) == winning],
+            seed=self.revealed_seed(state),
         )
 
     def _deal_score(
@@ -711,6 +719,7 @@ class SevenUpFamily(
             points=state.points,
             totals=self.totals(state),
             deals=state.deals,
+            **self.seed_view(state),
         )
         return view
 
@@ -968,7 +977,7 @@ class SevenUpFamily(
     def _cut_issues(self, state: StateT) -> list[IssueAt]:
         if not state.cut:
             return []
-        rounds, dealer = cut_for_dealer(state.seed, len(state.hands))
+        rounds, dealer = cut_for_dealer(Seeding.of(state), self.id, len(state.hands))
         if state.cut != rounds:
             return [IssueAt(("cut",), "is not the cut drawn from this seed (see the documented cut)")]
         first = state.deals[0].dealer if state.deals else state.dealer

@@ -40,7 +40,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin, sort_cards
+from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     Game,
@@ -166,21 +167,26 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
     # ---- dealing --------------------------------------------------------------------------------
 
     def start(
-        self, players: int, options: SevensOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
+        self,
+        players: int,
+        options: SevensOptions,
+        seeding: Seeding,
+        deck: Sequence[str] | None,
+        dealer: int | None,
     ) -> tuple[SevensState, list[SevensEvent]]:
-        state = self._deal(options, seed, dealer or 0, 1, [], deck)
+        state = self._deal(options, seeding, dealer or 0, 1, [], deck)
         return state, [_event("deal_started", player=state.dealer)]
 
     def _deal(
         self,
         options: SevensOptions,
-        seed: int,
+        seeding: Seeding,
         dealer: int,
         deal_number: int,
         deals: list[SevensDeal],
         deck: Sequence[str] | None,
     ) -> SevensState:
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, seed, deal_number - 1)
+        cards = list(deck) if deck is not None else seeding.shuffled(FULL_DECK, self.id, deal_number)
         dealt = deal_round_robin(cards, SEVENS_PLAYERS, (dealer + 1) % SEVENS_PLAYERS, [CARDS_EACH] * 4)
         # every 7 goes to the table at once; the 7♦ holder moves first
         first = next(seat for seat, hand in enumerate(dealt) if "7D" in hand)
@@ -190,7 +196,7 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
             options=options,
             dealer=dealer,
             deal_number=deal_number,
-            seed=seed,
+            **seeding.state_fields(),
             phase=SevensPhase.play,
             turn=first,
             hands=hands,
@@ -205,7 +211,7 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
         check_deck(move.deck, FULL_DECK, argument="move", path=("deck",))
         dealer = (state.dealer + 1) % SEVENS_PLAYERS
         deals = list(state.deals)
-        after = self._deal(state.options, state.seed, dealer, state.deal_number + 1, deals, move.deck)
+        after = self._deal(state.options, Seeding.of(state), dealer, state.deal_number + 1, deals, move.deck)
         return after, [_event("deal_started", player=dealer)]
 
     # ---- turns and moves ------------------------------------------------------------------------
@@ -325,7 +331,9 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
         totals = _totals(state.deals)
         over = state.phase is SevensPhase.match_over
         winners = best_seats(totals) if over else []
-        return SevensScore(totals=totals, deals=state.deals, over=over, winners=winners)
+        return SevensScore(
+            totals=totals, deals=state.deals, over=over, winners=winners, seed=self.revealed_seed(state)
+        )
 
     def view(self, state: SevensState, player: int) -> SevensView:
         self.check_seat(state, player, "player")
@@ -344,6 +352,7 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
             out=state.out,
             bust=state.bust,
             deals=state.deals,
+            **self.seed_view(state),
         )
 
     # ---- consistency ----------------------------------------------------------------------------

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
-from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, sort_cards
+from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     Game,
@@ -153,22 +154,27 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return len(state.hands)
 
     def start(
-        self, players: int, options: SjuanOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
+        self,
+        players: int,
+        options: SjuanOptions,
+        seeding: Seeding,
+        deck: Sequence[str] | None,
+        dealer: int | None,
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        state = self._deal(players, options, seed, dealer or 0, 1, [], deck)
+        state = self._deal(players, options, seeding, dealer or 0, 1, [], deck)
         return state, _deal_events(state)
 
     def _deal(
         self,
         players: int,
         options: SjuanOptions,
-        seed: int,
+        seeding: Seeding,
         dealer: int,
         deal_number: int,
         deals: list[SjuanDeal],
         deck: Sequence[str] | None,
     ) -> SjuanFamilyState:
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, seed, deal_number - 1)
+        cards = list(deck) if deck is not None else seeding.shuffled(FULL_DECK, self.id, deal_number)
         if self.has_stock:
             counts = [self.hand_size(options)] * players
         else:
@@ -182,7 +188,7 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             options=options,
             dealer=dealer,
             deal_number=deal_number,
-            seed=seed,
+            **seeding.state_fields(),
             phase=SjuanPhase.play,
             turn=self.first_turn(hands, dealer),
             hands=hands,
@@ -283,7 +289,7 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         n = len(state.hands)
         dealer = (state.dealer + 1) % n
         after = self._deal(
-            n, state.options, state.seed, dealer, state.deal_number + 1, list(state.deals), move.deck
+            n, state.options, Seeding.of(state), dealer, state.deal_number + 1, list(state.deals), move.deck
         )
         events = _deal_events(after)
         return after, events
@@ -298,6 +304,7 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             deals=state.deals,
             over=over,
             winners=best_seats(totals, lowest=True) if over else [],
+            seed=self.revealed_seed(state),
         )
 
     def view(self, state: SjuanFamilyState, player: int) -> SjuanFamilyView:
@@ -316,6 +323,7 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             stock_size=len(self.stock(state)),
             chips=state.chips,
             deals=state.deals,
+            **self.seed_view(state),
         )
         return view
 

@@ -17,13 +17,16 @@ from pydantic import AfterValidator, Field
 
 from sevens_rules.schema.common import (
     INTEGRAL,
+    Commitment,
     Count,
+    Entropy,
     IntegralInt,
     MoveBase,
     Ordinal,
     PiquetCard,
     PiquetCardList,
     PiquetDeckOrder,
+    RevealedSeed,
     Seat,
     Seed,
     WireModel,
@@ -136,6 +139,8 @@ class SedmiceState(WireModel):
     dealer: Seat
     deal_number: Ordinal = Field(description="1 for the first deal of the match.")
     seed: Seed
+    commitment: Commitment
+    entropy: Entropy
     phase: SedmicePhase
     leader: Seat = Field(
         description="The leader of the trick on the table or of the next one; after a deal, its last taker."
@@ -204,6 +209,9 @@ class SedmiceView(WireModel):
     tricks: list[Count] = side_list("Tricks taken this deal, per side.")
     taken_sizes: list[Count] = side_list("Cards taken this deal, per side.")
     deals: list[SedmiceDeal]
+    commitment: Commitment
+    entropy: Entropy
+    seed: RevealedSeed
 
 
 class SedmiceScore(WireModel):
@@ -214,3 +222,4 @@ class SedmiceScore(WireModel):
     deals: list[SedmiceDeal]
     over: bool
     winners: list[Seat] = seat_list("Seats of the side that won the match (empty until it is over).")
+    seed: RevealedSeed

@@ -34,6 +34,7 @@ with warnings.catch_warnings():
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
 from sevens_rules.engine.registry import GAMES
+from tests.seeds import seeding
 
 APP = create_app(Settings())
 REST = schemathesis.openapi.from_asgi("/openapi.json", APP)
@@ -157,7 +158,7 @@ def test_real_states_conform(game_id: str, players: int) -> None:
     seed = rng.randrange(2**31)
     first = _call(game_id, "new", {"players": players, "seed": seed})
     assert first.status_code == 200, first.text
-    state = game.new(players, game.models.options(), seed, None, None)
+    state = game.new(players, game.models.options(), seeding(seed), None, None)
     assert first.json()["state"] == _json(state)
     path: list[tuple[Any, Any]] = []
     for _ in range(MAX_STEPS):
