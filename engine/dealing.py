@@ -22,8 +22,9 @@ import hashlib
 import hmac
 import secrets
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import count
 from typing import Any, Protocol
 
 from sevens_rules.engine.errors import IssueAt
@@ -42,6 +43,7 @@ CUT = "cut"
 """Purpose of the pack the Seven-Up seats cut for the first dealer."""
 
 _WORD = struct.Struct(">I")
+_BLOCK_WORDS = struct.Struct(">8I")
 _WORD_RANGE = 1 << 32
 
 
@@ -67,37 +69,23 @@ def shuffle_context(game_id: str, deal_number: int, purpose: str, entropy: Seque
     return b"".join(parts)
 
 
-class _WordStream:
-    """Big-endian 32-bit words of HMAC-SHA256(seed, u32(k) || context) for k = 0, 1, 2, ..."""
+def words(seed: str, context: bytes) -> Iterator[int]:
+    """The big-endian 32-bit words of ``HMAC-SHA256(seed, u32(k) || context)`` for k = 0, 1, 2, ..."""
+    keyed = hmac.new(bytes.fromhex(seed), digestmod=hashlib.sha256)
+    for block in count():
+        mac = keyed.copy()
+        mac.update(_WORD.pack(block) + context)
+        yield from _BLOCK_WORDS.unpack(mac.digest())
 
-    __slots__ = ("_block", "_context", "_keyed", "_position", "_words")
 
-    def __init__(self, seed: str, context: bytes) -> None:
-        self._keyed = hmac.new(bytes.fromhex(seed), digestmod=hashlib.sha256)
-        self._context = context
-        self._block = 0
-        self._words: tuple[int, ...] = ()
-        self._position = 0
-
-    def next(self) -> int:
-        if self._position == len(self._words):
-            mac = self._keyed.copy()
-            mac.update(_WORD.pack(self._block) + self._context)
-            self._words = struct.unpack(">8I", mac.digest())
-            self._block += 1
-            self._position = 0
-        word = self._words[self._position]
-        self._position += 1
-        return word
-
-    def below(self, bound: int) -> int:
-        """A uniform integer in ``0..bound-1``: words at or above the largest multiple of ``bound`` are
-        skipped, so that every value is equally likely."""
-        limit = _WORD_RANGE - _WORD_RANGE % bound
-        while True:
-            word = self.next()
-            if word < limit:
-                return word % bound
+def uniform_below(stream: Iterator[int], bound: int) -> int:
+    """A uniform integer in ``0..bound-1`` from ``stream``: words at or above the largest multiple of
+    ``bound`` are skipped, so that every value is equally likely."""
+    limit = _WORD_RANGE - _WORD_RANGE % bound
+    word = next(stream)
+    while word >= limit:
+        word = next(stream)
+    return word % bound
 
 
 def shuffled(
@@ -112,10 +100,10 @@ def shuffled(
 
     ``deal_number`` is 1 for the first deal (the Seven-Up cut, purpose :data:`CUT`, also uses 1).
     """
-    stream = _WordStream(seed, shuffle_context(game_id, deal_number, purpose, entropy))
+    stream = words(seed, shuffle_context(game_id, deal_number, purpose, entropy))
     cards = list(deck)
     for i in range(len(cards) - 1, 0, -1):
-        j = stream.below(i + 1)
+        j = uniform_below(stream, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 

@@ -28,7 +28,7 @@ with warnings.catch_warnings():
 
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
-from sevens_rules.engine.dealing import DEAL, Seeding, shuffled
+from sevens_rules.engine.dealing import DEAL, Seeding, shuffle_context, shuffled, uniform_below, words
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.verification import verify_deal
 from sevens_rules.schema.sjuan import SjuanPhase
@@ -187,17 +187,15 @@ def test_fisher_yates_is_unbiased_over_many_seeds() -> None:
 def test_rejection_sampling_skips_words_above_the_last_multiple() -> None:
     # With a bound just above 2^31 about half of all words are refused; the engine must skip exactly the
     # words the specification skips.
-    from sevens_rules.engine.dealing import _WordStream, shuffle_context
-
     bound = 2**31 + 1
-    words = spec_words(SEED, "sjuan", "deal", 1, [])
-    stream = _WordStream(SEED, shuffle_context("sjuan", 1, "deal", []))
+    spec = spec_words(SEED, "sjuan", "deal", 1, [])
+    stream = words(SEED, shuffle_context("sjuan", 1, "deal", []))
     skipped = 0
     for _ in range(40):
-        w = next(words)
+        w = next(spec)
         while w >= 2**32 - 2**32 % bound:
-            w, skipped = next(words), skipped + 1
-        assert stream.below(bound) == w % bound
+            w, skipped = next(spec), skipped + 1
+        assert uniform_below(stream, bound) == w % bound
     assert skipped > 0
 
 
