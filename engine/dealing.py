@@ -23,7 +23,7 @@ import hmac
 import secrets
 import struct
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import count
 from typing import Any, Protocol
 
@@ -35,7 +35,9 @@ SEED_BYTES = 32
 DOMAIN = b"sevens-rules/v1"
 """Prefix of every domain-separation label (bump the version to change the construction)."""
 COMMITMENT_LABEL = DOMAIN + b"/commitment"
+"""Label hashed before the seed in its commitment."""
 SHUFFLE_LABEL = DOMAIN + b"/shuffle"
+"""Label opening every shuffle context."""
 
 DEAL = "deal"
 """Purpose of the shuffle that orders a deal's cards."""
@@ -112,18 +114,23 @@ class SeededState(Protocol):
     """What every game's state carries about its seed."""
 
     @property
-    def seed(self) -> str: ...
+    def seed(self) -> str:
+        """The secret seed, 64 lowercase hex digits."""
+
     @property
-    def commitment(self) -> str: ...
+    def commitment(self) -> str:
+        """The public commitment to the seed."""
+
     @property
-    def entropy(self) -> Sequence[str]: ...
+    def entropy(self) -> Sequence[str]:
+        """The players' contributions, in order."""
 
 
 @dataclass(frozen=True)
 class Seeding:
     """What a match's seeded deals depend on besides the game: the secret seed and the players' entropy."""
 
-    seed: str
+    seed: str = field(repr=False)  # never in a log line or a traceback by accident
     entropy: tuple[str, ...] = ()
 
     @classmethod

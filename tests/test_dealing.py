@@ -356,3 +356,7 @@ def test_verify_of_the_first_deal_matches_new_for_every_game(client: TestClient)
         assert check["hands"] == state["hands"] and check["dealer"] == state["dealer"], game_id
         assert sorted(check["deck"]) == sorted(game.deck)
         assert Seeding(SEED, ("x",)).shuffled(game.deck, game_id, 1) == check["deck"]
+
+
+def test_a_seeding_never_prints_its_seed() -> None:
+    assert SEED not in repr(Seeding(SEED, ("x",))) and SEED not in str(Seeding(SEED))
