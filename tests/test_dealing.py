@@ -31,7 +31,7 @@ from sevens_rules.api.limits import Settings
 from sevens_rules.engine.dealing import DEAL, Seeding, shuffle_context, shuffled, uniform_below, words
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.verification import verify_deal
-from sevens_rules.schema.sjuan import SjuanPhase
+from sevens_rules.schema.common import Phase
 from tests.playout import playout
 from tests.seeds import seed_hex, seeding
 from tests.test_conformance import option_sets
@@ -223,7 +223,7 @@ def test_entropy_reaches_every_deal() -> None:
     assert mixed.commitment == plain.commitment  # the commitment is to the seed alone
     # the second deal (seat 1 deals next) with and without the entropy
     second = game.models.move.model_validate({"type": "next_deal", "player": 1}, strict=False)
-    over = mixed.model_copy(update={"phase": SjuanPhase.deal_over, "turn": None})
+    over = mixed.model_copy(update={"phase": Phase.deal_over, "turn": None})
     after, _ = game.apply(over, second)
     without, _ = game.apply(over.model_copy(update={"entropy": []}), second)
     assert after.deal_number == without.deal_number == 2 and after.hands != without.hands
