@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, cast
 
-from sevens_rules.engine.dealing import Seeding
+from sevens_rules.engine.dealing import SeededState, Seeding
 from sevens_rules.engine.game import EventT, Game, OptionsT, ScoreT, ViewT, check_deck
 
 NEXT_DEAL = "next_deal"
@@ -29,8 +29,9 @@ MATCH_OVER = "match_over"
 """The phase, in every game, of a finished match."""
 
 
-class DealtState(Protocol):
-    """What the shared cycle reads of a game's state: the table, the dealer, the deal and the phase."""
+class DealtState(SeededState, Protocol):
+    """What the shared cycle reads of a game's state: the table, the dealer, the deal, the phase (and, as
+    every state, its seed, commitment and entropy)."""
 
     @property
     def hands(self) -> Sequence[Sequence[str]]:
@@ -43,18 +44,6 @@ class DealtState(Protocol):
     @property
     def deal_number(self) -> int:
         """1 for the first deal of the match."""
-
-    @property
-    def seed(self) -> str:
-        """The secret seed of the seeded shuffle."""
-
-    @property
-    def commitment(self) -> str:
-        """The public commitment to the seed."""
-
-    @property
-    def entropy(self) -> Sequence[str]:
-        """The players' entropy, mixed into every deal."""
 
     @property
     def phase(self) -> str:
