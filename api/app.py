@@ -27,7 +27,7 @@ from sevens_rules.api.rest import problem_response, routes
 from sevens_rules.api.telemetry import GRAPHQL_PATH, AccessMiddleware, lifespan, metrics
 from sevens_rules.engine.registry import GAMES
 
-OPERATIONS = ("new", "moves", "apply", "score", "view")
+OPERATIONS = ("new", "moves", "apply", "score", "view", "seed", "verify")
 
 
 class GraphQLApp(GraphQL):

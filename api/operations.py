@@ -1,4 +1,5 @@
-"""The operation list: for every game, ``new``, ``moves``, ``apply``, ``score`` and ``view``.
+"""The operation list: for every game, ``new``, ``moves``, ``apply``, ``score``, ``view``, ``seed`` and
+``verify``.
 
 REST paths, GraphQL root fields and the OpenAPI document are all generated from this one list, so an
 operation exists on both surfaces with the same request and response models.
@@ -11,9 +12,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.registry import GAMES
+from sevens_rules.engine.verification import verify_deal
 from sevens_rules.schema.common import GameInfo, GamesResponse, Problem, WireModel, options_info
+from sevens_rules.schema.dealing import DealVerification, FreshSeed, SeedRequest
 from sevens_rules.schema.operations import OperationModels, build_operation_models, field_prefix
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
@@ -25,7 +29,7 @@ class Operation:
 
     game: AnyGame
     name: str
-    """``new``, ``moves``, ``apply``, ``score`` or ``view``."""
+    """``new``, ``moves``, ``apply``, ``score``, ``view``, ``seed`` or ``verify``."""
     summary: str
     request: type[WireModel]
     response: type[WireModel]
@@ -57,12 +61,12 @@ def operation_models(game_id: str) -> OperationModels:
 
 
 def game_operations(game: AnyGame) -> list[Operation]:
-    """The five operations of ``game``."""
+    """The operations of ``game``."""
     m = operation_models(game.id)
 
     def new(req: Any) -> Any:
-        seed = 0 if req.seed is None else req.seed
-        state, events = game.new_match(req.players, req.options, seed, req.deck, req.dealer)
+        seeding = Seeding(fresh_seed() if req.seed is None else req.seed, tuple(req.entropy))
+        state, events = game.new_match(req.players, req.options, seeding, req.deck, req.dealer)
         # responses wrap models the engine built from validated input: no need to validate them again
         return m.new_response.model_construct(state=state, events=events)
 
@@ -79,11 +83,22 @@ def game_operations(game: AnyGame) -> list[Operation]:
     def score(req: Any) -> Any:
         game.check(req.state)
         detail = game.score(req.state)
-        return m.score_response.model_construct(**detail.__dict__, outcome=game.outcome(req.state))
+        return m.score_response.model_construct(
+            **detail.__dict__, outcome=game.outcome(req.state), seed=game.revealed_seed(req.state)
+        )
 
     def view(req: Any) -> Any:
         game.check(req.state)
         return m.view_response.model_construct(**game.view(req.state, req.player).__dict__)
+
+    def seed(req: Any) -> WireModel:
+        new_seed = fresh_seed()
+        return FreshSeed(seed=new_seed, commitment=commitment(new_seed))
+
+    def verify(req: Any) -> WireModel:
+        return verify_deal(
+            game, req.players, req.seed, req.commitment, req.entropy, req.deal_number, req.dealer, req.options
+        )
 
     name = game.name
     return [
@@ -99,6 +114,24 @@ def game_operations(game: AnyGame) -> list[Operation]:
         ),
         Operation(
             game, "view", f"One seat's view of {name}", m.view_request, m.view_response, m.problem, view
+        ),
+        Operation(
+            game,
+            "seed",
+            f"A fresh secret seed and its commitment for a {name} match",
+            SeedRequest,
+            FreshSeed,
+            m.problem,
+            seed,
+        ),
+        Operation(
+            game,
+            "verify",
+            f"Recompute a deal of a {name} match from its revealed seed",
+            m.verify_request,
+            DealVerification,
+            m.problem,
+            verify,
         ),
     ]
 

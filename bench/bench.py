@@ -31,6 +31,7 @@ from typing import Any
 
 import orjson
 
+from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.registry import GAMES
 
@@ -83,7 +84,7 @@ def table_size(game: AnyGame) -> int:
 def mid_deal(game: AnyGame, players: int) -> Any:
     """A state ``MID_DEAL_MOVES`` random legal moves into a seeded match, never one without moves."""
     rng = random.Random(MOVES_SEED)
-    state = game.new(players, game.models.options(), MATCH_SEED, None, None)
+    state = game.new(players, game.models.options(), Seeding(f"{MATCH_SEED:064x}"), None, None)
     for _ in range(MID_DEAL_MOVES):
         _, moves = game.moves(state)
         following, _ = game.apply(state, rng.choice(moves))
@@ -105,7 +106,7 @@ def playout_rate(game: AnyGame, players: int, seconds: float) -> tuple[float, in
     deadline = start + seconds
     while now < deadline:
         rng = random.Random(seed)
-        state = game.new(players, options, seed, None, None)
+        state = game.new(players, options, Seeding(f"{seed:064x}"), None, None)  # seed n: n in 64 hex digits
         seed += 1
         while True:
             _, moves = moves_of(state)

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from pydantic import BaseModel
 
 from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.dealing import Seeding, revealed_seed, seeding_issues, view_fields
 from sevens_rules.engine.errors import (
     IllegalMoveError,
     InconsistentStateError,
@@ -72,7 +73,12 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
 
     @abstractmethod
     def start(
-        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+        self,
+        players: int,
+        options: OptionsT,
+        seeding: Seeding,
+        deck: Sequence[str] | None,
+        dealer: int | None,
     ) -> tuple[StateT, list[EventT]]:
         """A new match from checked arguments (``dealer`` None: the game's own rule), with the events of
         its first deal (the deal itself, a turned trump, points scored at once...)."""
@@ -120,16 +126,28 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     # ---- shared behaviour -----------------------------------------------------------------------
 
     def new(
-        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+        self,
+        players: int,
+        options: OptionsT,
+        seeding: Seeding,
+        deck: Sequence[str] | None,
+        dealer: int | None,
     ) -> StateT:
         """A new match: the first deal dealt from ``deck`` (top first) or from the seeded shuffle.
 
+        ``seeding`` is the match's secret seed and the players' entropy (see ``engine/dealing.py``).
+
         The state of :meth:`new_match`, for callers that do not need the first deal's events.
         """
-        return self.new_match(players, options, seed, deck, dealer)[0]
+        return self.new_match(players, options, seeding, deck, dealer)[0]
 
     def new_match(
-        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+        self,
+        players: int,
+        options: OptionsT,
+        seeding: Seeding,
+        deck: Sequence[str] | None,
+        dealer: int | None,
     ) -> tuple[StateT, list[EventT]]:
         """A new match and the events of its first deal.
 
@@ -144,7 +162,7 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
                 [IssueAt((), f"must be a seat between 0 and {players - 1}")],
                 argument="dealer",
             )
-        return self.start(players, options, seed, deck, dealer)
+        return self.start(players, options, seeding, deck, dealer)
 
     @classmethod
     def table_sizes(cls) -> tuple[int, ...]:
@@ -179,7 +197,7 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
 
     def check(self, state: StateT) -> None:
         """Refuse a state that could not have arisen in play, naming every problem found."""
-        issues = self.consistency_issues(state)
+        issues = seeding_issues(state) or self.consistency_issues(state)  # type: ignore[arg-type]
         if issues:
             raise InconsistentStateError(
                 f"The {self.name} state is inconsistent: {issues[0].message}", issues
@@ -201,9 +219,21 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         The match is over when nobody is to act (as :meth:`apply` sees it).
         """
         totals = self.seat_totals(state)
-        over = not self.to_act(state)
+        over = self.over(state)
         winners = self.match_winners(state, totals) if over else []
         return standings(totals, winners, over, self.lowest_total_wins)
+
+    def over(self, state: StateT) -> bool:
+        """Whether the match is over (no seat may move any more)."""
+        return not self.to_act(state)
+
+    def seed_view(self, state: StateT) -> dict[str, Any]:
+        """A view's seed fields: commitment and entropy always, the seed once the match is over."""
+        return view_fields(state, self.over(state))  # type: ignore[arg-type]
+
+    def revealed_seed(self, state: StateT) -> str | None:
+        """The seed for a score: null until the match is over."""
+        return revealed_seed(state, self.over(state))  # type: ignore[arg-type]
 
     def moves(self, state: StateT, player: int | None = None) -> tuple[list[int], list[MoveT]]:
         """The seats to act and their legal moves (only ``player``'s when given)."""

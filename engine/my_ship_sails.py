@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, sort_cards
 from sevens_rules.engine.errors import IssueAt, NotYourTurnError
 from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
 from sevens_rules.engine.match import DealSetup, DealtMatch
@@ -201,14 +201,16 @@ class MyShipSails(
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         """Deal seven each from the dealer's left; with auto_declare a dealt one-suit hand ends the deal."""
         players, options, dealer, deck = setup.players, setup.options, setup.dealer, setup.deck
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, setup.seed, setup.deal_number - 1)
+        cards = (
+            list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, setup.deal_number)
+        )
         dealt = deal_round_robin(cards, players, (dealer + 1) % players, [HAND_SIZE] * players)
         state = MyShipSailsState(
             game="my-ship-sails",
             options=options,
             dealer=dealer,
             deal_number=setup.deal_number,
-            seed=setup.seed,
+            **setup.seeding.state_fields(),
             phase=STEP,
             hands=[sort_cards(h) for h in dealt],
             unused=sort_cards(cards[HAND_SIZE * players :]),

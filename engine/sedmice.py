@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, sort_cards
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues, updated
 from sevens_rules.engine.match import DealSetup, DealtMatch
@@ -153,7 +153,11 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
 
     def deal(self, setup: DealSetup[SedmiceOptions, SedmiceState]) -> tuple[SedmiceState, list[SedmiceEvent]]:
         players, dealer, deck = setup.players, setup.dealer, setup.deck
-        cards = list(deck) if deck is not None else shuffled(PIQUET_DECK, setup.seed, setup.deal_number - 1)
+        cards = (
+            list(deck)
+            if deck is not None
+            else setup.seeding.shuffled(PIQUET_DECK, self.id, setup.deal_number)
+        )
         first = (dealer + 1) % players
         hands = deal_round_robin(cards, players, first, [HAND_SIZE] * players)
         state = SedmiceState(
@@ -161,7 +165,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             options=setup.options,
             dealer=dealer,
             deal_number=setup.deal_number,
-            seed=setup.seed,
+            **setup.seeding.state_fields(),
             phase=PLAY_PHASE,
             leader=first,
             hands=[sort_cards(h, PIQUET_DECK) for h in hands],

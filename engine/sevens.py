@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin, sort_cards
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     best_seats,
@@ -163,7 +163,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
 
     def deal(self, setup: DealSetup[SevensOptions, SevensState]) -> tuple[SevensState, list[SevensEvent]]:
         dealer, deal_number, deck = setup.dealer, setup.deal_number, setup.deck
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, setup.seed, deal_number - 1)
+        cards = list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, deal_number)
         dealt = deal_round_robin(cards, SEVENS_PLAYERS, (dealer + 1) % SEVENS_PLAYERS, [CARDS_EACH] * 4)
         # every 7 goes to the table at once; the 7♦ holder moves first
         first = next(seat for seat, hand in enumerate(dealt) if "7D" in hand)
@@ -173,7 +173,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             options=setup.options,
             dealer=dealer,
             deal_number=deal_number,
-            seed=setup.seed,
+            **setup.seeding.state_fields(),
             phase=Phase.play,
             turn=first,
             hands=hands,

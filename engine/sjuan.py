@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
-from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, sort_cards
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
 from sevens_rules.engine.match import DealSetup, DealtMatch
@@ -152,7 +152,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             setup.deal_number,
             setup.deck,
         )
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, setup.seed, deal_number - 1)
+        cards = list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, deal_number)
         if self.has_stock:
             counts = [self.hand_size(options)] * players
         else:
@@ -166,7 +166,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             options=options,
             dealer=dealer,
             deal_number=deal_number,
-            seed=setup.seed,
+            **setup.seeding.state_fields(),
             phase=Phase.play,
             turn=self.first_turn(hands, dealer),
             hands=hands,

@@ -12,7 +12,16 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic_core import PydanticCustomError
 
 MAX_SEATS = 8
 """The largest table of any game (Sjuan and Fan Tan seat up to eight)."""
@@ -48,11 +57,63 @@ SignedCount = Annotated[int, Field(ge=-INT32_MAX, le=INT32_MAX), INTEGRAL]
 Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1, description="A seat, 0..n-1 clockwise."), INTEGRAL]
 """A seat number; whether it exists at this table is checked against the state."""
 
+HEX256_PATTERN = r"^[0-9a-f]{64}$"
+"""256 bits written as 64 lowercase hexadecimal digits."""
+
+
+def _hex256(what: str) -> WrapValidator:
+    """A validator that accepts exactly 64 lowercase hex digits and otherwise names what ``what`` is."""
+
+    def check(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        if not (isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)):
+            raise PydanticCustomError(
+                "hex256", "{what} is a string of 64 lowercase hexadecimal digits (256 bits)", {"what": what}
+            )
+        return handler(value)
+
+    return WrapValidator(check)
+
+
 Seed = Annotated[
-    int,
-    Field(ge=0, le=INT32_MAX, description="Seed of the documented SplitMix64 shuffle (see README)."),
-    INTEGRAL,
+    str,
+    _hex256("a seed"),
+    Field(
+        description="The match's secret seed: 64 lowercase hex digits (256 bits) keying the documented "
+        "shuffle (see README). Never shown to a seat before the match is over.",
+        json_schema_extra={"pattern": HEX256_PATTERN},
+        examples=["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"],
+    ),
 ]
+"""The secret seed of a match."""
+
+Commitment = Annotated[
+    str,
+    _hex256("a commitment"),
+    Field(
+        description="SHA-256 commitment to the seed (see README), public from before the first deal.",
+        json_schema_extra={"pattern": HEX256_PATTERN},
+    ),
+]
+"""The public commitment to a seed."""
+
+RevealedSeed = Annotated[
+    Seed | None,
+    Field(description="The match's seed once the match is over (to verify every deal); null before."),
+]
+"""The seed as a view or a score shows it: null until the match is over."""
+
+ENTROPY_PATTERN = r"^[ -~]{1,256}$"
+"""One contribution of entropy: 1 to 256 printable ASCII characters."""
+
+Entropy = Annotated[
+    list[Annotated[str, StringConstraints(pattern=ENTROPY_PATTERN)]],
+    Field(
+        max_length=MAX_SEATS,
+        description="Players' entropy (e.g. one string per seat, each 1-256 printable ASCII characters), "
+        "mixed in this order into every deal of the match.",
+    ),
+]
+"""The players' contributions of entropy, in order."""
 
 Card = Annotated[
     str,

@@ -1,4 +1,4 @@
-"""Request and response models of the five operations, built once per game from its own models.
+"""Request and response models of the operations, built once per game from its own models.
 
 Every game supplies its options, state, move, event, view and score models; this module derives the
 exact request and response model of each operation, so that REST, GraphQL and OpenAPI all speak the same
@@ -15,11 +15,15 @@ from typing import Any
 from pydantic import Field, create_model
 
 from sevens_rules.schema.common import (
+    Commitment,
+    Entropy,
     FullDeckOrder,
     IntegralInt,
+    Ordinal,
     Outcome,
     PiquetDeckOrder,
     Problem,
+    RevealedSeed,
     Seat,
     Seed,
     WireModel,
@@ -66,6 +70,7 @@ class OperationModels:
     score_response: type[Any]
     view_request: type[Any]
     view_response: type[Any]
+    verify_request: type[Any]
     problem: type[Problem]
 
 
@@ -86,25 +91,34 @@ def build_operation_models(
     min_players, max_players = min(table_sizes), max(table_sizes)
     contiguous = len(table_sizes) == max_players - min_players + 1
     state, move = models.state, models.move
+    players = (
+        IntegralInt,
+        Field(
+            ge=min_players,
+            le=max_players,
+            description="Number of seats at the table.",
+            json_schema_extra=None if contiguous else {"enum": list(table_sizes)},
+        ),
+    )
+    options = (models.options, Field(default_factory=models.options, description="Game options."))
+    entropy: tuple[Any, Any] = (
+        Entropy,
+        Field(default_factory=list, description="Players' entropy, mixed in this order into every deal."),
+    )
     return OperationModels(
         new_request=_model(
             f"{p}NewRequest",
             f"Start a match of {game_name}.",
-            players=(
-                IntegralInt,
-                Field(
-                    ge=min_players,
-                    le=max_players,
-                    description="Number of seats at the table.",
-                    json_schema_extra=None if contiguous else {"enum": list(table_sizes)},
-                ),
-            ),
+            players=players,
             seed=(
                 Seed | None,
                 Field(
-                    default=None, description="Shuffle seed; omitted means 0 (the service is deterministic)."
+                    default=None,
+                    description="The match's secret seed (64 lowercase hex digits); omitted: a fresh one "
+                    "from the operating system's CSPRNG.",
                 ),
             ),
+            entropy=entropy,
             deck=(
                 (FullDeckOrder if deck_size == 52 else PiquetDeckOrder) | None,
                 Field(default=None, description="Exact deck order for the first deal, top card first."),
@@ -113,7 +127,7 @@ def build_operation_models(
                 Seat | None,
                 Field(default=None, description="First dealer; omitted means the game's rule."),
             ),
-            options=(models.options, Field(default_factory=models.options, description="Game options.")),
+            options=options,
         ),
         new_response=_model(
             f"{p}NewResponse",
@@ -146,12 +160,31 @@ def build_operation_models(
             __base__=models.score,
             __doc__=f"{_doc(models.score)} Beside them, the outcome every game's score carries.",
             outcome=(Outcome, Field(description="Over or not, the winners, each seat's total and place.")),
+            seed=(RevealedSeed, ...),
         ),
         view_request=_model(
             f"{p}ViewRequest", "Ask what one seat may see.", state=(state, ...), player=(Seat, ...)
         ),
         # the game's view model under the operation's response name (every response is <Game><Op>Response)
         view_response=create_model(f"{p}ViewResponse", __base__=models.view, __doc__=_doc(models.view)),
+        verify_request=_model(
+            f"{p}VerifyRequest",
+            f"Recompute one deal of a finished {game_name} match from its revealed seed.",
+            seed=(Seed, Field(description="The revealed seed.")),
+            commitment=(Commitment, Field(description="The commitment published before the first deal.")),
+            entropy=entropy,
+            players=players,
+            options=options,
+            deal_number=(Ordinal, Field(default=1, description="The deal to recompute (1 for the first).")),
+            dealer=(
+                Seat | None,
+                Field(
+                    default=None,
+                    description="The deal's dealer; omitted (first deal only) means the game's rule, as in "
+                    "new.",
+                ),
+            ),
+        ),
         problem=create_model(
             f"{p}Problem",
             __base__=Problem,

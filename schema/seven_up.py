@@ -15,10 +15,13 @@ from pydantic import Field
 from sevens_rules.schema.common import (
     Card,
     CardList,
+    Commitment,
     Count,
+    Entropy,
     FullDeckOrder,
     MoveBase,
     Ordinal,
+    RevealedSeed,
     Seat,
     Seed,
     Suit,
@@ -156,6 +159,8 @@ class _SevenUpFamilyState(WireModel):
     dealer: Seat
     deal_number: Ordinal = Field(description="1 for the first deal of the match; thrown-in deals count.")
     seed: Seed
+    commitment: Commitment
+    entropy: Entropy
     phase: SevenUpPhase
     cut: list[SevenUpCutRound] = Field(
         max_length=32, description="The cut that chose the first dealer (empty when the dealer was named)."
@@ -266,6 +271,9 @@ class _SevenUpFamilyView(WireModel):
     points: list[SevenUpPoint]
     totals: list[Count] = seat_list("Match totals per side.")
     deals: list[SevenUpDeal]
+    commitment: Commitment
+    entropy: Entropy
+    seed: RevealedSeed
 
 
 class SevenUpView(_SevenUpFamilyView):

@@ -36,6 +36,7 @@ from graphql.language import FragmentDefinitionNode
 
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.operations import field_prefix, type_prefix
+from tests.seeds import seed_hex, seeding
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI = ROOT / "openapi" / "openapi.json"
@@ -164,7 +165,9 @@ def _call(client_package: Any, api_client: Any, game_id: str, operation: str, bo
 def _engine_match(game_id: str, players: int, seed: int) -> list[dict[str, Any]]:
     """Every state of a match played in-process with the first legal move, the finished one last."""
     game = GAMES[game_id]
-    state = game.new(players, game.models.options(**SHORT_OPTIONS.get(game_id, {})), seed, None, None)
+    state = game.new(
+        players, game.models.options(**SHORT_OPTIONS.get(game_id, {})), seeding(seed), None, None
+    )
     states = [state.model_dump(mode="json")]
     for _ in range(MAX_MOVES):
         listed = game.moves(state)[1]
@@ -194,7 +197,7 @@ def test_generated_python_client_plays_a_full_match(service: str, python_client:
         def call(operation: str, body: dict[str, Any]) -> Any:
             return _call(python_client, api_client, game_id, operation, body)
 
-        state = call("new", {"players": players, "seed": 7, "options": options}).state.to_dict()
+        state = call("new", {"players": players, "seed": seed_hex(7), "options": options}).state.to_dict()
         for index in (i for i in client_moves if 0 <= i < last):
             if index == last - CLIENT_MOVES and index > CLIENT_MOVES:
                 state = expected[index]  # skip the middle of a long match (replayed in-process)
@@ -241,7 +244,7 @@ def test_gql_with_the_committed_sdl_plays_a_full_match(service: str, game_id: st
     fragment = _fragment(f"{prefix}StateFields")
     union = f"... on {prefix}Problem {{ code detail }}"
     new = f"""query New($players: Int!, $options: {prefix}OptionsInput) {{
-      {field}New(players: $players, seed: 11, options: $options) {{
+      {field}New(players: $players, seed: "{seed_hex(11)}", options: $options) {{
         __typename ... on {prefix}NewResponse {{ state {{ ...{prefix}StateFields }} }} {union} }} }}"""
     move_fields = _all_fields(f"{prefix}Move")
     moves = f"""query Moves($state: {prefix}StateInput!) {{
@@ -271,7 +274,7 @@ def test_gql_with_the_committed_sdl_plays_a_full_match(service: str, game_id: st
             return result
 
         state = run(new, "New", players=players, options=options)["state"]
-        expected = game.new(players, game.models.options(**options), 11, None, None)
+        expected = game.new(players, game.models.options(**options), seeding(11), None, None)
         for _ in range(MAX_MOVES):
             listed = run(moves, "Moves", state=state)
             if not listed["to_act"]:
@@ -397,4 +400,4 @@ def test_typescript_types_compile_the_readme_examples(typescript_tools: Path, tm
 def test_readme_examples_are_found() -> None:
     # the extraction above must not silently find nothing: the README's first example is a new request
     schema, body, _ = _readme_examples()[0]
-    assert schema == "SjuanNewRequest" and json.loads(body) == {"players": 3, "seed": 42}
+    assert schema == "SjuanNewRequest" and json.loads(body) == {"players": 3, "seed": bytes(range(32)).hex()}

@@ -34,6 +34,7 @@ with warnings.catch_warnings():
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
 from sevens_rules.engine.registry import GAMES
+from tests.seeds import seed_hex, seeding
 
 APP = create_app(Settings())
 REST = schemathesis.openapi.from_asgi("/openapi.json", APP)
@@ -155,10 +156,19 @@ def test_real_states_conform(game_id: str, players: int) -> None:
     game = GAMES[game_id]
     rng = random.Random(f"{game_id}/{players}")
     seed = rng.randrange(2**31)
-    first = _call(game_id, "new", {"players": players, "seed": seed})
+    fresh = _call(game_id, "seed", {})
+    assert fresh.status_code == 200, fresh.text
+    first = _call(game_id, "new", {"players": players, "seed": seed_hex(seed), "entropy": ["seat 0"]})
     assert first.status_code == 200, first.text
-    state = game.new(players, game.models.options(), seed, None, None)
+    state = game.new(players, game.models.options(), seeding(seed, ["seat 0"]), None, None)
     assert first.json()["state"] == _json(state)
+    verified = _call(
+        game_id,
+        "verify",
+        {"players": players, "seed": state.seed, "commitment": state.commitment, "entropy": ["seat 0"]},
+    )
+    assert verified.status_code == 200, verified.text
+    assert verified.json()["commitment_matches"] and verified.json()["hands"] == state.hands
     path: list[tuple[Any, Any]] = []
     for _ in range(MAX_STEPS):
         _, listed = game.moves(state)
