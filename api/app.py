@@ -20,6 +20,7 @@ from sevens_rules.api.limits import BodyLimitMiddleware, Settings
 from sevens_rules.api.openapi import openapi_json
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import problem_response, routes
+from sevens_rules.api.sealing import Keyring, SealKeysError
 from sevens_rules.engine.registry import GAMES
 
 OPERATIONS = ("new", "moves", "apply", "score", "view")
@@ -90,10 +91,18 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return problem_response(problem(500, "internal", "An unexpected error occurred."))
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """Build the application from settings (by default read from the environment)."""
+def create_app(settings: Settings | None = None, keyring: Keyring | None = None) -> Starlette:
+    """Build the application from settings and sealing keys (by default read from the environment).
+
+    A malformed ``RULES_SEAL_KEYS`` stops the process with one line saying what is wrong.
+    """
     settings = settings or Settings.from_env()
-    graphql_app = GraphQLApp(build_schema(settings), graphql_ide=None, allow_queries_via_get=False)
+    if keyring is None:
+        try:
+            keyring = Keyring.from_env()
+        except SealKeysError as error:
+            raise SystemExit(f"sevens-rules: {error}") from None
+    graphql_app = GraphQLApp(build_schema(settings, keyring), graphql_ide=None, allow_queries_via_get=False)
     middleware = [Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)]
     if settings.cors_origins:
         middleware.insert(
@@ -107,8 +116,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         )
     return Starlette(
         routes=[
-            *routes(),
+            *routes(keyring),
             Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
+            Route("/v1/games/{game}/sealed/{operation}", unknown_game, methods=["GET", "POST"]),
             Route("/openapi.json", openapi, methods=["GET"]),
             Route("/graphql", graphql_app, methods=["POST"]),
         ],

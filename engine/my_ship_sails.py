@@ -208,6 +208,12 @@ class MyShipSails(
             totals=totals, deals=state.deals, over=over, winners=best_seats(totals) if over else []
         )
 
+    def event_for_seat(self, event: MyShipSailsEvent, seat: int) -> MyShipSailsEvent | None:
+        """A passed card (``received``) is seen by its giver and its receiver only."""
+        if event.type == "received" and seat not in (event.player, event.from_player):
+            return None
+        return event
+
     def view(self, state: MyShipSailsState, player: int) -> MyShipSailsView:
         self.check_seat(state, player, "player")
         return MyShipSailsView(

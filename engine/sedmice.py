@@ -39,7 +39,14 @@ from typing import Any, ClassVar
 
 from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, shuffled, sort_cards
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
+from sevens_rules.engine.game import (
+    Game,
+    check_deck,
+    conservation_issues,
+    drawn_card_for_seat,
+    length_issues,
+    seat_issues,
+)
 from sevens_rules.schema.operations import GameModels
 from sevens_rules.schema.sedmice import (
     SedmiceDeal,
@@ -355,6 +362,10 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
             over=over,
             winners=winners,
         )
+
+    def event_for_seat(self, event: SedmiceEvent, seat: int) -> SedmiceEvent:
+        """A card drawn in the refill is seen by its drawer only."""
+        return drawn_card_for_seat(event, seat)
 
     def view(self, state: SedmiceState, player: int) -> SedmiceView:
         self.check_seat(state, player, "player")

@@ -27,6 +27,7 @@ from sevens_rules.engine.game import (
     best_seats,
     check_deck,
     conservation_issues,
+    drawn_card_for_seat,
     length_issues,
     seat_issues,
 )
@@ -299,6 +300,10 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             over=over,
             winners=best_seats(totals, lowest=True) if over else [],
         )
+
+    def event_for_seat(self, event: SjuanEvent, seat: int) -> SjuanEvent:
+        """A card drawn from the Domino fan tan stock is seen by its drawer only."""
+        return drawn_card_for_seat(event, seat)
 
     def view(self, state: SjuanFamilyState, player: int) -> SjuanFamilyView:
         self.check_seat(state, player, "player")
