@@ -35,9 +35,9 @@ from sevens_rules.schema.sealed import SealedModels, build_sealed_models
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
-LOG_VERSIONS = 32
-"""Versions whose events a token keeps for ``view``: enough for every seat of the largest table to catch
-up after a full round, while keeping tokens small."""
+LOG_VERSIONS = 16
+"""Versions whose events a token keeps for ``view``: two full rounds of the largest table (eight seats),
+while keeping tokens small (the log is most of a token, and every apply compresses it again)."""
 
 DISABLED_DETAIL = (
     "Sealed operations need server keys: set RULES_SEAL_KEYS to one or more 'id:key' pairs (a key is 32 "
@@ -58,6 +58,10 @@ def sealed_runs(game: AnyGame, keyring: Keyring | None) -> dict[str, Callable[[A
     parse_state = game.models.state.model_validate_json
     events_adapter: TypeAdapter[list[Any]] = TypeAdapter(list[game.models.event])  # type: ignore[name-defined]
     game_id = game.id
+
+    def dump_events(events: list[Any]) -> bytes:
+        # fields left at their defaults (most are null) are restored when the log is read
+        return events_adapter.dump_json(events, exclude_defaults=True)
 
     def ring() -> Keyring:
         if keyring is None:
@@ -87,7 +91,7 @@ def sealed_runs(game: AnyGame, keyring: Keyring | None) -> dict[str, Callable[[A
             1,
             keys.current.id,
             model_json(state),
-            ((1, events_adapter.dump_json(events)),),
+            ((1, dump_events(events)),),
         )
         return m.new_response.model_construct(
             token=seal(keys, game_id, first),
@@ -125,7 +129,7 @@ def sealed_runs(game: AnyGame, keyring: Keyring | None) -> dict[str, Callable[[A
             own = [legal for legal in error.legal_moves if legal.player == req.seat]
             raise type(error)(error.detail, own, error.issues) from None
         version = sealed.version + 1
-        log = (*sealed.log, (version, events_adapter.dump_json(events)))[-LOG_VERSIONS:]
+        log = (*sealed.log, (version, dump_events(events)))[-LOG_VERSIONS:]
         token = seal(
             keys, game_id, Sealed(sealed.match_id, version, sealed.seat_key_id, model_json(after), log)
         )

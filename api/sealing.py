@@ -9,10 +9,12 @@ one once the matches it sealed are over. Generate a key with
 
 **Tokens.** A token is URL-safe base64 (no padding) of::
 
-    format (1 byte, 1) | key id length (1) | key id | game id length (1) | game id
+    format (1 byte, 2) | key id length (1) | key id | game id length (1) | game id
     | match id (16) | version (4, big-endian) | nonce (12) | AES-256-GCM ciphertext and tag
 
-The plaintext is the zlib-compressed payload (:class:`Sealed`); everything before the nonce is the
+The plaintext is the zlib-compressed payload (:class:`Sealed`): the seat-key key id (length byte, then
+ASCII), the state's JSON length (4 bytes) and the number of log entries (2), each entry's version and
+length (4 + 4), the state's JSON, then each entry's events JSON; everything before the nonce is the
 associated data, so the game, the match id, the version and the key id are bound to the contents and
 cannot be changed without the key. The AES key is ``HMAC-SHA256(server key, "sevens-rules seal v1")``;
 nonces are 96 random bits from the OS.
@@ -43,7 +45,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from sevens_rules.engine.errors import IssueAt, RulesError
 
 ENV_VARIABLE = "RULES_SEAL_KEYS"
-FORMAT = 1
+FORMAT = 2
 MATCH_ID_BYTES = 16
 NONCE_BYTES = 12
 TAG_BYTES = 16
@@ -51,7 +53,8 @@ KEY_BYTES = 32
 KEY_ID = re.compile(r"[A-Za-z0-9._-]{1,32}")
 SEAT_KEY_LENGTH = 43
 """Characters of a seat key: 32 bytes in URL-safe base64 without padding."""
-_COMPRESSION_LEVEL = 6
+_COMPRESSION_LEVEL = 1
+"""zlib's fastest level: tokens are small, and every apply seals one."""
 
 
 class SealError(RulesError):
@@ -230,10 +233,10 @@ def seal(keyring: Keyring, game_id: str, sealed: Sealed) -> str:
         + sealed.match_id
         + struct.pack(">I", sealed.version)
     )
+    sizes = [n for version, events in sealed.log for n in (version, len(events))]
     parts = [bytes((len(sealed.seat_key_id),)), sealed.seat_key_id.encode()]
-    parts += [struct.pack(">IH", len(sealed.state_json), len(sealed.log)), sealed.state_json]
-    for version, events in sealed.log:
-        parts += [struct.pack(">II", version, len(events)), events]
+    parts += [struct.pack(f">IH{len(sizes)}I", len(sealed.state_json), len(sealed.log), *sizes)]
+    parts += [sealed.state_json, *(events for _, events in sealed.log)]
     nonce = os.urandom(NONCE_BYTES)
     plaintext = zlib.compress(b"".join(parts), _COMPRESSION_LEVEL)
     return _b64url(header + nonce + key.aead.encrypt(nonce, plaintext, header))
@@ -274,14 +277,14 @@ def open_token(keyring: Keyring, game_id: str, token: str) -> Sealed:
     seat_key_id = payload[1 : 1 + payload[0]].decode("ascii")
     at = 1 + payload[0]
     state_length, entries = struct.unpack_from(">IH", payload, at)
-    at += 6
+    sizes = struct.unpack_from(f">{2 * entries}I", payload, at + 6)
+    at += 6 + 8 * entries
     state_json = payload[at : at + state_length]
     at += state_length
     log = []
-    for _ in range(entries):
-        entry_version, length = struct.unpack_from(">II", payload, at)
-        log.append((entry_version, payload[at + 8 : at + 8 + length]))
-        at += 8 + length
+    for entry_version, length in zip(sizes[::2], sizes[1::2], strict=True):
+        log.append((entry_version, payload[at : at + length]))
+        at += length
     return Sealed(match_id, version, seat_key_id, state_json, tuple(log))
 
 
