@@ -45,6 +45,11 @@ DISABLED_DETAIL = (
 )
 
 
+def draw_seed() -> int:
+    """The seed of a sealed match, from the OS's CSPRNG (a client never chooses it)."""
+    return secrets.randbelow(INT32_MAX + 1)
+
+
 @cache
 def sealed_models(game_id: str) -> SealedModels:
     """The sealed request/response models of one game, built once."""
@@ -84,7 +89,7 @@ def sealed_runs(game: AnyGame, keyring: Keyring | None) -> dict[str, Callable[[A
 
     def new(req: Any) -> Any:
         keys = ring()
-        seed = secrets.randbelow(INT32_MAX + 1)
+        seed = draw_seed()
         state, events = game.new_match(req.players, req.options, seed, None, req.dealer)
         first = Sealed(
             new_match_id(),

@@ -26,6 +26,15 @@ from sevens_rules.schema.sjuan import SjuanEvent
 from tests.sealed_helpers import call, cards_in, event_leaks, hidden_from, keyring
 
 RING = keyring("k1=1")
+
+
+@pytest.fixture(autouse=True)
+def _seeds(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """Sealed matches dealt from seeds that follow from the test's name, so every run deals the same."""
+    rng = random.Random(request.node.nodeid)
+    monkeypatch.setattr("sevens_rules.api.sealed.draw_seed", lambda: rng.randrange(2**31))
+
+
 TOKEN_CODES = {"token/malformed", "token/invalid", "token/wrong-game", "token/unknown-key"}
 
 
