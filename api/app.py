@@ -24,6 +24,7 @@ from sevens_rules.api.openapi import openapi_json
 from sevens_rules.api.probes import probe_routes
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import problem_response, routes
+from sevens_rules.api.sealing import Keyring, SealKeysError
 from sevens_rules.api.telemetry import GRAPHQL_PATH, AccessMiddleware, lifespan, metrics
 from sevens_rules.engine.registry import GAMES
 
@@ -95,10 +96,18 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return problem_response(problem(500, "internal", "An unexpected error occurred."))
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """Build the application from settings (by default read from the environment)."""
+def create_app(settings: Settings | None = None, keyring: Keyring | None = None) -> Starlette:
+    """Build the application from settings and sealing keys (by default read from the environment).
+
+    A malformed ``RULES_SEAL_KEYS`` stops the process with one line saying what is wrong.
+    """
     settings = settings or Settings.from_env()
-    schema = build_schema(settings)
+    if keyring is None:
+        try:
+            keyring = Keyring.from_env()
+        except SealKeysError as error:
+            raise SystemExit(f"sevens-rules: {error}") from None
+    schema = build_schema(settings, keyring)
     graphql_app = GraphQLApp(schema, graphql_ide=None, allow_queries_via_get=False)
     middleware = [Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)]
     if settings.cors_origins:
@@ -116,8 +125,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     middleware.insert(0, Middleware(AccessMiddleware))
     return Starlette(
         routes=[
-            *routes(),
+            *routes(keyring),
             Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
+            Route("/v1/games/{game}/sealed/{operation}", unknown_game, methods=["GET", "POST"]),
             Route("/openapi.json", openapi, methods=["GET"]),
             Route(GRAPHQL_PATH, graphql_app, methods=["POST"]),
             *probe_routes(schema, settings.commit),

@@ -39,6 +39,7 @@ from sevens_rules.api.context import current_request
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.operations import Operation, all_operations, games_response
 from sevens_rules.api.problems import as_game_problem, from_rules_error, from_validation_error, problem
+from sevens_rules.api.sealing import Keyring
 from sevens_rules.engine.errors import RulesError
 from sevens_rules.schema.common import GameInfo
 
@@ -230,7 +231,7 @@ class _QuietSchema(strawberry.Schema):
             request.problem_built("graphql/error")
 
 
-def build_schema(settings: Settings | None = None) -> strawberry.Schema:
+def build_schema(settings: Settings | None = None, keyring: Keyring | None = None) -> strawberry.Schema:
     """The GraphQL schema: a ``games`` field and one field per game and operation, all on ``Query``.
 
     Every operation is a pure function of its arguments (nothing is stored), so all are queries.
@@ -250,7 +251,7 @@ def build_schema(settings: Settings | None = None) -> strawberry.Schema:
     namespace: dict[str, Any] = {
         "games": strawberry.field(resolver=games, description="Every game the service knows."),
     }
-    for op in all_operations():
+    for op in all_operations(keyring):
         namespace[op.field_name] = strawberry.field(
             resolver=_resolver(op, builder), name=op.field_name, description=op.summary + "."
         )
@@ -261,11 +262,11 @@ def build_schema(settings: Settings | None = None) -> strawberry.Schema:
         config=StrawberryConfig(auto_camel_case=False),
         extensions=[tokens, ParserCache, limits, ValidationCache],
     )
-    _resolve_from_coerced_arguments(schema)
+    _resolve_from_coerced_arguments(schema, keyring)
     return schema
 
 
-def _resolve_from_coerced_arguments(schema: strawberry.Schema) -> None:
+def _resolve_from_coerced_arguments(schema: strawberry.Schema, keyring: Keyring | None) -> None:
     """Point each operation field straight at its executor.
 
     graphql-core has already coerced and type-checked the arguments into plain dicts and lists; strawberry
@@ -274,7 +275,7 @@ def _resolve_from_coerced_arguments(schema: strawberry.Schema) -> None:
     fields take graphql-core's values as they are (the typed schema and its validation are unchanged).
     """
     fields = schema._schema.query_type.fields  # type: ignore[union-attr]
-    for op in all_operations():
+    for op in all_operations(keyring):
         execute = _executor(op)
 
         def resolve(_root: Any, _info: Any, _execute: Any = execute, **arguments: Any) -> Any:

@@ -114,6 +114,15 @@ def _renamed(node: Any) -> Any:
     return node
 
 
+def _sealed_responses(problem: dict[str, str]) -> dict[str, Any]:
+    return {
+        "403": _problem_response(
+            "The seat key does not open this seat, or the move is another seat's.", problem
+        ),
+        "404": _problem_response("Sealed mode is not enabled (no RULES_SEAL_KEYS).", problem),
+    }
+
+
 @cache
 def openapi_document() -> dict[str, Any]:
     """The OpenAPI document as a dict."""
@@ -179,6 +188,7 @@ def openapi_document() -> dict[str, Any]:
                         problem,
                     ),
                     "413": _problem_response("The body is too large.", problem),
+                    **(_sealed_responses(problem) if op.sealed else {}),
                     "415": _problem_response("The body is not JSON.", problem),
                     "422": _problem_response(
                         "The request does not match the schema, or the state is inconsistent.", problem

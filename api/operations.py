@@ -12,13 +12,16 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from sevens_rules.api.game_models import operation_models
+from sevens_rules.api.sealed import sealed_models, sealed_runs
+from sevens_rules.api.sealing import Keyring
 from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.verification import verify_deal
 from sevens_rules.schema.common import GameInfo, GamesResponse, Problem, WireModel, options_info
 from sevens_rules.schema.dealing import DealVerification, FreshSeed, SeedRequest
-from sevens_rules.schema.operations import OperationModels, build_operation_models, field_prefix
+from sevens_rules.schema.operations import field_prefix
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
@@ -36,28 +39,23 @@ class Operation:
     problem: type[Problem]
     run: Callable[[Any], WireModel]
     """Takes a validated request model, returns the response model; raises engine errors."""
+    sealed: bool = False
+    """A referee-mode operation (token and seat key instead of a posted state)."""
 
     @property
     def path(self) -> str:
         """The REST path."""
-        return f"/v1/games/{self.game.id}/{self.name}"
+        return f"/v1/games/{self.game.id}/{'sealed/' if self.sealed else ''}{self.name}"
 
     @property
     def field_name(self) -> str:
-        """The GraphQL root field (``fanTanMoves``)."""
-        return field_prefix(self.game.id) + self.name.capitalize()
+        """The GraphQL root field (``fanTanMoves``, ``fanTanSealedMoves``)."""
+        return field_prefix(self.game.id) + ("Sealed" if self.sealed else "") + self.name.capitalize()
 
     @property
     def operation_id(self) -> str:
         """The OpenAPI operationId (same as the GraphQL field)."""
         return self.field_name
-
-
-@cache
-def operation_models(game_id: str) -> OperationModels:
-    """The request/response models of one game, built once."""
-    game = GAMES[game_id]
-    return build_operation_models(game.id, game.name, game.table_sizes(), len(game.deck), game.models)
 
 
 def game_operations(game: AnyGame) -> list[Operation]:
@@ -136,10 +134,36 @@ def game_operations(game: AnyGame) -> list[Operation]:
     ]
 
 
+def sealed_operations(game: AnyGame, keyring: Keyring | None) -> list[Operation]:
+    """The five referee-mode operations of ``game``, opening and sealing tokens with ``keyring``
+    (without keys they answer a problem saying how to enable them)."""
+    m = sealed_models(game.id)
+    runs = sealed_runs(game, keyring)
+    problem = operation_models(game.id).problem
+    name = game.name
+    table = {
+        "new": (f"Start a sealed match of {name}", m.new_request, m.new_response),
+        "moves": (f"One seat's legal moves in a sealed {name} match", m.moves_request, m.moves_response),
+        "apply": (f"Apply a seat's move in a sealed {name} match", m.apply_request, m.apply_response),
+        "view": (
+            f"One seat's view and recent events in a sealed {name} match",
+            m.view_request,
+            m.view_response,
+        ),
+        "score": (f"Scores of a sealed {name} match", m.score_request, m.score_response),
+    }
+    return [
+        Operation(game, op, summary, request, response, problem, runs[op], sealed=True)
+        for op, (summary, request, response) in table.items()
+    ]
+
+
 @cache
-def all_operations() -> tuple[Operation, ...]:
-    """Every operation of every game, in registry order."""
-    return tuple(op for game in GAMES.values() for op in game_operations(game))
+def all_operations(keyring: Keyring | None = None) -> tuple[Operation, ...]:
+    """Every operation of every game, in registry order: the plain ones, then the sealed ones (whose
+    models do not depend on ``keyring``)."""
+    plain = [op for game in GAMES.values() for op in game_operations(game)]
+    return (*plain, *(op for game in GAMES.values() for op in sealed_operations(game, keyring)))
 
 
 def rules_path(game_id: str) -> str:

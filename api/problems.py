@@ -84,7 +84,7 @@ def from_validation_error(error: ValidationError, prefix: Sequence[str | int] = 
 
 def from_rules_error(error: RulesError, problem_model: type[Problem] = Problem) -> Problem:
     """The problem for an error the engine raised on purpose."""
-    status = STATUS_BY_ERROR.get(type(error), 422)
+    status: int = STATUS_BY_ERROR.get(type(error), getattr(error, "status", 422))
     prefix = [error.argument] if error.argument else []
     issues = [Issue.at([*prefix, *i.path], i.message) for i in error.issues]
     extra: dict[str, Any] = {}

@@ -123,6 +123,11 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     def players(self, state: StateT) -> int:
         """Number of seats at the table."""
 
+    def event_for_seat(self, event: EventT, seat: int) -> EventT | None:
+        """``event`` as ``seat`` may see it (None: not at all). Events are public unless a game hides
+        them or some of their fields (a drawn card from everyone but its drawer...)."""
+        return event
+
     # ---- shared behaviour -----------------------------------------------------------------------
 
     def new(
@@ -273,6 +278,13 @@ def updated(model: ModelT, **fields: object) -> ModelT:
     if unknown:
         raise TypeError(f"{type(model).__name__} has no field {', '.join(sorted(unknown))}")
     return model.model_copy(update=fields)
+
+
+def drawn_card_for_seat(event: EventT, seat: int) -> EventT:
+    """A ``drew`` event with its card left out for every seat but the drawer's (a face-down draw)."""
+    if event.type == "drew" and event.player != seat and event.card is not None:  # type: ignore[attr-defined]
+        return event.model_copy(update={"card": None})
+    return event
 
 
 def duplicate_card_issues(locations: Iterable[tuple[tuple[str | int, ...], Sequence[str]]]) -> list[IssueAt]:

@@ -185,6 +185,12 @@ class MyShipSails(
     def seat_totals(self, state: MyShipSailsState) -> list[int]:
         return _totals(state.deals, len(state.hands))
 
+    def event_for_seat(self, event: MyShipSailsEvent, seat: int) -> MyShipSailsEvent | None:
+        """A passed card (``received``) is seen by its giver and its receiver only."""
+        if event.type == "received" and seat not in (event.player, event.from_player):
+            return None
+        return event
+
     def seat_view(self, state: MyShipSailsState, player: int) -> dict[str, object]:
         return dict(
             hand=state.hands[player],

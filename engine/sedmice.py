@@ -39,7 +39,13 @@ from typing import Any, ClassVar
 
 from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, sort_cards
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues, updated
+from sevens_rules.engine.game import (
+    conservation_issues,
+    drawn_card_for_seat,
+    length_issues,
+    seat_issues,
+    updated,
+)
 from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.operations import GameModels
@@ -326,6 +332,10 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
     def match_winners(self, state: SedmiceState, totals: Sequence[int]) -> list[int]:
         hits = hit_totals(state.deals)
         return self._side_seats(state, 0 if hits[0] >= state.options.target_hits else 1)
+
+    def event_for_seat(self, event: SedmiceEvent, seat: int) -> SedmiceEvent:
+        """A card drawn in the refill is seen by its drawer only."""
+        return drawn_card_for_seat(event, seat)
 
     def seat_view(self, state: SedmiceState, player: int) -> dict[str, object]:
         in_play = state.phase is PLAY_PHASE

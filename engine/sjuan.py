@@ -22,7 +22,14 @@ from typing import Any, ClassVar, cast
 
 from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, sort_cards
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
+from sevens_rules.engine.game import (
+    best_seats,
+    conservation_issues,
+    drawn_card_for_seat,
+    length_issues,
+    seat_issues,
+    updated,
+)
 from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.operations import GameModels
@@ -261,6 +268,10 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
     def seat_totals(self, state: SjuanFamilyState) -> list[int]:
         return _totals(state.deals, len(state.hands))
+
+    def event_for_seat(self, event: SjuanEvent, seat: int) -> SjuanEvent:
+        """A card drawn from the Domino fan tan stock is seen by its drawer only."""
+        return drawn_card_for_seat(event, seat)
 
     def seat_view(self, state: SjuanFamilyState, player: int) -> dict[str, object]:
         return dict(
