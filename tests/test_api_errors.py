@@ -642,7 +642,7 @@ def test_move_after_the_match_is_over_is_409(client: TestClient, finished: tuple
     game, state = finished
     assert moves_of(client, game, state) == {"to_act": [], "moves": []}
     score = ok(post(client, f"/v1/games/{game}/score", {"state": state}))
-    assert score["over"] is True and score["winners"]
+    assert score["outcome"]["over"] is True and score["outcome"]["winners"]
     for move in ({"type": "pass", "player": 0}, {"type": "next_deal", "player": 1}):
         problem = assert_problem(
             post(client, f"/v1/games/{game}/apply", {"state": state, "move": move}), 409, "match/over"
