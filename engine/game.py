@@ -283,7 +283,7 @@ def updated(model: ModelT, **fields: object) -> ModelT:
 def drawn_card_for_seat(event: EventT, seat: int) -> EventT:
     """A ``drew`` event with its card left out for every seat but the drawer's (a face-down draw)."""
     if event.type == "drew" and event.player != seat and event.card is not None:  # type: ignore[attr-defined]
-        return event.model_copy(update={"card": None})
+        return updated(event, card=None)
     return event
 
 

@@ -29,6 +29,7 @@ with warnings.catch_warnings():
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
 from sevens_rules.engine.dealing import DEAL, Seeding, shuffle_context, shuffled, uniform_below, words
+from sevens_rules.engine.game import updated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.verification import verify_deal
 from sevens_rules.schema.common import Phase
@@ -223,9 +224,9 @@ def test_entropy_reaches_every_deal() -> None:
     assert mixed.commitment == plain.commitment  # the commitment is to the seed alone
     # the second deal (seat 1 deals next) with and without the entropy
     second = game.models.move.model_validate({"type": "next_deal", "player": 1}, strict=False)
-    over = mixed.model_copy(update={"phase": Phase.deal_over, "turn": None})
+    over = updated(mixed, phase=Phase.deal_over, turn=None)
     after, _ = game.apply(over, second)
-    without, _ = game.apply(over.model_copy(update={"entropy": []}), second)
+    without, _ = game.apply(updated(over, entropy=[]), second)
     assert after.deal_number == without.deal_number == 2 and after.hands != without.hands
 
 

@@ -19,6 +19,7 @@ from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.sealed import LOG_VERSIONS
 from sevens_rules.api.sealing import Keyring, SealKeysError, open_token
+from sevens_rules.engine.game import updated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.my_ship_sails import MyShipSailsEvent
 from sevens_rules.schema.sedmice import SedmiceEvent
@@ -121,6 +122,7 @@ def test_a_sealed_match_over_rest_and_graphql() -> None:
     match = client.post("/v1/games/sevens/sealed/new", json={"players": 4}).json()
     assert match["version"] == 1 and len(match["seat_keys"]) == 4 and len(match["match_id"]) == 32
     assert "seed" not in match and "state" not in match
+    assert len(match["commitment"]) == 64  # the seed's commitment, published before anyone plays
     seat, move = _first_move("sevens", match)
     applied = client.post("/v1/games/sevens/sealed/apply", json=_seat_body(match, seat, move=move)).json()
     assert applied["version"] == 2 and applied["events"][0]["type"] == "played"
@@ -136,7 +138,17 @@ def test_a_sealed_match_over_rest_and_graphql() -> None:
     score = client.post("/v1/games/sevens/sealed/score", json={"token": applied["token"]}).json()
     assert score == {
         "version": 2,
-        "score": {"totals": [0, 0, 0, 0], "deals": [], "over": False, "winners": []},
+        "score": {
+            "totals": [0, 0, 0, 0],
+            "deals": [],
+            "outcome": {
+                "over": False,
+                "winners": [],
+                "lowest_total_wins": False,
+                "seats": [{"seat": seat, "total": 0, "place": 1} for seat in range(4)],
+            },
+            "seed": None,
+        },
     }
 
 
@@ -332,11 +344,11 @@ def test_a_drawn_card_is_shown_to_its_drawer_only() -> None:
     sjuan = GAMES["domino-fan-tan"]
     drew = SjuanEvent.model_validate_json(b'{"type": "drew", "player": 1, "card": "7H"}')
     assert sjuan.event_for_seat(drew, 1) == drew
-    assert sjuan.event_for_seat(drew, 0) == drew.model_copy(update={"card": None})
+    assert sjuan.event_for_seat(drew, 0) == updated(drew, card=None)
     sedmice = GAMES["sedmice"]
     refill = SedmiceEvent.model_validate_json(b'{"type": "drew", "player": 0, "card": "7H"}')
     assert sedmice.event_for_seat(refill, 0) == refill
-    assert sedmice.event_for_seat(refill, 1) == refill.model_copy(update={"card": None})
+    assert sedmice.event_for_seat(refill, 1) == updated(refill, card=None)
     passed = MyShipSailsEvent.model_validate_json(
         b'{"type": "received", "player": 2, "card": "7H", "from_player": 1}'
     )
@@ -357,7 +369,9 @@ OPTIONS: dict[str, dict[str, Any]] = {"my-ship-sails": {"max_exchanges": 3}}
 def _check(answer: Any, forbidden: set[str], where: str) -> None:
     leaked = cards_in(answer) & forbidden
     assert not leaked, f"{where}: {sorted(leaked)} in {answer}"
-    assert b'"seed"' not in orjson.dumps(answer), where
+    dumped = orjson.dumps(answer)
+    # the seed (null until then) is revealed only once the match is over
+    assert b'"seed":"' not in dumped or b"match_over" in dumped or b'"over":true' in dumped, where
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
@@ -396,7 +410,7 @@ def test_random_sealed_matches_never_show_a_seat_what_it_may_not_see(game_id: st
             others = [s for s in moves["to_act"] if s != seat]
             if others:
                 foreign = rng.choice(game.legal_moves(state, rng.choice(others)))
-                attempt = orjson.loads(foreign.model_copy(update={"player": seat}).model_dump_json())
+                attempt = orjson.loads(updated(foreign, player=seat).model_dump_json())
                 status, problem = call(RING, game_id, "apply", _seat_body(current, seat, move=attempt))
                 if status != 200:
                     _check({k: v for k, v in problem.items()}, hidden, f"refusal to seat {seat}")

@@ -594,7 +594,7 @@ def test_a_view_hides_other_hands_and_the_stock_order_but_shows_the_trick() -> N
     )
     assert GAME.consistency_issues(other) == []
     # only the commitment (public) follows the seed
-    assert GAME.view(other, 0) == view.model_copy(update={"commitment": seeding(12345).commitment})
+    assert GAME.view(other, 0) == updated(view, commitment=seeding(12345).commitment)
 
 
 # ---- consistency of posted states ----------------------------------------------------------------
