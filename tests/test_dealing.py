@@ -286,8 +286,8 @@ def test_no_view_shows_the_seed_before_the_match_is_over_and_all_do_after(game_i
             view = game.view(state, seat)
             assert view.commitment == state.commitment
             assert (state.seed in view.model_dump_json()) is over, (game_id, seat, over)
-        assert (game.score(state).seed == state.seed) is over
-        assert (state.seed in game.score(state).model_dump_json()) is over
+        assert (game.revealed_seed(state) == state.seed) is over
+        assert state.seed not in game.score(state).model_dump_json()  # the seed sits beside the score
         if move is not None:
             _, events = game.apply(state, move)
             assert all(state.seed not in e.model_dump_json() for e in events)
@@ -298,7 +298,7 @@ def test_no_view_shows_the_seed_before_the_match_is_over_and_all_do_after(game_i
 def test_graphql_views_follow_the_same_rule(client: TestClient) -> None:
     state = client.post("/v1/games/sjuan/new", json={"players": 3, "entropy": ["e"]}).json()["state"]
     query = """query($s: SjuanStateInput!) { sjuanView(state: $s, player: 1) {
-      ... on SjuanView { commitment entropy seed } } }"""
+      ... on SjuanViewResponse { commitment entropy seed } } }"""
     view = client.post("/graphql", json={"query": query, "variables": {"s": state}}).json()["data"][
         "sjuanView"
     ]
@@ -323,7 +323,7 @@ def test_verify_recomputes_every_deal_of_a_played_match() -> None:
         state, _ = game.apply(state, rng.choice(moves))
         if state.deal_number != before:
             dealt[state.deal_number] = (state.dealer, state.hands)
-    assert len(dealt) >= 2 and game.score(state).seed == state.seed
+    assert len(dealt) >= 2 and game.revealed_seed(state) == state.seed
     for number, (dealer, hands) in dealt.items():
         check = verify_deal(
             "sevens", 4, state.seed, state.commitment, state.entropy, number, dealer if number > 1 else None
