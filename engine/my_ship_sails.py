@@ -39,7 +39,7 @@ from typing import Any
 from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, shuffled, sort_cards
 from sevens_rules.engine.errors import IssueAt, NotYourTurnError
 from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
-from sevens_rules.engine.match import DealSetup, DealtMatch
+from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
 from sevens_rules.schema.common import INT32_MAX, MAX_SEATS
 from sevens_rules.schema.my_ship_sails import (
     DEALS_PER_MATCH,
@@ -366,14 +366,23 @@ class MyShipSails(
         return issues
 
     def _deal_history_issues(self, state: MyShipSailsState) -> list[IssueAt]:
+        issues = self.deal_history_issues(state)
+        if state.deals:
+            last = state.deals[-1]
+            n = len(state.hands)
+            expected = last.dealer if state.phase is not STEP else (last.dealer + 1) % n
+            if state.dealer != expected:
+                issues.append(IssueAt(("dealer",), "the dealer moves one seat left each deal"))
+        return issues
+
+    def deal_record_check(self, state: MyShipSailsState) -> RecordCheck:
         n = len(state.hands)
         limit = state.options.max_exchanges
-        issues = []
-        for index, deal in enumerate(state.deals):
+
+        def check(index: int, clean: bool) -> list[IssueAt]:
+            deal = state.deals[index]
             path = ("deals", index)
-            if deal.number != index + 1:
-                issues.append(IssueAt((*path, "number"), f"must be {index + 1}"))
-            issues += seat_issues((*path, "dealer"), deal.dealer, n)
+            issues = seat_issues((*path, "dealer"), deal.dealer, n)
             if index and deal.dealer != (state.deals[index - 1].dealer + 1) % n:
                 issues.append(IssueAt((*path, "dealer"), "the dealer moves one seat left each deal"))
             if deal.winners != sorted(set(deal.winners)):
@@ -392,12 +401,9 @@ class MyShipSails(
                 and deal.exchanges >= limit
             ):
                 issues.append(IssueAt((*path, "exchanges"), "no step follows the last allowed exchange"))
-        if state.deals:
-            last = state.deals[-1]
-            expected = last.dealer if state.phase is not STEP else (last.dealer + 1) % n
-            if state.dealer != expected:
-                issues.append(IssueAt(("dealer",), "the dealer moves one seat left each deal"))
-        return issues
+            return issues
+
+        return check
 
 
 def _totals(deals: Sequence[MyShipSailsDeal], players: int) -> list[int]:

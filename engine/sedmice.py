@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, shuffled, sort_cards
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues, updated
-from sevens_rules.engine.match import DealSetup, DealtMatch
+from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.operations import GameModels
 from sevens_rules.schema.sedmice import (
@@ -355,7 +355,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             + [(("taken", s), pile) for s, pile in enumerate(state.taken)],
             PIQUET_DECK,
         )
-        issues += self._deal_history_issues(state)
+        issues += self.deal_history_issues(state)
         issues += self._taken_issues(state)
         if issues:
             return issues
@@ -474,15 +474,15 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             issues.append(IssueAt((*path, "tricks"), "does not match the state's tricks"))
         return issues
 
-    def _deal_history_issues(self, state: SedmiceState) -> list[IssueAt]:
+    def deal_record_check(self, state: SedmiceState) -> RecordCheck:
         n = len(state.hands)
-        issues: list[IssueAt] = []
         target = state.options.target_hits
         totals = [0, 0]
-        for index, deal in enumerate(state.deals):
+
+        def check(index: int, clean: bool) -> list[IssueAt]:
+            deal = state.deals[index]
             path = ("deals", index)
-            if deal.number != index + 1:
-                issues.append(IssueAt((*path, "number"), f"must be {index + 1}"))
+            issues: list[IssueAt] = []
             expected_dealer = (state.dealer - (state.deal_number - deal.number)) % n
             if deal.dealer != expected_dealer:
                 issues.append(
@@ -493,8 +493,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
                 found += length_issues((*path, name), getattr(deal, name), SIDES)
             found += seat_issues((*path, "last_trick"), deal.last_trick, n)
             if found:
-                issues += found
-                continue
+                return issues + found
             if sum(deal.points) != DEAL_POINTS or any(p % 10 for p in deal.points):
                 issues.append(IssueAt((*path, "points"), "the sides share 80 points in tens"))
             elif any(t == 0 and p for t, p in zip(deal.tricks, deal.points, strict=True)):
@@ -513,4 +512,6 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
                 issues.append(IssueAt(path, "the match ended at an earlier deal"))
             totals[0] += deal.hits[0]
             totals[1] += deal.hits[1]
-        return issues
+            return issues
+
+        return check

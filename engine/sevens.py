@@ -49,7 +49,7 @@ from sevens_rules.engine.game import (
     seat_issues,
     updated,
 )
-from sevens_rules.engine.match import DealSetup, DealtMatch
+from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
 from sevens_rules.schema.common import Phase, Suit
 from sevens_rules.schema.operations import GameModels
 from sevens_rules.schema.sevens import (
@@ -339,7 +339,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         for i, row in enumerate(state.table):
             issues += _row_issues(("table", i), row)
         issues += self._seat_status_issues(state)
-        issues += self._deal_history_issues(state)
+        issues += self.deal_history_issues(state)
         if issues:
             return issues
         if state.deal_number > state.options.deals:
@@ -391,18 +391,17 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             issues.append(IssueAt(("table",), "cards lie apart from a run only after a bust"))
         return issues
 
-    def _deal_history_issues(self, state: SevensState) -> list[IssueAt]:
+    def deal_record_check(self, state: SevensState) -> RecordCheck:
         n = SEVENS_PLAYERS
-        issues = []
-        for index, deal in enumerate(state.deals):
+
+        def check(index: int, clean: bool) -> list[IssueAt]:
+            deal = state.deals[index]
             path = ("deals", index)
-            if deal.number != index + 1:
-                issues.append(IssueAt((*path, "number"), f"must be {index + 1}"))
-            issues += seat_issues((*path, "dealer"), deal.dealer, n)
+            issues = seat_issues((*path, "dealer"), deal.dealer, n)
             issues += length_issues((*path, "places"), deal.places, n)
             issues += length_issues((*path, "points"), deal.points, n)
-            if issues:
-                continue
+            if issues or not clean:
+                return issues
             # the dealer moves one seat left each deal, up to the current deal's dealer
             if deal.dealer != (state.dealer - (state.deal_number - 1 - index)) % n:
                 issues.append(IssueAt((*path, "dealer"), "the dealer moves one seat left each deal"))
@@ -410,7 +409,9 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
                 issues.append(IssueAt((*path, "places"), "must give places 1 to 4, one each"))
             elif deal.points != [POINTS[p - 1] for p in deal.places]:
                 issues.append(IssueAt((*path, "points"), "must be 3, 2, 1, 0 for places 1 to 4"))
-        return issues
+            return issues
+
+        return check
 
 
 def _row_issues(path: tuple[str | int, ...], row: SevensRow) -> list[IssueAt]:

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, cast
 from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, shuffled, sort_cards
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
-from sevens_rules.engine.match import DealSetup, DealtMatch
+from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.operations import GameModels
 from sevens_rules.schema.sjuan import (
@@ -295,7 +295,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             if state.dealer != expected_dealer % n:
                 issues.append(IssueAt(("dealer",), "the deal passes to the left after every deal"))
         issues += self.table_issues(state)
-        issues += self._deal_history_issues(state)
+        issues += self.deal_history_issues(state)
         if state.phase is Phase.play:
             if state.turn is None:
                 issues.append(IssueAt(("turn",), "a deal in play must have a seat to act"))
@@ -325,20 +325,21 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
                 )
         return issues
 
-    def _deal_history_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
+    def deal_record_check(self, state: SjuanFamilyState) -> RecordCheck:
         n = len(state.hands)
-        issues: list[IssueAt] = []
         running = [0] * n
-        for index, deal in enumerate(state.deals):
+
+        def check(index: int, clean: bool) -> list[IssueAt]:
+            nonlocal running
+            deal = state.deals[index]
             path = ("deals", index)
-            if deal.number != index + 1:
-                issues.append(IssueAt((*path, "number"), f"must be {index + 1}"))
+            issues: list[IssueAt] = []
             for name in ("cards_left", "chips", "penalties"):
                 issues += length_issues((*path, name), getattr(deal, name), n)
             issues += seat_issues((*path, "dealer"), deal.dealer, n)
             issues += seat_issues((*path, "winner"), deal.winner, n)
-            if issues:
-                continue
+            if issues or not clean:
+                return issues
             count_chips = state.options.chips_count
             expected = [
                 c + (p if count_chips else 0) for c, p in zip(deal.cards_left, deal.chips, strict=True)
@@ -361,7 +362,9 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             running = [t + p for t, p in zip(running, deal.penalties, strict=True)]
             if index < len(state.deals) - 1 and max(running) >= MATCH_TARGET:
                 issues.append(IssueAt(path, "the match ended at an earlier deal"))
-        return issues
+            return issues
+
+        return check
 
 
 def _deal_events(state: SjuanFamilyState) -> list[SjuanEvent]:
