@@ -26,8 +26,7 @@ from sevens_rules.engine.errors import (
     MatchOverError,
     NotYourTurnError,
 )
-from sevens_rules.schema.common import WireModel
-from sevens_rules.schema.operations import GameModels
+from sevens_rules.schema.common import GameModels, WireModel
 
 
 class SeatMove(Protocol):

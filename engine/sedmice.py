@@ -41,8 +41,7 @@ from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, shuffled, s
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues, updated
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
-from sevens_rules.schema.common import Phase
-from sevens_rules.schema.operations import GameModels
+from sevens_rules.schema.common import GameModels, Phase
 from sevens_rules.schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
@@ -75,8 +74,8 @@ DEAL_OVER = Phase.deal_over
 MATCH_OVER = Phase.match_over
 
 
-def _event(kind: str, **fields: Any) -> SedmiceEvent:
-    return SedmiceEvent(type=SedmiceEventType(kind), **fields)
+def _event(kind: SedmiceEventType, **fields: Any) -> SedmiceEvent:
+    return SedmiceEvent(type=kind, **fields)
 
 
 def answers(card: str, led_rank: str) -> bool:
@@ -171,7 +170,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             tricks=[0, 0],
             deals=setup.deals,
         )
-        return state, [_event("deal_started", player=dealer)]
+        return state, [_event(SedmiceEventType.deal_started, player=dealer)]
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SedmiceMove:
         return SedmiceMove(type=NEXT_DEAL, player=player, deck=deck)
@@ -227,13 +226,17 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         hands[player] = [c for c in hands[player] if c != card]
         if move.type == EXTEND:
             trick = [*state.trick, [card]]
-            events = [_event("extended", player=player, card=card, answers=True)]
+            events = [_event(SedmiceEventType.extended, player=player, card=card, answers=True)]
         elif not state.trick:
             trick = [[card]]
-            events = [_event("played", player=player, card=card, answers=True)]
+            events = [_event(SedmiceEventType.played, player=player, card=card, answers=True)]
         else:
             trick = [*state.trick[:-1], [*state.trick[-1], card]]
-            events = [_event("played", player=player, card=card, answers=answers(card, trick[0][0][0]))]
+            events = [
+                _event(
+                    SedmiceEventType.played, player=player, card=card, answers=answers(card, trick[0][0][0])
+                )
+            ]
         after = updated(state, hands=hands, trick=trick)
         if len(trick[-1]) == n and not any(hands):
             # Nobody holds a card, so nobody could extend: the trick ends without a choice.
@@ -253,7 +256,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         tricks[side] += 1
         events.append(
             _event(
-                "trick_taken",
+                SedmiceEventType.trick_taken,
                 player=taker,
                 side=side,
                 cards=cards,
@@ -269,7 +272,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         while drawn < len(stock) and len(hands[seat]) < HAND_SIZE:
             card = stock[drawn]
             hands[seat].append(card)
-            events.append(_event("drew", player=seat, card=card))
+            events.append(_event(SedmiceEventType.drew, player=seat, card=card))
             drawn += 1
             seat = (seat + 1) % n
         hands = [_sorted(h) if len(h) > 1 else h for h in hands]
@@ -298,11 +301,13 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             reason=reason,
         )
         deals = [*state.deals, deal]
-        events.append(_event("deal_ended", player=last_taker, side=side, deal=deal))
+        events.append(_event(SedmiceEventType.deal_ended, player=last_taker, side=side, deal=deal))
         phase = DEAL_OVER
         if max(hit_totals(deals)) >= state.options.target_hits:
             phase = MATCH_OVER
-            events.append(_event("match_ended", side=side, winners=self._side_seats(state, side)))
+            events.append(
+                _event(SedmiceEventType.match_ended, side=side, winners=self._side_seats(state, side))
+            )
         return updated(state, deals=deals, phase=phase), events
 
     def _side_seats(self, state: SedmiceState, side: int) -> list[int]:

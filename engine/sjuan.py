@@ -24,8 +24,7 @@ from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, shuffl
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
-from sevens_rules.schema.common import Phase
-from sevens_rules.schema.operations import GameModels
+from sevens_rules.schema.common import GameModels, Phase
 from sevens_rules.schema.sjuan import (
     DominoFanTanOptions,
     DominoFanTanState,
@@ -56,14 +55,14 @@ _CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 _RANK = {r: i for i, r in enumerate(RANKS)}
 
 
-PLAY = SjuanMoveType("play")
+PLAY = SjuanMoveType.play
 PASS = SjuanMoveType("pass")
-DRAW = SjuanMoveType("draw")
-NEXT_DEAL = SjuanMoveType("next_deal")
+DRAW = SjuanMoveType.draw
+NEXT_DEAL = SjuanMoveType.next_deal
 
 
-def _event(kind: str, **fields: Any) -> SjuanEvent:
-    return SjuanEvent(type=SjuanEventType(kind), **fields)
+def _event(kind: SjuanEventType, **fields: Any) -> SjuanEvent:
+    return SjuanEvent(type=kind, **fields)
 
 
 class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
@@ -206,13 +205,13 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         if move.type == PASS:
             chips = list(state.chips)
             chips[player] += 1
-            events.append(_event("passed", player=player, chips=1, reason="pass"))
+            events.append(_event(SjuanEventType.passed, player=player, chips=1, reason="pass"))
             return updated(state, chips=chips, turn=(player + 1) % n), events
         if move.type == DRAW:
             stock = self.stock(state)
             drawn = stock[0]
             hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
-            events.append(_event("drew", player=player, card=drawn))
+            events.append(_event(SjuanEventType.drew, player=player, card=drawn))
             after = updated(state, hands=hands, stock=stock[1:])
             keeps_turn = drawn in self.playable(after) or (
                 self.draws_until_playable(after) and len(stock) > 1
@@ -220,7 +219,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             return updated(after, turn=player if keeps_turn else (player + 1) % n), events
         assert move.card is not None
         hands[player] = [c for c in hands[player] if c != move.card]
-        events.append(_event("played", player=player, card=move.card))
+        events.append(_event(SjuanEventType.played, player=player, card=move.card))
         after = updated(state, hands=hands, table=[*state.table, move.card])
         if not hands[player]:
             return self._end_deal(after, winner=player, events=events)
@@ -247,12 +246,12 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             pot=sum(chips),
         )
         deals = [*state.deals, deal]
-        events.append(_event("deal_ended", player=winner, deal=deal))
+        events.append(_event(SjuanEventType.deal_ended, player=winner, deal=deal))
         totals = _totals(deals, len(state.hands))
         phase = Phase.deal_over
         if max(totals) >= MATCH_TARGET:
             phase = Phase.match_over
-            events.append(_event("match_ended", winners=best_seats(totals, lowest=True)))
+            events.append(_event(SjuanEventType.match_ended, winners=best_seats(totals, lowest=True)))
         return updated(state, deals=deals, phase=phase, turn=None), events
 
     def score(self, state: SjuanFamilyState) -> SjuanScore:
@@ -369,9 +368,9 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
 def _deal_events(state: SjuanFamilyState) -> list[SjuanEvent]:
     """The events of a fresh deal: who dealt, and the chips short hands paid."""
-    events = [_event("deal_started", player=state.dealer)]
+    events = [_event(SjuanEventType.deal_started, player=state.dealer)]
     events += [
-        _event("chip_paid", player=seat, chips=paid, reason="short_hand")
+        _event(SjuanEventType.chip_paid, player=seat, chips=paid, reason="short_hand")
         for seat, paid in enumerate(state.chips)
         if paid
     ]

@@ -15,6 +15,7 @@ from pydantic import Field, create_model
 
 from sevens_rules.schema.common import (
     FullDeckOrder,
+    GameModels,
     IntegralInt,
     PiquetDeckOrder,
     Problem,
@@ -33,18 +34,6 @@ def field_prefix(game_id: str) -> str:
     """``fan-tan`` -> ``fanTan``: the prefix of a game's GraphQL root fields."""
     prefix = type_prefix(game_id)
     return prefix[0].lower() + prefix[1:]
-
-
-@dataclass(frozen=True)
-class GameModels:
-    """The wire models one game defines."""
-
-    options: type[WireModel]
-    state: type[WireModel]
-    move: type[WireModel]
-    event: type[WireModel]
-    view: type[WireModel]
-    score: type[WireModel]
 
 
 @dataclass(frozen=True)
