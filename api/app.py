@@ -1,5 +1,6 @@
 """The ASGI application ``sevens_rules.api.app:app``: REST under ``/v1``, GraphQL at ``/graphql``, OpenAPI at
-``/openapi.json``, every failure as problem details."""
+``/openapi.json``, probes, ``/version``, ``/metrics`` and the pages for people
+(:mod:`sevens_rules.api.docs`), every failure as problem details."""
 
 from __future__ import annotations
 
@@ -15,14 +16,19 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
 
+from sevens_rules.api.context import REQUEST_ID_HEADER
+from sevens_rules.api.docs import docs_routes
 from sevens_rules.api.graphql import build_schema
 from sevens_rules.api.limits import BodyLimitMiddleware, Settings
 from sevens_rules.api.openapi import openapi_json
+from sevens_rules.api.probes import probe_routes
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import problem_response, routes
+from sevens_rules.api.sealing import Keyring, SealKeysError
+from sevens_rules.api.telemetry import GRAPHQL_PATH, AccessMiddleware, lifespan, metrics
 from sevens_rules.engine.registry import GAMES
 
-OPERATIONS = ("new", "moves", "apply", "score", "view")
+OPERATIONS = ("new", "moves", "apply", "score", "view", "seed", "verify")
 
 
 class GraphQLApp(GraphQL):
@@ -90,10 +96,19 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return problem_response(problem(500, "internal", "An unexpected error occurred."))
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """Build the application from settings (by default read from the environment)."""
+def create_app(settings: Settings | None = None, keyring: Keyring | None = None) -> Starlette:
+    """Build the application from settings and sealing keys (by default read from the environment).
+
+    A malformed ``RULES_SEAL_KEYS`` stops the process with one line saying what is wrong.
+    """
     settings = settings or Settings.from_env()
-    graphql_app = GraphQLApp(build_schema(settings), graphql_ide=None, allow_queries_via_get=False)
+    if keyring is None:
+        try:
+            keyring = Keyring.from_env()
+        except SealKeysError as error:
+            raise SystemExit(f"sevens-rules: {error}") from None
+    schema = build_schema(settings, keyring)
+    graphql_app = GraphQLApp(schema, graphql_ide=None, allow_queries_via_get=False)
     middleware = [Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)]
     if settings.cors_origins:
         middleware.insert(
@@ -102,18 +117,26 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 CORSMiddleware,
                 allow_origins=list(settings.cors_origins),
                 allow_methods=["GET", "POST", "OPTIONS"],
-                allow_headers=["content-type"],
+                allow_headers=["content-type", REQUEST_ID_HEADER],
+                expose_headers=[REQUEST_ID_HEADER],
             ),
         )
+    # outermost: every answer, even a 413 or a CORS refusal, carries the request id and is logged
+    middleware.insert(0, Middleware(AccessMiddleware))
     return Starlette(
         routes=[
-            *routes(),
+            *routes(keyring),
             Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
+            Route("/v1/games/{game}/sealed/{operation}", unknown_game, methods=["GET", "POST"]),
             Route("/openapi.json", openapi, methods=["GET"]),
-            Route("/graphql", graphql_app, methods=["POST"]),
+            Route(GRAPHQL_PATH, graphql_app, methods=["POST"]),
+            *probe_routes(schema, settings.commit),
+            Route("/metrics", metrics, methods=["GET"]),
+            *docs_routes(),
         ],
         middleware=middleware,
         exception_handlers={HTTPException: http_error, Exception: server_error},
+        lifespan=lifespan,
     )
 
 

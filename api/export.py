@@ -1,25 +1,46 @@
 """Regenerate the committed contract.
 
-``python -m sevens_rules.api.export`` writes ``openapi/openapi.json`` and ``openapi/schema.graphql``;
-``python -m sevens_rules.api.export --check`` fails when either differs from the models.
+``python -m sevens_rules.api.export`` writes ``openapi/openapi.json``, ``openapi/schema.graphql`` and
+``openapi/fragments.graphql`` (one full-state fragment per game);
+``python -m sevens_rules.api.export --check`` fails when any of them differs from the models.
 """
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from pathlib import Path
 
-from sevens_rules.api.graphql import build_schema
+import strawberry
+
+from sevens_rules.api.graphql import build_schema, state_fragments
 from sevens_rules.api.openapi import openapi_json
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI_PATH = ROOT / "openapi" / "openapi.json"
 SDL_PATH = ROOT / "openapi" / "schema.graphql"
+FRAGMENTS_PATH = ROOT / "openapi" / "fragments.graphql"
+
+
+def sdl(schema: strawberry.Schema) -> bytes:
+    """The GraphQL SDL file's contents."""
+    return (schema.as_str() + "\n").encode()
 
 
 def artifacts() -> dict[Path, bytes]:
     """The generated files and their contents."""
-    return {OPENAPI_PATH: openapi_json(), SDL_PATH: (build_schema().as_str() + "\n").encode()}
+    schema = build_schema()
+    return {
+        OPENAPI_PATH: openapi_json(),
+        SDL_PATH: sdl(schema),
+        FRAGMENTS_PATH: state_fragments(schema).encode(),
+    }
+
+
+def contract_digest(schema: strawberry.Schema) -> str:
+    """``sha256:`` and the hex SHA-256 of ``openapi/openapi.json`` followed by ``openapi/schema.graphql``
+    (``cat openapi/openapi.json openapi/schema.graphql | sha256sum``)."""
+    return "sha256:" + hashlib.sha256(openapi_json() + sdl(schema)).hexdigest()
 
 
 def main(argv: list[str]) -> int:

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import orjson
 import strawberry
-from graphql import GraphQLError, ValidationRule
+from graphql import GraphQLError, GraphQLObjectType, ValidationRule, get_named_type
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticUndefined
 from strawberry.extensions import (
@@ -30,15 +30,18 @@ from strawberry.extensions import (
 )
 from strawberry.extensions.max_aliases import create_validator as max_aliases_rule
 from strawberry.extensions.query_depth_limiter import create_validator as max_depth_rule
+from strawberry.scalars import JSON
 from strawberry.schema.config import StrawberryConfig
 from strawberry.types.base import StrawberryObjectDefinition
 from strawberry.types.unset import UNSET
 
+from sevens_rules.api.context import current_request
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.operations import Operation, all_operations, games_response
 from sevens_rules.api.problems import as_game_problem, from_rules_error, from_validation_error, problem
+from sevens_rules.api.sealing import Keyring
 from sevens_rules.engine.errors import RulesError
-from sevens_rules.schema.common import GamesResponse
+from sevens_rules.schema.common import GameInfo
 
 
 class _TypeBuilder:
@@ -55,6 +58,9 @@ class _TypeBuilder:
             return self.annotation(get_args(annotation)[0], as_input)
         if origin in (Union, types.UnionType):
             args = [a for a in get_args(annotation) if a is not type(None)]
+            if not as_input and len(args) > 1 and all(a in (bool, int, str) for a in args):
+                # a value of several scalar types (an option's default): GraphQL has no scalar unions
+                return JSON | None
             if len(args) != 1:
                 raise TypeError(f"GraphQL cannot map the union {annotation!r}")
             return self.annotation(args[0], as_input) | None
@@ -144,8 +150,12 @@ def _executor(op: Operation) -> Callable[[dict[str, Any]], Any]:
     validate_json = op.request.model_validate_json
     run = op.run
     problem_model = op.problem
+    field_name = op.field_name
 
     def execute(arguments: dict[str, Any]) -> Any:
+        request = current_request.get()
+        if request is not None:  # the access log and metrics name the operation by its root field
+            request.ran_field(field_name)
         try:
             # the REST validator, on the same bytes REST would see: both surfaces accept the same requests
             return run(validate_json(orjson.dumps(arguments)))
@@ -216,26 +226,32 @@ class _QuietSchema(strawberry.Schema):
 
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
         # Every error here is the client's: resolvers never raise (failures come back as problem data).
-        return None
+        request = current_request.get()
+        if request is not None:
+            request.problem_built("graphql/error")
 
 
-def build_schema(settings: Settings | None = None) -> strawberry.Schema:
+def build_schema(settings: Settings | None = None, keyring: Keyring | None = None) -> strawberry.Schema:
     """The GraphQL schema: a ``games`` field and one field per game and operation, all on ``Query``.
 
     Every operation is a pure function of its arguments (nothing is stored), so all are queries.
     """
     settings = settings or Settings()
     builder = _TypeBuilder()
-    games_type = builder.output_type(GamesResponse)
+    # the list itself, not REST's {"games": [...]} wrapper: a client selects `games { id options { ... } }`
+    game_type = builder.output_type(GameInfo)
 
     def games() -> Any:
-        return games_response()
+        request = current_request.get()
+        if request is not None:
+            request.ran_field("games")
+        return games_response().games
 
-    games.__annotations__ = {"return": games_type}
+    games.__annotations__ = {"return": list[game_type]}  # type: ignore[valid-type]
     namespace: dict[str, Any] = {
         "games": strawberry.field(resolver=games, description="Every game the service knows."),
     }
-    for op in all_operations():
+    for op in all_operations(keyring):
         namespace[op.field_name] = strawberry.field(
             resolver=_resolver(op, builder), name=op.field_name, description=op.summary + "."
         )
@@ -246,11 +262,11 @@ def build_schema(settings: Settings | None = None) -> strawberry.Schema:
         config=StrawberryConfig(auto_camel_case=False),
         extensions=[tokens, ParserCache, limits, ValidationCache],
     )
-    _resolve_from_coerced_arguments(schema)
+    _resolve_from_coerced_arguments(schema, keyring)
     return schema
 
 
-def _resolve_from_coerced_arguments(schema: strawberry.Schema) -> None:
+def _resolve_from_coerced_arguments(schema: strawberry.Schema, keyring: Keyring | None) -> None:
     """Point each operation field straight at its executor.
 
     graphql-core has already coerced and type-checked the arguments into plain dicts and lists; strawberry
@@ -259,10 +275,44 @@ def _resolve_from_coerced_arguments(schema: strawberry.Schema) -> None:
     fields take graphql-core's values as they are (the typed schema and its validation are unchanged).
     """
     fields = schema._schema.query_type.fields  # type: ignore[union-attr]
-    for op in all_operations():
+    for op in all_operations(keyring):
         execute = _executor(op)
 
         def resolve(_root: Any, _info: Any, _execute: Any = execute, **arguments: Any) -> Any:
             return _execute(arguments)
 
         fields[op.field_name].resolve = resolve
+
+
+def state_fragments(schema: strawberry.Schema) -> str:
+    """One fragment per game selecting every field of its state, nested ones included.
+
+    A client spreads it (``state { ...SjuanStateFields }``) to get a state it can send straight back as the
+    ``state`` argument of the next operation. Generated from the schema, so it never misses a field.
+    """
+    from sevens_rules.engine.registry import GAMES  # the registry is needed only to name the state types
+
+    names = dict.fromkeys(game.models.state.__name__ for game in GAMES.values())
+    blocks = []
+    for name in names:
+        state_type = schema._schema.get_type(name)
+        assert isinstance(state_type, GraphQLObjectType), name
+        blocks.append(f"fragment {name}Fields on {name} {_selection(state_type, 0)}\n")
+    header = (
+        "# Generated by `python -m sevens_rules.api.export`; do not edit.\n"
+        "# One fragment per game selecting its whole state, so that a client sends a state back with one\n"
+        "# spread, e.g. `... on SjuanApplyResponse { state { ...SjuanStateFields } }`.\n"
+    )
+    return header + "\n" + "\n".join(blocks)
+
+
+def _selection(object_type: GraphQLObjectType, depth: int) -> str:
+    indent = "  " * (depth + 1)
+    lines = []
+    for field_name, field in object_type.fields.items():
+        inner = get_named_type(field.type)
+        if isinstance(inner, GraphQLObjectType):
+            lines.append(f"{indent}{field_name} {_selection(inner, depth + 1)}")
+        else:
+            lines.append(f"{indent}{field_name}")
+    return "{\n" + "\n".join(lines) + "\n" + "  " * depth + "}"

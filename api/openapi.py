@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from sevens_rules import __version__
-from sevens_rules.api.operations import all_operations
+from sevens_rules.api.operations import Operation, all_operations
 from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE
 from sevens_rules.schema.common import GamesResponse, Problem
 
@@ -21,22 +21,134 @@ def _problem_response(description: str, ref: dict[str, str]) -> dict[str, Any]:
     return {"description": description, "content": {PROBLEM_MEDIA_TYPE: {"schema": ref}}}
 
 
+def _links(op: Operation) -> dict[str, Any]:
+    """OpenAPI links from this operation's answer to the operations that take its state.
+
+    ``new`` and ``apply`` answer with a state: it goes on to ``moves``, ``apply``, ``score`` and ``view``
+    (the view for the dealer, a seat every table has). ``moves`` answers with the legal moves of the state
+    it was sent: its first legal move goes on to ``apply`` with that state. Following the links, a client
+    such as schemathesis's stateful phase plays real matches instead of guessing consistent states.
+    """
+    game_op = {other.name: other.operation_id for other in all_operations() if other.game is op.game}
+    state = "$response.body#/state"
+    if op.name in ("new", "apply"):
+        bodies = {
+            "moves": {"state": state},
+            "apply": {"state": state},
+            "score": {"state": state},
+            "view": {"state": state, "player": "$response.body#/state/dealer"},
+        }
+    elif op.name == "moves":
+        bodies = {"apply": {"state": "$request.body#/state", "move": "$response.body#/moves/0"}}
+    else:
+        return {}
+    return {
+        name: {
+            "operationId": game_op[name],
+            "requestBody": body,
+            "description": f"The {name} operation on "
+            + ("the state sent, with its first legal move." if op.name == "moves" else "the new state."),
+        }
+        for name, body in bodies.items()
+    }
+
+
+def _reachable(refs: list[str], components: dict[str, Any]) -> set[str]:
+    """The names of the components the given ``$ref``s lead to, directly or through other components."""
+    found: set[str] = set()
+    pending = list(refs)
+    while pending:
+        name = pending.pop().rsplit("/", 1)[1]
+        if name not in found:
+            found.add(name)
+            pending += _refs(components[name])
+    return found
+
+
+def _refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        return [v for k, v in node.items() if k == "$ref"] + [r for v in node.values() for r in _refs(v)]
+    if isinstance(node, list):
+        return [r for v in node for r in _refs(v)]
+    return []
+
+
+def _defaults_described(schema: dict[str, Any]) -> dict[str, Any]:
+    """A request-side object schema whose property defaults are told in words, not as ``default``.
+
+    Client generators (openapi-typescript by default) read a ``default`` on a component property as "the
+    server always sends it" and make the field required, which is true of answers but not of requests: a
+    move without ``deck`` would not compile. Request-side schemas therefore keep the default only in the
+    description; the answer-side schemas list every field as required anyway.
+    """
+    properties = {}
+    for name, prop in schema.get("properties", {}).items():
+        if "default" in prop:
+            prop = {key: value for key, value in prop.items() if key != "default"}
+            default = orjson.dumps(schema["properties"][name]["default"]).decode()
+            prop["description"] = f"{prop.get('description', '').rstrip()} Omitted: {default}.".lstrip()
+        properties[name] = prop
+    return schema | {"properties": properties} if properties else schema
+
+
+def _schema_name(name: str) -> str:
+    # pydantic names the two schemas of a model that reads and writes differently "X-Input" and
+    # "X-Output"; GraphQL's convention reads better in generated clients: "XInput" and plain "X".
+    if name.endswith("-Input"):
+        return name.removesuffix("-Input") + "Input"
+    return name.removesuffix("-Output")
+
+
+def _renamed(node: Any) -> Any:
+    """``node`` with every component name and ``$ref`` to it in the GraphQL naming convention."""
+    if isinstance(node, dict):
+        result = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith(REF_TEMPLATE.format(model="")):
+                result[key] = REF_TEMPLATE.format(model=_schema_name(value.rsplit("/", 1)[1]))
+            else:
+                result[key] = _renamed(value)
+        return result
+    if isinstance(node, list):
+        return [_renamed(v) for v in node]
+    return node
+
+
+def _sealed_responses(problem: dict[str, str]) -> dict[str, Any]:
+    return {
+        "403": _problem_response(
+            "The seat key does not open this seat, or the move is another seat's.", problem
+        ),
+        "404": _problem_response("Sealed mode is not enabled (no RULES_SEAL_KEYS).", problem),
+    }
+
+
 @cache
 def openapi_document() -> dict[str, Any]:
     """The OpenAPI document as a dict."""
     ops = all_operations()
-    models: set[type[BaseModel]] = {GamesResponse, Problem}
-    for op in ops:
-        models |= {op.request, op.response, op.problem}
-    ordered = sorted(models, key=lambda m: m.__name__)
-    inputs: list[tuple[type[BaseModel], JsonSchemaMode]] = [(m, "validation") for m in ordered]
-    refs, definitions = models_json_schema(inputs, ref_template=REF_TEMPLATE)
-    # response models are also produced in serialization mode; their schemas are identical here because
-    # no wire model has serializers or computed fields, so one schema per model is enough.
-    components = definitions.get("$defs", {})
+    # Requests are described as the service reads them (a field with a default may be left out) and
+    # responses as it writes them (every field present): one shared schema would make generated clients
+    # demand `"deck": null` in every move, or treat every answered field as optional.
+    requests: set[type[BaseModel]] = {op.request for op in ops}
+    responses: set[type[BaseModel]] = {GamesResponse, Problem}
+    responses |= {op.response for op in ops} | {op.problem for op in ops}
+    mode_of: dict[type[BaseModel], JsonSchemaMode] = {m: "validation" for m in requests}
+    mode_of |= {m: "serialization" for m in responses}
+    refs, definitions = models_json_schema(
+        sorted(mode_of.items(), key=lambda item: item[0].__name__), ref_template=REF_TEMPLATE
+    )
+    components = {}
+    for name, schema in definitions.get("$defs", {}).items():
+        # generators name classes after the title: the input and output schemas need one each
+        components[_schema_name(name)] = _renamed(schema) | {"title": _schema_name(name)}
 
-    def ref(model: type) -> dict[str, str]:
-        return refs[(model, "validation")]
+    def ref(model: type[BaseModel]) -> dict[str, str]:
+        renamed: dict[str, str] = _renamed(refs[(model, mode_of[model])])
+        return renamed
+
+    for name in _reachable([ref(m)["$ref"] for m in requests], components):
+        components[name] = _defaults_described(components[name])
 
     paths: dict[str, Any] = {
         "/v1/games": {
@@ -67,6 +179,7 @@ def openapi_document() -> dict[str, Any]:
                     "200": {
                         "description": "Success.",
                         "content": {"application/json": {"schema": ref(op.response)}},
+                        **({"links": links} if (links := _links(op)) else {}),
                     },
                     "400": _problem_response("The body is not valid JSON.", problem),
                     "409": _problem_response(
@@ -75,6 +188,7 @@ def openapi_document() -> dict[str, Any]:
                         problem,
                     ),
                     "413": _problem_response("The body is too large.", problem),
+                    **(_sealed_responses(problem) if op.sealed else {}),
                     "415": _problem_response("The body is not JSON.", problem),
                     "422": _problem_response(
                         "The request does not match the schema, or the state is inconsistent.", problem

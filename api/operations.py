@@ -1,4 +1,5 @@
-"""The operation list: for every game, ``new``, ``moves``, ``apply``, ``score`` and ``view``.
+"""The operation list: for every game, ``new``, ``moves``, ``apply``, ``score``, ``view``, ``seed`` and
+``verify``.
 
 REST paths, GraphQL root fields and the OpenAPI document are all generated from this one list, so an
 operation exists on both surfaces with the same request and response models.
@@ -11,10 +12,16 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from sevens_rules.api.game_models import operation_models
+from sevens_rules.api.sealed import sealed_models, sealed_runs
+from sevens_rules.api.sealing import Keyring
+from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.registry import GAMES
+from sevens_rules.engine.verification import verify_deal
 from sevens_rules.schema.common import GameInfo, GamesResponse, Problem, WireModel, options_info
-from sevens_rules.schema.operations import OperationModels, build_operation_models, field_prefix
+from sevens_rules.schema.dealing import DealVerification, FreshSeed, SeedRequest
+from sevens_rules.schema.operations import field_prefix
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
@@ -25,23 +32,25 @@ class Operation:
 
     game: AnyGame
     name: str
-    """``new``, ``moves``, ``apply``, ``score`` or ``view``."""
+    """``new``, ``moves``, ``apply``, ``score``, ``view``, ``seed`` or ``verify``."""
     summary: str
     request: type[WireModel]
     response: type[WireModel]
     problem: type[Problem]
     run: Callable[[Any], WireModel]
     """Takes a validated request model, returns the response model; raises engine errors."""
+    sealed: bool = False
+    """A referee-mode operation (token and seat key instead of a posted state)."""
 
     @property
     def path(self) -> str:
         """The REST path."""
-        return f"/v1/games/{self.game.id}/{self.name}"
+        return f"/v1/games/{self.game.id}/{'sealed/' if self.sealed else ''}{self.name}"
 
     @property
     def field_name(self) -> str:
-        """The GraphQL root field (``fanTanMoves``)."""
-        return field_prefix(self.game.id) + self.name.capitalize()
+        """The GraphQL root field (``fanTanMoves``, ``fanTanSealedMoves``)."""
+        return field_prefix(self.game.id) + ("Sealed" if self.sealed else "") + self.name.capitalize()
 
     @property
     def operation_id(self) -> str:
@@ -49,20 +58,13 @@ class Operation:
         return self.field_name
 
 
-@cache
-def operation_models(game_id: str) -> OperationModels:
-    """The request/response models of one game, built once."""
-    game = GAMES[game_id]
-    return build_operation_models(game.id, game.name, game.table_sizes(), len(game.deck), game.models)
-
-
 def game_operations(game: AnyGame) -> list[Operation]:
-    """The five operations of ``game``."""
+    """The operations of ``game``."""
     m = operation_models(game.id)
 
     def new(req: Any) -> Any:
-        seed = 0 if req.seed is None else req.seed
-        state, events = game.new_match(req.players, req.options, seed, req.deck, req.dealer)
+        seeding = Seeding(fresh_seed() if req.seed is None else req.seed, tuple(req.entropy))
+        state, events = game.new_match(req.players, req.options, seeding, req.deck, req.dealer)
         # responses wrap models the engine built from validated input: no need to validate them again
         return m.new_response.model_construct(state=state, events=events)
 
@@ -76,15 +78,25 @@ def game_operations(game: AnyGame) -> list[Operation]:
         state, events = game.apply(req.state, req.move)
         return m.apply_response.model_construct(state=state, events=events)
 
-    def score(req: Any) -> WireModel:
+    def score(req: Any) -> Any:
         game.check(req.state)
-        result: WireModel = game.score(req.state)
-        return result
+        detail = game.score(req.state)
+        return m.score_response.model_construct(
+            **detail.__dict__, outcome=game.outcome(req.state), seed=game.revealed_seed(req.state)
+        )
 
-    def view(req: Any) -> WireModel:
+    def view(req: Any) -> Any:
         game.check(req.state)
-        result: WireModel = game.view(req.state, req.player)
-        return result
+        return m.view_response.model_construct(**game.view(req.state, req.player).__dict__)
+
+    def seed(req: Any) -> WireModel:
+        new_seed = fresh_seed()
+        return FreshSeed(seed=new_seed, commitment=commitment(new_seed))
+
+    def verify(req: Any) -> WireModel:
+        return verify_deal(
+            game, req.players, req.seed, req.commitment, req.entropy, req.deal_number, req.dealer, req.options
+        )
 
     name = game.name
     return [
@@ -96,18 +108,68 @@ def game_operations(game: AnyGame) -> list[Operation]:
             game, "apply", f"Apply a move in {name}", m.apply_request, m.apply_response, m.problem, apply
         ),
         Operation(
-            game, "score", f"Scores of a {name} match", m.score_request, game.models.score, m.problem, score
+            game, "score", f"Scores of a {name} match", m.score_request, m.score_response, m.problem, score
         ),
         Operation(
-            game, "view", f"One seat's view of {name}", m.view_request, game.models.view, m.problem, view
+            game, "view", f"One seat's view of {name}", m.view_request, m.view_response, m.problem, view
+        ),
+        Operation(
+            game,
+            "seed",
+            f"A fresh secret seed and its commitment for a {name} match",
+            SeedRequest,
+            FreshSeed,
+            m.problem,
+            seed,
+        ),
+        Operation(
+            game,
+            "verify",
+            f"Recompute a deal of a {name} match from its revealed seed",
+            m.verify_request,
+            DealVerification,
+            m.problem,
+            verify,
         ),
     ]
 
 
+def sealed_operations(game: AnyGame, keyring: Keyring | None) -> list[Operation]:
+    """The five referee-mode operations of ``game``, opening and sealing tokens with ``keyring``
+    (without keys they answer a problem saying how to enable them)."""
+    m = sealed_models(game.id)
+    runs = sealed_runs(game, keyring)
+    problem = operation_models(game.id).problem
+    name = game.name
+    table = {
+        "new": (f"Start a sealed match of {name}", m.new_request, m.new_response),
+        "moves": (f"One seat's legal moves in a sealed {name} match", m.moves_request, m.moves_response),
+        "apply": (f"Apply a seat's move in a sealed {name} match", m.apply_request, m.apply_response),
+        "view": (
+            f"One seat's view and recent events in a sealed {name} match",
+            m.view_request,
+            m.view_response,
+        ),
+        "score": (f"Scores of a sealed {name} match", m.score_request, m.score_response),
+    }
+    return [
+        Operation(game, op, summary, request, response, problem, runs[op], sealed=True)
+        for op, (summary, request, response) in table.items()
+    ]
+
+
 @cache
-def all_operations() -> tuple[Operation, ...]:
-    """Every operation of every game, in registry order."""
-    return tuple(op for game in GAMES.values() for op in game_operations(game))
+def all_operations(keyring: Keyring | None = None) -> tuple[Operation, ...]:
+    """Every operation of every game, in registry order: the plain ones, then the sealed ones (whose
+    models do not depend on ``keyring``)."""
+    plain = [op for game in GAMES.values() for op in game_operations(game)]
+    return (*plain, *(op for game in GAMES.values() for op in sealed_operations(game, keyring)))
+
+
+def rules_path(game_id: str) -> str:
+    """Where the service serves a game's rules reference (:mod:`sevens_rules.api.docs`), as listed in
+    ``GET /v1/games``."""
+    return f"/rules/{game_id}"
 
 
 @cache
@@ -123,6 +185,7 @@ def games_response() -> GamesResponse:
                 player_counts=list(g.table_sizes()),
                 simultaneous=g.simultaneous,
                 options=options_info(g.models.options),
+                rules=rules_path(g.id),
             )
             for g in GAMES.values()
         ]

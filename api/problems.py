@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from sevens_rules.api.context import current_request
 from sevens_rules.engine.errors import (
     IllegalMoveError,
     InconsistentStateError,
@@ -37,6 +38,7 @@ TITLES = {
     415: "Unsupported media type",
     422: "Unprocessable content",
     500: "Internal error",
+    503: "Service unavailable",
 }
 
 
@@ -49,7 +51,11 @@ def problem(
     model: type[Problem] = Problem,
     **extra: Any,
 ) -> Problem:
-    """Build a problem of ``model`` (a game's problem model adds ``legal_moves``)."""
+    """Build a problem of ``model`` (a game's problem model adds ``legal_moves``), carrying the id of the
+    request being answered and recording its code for the access log and metrics."""
+    request = current_request.get()
+    if request is not None:
+        request.problem_built(code)
     return model(
         type=f"urn:sevens-rules:problem:{code}",
         title=title or TITLES.get(status, "Error"),
@@ -57,6 +63,7 @@ def problem(
         code=code,
         detail=detail,
         errors=list(errors),
+        request_id=request.request_id if request is not None else None,
         **extra,
     )
 
@@ -77,7 +84,7 @@ def from_validation_error(error: ValidationError, prefix: Sequence[str | int] = 
 
 def from_rules_error(error: RulesError, problem_model: type[Problem] = Problem) -> Problem:
     """The problem for an error the engine raised on purpose."""
-    status = STATUS_BY_ERROR.get(type(error), 422)
+    status: int = STATUS_BY_ERROR.get(type(error), getattr(error, "status", 422))
     prefix = [error.argument] if error.argument else []
     issues = [Issue.at([*prefix, *i.path], i.message) for i in error.issues]
     extra: dict[str, Any] = {}

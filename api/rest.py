@@ -19,6 +19,7 @@ from sevens_rules.api.problems import (
     from_validation_error,
     problem,
 )
+from sevens_rules.api.sealing import Keyring
 from sevens_rules.engine.errors import RulesError
 from sevens_rules.schema.common import Problem
 
@@ -71,8 +72,8 @@ async def list_games(request: Request) -> Response:
     return Response(dump(games_response()), media_type=JSON_MEDIA_TYPE)
 
 
-def routes() -> list[Route]:
-    """Every REST route."""
+def routes(keyring: Keyring | None = None) -> list[Route]:
+    """Every REST route (the sealed ones use ``keyring``)."""
     result = [Route("/v1/games", list_games, methods=["GET"])]
-    result += [Route(op.path, operation_endpoint(op), methods=["POST"]) for op in all_operations()]
+    result += [Route(op.path, operation_endpoint(op), methods=["POST"]) for op in all_operations(keyring)]
     return result

@@ -31,6 +31,7 @@ from typing import Any
 
 import orjson
 
+from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.registry import GAMES
 
@@ -82,15 +83,22 @@ def table_size(game: AnyGame) -> int:
 
 def mid_deal(game: AnyGame, players: int) -> Any:
     """A state ``MID_DEAL_MOVES`` random legal moves into a seeded match, never one without moves."""
+    return mid_deal_path(game, players)[0]
+
+
+def mid_deal_path(game: AnyGame, players: int) -> tuple[Any, list[list[Any]]]:
+    """The state of :func:`mid_deal` and the events of the first deal and of every move that led to it."""
     rng = random.Random(MOVES_SEED)
-    state = game.new(players, game.models.options(), MATCH_SEED, None, None)
+    state, first = game.new_match(players, game.models.options(), Seeding(f"{MATCH_SEED:064x}"), None, None)
+    events = [first]
     for _ in range(MID_DEAL_MOVES):
         _, moves = game.moves(state)
-        following, _ = game.apply(state, rng.choice(moves))
+        following, caused = game.apply(state, rng.choice(moves))
         if not game.moves(following)[1]:
             break
         state = following
-    return state
+        events.append(caused)
+    return state, events
 
 
 def playout_rate(game: AnyGame, players: int, seconds: float) -> tuple[float, int, int]:
@@ -105,7 +113,7 @@ def playout_rate(game: AnyGame, players: int, seconds: float) -> tuple[float, in
     deadline = start + seconds
     while now < deadline:
         rng = random.Random(seed)
-        state = game.new(players, options, seed, None, None)
+        state = game.new(players, options, Seeding(f"{seed:064x}"), None, None)  # seed n: n in 64 hex digits
         seed += 1
         while True:
             _, moves = moves_of(state)
@@ -492,7 +500,7 @@ def header(args: argparse.Namespace) -> str:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", choices=("inprocess", "http"), help="run one part only")
+    parser.add_argument("--only", choices=("inprocess", "sealed", "http"), help="run one part only")
     parser.add_argument("--quick", action="store_true", help="short runs (0.5 s playouts, 3 s per HTTP row)")
     parser.add_argument("--duration", type=int, help="seconds of wrk load per HTTP row (default 10)")
     parser.add_argument(
@@ -524,6 +532,15 @@ def main(argv: list[str] | None = None) -> int:
             results.append(bench_game(game, args.playout_seconds))
         print("\n## In process\n")
         print(in_process_table(results))
+    if args.only in (None, "sealed"):
+        from bench.sealed import bench_sealed, sealed_table
+
+        sealed_results = []
+        for game in GAMES.values():
+            log(f"sealed: {game.id}")
+            sealed_results.append(bench_sealed(game, table_size(game), max(0.2, args.playout_seconds / 3)))
+        print("\n## Sealed (referee mode) against plain, in process\n")
+        print(sealed_table(sealed_results))
     if args.only in (None, "http"):
         print("\n## HTTP\n")
         if shutil.which("wrk") is None:

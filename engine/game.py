@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from pydantic import BaseModel
 
 from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.dealing import Seeding, revealed_seed, seeding_issues, view_fields
 from sevens_rules.engine.errors import (
     IllegalMoveError,
     InconsistentStateError,
@@ -26,7 +27,7 @@ from sevens_rules.engine.errors import (
     MatchOverError,
     NotYourTurnError,
 )
-from sevens_rules.schema.common import GameModels, WireModel
+from sevens_rules.schema.common import GameModels, Outcome, SeatOutcome, WireModel
 
 
 class SeatMove(Protocol):
@@ -71,7 +72,12 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
 
     @abstractmethod
     def start(
-        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+        self,
+        players: int,
+        options: OptionsT,
+        seeding: Seeding,
+        deck: Sequence[str] | None,
+        dealer: int | None,
     ) -> tuple[StateT, list[EventT]]:
         """A new match from checked arguments (``dealer`` None: the game's own rule), with the events of
         its first deal (the deal itself, a turned trump, points scored at once...)."""
@@ -94,7 +100,19 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
 
     @abstractmethod
     def score(self, state: StateT) -> ScoreT:
-        """Totals so far, per-deal breakdown and the outcome once the match is over."""
+        """The game's own score detail: totals so far, the per-deal breakdown (the outcome common to every
+        game is :meth:`outcome`)."""
+
+    lowest_total_wins: ClassVar[bool] = False
+    """True when the lowest match total is best (penalty games)."""
+
+    @abstractmethod
+    def seat_totals(self, state: StateT) -> list[int]:
+        """Each seat's match total so far (in a team game, the total of the seat's side)."""
+
+    def match_winners(self, state: StateT, totals: Sequence[int]) -> list[int]:
+        """The seats that won a finished match: by default those sharing the best total."""
+        return best_seats(totals, self.lowest_total_wins)
 
     @abstractmethod
     def view(self, state: StateT, player: int) -> ViewT:
@@ -104,19 +122,36 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     def players(self, state: StateT) -> int:
         """Number of seats at the table."""
 
+    def event_for_seat(self, event: EventT, seat: int) -> EventT | None:
+        """``event`` as ``seat`` may see it (None: not at all). Events are public unless a game hides
+        them or some of their fields (a drawn card from everyone but its drawer...)."""
+        return event
+
     # ---- shared behaviour -----------------------------------------------------------------------
 
     def new(
-        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+        self,
+        players: int,
+        options: OptionsT,
+        seeding: Seeding,
+        deck: Sequence[str] | None,
+        dealer: int | None,
     ) -> StateT:
         """A new match: the first deal dealt from ``deck`` (top first) or from the seeded shuffle.
 
+        ``seeding`` is the match's secret seed and the players' entropy (see ``engine/dealing.py``).
+
         The state of :meth:`new_match`, for callers that do not need the first deal's events.
         """
-        return self.new_match(players, options, seed, deck, dealer)[0]
+        return self.new_match(players, options, seeding, deck, dealer)[0]
 
     def new_match(
-        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+        self,
+        players: int,
+        options: OptionsT,
+        seeding: Seeding,
+        deck: Sequence[str] | None,
+        dealer: int | None,
     ) -> tuple[StateT, list[EventT]]:
         """A new match and the events of its first deal.
 
@@ -131,7 +166,7 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
                 [IssueAt((), f"must be a seat between 0 and {players - 1}")],
                 argument="dealer",
             )
-        return self.start(players, options, seed, deck, dealer)
+        return self.start(players, options, seeding, deck, dealer)
 
     @classmethod
     def table_sizes(cls) -> tuple[int, ...]:
@@ -166,7 +201,7 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
 
     def check(self, state: StateT) -> None:
         """Refuse a state that could not have arisen in play, naming every problem found."""
-        issues = self.consistency_issues(state)
+        issues = seeding_issues(state) or self.consistency_issues(state)  # type: ignore[arg-type]
         if issues:
             raise InconsistentStateError(
                 f"The {self.name} state is inconsistent: {issues[0].message}", issues
@@ -181,6 +216,28 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
                 [IssueAt(path, f"must be a seat between 0 and {n - 1}")],
                 argument=argument,
             )
+
+    def outcome(self, state: StateT) -> Outcome:
+        """The outcome every game's score carries: over or not, the winners, each seat's total and place.
+
+        The match is over when nobody is to act (as :meth:`apply` sees it).
+        """
+        totals = self.seat_totals(state)
+        over = self.over(state)
+        winners = self.match_winners(state, totals) if over else []
+        return standings(totals, winners, over, self.lowest_total_wins)
+
+    def over(self, state: StateT) -> bool:
+        """Whether the match is over (no seat may move any more)."""
+        return not self.to_act(state)
+
+    def seed_view(self, state: StateT) -> dict[str, Any]:
+        """A view's seed fields: commitment and entropy always, the seed once the match is over."""
+        return view_fields(state, self.over(state))  # type: ignore[arg-type]
+
+    def revealed_seed(self, state: StateT) -> str | None:
+        """The seed for a score: null until the match is over."""
+        return revealed_seed(state, self.over(state))  # type: ignore[arg-type]
 
     def moves(self, state: StateT, player: int | None = None) -> tuple[list[int], list[MoveT]]:
         """The seats to act and their legal moves (only ``player``'s when given)."""
@@ -220,6 +277,13 @@ def updated(model: ModelT, **fields: object) -> ModelT:
     if unknown:
         raise TypeError(f"{type(model).__name__} has no field {', '.join(sorted(unknown))}")
     return model.model_copy(update=fields)
+
+
+def drawn_card_for_seat(event: EventT, seat: int) -> EventT:
+    """A ``drew`` event with its card left out for every seat but the drawer's (a face-down draw)."""
+    if event.type == "drew" and event.player != seat and event.card is not None:  # type: ignore[attr-defined]
+        return updated(event, card=None)
+    return event
 
 
 def duplicate_card_issues(locations: Iterable[tuple[tuple[str | int, ...], Sequence[str]]]) -> list[IssueAt]:
@@ -294,6 +358,28 @@ def best_seats(totals: Sequence[int], lowest: bool = False) -> list[int]:
     """The seats (or sides) sharing the best total: the highest, or the lowest when ``lowest``."""
     best = min(totals) if lowest else max(totals)
     return [seat for seat, total in enumerate(totals) if total == best]
+
+
+def standings(totals: Sequence[int], winners: Sequence[int], over: bool, lowest_total_wins: bool) -> Outcome:
+    """The outcome block from per-seat totals and the winners of a finished match.
+
+    A seat's place is one more than the number of seats ahead of it: every winner is ahead of every other
+    seat (a game may crown a side that is not best on totals, such as Seven-Up's first side to the target),
+    otherwise the better total is ahead; equal seats share a place.
+    """
+    winning = set(winners)
+
+    def key(seat: int) -> tuple[bool, int]:
+        total = totals[seat] if lowest_total_wins else -totals[seat]
+        return (seat not in winning, total)
+
+    seats = [
+        SeatOutcome(
+            seat=seat, total=total, place=1 + sum(key(other) < key(seat) for other in range(len(totals)))
+        )
+        for seat, total in enumerate(totals)
+    ]
+    return Outcome(over=over, winners=sorted(winning), lowest_total_wins=lowest_total_wins, seats=seats)
 
 
 def seat_issues(path: tuple[str | int, ...], seat: int | None, players: int) -> list[IssueAt]:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, cast
 
+from sevens_rules.engine.dealing import SeededState, Seeding
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import EventT, Game, OptionsT, ScoreT, ViewT, check_deck
 
@@ -46,8 +47,9 @@ RecordCheck = Callable[[int, bool], list[IssueAt]]
 was found before it (in this deal's number or in an earlier deal)."""
 
 
-class DealtState(Protocol):
-    """What the shared cycle reads of a game's state: the table, the dealer, the deal and the phase."""
+class DealtState(SeededState, Protocol):
+    """What the shared cycle reads of a game's state: the table, the dealer, the deal, the phase (and, as
+    every state, its seed, commitment and entropy)."""
 
     @property
     def hands(self) -> Sequence[Sequence[str]]:
@@ -60,10 +62,6 @@ class DealtState(Protocol):
     @property
     def deal_number(self) -> int:
         """1 for the first deal of the match."""
-
-    @property
-    def seed(self) -> int:
-        """The seed of the seeded shuffle."""
 
     @property
     def phase(self) -> str:
@@ -104,7 +102,7 @@ class DealSetup(Generic[OptionsT, MatchStateT]):
 
     players: int
     options: OptionsT
-    seed: int
+    seeding: Seeding
     dealer: int
     deal_number: int
     deck: Sequence[str] | None
@@ -168,6 +166,7 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
             "phase": state.phase,
             "hand_sizes": [len(hand) for hand in state.hands],
             "deals": state.deals,
+            **self.seed_view(state),
         }
         view = self.models.view.model_validate({**common, **self.seat_view(state, player)})
         return cast(ViewT, view)
@@ -175,7 +174,7 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
     def players(self, state: MatchStateT) -> int:
         return len(state.hands)
 
-    def first_dealer(self, players: int, options: OptionsT, seed: int) -> int:
+    def first_dealer(self, players: int, options: OptionsT, seeding: Seeding) -> int:
         """Who deals the first deal when the request names nobody: seat 0 unless the game says otherwise."""
         return 0
 
@@ -184,11 +183,16 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
         return (state.dealer + 1) % self.players(state)
 
     def start(
-        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+        self,
+        players: int,
+        options: OptionsT,
+        seeding: Seeding,
+        deck: Sequence[str] | None,
+        dealer: int | None,
     ) -> tuple[MatchStateT, list[EventT]]:
         if dealer is None:
-            dealer = self.first_dealer(players, options, seed)
-        return self.deal(DealSetup(players, options, seed, dealer, 1, deck))
+            dealer = self.first_dealer(players, options, seeding)
+        return self.deal(DealSetup(players, options, seeding, dealer, 1, deck))
 
     def next_deal(self, state: MatchStateT, deck: Sequence[str] | None) -> tuple[MatchStateT, list[EventT]]:
         """Deal the next deal of the match (``deck`` is checked against the game's cards first)."""
@@ -197,7 +201,7 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
         setup = DealSetup(
             self.players(state),
             options,
-            state.seed,
+            Seeding.of(state),
             self.next_dealer(state),
             state.deal_number + 1,
             deck,

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, sort_cards
 from sevens_rules.engine.errors import IssueAt, NotYourTurnError
 from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
@@ -179,11 +179,16 @@ class MyShipSails(
         return self._resolve_step(state, pending, events)
 
     def score(self, state: MyShipSailsState) -> MyShipSailsScore:
-        totals = _totals(state.deals, len(state.hands))
-        over = state.phase is MATCH_OVER
-        return MyShipSailsScore(
-            totals=totals, deals=state.deals, over=over, winners=best_seats(totals) if over else []
-        )
+        return MyShipSailsScore(totals=_totals(state.deals, len(state.hands)), deals=state.deals)
+
+    def seat_totals(self, state: MyShipSailsState) -> list[int]:
+        return _totals(state.deals, len(state.hands))
+
+    def event_for_seat(self, event: MyShipSailsEvent, seat: int) -> MyShipSailsEvent | None:
+        """A passed card (``received``) is seen by its giver and its receiver only."""
+        if event.type is MyShipSailsEventType.received and seat not in (event.player, event.from_player):
+            return None
+        return event
 
     def seat_view(self, state: MyShipSailsState, player: int) -> dict[str, object]:
         return dict(
@@ -201,14 +206,16 @@ class MyShipSails(
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         """Deal seven each from the dealer's left; with auto_declare a dealt one-suit hand ends the deal."""
         players, options, dealer, deck = setup.players, setup.options, setup.dealer, setup.deck
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, setup.seed, setup.deal_number - 1)
+        cards = (
+            list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, setup.deal_number)
+        )
         dealt = deal_round_robin(cards, players, (dealer + 1) % players, [HAND_SIZE] * players)
         state = MyShipSailsState(
             game="my-ship-sails",
             options=options,
             dealer=dealer,
             deal_number=setup.deal_number,
-            seed=setup.seed,
+            **setup.seeding.state_fields(),
             phase=STEP,
             hands=[sort_cards(h) for h in dealt],
             unused=sort_cards(cards[HAND_SIZE * players :]),

@@ -37,9 +37,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, sort_cards
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues, updated
+from sevens_rules.engine.game import (
+    conservation_issues,
+    drawn_card_for_seat,
+    length_issues,
+    seat_issues,
+    updated,
+)
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
 from sevens_rules.schema.common import GameModels, Phase
 from sevens_rules.schema.sedmice import (
@@ -152,7 +158,11 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
 
     def deal(self, setup: DealSetup[SedmiceOptions, SedmiceState]) -> tuple[SedmiceState, list[SedmiceEvent]]:
         players, dealer, deck = setup.players, setup.dealer, setup.deck
-        cards = list(deck) if deck is not None else shuffled(PIQUET_DECK, setup.seed, setup.deal_number - 1)
+        cards = (
+            list(deck)
+            if deck is not None
+            else setup.seeding.shuffled(PIQUET_DECK, self.id, setup.deal_number)
+        )
         first = (dealer + 1) % players
         hands = deal_round_robin(cards, players, first, [HAND_SIZE] * players)
         state = SedmiceState(
@@ -160,7 +170,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             options=setup.options,
             dealer=dealer,
             deal_number=setup.deal_number,
-            seed=setup.seed,
+            **setup.seeding.state_fields(),
             phase=PLAY_PHASE,
             leader=first,
             hands=[sort_cards(h, PIQUET_DECK) for h in hands],
@@ -314,18 +324,23 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         return list(range(side, len(state.hands), 2))
 
     def score(self, state: SedmiceState) -> SedmiceScore:
-        totals = hit_totals(state.deals)
-        over = state.phase is MATCH_OVER
-        winners: list[int] = []
-        if over:
-            winners = self._side_seats(state, 0 if totals[0] >= state.options.target_hits else 1)
         return SedmiceScore(
-            hits=totals,
+            hits=hit_totals(state.deals),
             points=[points(state.taken[0]), points(state.taken[1])],
             deals=state.deals,
-            over=over,
-            winners=winners,
         )
+
+    def seat_totals(self, state: SedmiceState) -> list[int]:
+        hits = hit_totals(state.deals)
+        return [hits[seat % 2] for seat in range(len(state.hands))]
+
+    def match_winners(self, state: SedmiceState, totals: Sequence[int]) -> list[int]:
+        hits = hit_totals(state.deals)
+        return self._side_seats(state, 0 if hits[0] >= state.options.target_hits else 1)
+
+    def event_for_seat(self, event: SedmiceEvent, seat: int) -> SedmiceEvent:
+        """A card drawn in the refill is seen by its drawer only."""
+        return drawn_card_for_seat(event, seat)
 
     def seat_view(self, state: SedmiceState, player: int) -> dict[str, object]:
         in_play = state.phase is PLAY_PHASE

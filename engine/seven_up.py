@@ -7,8 +7,8 @@ run the cards; California Jack rolls the trump with the face-up top card of the 
 Decisions where the rulings are silent (also in the README):
 
 - **The cut** for the first dealer (all three games, skipped when the request names a dealer) is drawn
-  from the documented shuffle of *deal index -1*: ``shuffled(FULL_DECK, seed, -1)``, i.e. SplitMix64
-  seeded with ``(seed - 0x9E3779B97F4A7C15) mod 2**64``. Seats cut in seat order taking cards from the
+  from the documented shuffle with purpose ``cut`` and deal number 1 (a stream of its own, see
+  ``engine/dealing.py``). Seats cut in seat order taking cards from the
   top; the highest rank (Ace high, suits equal) deals; the tied seats cut again with the next cards. If
   that pack ran out (possible only in theory) the lowest tied seat deals. The rounds are kept in the
   state's ``cut`` field (``new`` has no events, so the state is where the cut shows).

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues
 from sevens_rules.engine.match import RecordCheck
@@ -303,7 +304,7 @@ class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
     def _cut_issues(self, state: StateT) -> list[IssueAt]:
         if not state.cut:
             return []
-        rounds, dealer = cut_for_dealer(state.seed, len(state.hands))
+        rounds, dealer = cut_for_dealer(Seeding.of(state), self.id, len(state.hands))
         if state.cut != rounds:
             return [IssueAt(("cut",), "is not the cut drawn from this seed (see the documented cut)")]
         first = state.deals[0].dealer if state.deals else state.dealer

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
-from sevens_rules.engine.cards import FULL_DECK, shuffled
+from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.dealing import CUT, Seeding
 from sevens_rules.engine.game import updated
 from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.engine.tricks import (
@@ -52,8 +53,6 @@ HAND_SIZE = 6
 """Cards in a hand after the deal (and after discarding)."""
 PACKET = 3
 """Cards per packet when dealing and running."""
-CUT_DEAL_INDEX = -1
-"""The shuffle index of the cut pack (deal indexes of real deals start at 0)."""
 
 _ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 
@@ -87,9 +86,10 @@ def _fixed_trump(options: Any) -> bool:
     return bool(getattr(options, "fixed_trump", False))
 
 
-def cut_for_dealer(seed: int, players: int) -> tuple[list[SevenUpCutRound], int]:
-    """The documented cut: rounds cut from ``shuffled(FULL_DECK, seed, -1)`` and the seat that deals."""
-    pack = shuffled(FULL_DECK, seed, CUT_DEAL_INDEX)
+def cut_for_dealer(seeding: Seeding, game_id: str, players: int) -> tuple[list[SevenUpCutRound], int]:
+    """The documented cut: rounds cut from the pack shuffled for purpose ``cut`` of deal 1, and the seat
+    that deals."""
+    pack = seeding.shuffled(FULL_DECK, game_id, 1, CUT)
     seats = list(range(players))
     rounds: list[SevenUpCutRound] = []
     position = 0
@@ -169,16 +169,21 @@ class SevenUpRules(
     # ---- new match and dealing ----------------------------------------------------------------
 
     def start(
-        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+        self,
+        players: int,
+        options: OptionsT,
+        seeding: Seeding,
+        deck: Sequence[str] | None,
+        dealer: int | None,
     ) -> tuple[StateT, list[SevenUpEvent]]:
         cut: list[SevenUpCutRound] = []
         if dealer is None:
-            cut, dealer = cut_for_dealer(seed, players)
+            cut, dealer = cut_for_dealer(seeding, self.id, players)
         empty = self.build_state(
             options=options,
             dealer=dealer,
             deal_number=1,
-            seed=seed,
+            **seeding.state_fields(),
             phase=Phase.deal_over,
             cut=cut,
             hands=[[] for _ in range(players)],
@@ -193,14 +198,14 @@ class SevenUpRules(
             points=[],
             deals=[],
         )
-        return self.deal(DealSetup(players, options, seed, dealer, 1, deck, [], empty))
+        return self.deal(DealSetup(players, options, seeding, dealer, 1, deck, [], empty))
 
     def deal(self, setup: DealSetup[OptionsT, StateT]) -> tuple[StateT, list[SevenUpEvent]]:
         # the state dealt into: the previous deal's, or the empty table of start (with the cut)
         state = setup.previous
         assert state is not None
         n, dealer, deal_number, deck = setup.players, setup.dealer, setup.deal_number, setup.deck
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, state.seed, deal_number - 1)
+        cards = list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, deal_number)
         hands: list[list[str]] = [[] for _ in range(n)]
         position = 0
         for _ in range(HAND_SIZE // PACKET):
@@ -520,12 +525,8 @@ class SevenUpRules(
 
     def score(self, state: StateT) -> SevenUpScore:
         n = len(state.hands)
-        sides = self.side_count(n)
         totals = self.totals(state)
-        over = state.phase is Phase.match_over
-        winning = None
-        if over:
-            winning = next((s for s in range(sides) if totals[s] >= self.target), None)
+        winning = self.winning_side(state, totals)
         deals = [self._deal_score(d.number, d.dealer, d.outcome, d.points, n) for d in state.deals]
         if state.phase in _ACTIVE:
             deals.append(self._deal_score(state.deal_number, state.dealer, None, state.points, n))
@@ -534,10 +535,22 @@ class SevenUpRules(
             side_of_seat=[self.side_of(s) for s in range(n)],
             totals=totals,
             deals=deals,
-            over=over,
             winning_side=winning,
-            winners=[] if winning is None else [s for s in range(n) if self.side_of(s) == winning],
         )
+
+    def winning_side(self, state: StateT, totals: Sequence[int]) -> int | None:
+        """The side that won a finished match (the first side at the target); None while it goes on."""
+        if state.phase is not Phase.match_over:
+            return None
+        return next((side for side, total in enumerate(totals) if total >= self.target), None)
+
+    def seat_totals(self, state: StateT) -> list[int]:
+        totals = self.totals(state)
+        return [totals[self.side_of(seat)] for seat in range(len(state.hands))]
+
+    def match_winners(self, state: StateT, totals: Sequence[int]) -> list[int]:
+        winning = self.winning_side(state, self.totals(state))
+        return [seat for seat in range(len(state.hands)) if self.side_of(seat) == winning]
 
     def _deal_score(
         self, number: int, dealer: int, outcome: Outcome | None, points: list[SevenUpPoint], n: int

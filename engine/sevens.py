@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin, sort_cards
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     best_seats,
@@ -161,7 +161,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
 
     def deal(self, setup: DealSetup[SevensOptions, SevensState]) -> tuple[SevensState, list[SevensEvent]]:
         dealer, deal_number, deck = setup.dealer, setup.deal_number, setup.deck
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, setup.seed, deal_number - 1)
+        cards = list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, deal_number)
         dealt = deal_round_robin(cards, SEVENS_PLAYERS, (dealer + 1) % SEVENS_PLAYERS, [CARDS_EACH] * 4)
         # every 7 goes to the table at once; the 7♦ holder moves first
         first = next(seat for seat, hand in enumerate(dealt) if "7D" in hand)
@@ -171,7 +171,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             options=setup.options,
             dealer=dealer,
             deal_number=deal_number,
-            seed=setup.seed,
+            **setup.seeding.state_fields(),
             phase=Phase.play,
             turn=first,
             hands=hands,
@@ -291,10 +291,10 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
     # ---- reading a state ------------------------------------------------------------------------
 
     def score(self, state: SevensState) -> SevensScore:
-        totals = _totals(state.deals)
-        over = state.phase is Phase.match_over
-        winners = best_seats(totals) if over else []
-        return SevensScore(totals=totals, deals=state.deals, over=over, winners=winners)
+        return SevensScore(totals=self.seat_totals(state), deals=state.deals)
+
+    def seat_totals(self, state: SevensState) -> list[int]:
+        return _totals(state.deals)
 
     def seat_view(self, state: SevensState, player: int) -> dict[str, object]:
         return dict(

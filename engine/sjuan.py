@@ -20,9 +20,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
-from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, shuffled, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, sort_cards
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
+from sevens_rules.engine.game import (
+    best_seats,
+    conservation_issues,
+    drawn_card_for_seat,
+    length_issues,
+    seat_issues,
+    updated,
+)
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
 from sevens_rules.schema.common import GameModels, Phase
 from sevens_rules.schema.sjuan import (
@@ -71,6 +78,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     min_players = 3
     max_players = 8
     has_stock: ClassVar[bool] = False
+    lowest_total_wins = True
 
     # ---- the differences between the four games -------------------------------------------------
 
@@ -150,7 +158,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             setup.deal_number,
             setup.deck,
         )
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, setup.seed, deal_number - 1)
+        cards = list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, deal_number)
         if self.has_stock:
             counts = [self.hand_size(options)] * players
         else:
@@ -164,7 +172,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             options=options,
             dealer=dealer,
             deal_number=deal_number,
-            seed=setup.seed,
+            **setup.seeding.state_fields(),
             phase=Phase.play,
             turn=self.first_turn(hands, dealer),
             hands=hands,
@@ -255,16 +263,14 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return updated(state, deals=deals, phase=phase, turn=None), events
 
     def score(self, state: SjuanFamilyState) -> SjuanScore:
-        n = len(state.hands)
-        totals = _totals(state.deals, n)
-        over = state.phase is Phase.match_over
-        return SjuanScore(
-            totals=totals,
-            pot=sum(state.chips),
-            deals=state.deals,
-            over=over,
-            winners=best_seats(totals, lowest=True) if over else [],
-        )
+        return SjuanScore(totals=self.seat_totals(state), pot=sum(state.chips), deals=state.deals)
+
+    def seat_totals(self, state: SjuanFamilyState) -> list[int]:
+        return _totals(state.deals, len(state.hands))
+
+    def event_for_seat(self, event: SjuanEvent, seat: int) -> SjuanEvent:
+        """A card drawn from the Domino fan tan stock is seen by its drawer only."""
+        return drawn_card_for_seat(event, seat)
 
     def seat_view(self, state: SjuanFamilyState, player: int) -> dict[str, object]:
         return dict(

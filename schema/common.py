@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
+from pydantic_core import PydanticCustomError
 
 MAX_SEATS = 8
 """The largest table of any game (Sjuan and Fan Tan seat up to eight)."""
@@ -49,11 +58,63 @@ SignedCount = Annotated[int, Field(ge=-INT32_MAX, le=INT32_MAX), INTEGRAL]
 Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1, description="A seat, 0..n-1 clockwise."), INTEGRAL]
 """A seat number; whether it exists at this table is checked against the state."""
 
+HEX256_PATTERN = r"^[0-9a-f]{64}$"
+"""256 bits written as 64 lowercase hexadecimal digits."""
+
+
+def _hex256(what: str) -> WrapValidator:
+    """A validator that accepts exactly 64 lowercase hex digits and otherwise names what ``what`` is."""
+
+    def check(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        if not (isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)):
+            raise PydanticCustomError(
+                "hex256", "{what} is a string of 64 lowercase hexadecimal digits (256 bits)", {"what": what}
+            )
+        return handler(value)
+
+    return WrapValidator(check)
+
+
 Seed = Annotated[
-    int,
-    Field(ge=0, le=INT32_MAX, description="Seed of the documented SplitMix64 shuffle (see README)."),
-    INTEGRAL,
+    str,
+    _hex256("a seed"),
+    Field(
+        description="The match's secret seed: 64 lowercase hex digits (256 bits) keying the documented "
+        "shuffle (see README). Never shown to a seat before the match is over.",
+        json_schema_extra={"pattern": HEX256_PATTERN},
+        examples=["9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"],
+    ),
 ]
+"""The secret seed of a match."""
+
+Commitment = Annotated[
+    str,
+    _hex256("a commitment"),
+    Field(
+        description="SHA-256 commitment to the seed (see README), public from before the first deal.",
+        json_schema_extra={"pattern": HEX256_PATTERN},
+    ),
+]
+"""The public commitment to a seed."""
+
+RevealedSeed = Annotated[
+    Seed | None,
+    Field(description="The match's seed once the match is over (to verify every deal); null before."),
+]
+"""The seed as a view or a score shows it: null until the match is over."""
+
+ENTROPY_PATTERN = r"^[ -~]{1,256}$"
+"""One contribution of entropy: 1 to 256 printable ASCII characters."""
+
+Entropy = Annotated[
+    list[Annotated[str, StringConstraints(pattern=ENTROPY_PATTERN)]],
+    Field(
+        max_length=MAX_SEATS,
+        description="Players' entropy (e.g. one string per seat, each 1-256 printable ASCII characters), "
+        "mixed in this order into every deal of the match.",
+    ),
+]
+"""The players' contributions of entropy, in order."""
 
 Card = Annotated[
     str,
@@ -87,9 +148,15 @@ PiquetDeckOrder = Annotated[
 
 
 class WireModel(BaseModel):
-    """Base of every wire model: strict types, no unknown fields, immutable."""
+    """Base of every wire model: strict types, no unknown fields, immutable.
 
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+    Its JSON schema comes in two modes: as input a field with a default may be left out; as output every
+    field is always written, so the serialization schema lists every field as required.
+    """
+
+    model_config = ConfigDict(
+        strict=True, extra="forbid", frozen=True, json_schema_serialization_defaults_required=True
+    )
 
 
 class Suit(StrEnum):
@@ -129,22 +196,38 @@ def json_pointer(parts: Iterable[str | int]) -> str:
 class Problem(WireModel):
     """An RFC 9457 problem details body with a stable machine-readable ``code``."""
 
+    # optional members (a game's legal_moves) are written only by the problems that carry them
+    model_config = ConfigDict(json_schema_serialization_defaults_required=False)
+
     type: str = Field(description="A URI reference naming the problem type ('about:blank' or a code URI).")
     title: str
     status: IntegralInt
     code: str = Field(description="Stable machine code, e.g. 'state/inconsistent' or 'move/illegal'.")
     detail: str
     errors: list[Issue] = Field(default_factory=list)
+    request_id: str | None = Field(
+        default=None,
+        max_length=128,
+        description="The request's id (its X-Request-ID header, or one the service generated), as logged.",
+    )
+
+
+OptionValue = bool | int | None
+"""The value of a game option: every option is a boolean, an integer, or an integer that may be null."""
 
 
 class OptionInfo(WireModel):
-    """One option of a game, as listed by ``GET /v1/games``."""
+    """One option of a game, as listed by ``GET /v1/games``: typed values, not JSON-encoded strings."""
 
     name: str
     type: str = Field(description="JSON type of the value: 'boolean', 'integer' or 'integer|null'.")
-    default: str = Field(description="The default value, JSON-encoded.")
+    default: OptionValue = Field(description="The value used when the option is left out.")
     description: str
-    choices: list[str] | None = Field(default=None, description="Allowed values, JSON-encoded, if limited.")
+    choices: list[int] | None = Field(
+        description="Every allowed value when the option takes only some values of its range; else null."
+    )
+    minimum: int | None = Field(description="The smallest allowed integer; null for a boolean option.")
+    maximum: int | None = Field(description="The largest allowed integer; null for a boolean option.")
 
 
 class GameInfo(WireModel):
@@ -157,6 +240,10 @@ class GameInfo(WireModel):
     player_counts: list[IntegralInt] = Field(description="Every allowed number of players.")
     simultaneous: bool = Field(description="True when several seats choose in the same step.")
     options: list[OptionInfo]
+    rules: str = Field(
+        description="The game's rules reference (Markdown), a path on this service, e.g. '/rules/sjuan'.",
+        json_schema_extra={"format": "uri-reference"},
+    )
 
 
 class GamesResponse(WireModel):
@@ -171,23 +258,24 @@ def model_json(model: BaseModel) -> bytes:
 
 
 def options_info(options_model: type[WireModel]) -> list[OptionInfo]:
-    """Describe an options model field by field for ``GET /v1/games``."""
-    import json
-
+    """Describe an options model field by field for ``GET /v1/games``, read from its JSON schema."""
+    properties = options_model.model_json_schema()["properties"]
     infos = []
     for name, field in options_model.model_fields.items():
-        schema = options_model.model_json_schema()["properties"][name]
-        json_type = _json_type(schema)
-        choices = None
-        if "enum" in schema:
-            choices = [json.dumps(v) for v in schema["enum"]]
+        schema = properties[name]
+        # a nullable integer is {"anyOf": [{integer, bounds...}, {"type": "null"}]}: read its integer part
+        integer: dict[str, Any] = next(
+            (s for s in schema.get("anyOf", [schema]) if s.get("type") == "integer"), {}
+        )
         infos.append(
             OptionInfo(
                 name=name,
-                type=json_type,
-                default=json.dumps(field.get_default(call_default_factory=True)),
+                type=_json_type(schema),
+                default=field.get_default(call_default_factory=True),
                 description=field.description or "",
-                choices=choices,
+                choices=schema.get("enum", integer.get("enum")),
+                minimum=integer.get("minimum"),
+                maximum=integer.get("maximum"),
             )
         )
     return infos
@@ -197,6 +285,32 @@ def _json_type(schema: dict[str, Any]) -> str:
     if "anyOf" in schema:
         return "|".join(_json_type(s) for s in schema["anyOf"])
     return str(schema.get("type", "object"))
+
+
+class SeatOutcome(WireModel):
+    """One seat's standing: its match total and its place."""
+
+    seat: Seat
+    total: SignedCount = Field(
+        description="The seat's match total as the game counts it (a team game gives each seat its side's)."
+    )
+    place: Ordinal = Field(
+        description="1 for the best; seats sharing a total share a place (1, 2, 2, 4). Once the match is "
+        "over the winners hold place 1 and the others follow by total."
+    )
+
+
+class Outcome(WireModel):
+    """The part of every game's score a generic client can read without knowing the game."""
+
+    over: bool = Field(description="True once the match has ended.")
+    winners: list[Seat] = Field(
+        max_length=MAX_SEATS, description="Seats sharing the match win, in seat order (empty until over)."
+    )
+    lowest_total_wins: bool = Field(description="True when the lowest total is best (penalty games).")
+    seats: list[SeatOutcome] = Field(
+        max_length=MAX_SEATS, description="Every seat's standing, in seat order."
+    )
 
 
 class MoveBase(WireModel):

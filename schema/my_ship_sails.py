@@ -17,9 +17,12 @@ from sevens_rules.schema.common import (
     INTEGRAL,
     Card,
     CardList,
+    Commitment,
     Count,
+    Entropy,
     FullDeckOrder,
     MoveBase,
+    RevealedSeed,
     Seat,
     Seed,
     WireModel,
@@ -116,6 +119,8 @@ class MyShipSailsState(WireModel):
     dealer: Seat
     deal_number: MyShipSailsDealNumber = Field(description="1 for the first deal of the match.")
     seed: Seed
+    commitment: Commitment
+    entropy: Entropy
     phase: MyShipSailsPhase
     hands: list[CardList] = Field(
         min_length=4, max_length=7, description="Each seat's seven cards, in canonical order."
@@ -185,12 +190,13 @@ class MyShipSailsView(WireModel):
     unused_size: Count = Field(description="Number of cards not dealt.")
     exchanges: Count = Field(description="Exchanges completed in the current deal.")
     deals: list[MyShipSailsDeal]
+    commitment: Commitment
+    entropy: Entropy
+    seed: RevealedSeed
 
 
 class MyShipSailsScore(WireModel):
-    """Wins per seat over finished deals (most wins takes the match), the deals, and the outcome."""
+    """Wins per seat over finished deals (most wins takes the match) and the deals."""
 
     totals: list[Count] = seat_list("Wins per seat over finished deals.")
     deals: list[MyShipSailsDeal]
-    over: bool
-    winners: list[Seat] = seat_list("Seats sharing the match win (empty until the match is over).")

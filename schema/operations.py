@@ -1,4 +1,4 @@
-"""Request and response models of the five operations, built once per game from its own models.
+"""Request and response models of the operations, built once per game from its own models.
 
 Every game supplies its options, state, move, event, view and score models; this module derives the
 exact request and response model of each operation, so that REST, GraphQL and OpenAPI all speak the same
@@ -7,6 +7,7 @@ types and every path gets a concrete schema.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,11 +15,16 @@ from typing import Any
 from pydantic import Field, create_model
 
 from sevens_rules.schema.common import (
+    Commitment,
+    Entropy,
     FullDeckOrder,
     GameModels,
     IntegralInt,
+    Ordinal,
+    Outcome,
     PiquetDeckOrder,
     Problem,
+    RevealedSeed,
     Seat,
     Seed,
     WireModel,
@@ -50,13 +56,36 @@ class OperationModels:
     apply_request: type[Any]
     apply_response: type[Any]
     score_request: type[Any]
+    score_response: type[Any]
     view_request: type[Any]
+    view_response: type[Any]
+    verify_request: type[Any]
     problem: type[Problem]
 
 
-def _model(name: str, doc: str, **fields: Any) -> type[WireModel]:
+def wire_model(name: str, doc: str, **fields: Any) -> type[WireModel]:
+    """A :class:`WireModel` built at run time with these fields."""
     model: type[WireModel] = create_model(name, __base__=WireModel, __doc__=doc, **fields)
     return model
+
+
+def _doc(model: type[WireModel]) -> str:
+    return inspect.cleandoc(model.__doc__ or "")
+
+
+def players_field(table_sizes: Sequence[int]) -> tuple[Any, Any]:
+    """The ``players`` field of a ``new`` request: a table size the game is played with."""
+    low, high = min(table_sizes), max(table_sizes)
+    contiguous = len(table_sizes) == high - low + 1
+    return (
+        IntegralInt,
+        Field(
+            ge=low,
+            le=high,
+            description="Number of seats at the table.",
+            json_schema_extra=None if contiguous else {"enum": list(table_sizes)},
+        ),
+    )
 
 
 def build_operation_models(
@@ -64,28 +93,27 @@ def build_operation_models(
 ) -> OperationModels:
     """Derive the request and response models of ``new``, ``moves``, ``apply``, ``score`` and ``view``."""
     p = type_prefix(game_id)
-    min_players, max_players = min(table_sizes), max(table_sizes)
-    contiguous = len(table_sizes) == max_players - min_players + 1
     state, move = models.state, models.move
+    players = players_field(table_sizes)
+    options = (models.options, Field(default_factory=models.options, description="Game options."))
+    entropy: tuple[Any, Any] = (
+        Entropy,
+        Field(default_factory=list, description="Players' entropy, mixed in this order into every deal."),
+    )
     return OperationModels(
-        new_request=_model(
+        new_request=wire_model(
             f"{p}NewRequest",
             f"Start a match of {game_name}.",
-            players=(
-                IntegralInt,
-                Field(
-                    ge=min_players,
-                    le=max_players,
-                    description="Number of seats at the table.",
-                    json_schema_extra=None if contiguous else {"enum": list(table_sizes)},
-                ),
-            ),
+            players=players,
             seed=(
                 Seed | None,
                 Field(
-                    default=None, description="Shuffle seed; omitted means 0 (the service is deterministic)."
+                    default=None,
+                    description="The match's secret seed (64 lowercase hex digits); omitted: a fresh one "
+                    "from the operating system's CSPRNG.",
                 ),
             ),
+            entropy=entropy,
             deck=(
                 (FullDeckOrder if deck_size == 52 else PiquetDeckOrder) | None,
                 Field(default=None, description="Exact deck order for the first deal, top card first."),
@@ -94,36 +122,63 @@ def build_operation_models(
                 Seat | None,
                 Field(default=None, description="First dealer; omitted means the game's rule."),
             ),
-            options=(models.options, Field(default_factory=models.options, description="Game options.")),
+            options=options,
         ),
-        new_response=_model(
+        new_response=wire_model(
             f"{p}NewResponse",
             "The state of a new match and the events of its first deal.",
             state=(state, ...),
             events=(list[models.event], ...),  # type: ignore[name-defined]
         ),
-        moves_request=_model(
+        moves_request=wire_model(
             f"{p}MovesRequest",
             "Ask for the legal moves.",
             state=(state, ...),
             player=(Seat | None, Field(default=None, description="Only this seat's moves.")),
         ),
-        moves_response=_model(
+        moves_response=wire_model(
             f"{p}MovesResponse",
             "The seats to act and their legal moves; both empty when the match is over.",
             to_act=(list[Seat], ...),
             moves=(list[move], ...),  # type: ignore[valid-type]
         ),
-        apply_request=_model(f"{p}ApplyRequest", "Apply one move.", state=(state, ...), move=(move, ...)),
-        apply_response=_model(
+        apply_request=wire_model(f"{p}ApplyRequest", "Apply one move.", state=(state, ...), move=(move, ...)),
+        apply_response=wire_model(
             f"{p}ApplyResponse",
             "The state after the move and the events it caused, in order.",
             state=(state, ...),
             events=(list[models.event], ...),  # type: ignore[name-defined]
         ),
-        score_request=_model(f"{p}ScoreRequest", "Ask for the scores.", state=(state, ...)),
-        view_request=_model(
+        score_request=wire_model(f"{p}ScoreRequest", "Ask for the scores.", state=(state, ...)),
+        score_response=create_model(
+            f"{p}ScoreResponse",
+            __base__=models.score,
+            __doc__=f"{_doc(models.score)} Beside them, the outcome every game's score carries.",
+            outcome=(Outcome, Field(description="Over or not, the winners, each seat's total and place.")),
+            seed=(RevealedSeed, ...),
+        ),
+        view_request=wire_model(
             f"{p}ViewRequest", "Ask what one seat may see.", state=(state, ...), player=(Seat, ...)
+        ),
+        # the game's view model under the operation's response name (every response is <Game><Op>Response)
+        view_response=create_model(f"{p}ViewResponse", __base__=models.view, __doc__=_doc(models.view)),
+        verify_request=wire_model(
+            f"{p}VerifyRequest",
+            f"Recompute one deal of a finished {game_name} match from its revealed seed.",
+            seed=(Seed, Field(description="The revealed seed.")),
+            commitment=(Commitment, Field(description="The commitment published before the first deal.")),
+            entropy=entropy,
+            players=players,
+            options=options,
+            deal_number=(Ordinal, Field(default=1, description="The deal to recompute (1 for the first).")),
+            dealer=(
+                Seat | None,
+                Field(
+                    default=None,
+                    description="The deal's dealer; omitted (first deal only) means the game's rule, as in "
+                    "new.",
+                ),
+            ),
         ),
         problem=create_model(
             f"{p}Problem",

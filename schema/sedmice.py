@@ -17,7 +17,9 @@ from pydantic import AfterValidator, Field
 
 from sevens_rules.schema.common import (
     INTEGRAL,
+    Commitment,
     Count,
+    Entropy,
     IntegralInt,
     MoveBase,
     Ordinal,
@@ -25,6 +27,7 @@ from sevens_rules.schema.common import (
     PiquetCard,
     PiquetCardList,
     PiquetDeckOrder,
+    RevealedSeed,
     Seat,
     Seed,
     WireModel,
@@ -129,6 +132,8 @@ class SedmiceState(WireModel):
     dealer: Seat
     deal_number: Ordinal = Field(description="1 for the first deal of the match.")
     seed: Seed
+    commitment: Commitment
+    entropy: Entropy
     phase: Phase
     leader: Seat = Field(
         description="The leader of the trick on the table or of the next one; after a deal, its last taker."
@@ -197,13 +202,14 @@ class SedmiceView(WireModel):
     tricks: list[Count] = side_list("Tricks taken this deal, per side.")
     taken_sizes: list[Count] = side_list("Cards taken this deal, per side.")
     deals: list[SedmiceDeal]
+    commitment: Commitment
+    entropy: Entropy
+    seed: RevealedSeed
 
 
 class SedmiceScore(WireModel):
-    """Hits per side over finished deals, the current deal's points, every finished deal, and the outcome."""
+    """Hits per side over finished deals, the current deal's points and every finished deal."""
 
     hits: list[Count] = side_list("Hits per side over finished deals.")
     points: list[Count] = side_list("Points taken in the current (or just finished) deal, per side.")
     deals: list[SedmiceDeal]
-    over: bool
-    winners: list[Seat] = seat_list("Seats of the side that won the match (empty until it is over).")

@@ -15,10 +15,13 @@ from pydantic import Field
 from sevens_rules.schema.common import (
     Card,
     CardList,
+    Commitment,
     Count,
+    Entropy,
     FullDeckOrder,
     MoveBase,
     Ordinal,
+    RevealedSeed,
     Seat,
     Seed,
     Suit,
@@ -156,6 +159,8 @@ class _SevenUpFamilyState(WireModel):
     dealer: Seat
     deal_number: Ordinal = Field(description="1 for the first deal of the match; thrown-in deals count.")
     seed: Seed
+    commitment: Commitment
+    entropy: Entropy
     phase: SevenUpPhase
     cut: list[SevenUpCutRound] = Field(
         max_length=32, description="The cut that chose the first dealer (empty when the dealer was named)."
@@ -266,6 +271,9 @@ class _SevenUpFamilyView(WireModel):
     points: list[SevenUpPoint]
     totals: list[Count] = seat_list("Match totals per side.")
     deals: list[SevenUpDeal]
+    commitment: Commitment
+    entropy: Entropy
+    seed: RevealedSeed
 
 
 class SevenUpView(_SevenUpFamilyView):
@@ -315,12 +323,10 @@ class SevenUpDealScore(WireModel):
 
 
 class SevenUpScore(WireModel):
-    """Totals per side (first to the target wins), every deal broken down, and the outcome."""
+    """Totals per side (first to the target wins), every deal broken down, and the winning side."""
 
     target: Count = Field(description="Points that win the match (7, or 10 in California Jack).")
     side_of_seat: list[Seat] = seat_list("The side each seat plays for.")
     totals: list[Count] = seat_list("Match points per side.")
     deals: list[SevenUpDealScore] = Field(description="Finished deals, then the deal in progress if any.")
-    over: bool
-    winning_side: Seat | None
-    winners: list[Seat] = seat_list("Seats winning the match (empty until it is over).")
+    winning_side: Seat | None = Field(description="The side that won the match; null until it is over.")

@@ -18,12 +18,15 @@ from sevens_rules.schema.common import (
     INTEGRAL,
     Card,
     CardList,
+    Commitment,
     Count,
+    Entropy,
     FullDeckOrder,
     IntegralInt,
     MoveBase,
     Ordinal,
     Phase,
+    RevealedSeed,
     Seat,
     Seed,
     Suit,
@@ -107,6 +110,8 @@ class SevensState(WireModel):
     dealer: Seat
     deal_number: Ordinal = Field(le=100, description="1 for the first deal of the match.")
     seed: Seed
+    commitment: Commitment
+    entropy: Entropy
     phase: Phase
     turn: Seat | None = Field(description="The seat to act while the phase is 'play'; null otherwise.")
     hands: list[CardList] = Field(min_length=4, max_length=4, description="Each seat's hand, sorted.")
@@ -178,12 +183,13 @@ class SevensView(WireModel):
     out: list[Seat] = Field(description="Seats that went out this deal, in order (place 1 first).")
     bust: list[Seat] = Field(description="Seats that went bust this deal, in order.")
     deals: list[SevensDeal]
+    commitment: Commitment
+    entropy: Entropy
+    seed: RevealedSeed
 
 
 class SevensScore(WireModel):
-    """Point totals (highest wins), every finished deal, and the outcome."""
+    """Point totals (highest wins) and every finished deal."""
 
     totals: list[Count] = seat_list("Points per seat over finished deals.")
     deals: list[SevensDeal]
-    over: bool
-    winners: list[Seat] = seat_list("Seats sharing the match win (empty until the match is over).")

@@ -14,12 +14,15 @@ from pydantic import Field
 from sevens_rules.schema.common import (
     Card,
     CardList,
+    Commitment,
     Count,
+    Entropy,
     FullDeckOrder,
     IntegralInt,
     MoveBase,
     Ordinal,
     Phase,
+    RevealedSeed,
     Seat,
     Seed,
     WireModel,
@@ -93,6 +96,8 @@ class SjuanFamilyState(WireModel):
     dealer: Seat
     deal_number: Ordinal = Field(description="1 for the first deal of the match.")
     seed: Seed
+    commitment: Commitment
+    entropy: Entropy
     phase: Phase
     turn: Seat | None = Field(description="The seat to act while the phase is 'play'; null otherwise.")
     hands: list[CardList] = Field(min_length=2, max_length=8, description="Each seat's hand.")
@@ -170,6 +175,9 @@ class SjuanFamilyView(WireModel):
     stock_size: Count = Field(description="Cards in the stock (Domino fan tan; 0 otherwise).")
     chips: list[Count] = seat_list("Chips each seat has paid in the current deal.")
     deals: list[SjuanDeal]
+    commitment: Commitment
+    entropy: Entropy
+    seed: RevealedSeed
 
 
 class SjuanView(SjuanFamilyView):
@@ -201,10 +209,8 @@ class DominoFanTanView(SjuanFamilyView):
 
 
 class SjuanScore(WireModel):
-    """Penalty totals (lowest wins), the current deal's pot, every finished deal, and the outcome."""
+    """Penalty totals (lowest wins), the current deal's pot and every finished deal."""
 
     totals: list[Count] = seat_list("Penalty points per seat over finished deals.")
     pot: Count = Field(description="Chips paid so far in the current (or just finished) deal.")
     deals: list[SjuanDeal]
-    over: bool
-    winners: list[Seat] = seat_list("Seats sharing the match win (empty until the match is over).")

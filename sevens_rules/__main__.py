@@ -1,20 +1,111 @@
-"""``python -m sevens_rules`` (or the ``sevens-rules`` console script): start the service."""
+"""``python -m sevens_rules`` (or the ``sevens-rules`` console script): start the service.
+
+``sevens-rules`` serves ``sevens_rules.api.app:app`` with uvicorn on the fast stack (uvloop and
+httptools), ``WEB_CONCURRENCY`` worker processes, bounded keep-alive and graceful shutdown, and JSON
+logs; every setting comes from the environment (see the README, "Running in production").
+``sevens-rules healthcheck`` exits 0 when the local server's ``/healthz`` answers 200 (the image's
+``HEALTHCHECK``).
+"""
 
 from __future__ import annotations
 
+import atexit
+import importlib.util
 import os
+import shutil
+import sys
+import tempfile
+import urllib.request
+from pathlib import Path
+from typing import Any
 
 import uvicorn
 
+# neither module imports prometheus_client, which must not load before the metrics directory is chosen
+from sevens_rules.api.limits import Settings, SettingsError
+from sevens_rules.api.logs import log_config
 
-def main() -> None:
-    """Serve ``sevens_rules.api.app:app`` on ``HOST``:``PORT`` (default 127.0.0.1:8000)."""
-    uvicorn.run(
-        "sevens_rules.api.app:app",
-        host=os.environ.get("HOST", "127.0.0.1"),
-        port=int(os.environ.get("PORT", "8000")),
-    )
+APP = "sevens_rules.api.app:app"
+MULTIPROC_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+HEALTHCHECK_TIMEOUT_SECONDS = 3
+
+
+def fast_or(fast: str, fallback: str) -> str:
+    """``fast`` (``uvloop``, ``httptools``) when installed, as ``uvicorn[standard]`` does on Linux and
+    macOS; ``fallback`` elsewhere (uvloop has no Windows build)."""
+    return fast if importlib.util.find_spec(fast) is not None else fallback
+
+
+def server_options(settings: Settings) -> dict[str, Any]:
+    """The ``uvicorn.run`` keyword arguments for ``settings``."""
+    return {
+        "host": settings.host,
+        "port": settings.port,
+        "workers": settings.workers,
+        "loop": fast_or("uvloop", "asyncio"),
+        "http": fast_or("httptools", "h11"),
+        "timeout_keep_alive": settings.keep_alive_seconds,
+        # unbounded by default in uvicorn: a stuck request would hold a rollout until the pod is killed
+        "timeout_graceful_shutdown": settings.graceful_shutdown_seconds,
+        # uvicorn replaces a worker that is not serving within this time (5 s by default, which a busy
+        # machine can exceed while a worker imports the app and builds the schema)
+        "timeout_worker_healthcheck": settings.worker_healthcheck_seconds,
+        "log_config": log_config(settings.log_level),
+        "log_level": settings.log_level,
+        "access_log": False,  # the app writes one JSON access line per request
+        "server_header": False,
+        "lifespan": "on",
+    }
+
+
+def prepare_metrics_dir(workers: int) -> None:
+    """Give prometheus_client's multiprocess mode an empty directory before any worker imports it.
+
+    With several workers and no ``PROMETHEUS_MULTIPROC_DIR``, make a temporary one (removed at exit).
+    A configured directory is created if missing and cleared of the last run's ``*.db`` files, as the
+    library requires.
+    """
+    configured = os.environ.get(MULTIPROC_DIR_VARIABLE)
+    if configured:
+        directory = Path(configured)
+        directory.mkdir(parents=True, exist_ok=True)
+        for stale in directory.glob("*.db"):
+            stale.unlink()
+    elif workers > 1:
+        created = tempfile.mkdtemp(prefix="sevens-rules-metrics-")
+        atexit.register(shutil.rmtree, created, ignore_errors=True)
+        os.environ[MULTIPROC_DIR_VARIABLE] = created
+
+
+def healthcheck(host: str, port: int) -> int:
+    """0 when ``GET /healthz`` on the local server answers 200, else 1."""
+    if host in ("", "0.0.0.0", "::"):
+        host = "127.0.0.1"
+    url = f"http://{host}:{port}/healthz" if ":" not in host else f"http://[{host}]:{port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=HEALTHCHECK_TIMEOUT_SECONDS) as response:
+            return 0 if response.status == 200 else 1
+    except OSError:
+        return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Serve (no arguments) or probe (``healthcheck``); 2 on a bad argument or environment variable."""
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(f"sevens-rules: {error}", file=sys.stderr)
+        return 2
+    if args == ["healthcheck"]:
+        return healthcheck(settings.host, settings.port)
+    if args:
+        print("usage: sevens-rules [healthcheck]", file=sys.stderr)
+        return 2
+    prepare_metrics_dir(settings.workers)
+    uvicorn.run(APP, **server_options(settings))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

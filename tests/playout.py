@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from sevens_rules.engine.game import Game
+from tests.seeds import seeding
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
@@ -16,7 +17,7 @@ def playout(
 ) -> Iterator[tuple[Any, Any]]:
     """Yield ``(state, move)`` for each move of a random match to its end; the last state has no move."""
     rng = random.Random(seed)
-    state = game.new(players, options or game.models.options(), seed, None, None)
+    state = game.new(players, options or game.models.options(), seeding(seed), None, None)
     for _ in range(max_steps):
         _, moves = game.moves(state)
         if not moves:

@@ -7,6 +7,7 @@ from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK, sort_cards
 from sevens_rules.engine.registry import GAMES
+from tests.seeds import seeding
 
 
 def family_state(
@@ -35,7 +36,7 @@ def family_state(
         "options": game.models.options(**(options or {})),
         "dealer": dealer,
         "deal_number": deal_number or len(deals) + 1,
-        "seed": 0,
+        **seeding(0).state_fields(),
         "phase": "play",
         "turn": turn,
         "hands": hands,

@@ -18,6 +18,7 @@ from sevens_rules.schema.seven_up import (
     SevenUpPhase,
     SevenUpPointReason,
 )
+from tests.seeds import seeding
 from tests.test_seven_up import build, history, kinds, mv, point_list, trick
 
 CJ = CaliforniaJack()
@@ -42,7 +43,7 @@ def _play_deal(state: CaliforniaJackState, pick: int = 0) -> tuple[CaliforniaJac
 
 
 def test_six_cards_each_and_the_stocks_top_card_sets_trump() -> None:
-    state = CJ.new(2, CaliforniaJackOptions(), 0, list(FULL_DECK), 0)
+    state = CJ.new(2, CaliforniaJackOptions(), seeding(0), list(FULL_DECK), 0)
     assert state.hands[1] == ["AC", "2C", "3C", "7C", "8C", "9C"]
     assert state.hands[0] == ["4C", "5C", "6C", "TC", "JC", "QC"]
     assert state.stock == list(FULL_DECK[12:]) and state.trump == "C"
@@ -52,7 +53,7 @@ def test_six_cards_each_and_the_stocks_top_card_sets_trump() -> None:
 
 
 def test_winner_draws_the_face_up_card_then_the_loser_and_the_next_card_sets_trump() -> None:
-    state = CJ.new(2, CaliforniaJackOptions(), 0, list(FULL_DECK), 0)
+    state = CJ.new(2, CaliforniaJackOptions(), seeding(0), list(FULL_DECK), 0)
     state, _ = CJ.apply(state, mv("play", 1, card="AC"))
     assert [m.card for m in CJ.legal_moves(state, 0)] == ["4C", "5C", "6C", "TC", "JC", "QC"]  # follow suit
     after, events = CJ.apply(state, mv("play", 0, card="4C"))
@@ -66,7 +67,7 @@ def test_winner_draws_the_face_up_card_then_the_loser_and_the_next_card_sets_tru
 
 def test_rolling_trump_over_all_26_tricks_and_final_suit_scoring() -> None:
     for seed in range(6):
-        start = CJ.new(2, CaliforniaJackOptions(), seed, None, seed % 2)
+        start = CJ.new(2, CaliforniaJackOptions(), seeding(seed), None, seed % 2)
         done, events, tops = _play_deal(start, pick=seed % 2)
         record = done.deals[-1]
         tricks = done.tricks
@@ -91,7 +92,7 @@ def test_rolling_trump_over_all_26_tricks_and_final_suit_scoring() -> None:
 
 
 def test_the_last_trump_suit_holds_once_the_stock_is_empty() -> None:
-    state = CJ.new(2, CaliforniaJackOptions(), 11, None, 0)
+    state = CJ.new(2, CaliforniaJackOptions(), seeding(11), None, 0)
     while state.stock:
         seat = CJ.to_act(state)[0]
         state, _ = CJ.apply(state, CJ.legal_moves(state, seat)[0])
@@ -105,7 +106,7 @@ def test_the_last_trump_suit_holds_once_the_stock_is_empty() -> None:
 
 
 def test_option_fixed_trump_keeps_the_first_turned_suit() -> None:
-    start = CJ.new(2, CaliforniaJackOptions(fixed_trump=True), 0, list(FULL_DECK), 0)
+    start = CJ.new(2, CaliforniaJackOptions(fixed_trump=True), seeding(0), list(FULL_DECK), 0)
     done, events, _ = _play_deal(start)
     assert all(t.trump == "C" for t in done.tricks)
     assert sum(1 for e in events if e.type is E.trump_turned) == 0
@@ -114,7 +115,7 @@ def test_option_fixed_trump_keeps_the_first_turned_suit() -> None:
 
 
 def test_option_game_point_adds_game_after_high_low_jack() -> None:
-    start = CJ.new(2, CaliforniaJackOptions(game_point=True), 4, None, 0)
+    start = CJ.new(2, CaliforniaJackOptions(game_point=True), seeding(4), None, 0)
     done, _, _ = _play_deal(start)
     won = [sum(card_points(t.cards) for t in done.tricks if t.winner == seat) for seat in (0, 1)]
     points = point_list(done.deals[-1].points)
@@ -123,7 +124,7 @@ def test_option_game_point_adds_game_after_high_low_jack() -> None:
         assert len(points) == 3
     else:
         assert points[3] == ("game", 0 if won[0] > won[1] else 1)
-    plain, _, _ = _play_deal(CJ.new(2, CaliforniaJackOptions(), 4, None, 0))
+    plain, _, _ = _play_deal(CJ.new(2, CaliforniaJackOptions(), seeding(4), None, 0))
     assert len(plain.deals[-1].points) == 3  # no Game by default
 
 
@@ -136,7 +137,7 @@ def test_race_to_ten_counts_high_first() -> None:
         [(R.high, 0), (R.low, 0), (R.jack, 0)],
         [(R.high, 1), (R.low, 1), (R.jack, 1)],
     )
-    start = CJ.new(2, CaliforniaJackOptions(), 8, None, 0)
+    start = CJ.new(2, CaliforniaJackOptions(), seeding(8), None, 0)
     start = updated(start, deals=deals, deal_number=7)
     assert CJ.consistency_issues(start) == [] and CJ.score(start).totals == [9, 9]
     done, events, _ = _play_deal(start)
@@ -145,12 +146,12 @@ def test_race_to_ten_counts_high_first() -> None:
     high_winner = next(t.winner for t in done.tricks if "A" + final in t.cards)
     # both at 9: High is counted first and wins; Low and Jack are never counted
     assert point_list(done.deals[-1].points) == [("high", high_winner)]
-    assert done.phase is SevenUpPhase.match_over and CJ.score(done).winners == [high_winner]
+    assert done.phase is SevenUpPhase.match_over and CJ.outcome(done).winners == [high_winner]
     assert kinds(events)[-3:] == ["point", "deal_ended", "match_ended"]
 
 
 def test_california_jack_consistency_checks() -> None:
-    state = CJ.new(2, CaliforniaJackOptions(), 0, list(FULL_DECK), 0)
+    state = CJ.new(2, CaliforniaJackOptions(), seeding(0), list(FULL_DECK), 0)
     assert CJ.consistency_issues(state) == []
     assert CJ.consistency_issues(updated(state, trump="H"))  # top card sets trump
     moved = updated(state, stock=state.stock[1:], set_aside=state.stock[:1])
@@ -169,7 +170,7 @@ def test_california_jack_consistency_checks() -> None:
 
 
 def test_california_jack_view_hides_the_stock_below_its_top() -> None:
-    state = CJ.new(2, CaliforniaJackOptions(), 21, None, 1)
+    state = CJ.new(2, CaliforniaJackOptions(), seeding(21), None, 1)
     view = CJ.view(state, 0)
     text = view.model_dump_json()
     assert view.stock_top == state.stock[0]
@@ -180,7 +181,7 @@ def test_california_jack_view_hides_the_stock_below_its_top() -> None:
 
 def test_the_first_trick_is_played_in_the_suit_of_the_face_up_card() -> None:
     for options in (CaliforniaJackOptions(), CaliforniaJackOptions(fixed_trump=True)):
-        state = CJ.new(2, options, 0, list(FULL_DECK), 0)
+        state = CJ.new(2, options, seeding(0), list(FULL_DECK), 0)
         assert state.stock[0] == "KC" and state.trump == "C" and CJ.consistency_issues(state) == []
         assert CJ.consistency_issues(updated(state, trump=Suit.S))  # fixed_trump too
         started, _ = CJ.apply(state, mv("play", 1, card="AC"))  # a trick in progress: still no trick done
@@ -188,13 +189,13 @@ def test_the_first_trick_is_played_in_the_suit_of_the_face_up_card() -> None:
 
 
 def test_every_california_jack_trick_has_a_trump() -> None:
-    state = CJ.new(2, CaliforniaJackOptions(), 0, list(FULL_DECK), 0)
+    state = CJ.new(2, CaliforniaJackOptions(), seeding(0), list(FULL_DECK), 0)
     state, _ = CJ.apply(state, mv("play", 1, card="AC"))
     state, _ = CJ.apply(state, mv("play", 0, card="4C"))
     assert state.tricks[0].trump == "C" and CJ.consistency_issues(state) == []
     untrumped = [updated(state.tricks[0], trump=None)]  # AC still wins: only the trump differs
     assert CJ.consistency_issues(updated(state, tricks=untrumped))
-    done, _, _ = _play_deal(CJ.new(2, CaliforniaJackOptions(), 3, None, 0))
+    done, _, _ = _play_deal(CJ.new(2, CaliforniaJackOptions(), seeding(3), None, 0))
     assert CJ.consistency_issues(done) == []
     tricks = list(done.tricks)
     tricks[0] = updated(tricks[0], trump=None)
@@ -202,7 +203,7 @@ def test_every_california_jack_trick_has_a_trump() -> None:
 
 
 def test_california_jack_recorded_points_are_those_the_tricks_give() -> None:
-    done, _, _ = _play_deal(CJ.new(2, CaliforniaJackOptions(), 5, None, 0))
+    done, _, _ = _play_deal(CJ.new(2, CaliforniaJackOptions(), seeding(5), None, 0))
     record = done.deals[-1]
     flipped = [updated(p, seat=1 - p.side, side=1 - p.side) for p in record.points]
     by_side = [sum(1 for p in flipped if p.side == side) for side in (0, 1)]

@@ -16,6 +16,7 @@ from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, Mo
 from sevens_rules.engine.game import updated
 from sevens_rules.engine.registry import GAMES
 from tests.playout import AnyGame, playout
+from tests.seeds import seeding
 
 SAMPLE_EVERY = 9
 DECK_CARDS = [r + s for s in "CDHS" for r in "A23456789TJQK"]
@@ -117,7 +118,7 @@ def test_random_playouts_reach_the_end_with_consistent_states(
         assert last is not None
         to_act, moves = game.moves(last)
         assert to_act == [] and moves == []
-        assert game.score(last).over
+        assert game.outcome(last).over
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
@@ -133,7 +134,7 @@ def test_same_seed_gives_the_same_match(game_id: str) -> None:
 def test_an_explicit_deck_of_the_wrong_size_is_refused(game_id: str) -> None:
     game = GAMES[game_id]
     with pytest.raises(InvalidRequestError) as error:
-        game.new(game.min_players, game.models.options(), 0, ["AC", "2C"], None)
+        game.new(game.min_players, game.models.options(), seeding(0), ["AC", "2C"], None)
     assert error.value.argument == "deck"
 
 

@@ -1,6 +1,6 @@
 """The committed contract (``openapi/``) matches the models, and the service publishes every game the
-registry holds on both surfaces: five REST paths and five GraphQL root fields per game, and a complete
-``GET /v1/games`` listing.
+registry holds on both surfaces: seven REST paths and seven GraphQL root fields per game, a sealed
+twin of five of them, and a complete ``GET /v1/games`` listing.
 
 These are the semantics of ``python -m sevens_rules.api.export --check``: when a model changes, regenerate the
 artifacts with ``python -m sevens_rules.api.export`` and commit them.
@@ -21,9 +21,11 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from sevens_rules.api.export import ROOT, artifacts
+from sevens_rules.api.operations import games_response
 from sevens_rules.engine.registry import GAMES
 
-OPERATIONS = ("new", "moves", "apply", "score", "view")
+OPERATIONS = ("new", "moves", "apply", "score", "view", "seed", "verify")
+SEALED_OPERATIONS = ("new", "moves", "apply", "score", "view")
 BOUND_KEYWORDS = {"ge", "gt", "le", "lt"}
 """pydantic's names for bounds; JSON Schema spells them minimum/maximum/exclusiveMinimum/exclusiveMaximum."""
 
@@ -96,7 +98,7 @@ def test_openapi_is_3_1_with_unique_operation_ids(openapi: dict[str, Any]) -> No
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
-def test_every_game_has_five_paths(openapi: dict[str, Any], game_id: str) -> None:
+def test_every_game_has_a_path_per_operation(openapi: dict[str, Any], game_id: str) -> None:
     paths = openapi["paths"]
     for operation in OPERATIONS:
         path = f"/v1/games/{game_id}/{operation}"
@@ -110,20 +112,27 @@ def test_every_game_has_five_paths(openapi: dict[str, Any], game_id: str) -> Non
         assert "$ref" in responses["200"]["content"]["application/json"]["schema"]
         for status in ("400", "409", "413", "415", "422"):
             assert set(responses[status]["content"]) == {"application/problem+json"}, (path, status)
+    for operation in SEALED_OPERATIONS:
+        sealed = paths[f"/v1/games/{game_id}/sealed/{operation}"]["post"]
+        assert sealed["operationId"] == camel(game_id, "sealed") + operation.capitalize()
+        for status in ("400", "403", "404", "409", "413", "415", "422"):
+            assert set(sealed["responses"][status]["content"]) == {"application/problem+json"}
     game_paths = [p for p in paths if p.startswith(f"/v1/games/{game_id}/")]
-    assert len(game_paths) == len(OPERATIONS)
+    assert len(game_paths) == len(OPERATIONS) + len(SEALED_OPERATIONS)
 
 
 def test_no_paths_beyond_the_registry(openapi: dict[str, Any]) -> None:
     expected = {"/v1/games"} | {f"/v1/games/{g}/{op}" for g in GAMES for op in OPERATIONS}
+    expected |= {f"/v1/games/{g}/sealed/{op}" for g in GAMES for op in SEALED_OPERATIONS}
     assert set(openapi["paths"]) == expected
 
 
-def test_every_game_has_five_graphql_root_fields(client: TestClient) -> None:
+def test_every_game_has_a_graphql_root_field_per_operation(client: TestClient) -> None:
     response = client.post("/graphql", json={"query": "{ __schema { queryType { fields { name } } } }"})
     assert response.status_code == 200
     fields = {field["name"] for field in response.json()["data"]["__schema"]["queryType"]["fields"]}
     expected = {"games"} | {camel(g, op) for g in GAMES for op in OPERATIONS}
+    expected |= {camel(g, "sealed") + op.capitalize() for g in GAMES for op in SEALED_OPERATIONS}
     assert fields == expected
     assert {"sjuanNew", "fanTanMoves"} <= fields
 
@@ -132,7 +141,8 @@ def test_sdl_lists_every_root_field() -> None:
     sdl = next(content for path, content in GENERATED.items() if path.suffix == ".graphql").decode()
     for game_id in GAMES:
         for operation in OPERATIONS:
-            assert f"  {camel(game_id, operation)}(" in sdl
+            name = camel(game_id, operation)
+            assert f"  {name}(" in sdl or f"  {name}: " in sdl, name  # with or without arguments
 
 
 def test_games_listing_describes_every_game(client: TestClient) -> None:
@@ -144,8 +154,9 @@ def test_games_listing_describes_every_game(client: TestClient) -> None:
     for info in listed:
         game = GAMES[info["id"]]
         assert set(info) == {
-            *("id", "name", "min_players", "max_players", "player_counts", "simultaneous", "options")
+            *("id", "name", "min_players", "max_players", "player_counts", "simultaneous", "options", "rules")
         }
+        assert info["rules"] == f"/rules/{info['id']}"  # tests/test_rules_docs.py follows the link
         assert info["name"] == game.name and info["name"]
         assert info["min_players"] == min(game.table_sizes())
         assert info["max_players"] == max(game.table_sizes())
@@ -156,18 +167,54 @@ def test_games_listing_describes_every_game(client: TestClient) -> None:
         assert [option["name"] for option in info["options"]] == list(fields)
         for option in info["options"]:
             field = fields[option["name"]]
-            assert option["type"] in {"boolean", "integer", "integer|null", "string", "string|null"}, option
-            assert json.loads(option["default"]) == field.get_default(call_default_factory=True), option
+            assert option["type"] in {"boolean", "integer", "integer|null"}, option
+            default = option["default"]
+            assert default == field.get_default(call_default_factory=True), option
             assert option["description"], f"{info['id']} option {option['name']} has no description"
-            if option.get("choices") is not None:
-                assert option["default"] in option["choices"], option
+            if option["type"] == "boolean":
+                assert type(default) is bool and option["minimum"] is option["maximum"] is None, option
+            else:
+                assert type(option["minimum"]) is int and type(option["maximum"]) is int, option
+                assert default is None or option["minimum"] <= default <= option["maximum"], option
+            if option["choices"] is not None:
+                assert default in option["choices"], option
+
+
+def test_games_listing_types_option_values() -> None:
+    # the values as written in the options models (schema/sjuan.py, sedmice.py, my_ship_sails.py)
+    options = {
+        (game.id, option.name): option.model_dump()
+        for game in games_response().games
+        for option in game.options
+    }
+    assert options["sjuan", "chips_count"] == {
+        **options["sjuan", "chips_count"],
+        **{"type": "boolean", "default": True, "choices": None, "minimum": None, "maximum": None},
+    }
+    hand_size = options["domino-fan-tan", "hand_size"]
+    assert (hand_size["default"], hand_size["minimum"], hand_size["maximum"]) == (13, 1, 26)
+    target = options["sedmice", "target_hits"]
+    assert (target["default"], target["choices"], target["minimum"], target["maximum"]) == (
+        5,
+        [1, 5, 10],
+        1,
+        10,
+    )
+    limit = options["my-ship-sails", "max_exchanges"]
+    assert (limit["type"], limit["default"], limit["minimum"], limit["maximum"]) == (
+        "integer|null",
+        None,
+        1,
+        1000,
+    )
 
 
 def test_games_query_matches_rest(client: TestClient) -> None:
     query = """
-    { games { games { id name min_players max_players player_counts simultaneous
-      options { name type default description choices } } } }
+    { games { id name min_players max_players player_counts simultaneous
+      options { name type default description choices minimum maximum } rules } }
     """
     response = client.post("/graphql", json={"query": query})
     assert response.status_code == 200
-    assert response.json()["data"]["games"] == client.get("/v1/games").json()
+    # GraphQL lists the games themselves; REST wraps the same list in {"games": [...]}
+    assert response.json()["data"]["games"] == client.get("/v1/games").json()["games"]

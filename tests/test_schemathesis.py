@@ -34,13 +34,17 @@ with warnings.catch_warnings():
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
 from sevens_rules.engine.registry import GAMES
+from tests.sealed_helpers import keyring
+from tests.seeds import seed_hex, seeding
 
-APP = create_app(Settings())
+APP = create_app(Settings(), keyring("fuzz=7"))  # sealed operations on, so fuzzing reaches the tokens
 REST = schemathesis.openapi.from_asgi("/openapi.json", APP)
 GRAPHQL = schemathesis.graphql.from_asgi("/graphql", APP)
 
 REST_EXAMPLES = 20
 GRAPHQL_EXAMPLES = 15
+SEALED_EXAMPLES = 5
+"""Fewer for the sealed twins: past the schema, a fuzzed token is refused at once."""
 
 
 def _bounded(max_examples: int) -> settings:
@@ -104,14 +108,26 @@ GRAPHQL_CHECKS = [not_a_server_error, no_stack_trace, no_internal_problem_as_dat
 
 
 @_bounded(REST_EXAMPLES)
-@REST.parametrize()
+@REST.exclude(path_regex="/sealed/").parametrize()
 def test_rest(case: Any) -> None:
     case.call_and_validate(checks=REST_CHECKS)
 
 
+@_bounded(SEALED_EXAMPLES)
+@REST.include(path_regex="/sealed/").parametrize()
+def test_rest_sealed(case: Any) -> None:
+    case.call_and_validate(checks=REST_CHECKS)
+
+
 @_bounded(GRAPHQL_EXAMPLES)
-@GRAPHQL.parametrize()
+@GRAPHQL.exclude(name_regex="Sealed").parametrize()
 def test_graphql(case: Any) -> None:
+    case.call_and_validate(checks=GRAPHQL_CHECKS)
+
+
+@_bounded(SEALED_EXAMPLES)
+@GRAPHQL.include(name_regex="Sealed").parametrize()
+def test_graphql_sealed(case: Any) -> None:
     case.call_and_validate(checks=GRAPHQL_CHECKS)
 
 
@@ -155,10 +171,19 @@ def test_real_states_conform(game_id: str, players: int) -> None:
     game = GAMES[game_id]
     rng = random.Random(f"{game_id}/{players}")
     seed = rng.randrange(2**31)
-    first = _call(game_id, "new", {"players": players, "seed": seed})
+    fresh = _call(game_id, "seed", {})
+    assert fresh.status_code == 200, fresh.text
+    first = _call(game_id, "new", {"players": players, "seed": seed_hex(seed), "entropy": ["seat 0"]})
     assert first.status_code == 200, first.text
-    state = game.new(players, game.models.options(), seed, None, None)
+    state = game.new(players, game.models.options(), seeding(seed, ["seat 0"]), None, None)
     assert first.json()["state"] == _json(state)
+    verified = _call(
+        game_id,
+        "verify",
+        {"players": players, "seed": state.seed, "commitment": state.commitment, "entropy": ["seat 0"]},
+    )
+    assert verified.status_code == 200, verified.text
+    assert verified.json()["commitment_matches"] and verified.json()["hands"] == state.hands
     path: list[tuple[Any, Any]] = []
     for _ in range(MAX_STEPS):
         _, listed = game.moves(state)
@@ -192,3 +217,25 @@ def test_real_states_conform(game_id: str, players: int) -> None:
             over = _call(game_id, "apply", {**body, "move": _json(path[index - 1][1])})
             assert over.status_code == 409, over.text
             assert over.json()["code"] == "match/over"
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_sealed_answers_conform(game_id: str) -> None:
+    """A sealed match of every game through every sealed operation and a refused move, checked against
+    the document."""
+    game = GAMES[game_id]
+    match = _call(f"{game_id}/sealed", "new", {"players": game.table_sizes()[0]}).json()
+    token, keys = match["token"], match["seat_keys"]
+    for _ in range(3):
+        seat_body = {"token": token, "seat": 0, "seat_key": keys[0]}
+        moves = _call(f"{game_id}/sealed", "moves", seat_body).json()
+        assert _call(f"{game_id}/sealed", "view", seat_body).status_code == 200
+        assert _call(f"{game_id}/sealed", "score", {"token": token}).status_code == 200
+        seat = moves["to_act"][0]
+        body = {"token": token, "seat": seat, "seat_key": keys[seat]}
+        move = _call(f"{game_id}/sealed", "moves", body).json()["moves"][0]
+        refused = _call(f"{game_id}/sealed", "apply", {**body, "seat_key": keys[seat - 1], "move": move})
+        assert refused.status_code == 403
+        applied = _call(f"{game_id}/sealed", "apply", {**body, "move": move})
+        assert applied.status_code == 200, applied.text
+        token = applied.json()["token"]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from sevens_rules.engine.cards import PIQUET_DECK, shuffled
+from sevens_rules.engine.cards import PIQUET_DECK
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
 from sevens_rules.engine.game import updated
 from sevens_rules.engine.sedmice import Sedmice
@@ -28,6 +28,7 @@ from sevens_rules.schema.sedmice import (
     SedmiceOptions,
     SedmiceState,
 )
+from tests.seeds import seeding
 
 GAME = Sedmice()
 POINT_CARDS = [c for c in PIQUET_DECK if c[0] in "AT"]
@@ -75,7 +76,7 @@ def make_state(
         options=options or SedmiceOptions(),
         dealer=dealer,
         deal_number=deal_number or len(deals) + (1 if phase == "play" else 0),
-        seed=seed,
+        **seeding(seed).state_fields(),
         phase=Phase(phase),
         leader=leader,
         hands=[list(h) for h in hands],
@@ -139,14 +140,14 @@ def example_round(second: str = "AH", third: str = "9D", fourth: str = "KS", **k
 
 def test_thirty_two_cards_four_each_dealt_one_at_a_time_from_the_dealers_left_rest_is_stock() -> None:
     deck = list(PIQUET_DECK)
-    state = GAME.new(4, SedmiceOptions(), 0, deck, 2)
+    state = GAME.new(4, SedmiceOptions(), seeding(0), deck, 2)
     # dealer 2: seat 3 gets the first card, then 0, 1, 2, and round again
     assert state.hands[3] == order(deck[0:16:4])
     assert state.hands[0] == order(deck[1:16:4])
     assert state.hands[1] == order(deck[2:16:4])
     assert state.hands[2] == order(deck[3:16:4])
     assert state.stock == deck[16:]
-    two = GAME.new(2, SedmiceOptions(), 5, None, None)
+    two = GAME.new(2, SedmiceOptions(), seeding(5), None, None)
     assert [len(h) for h in two.hands] == [4, 4] and len(two.stock) == 24
     assert set(two.stock) | {c for h in two.hands for c in h} == set(PIQUET_DECK)
     assert len(PIQUET_DECK) == 32 and {c[0] for c in PIQUET_DECK} == set("789TJQKA")
@@ -154,16 +155,16 @@ def test_thirty_two_cards_four_each_dealt_one_at_a_time_from_the_dealers_left_re
 
 def test_two_players_or_four_in_partnerships_only() -> None:
     with pytest.raises(InvalidRequestError) as error:
-        GAME.new(3, SedmiceOptions(), 0, None, None)
+        GAME.new(3, SedmiceOptions(), seeding(0), None, None)
     assert error.value.argument == "players"
     assert GAME.player_counts == (2, 4)
-    state = GAME.new(4, SedmiceOptions(), 0, None, None)
+    state = GAME.new(4, SedmiceOptions(), seeding(0), None, None)
     three = updated(state, hands=state.hands[:3], stock=[*state.stock, *state.hands[3]])
     assert GAME.consistency_issues(three)
 
 
 def test_player_left_of_dealer_leads_any_card() -> None:
-    state = GAME.new(4, SedmiceOptions(), 9, None, 3)
+    state = GAME.new(4, SedmiceOptions(), seeding(9), None, 3)
     assert state.leader == 0
     assert GAME.to_act(state) == [0]
     assert GAME.legal_moves(state, 0) == [mv(0, "play", c) for c in state.hands[0]]
@@ -501,8 +502,10 @@ def test_the_match_ends_when_a_side_reaches_target_hits() -> None:
     assert after.phase is Phase.match_over
     assert of_type(events, "match_ended")[0].winners == [0, 2]
     assert GAME.moves(after) == ([], [])
-    score = GAME.score(after)
-    assert score.over and score.winners == [0, 2] and score.hits == [1, 0]
+    outcome = GAME.outcome(after)
+    assert outcome.over and outcome.winners == [0, 2] and GAME.score(after).hits == [1, 0]
+    # each seat carries its side's hits; the winning side shares first place
+    assert [(s.total, s.place) for s in outcome.seats] == [(1, 1), (0, 3), (1, 1), (0, 3)]
 
 
 def test_hits_accumulate_over_deals_to_the_target() -> None:
@@ -533,7 +536,7 @@ def test_hits_accumulate_over_deals_to_the_target() -> None:
     after, _ = run(state, mv(1, "play", "9S"), mv(0, "play", "8S"))
     assert after.deals[2].hits == [0, 1]
     assert after.phase is Phase.match_over
-    assert GAME.score(after).winners == [1]
+    assert GAME.outcome(after).winners == [1]
 
 
 def test_target_hits_is_one_five_or_ten() -> None:
@@ -559,7 +562,7 @@ def test_after_a_deal_the_next_dealer_deals_and_the_player_to_his_left_leads() -
     assert nxt.stock == deck[8:] and nxt.taken == [[], []] and nxt.tricks == [0, 0]
     assert nxt.deals == over.deals
     seeded, _ = GAME.apply(over, mv(1, "next_deal"))
-    cards = shuffled(PIQUET_DECK, 77, 1)
+    cards = seeding(77).shuffled(PIQUET_DECK, "sedmice", 2)  # the second deal
     assert seeded.hands == [order(cards[0:8:2]), order(cards[1:8:2])] and seeded.stock == cards[8:]
     with pytest.raises(InvalidRequestError):
         GAME.apply(over, SedmiceMove(player=1, type=SedmiceMoveType.next_deal, deck=[*deck[:31], deck[0]]))
@@ -579,7 +582,7 @@ def test_a_view_hides_other_hands_and_the_stock_order_but_shows_the_trick() -> N
     for card in PIQUET_DECK:
         if card not in (*EX_HANDS[0], "9C", "AH"):
             assert f'"{card}"' not in text
-    assert "seed" not in json.loads(text)
+    assert json.loads(text)["seed"] is None
     # other hands reshuffled among themselves and with the stock, a different stock order and seed
     hidden = [*state.hands[1], *state.hands[2], *state.hands[3], *state.stock]
     random.Random(3).shuffle(hidden)
@@ -587,10 +590,11 @@ def test_a_view_hides_other_hands_and_the_stock_order_but_shows_the_trick() -> N
         state,
         hands=[state.hands[0], order(hidden[0:3]), order(hidden[3:6]), order(hidden[6:10])],
         stock=hidden[10:],
-        seed=12345,
+        **seeding(12345).state_fields(),
     )
     assert GAME.consistency_issues(other) == []
-    assert GAME.view(other, 0) == view
+    # only the commitment (public) follows the seed
+    assert GAME.view(other, 0) == updated(view, commitment=seeding(12345).commitment)
 
 
 # ---- consistency of posted states ----------------------------------------------------------------
@@ -654,7 +658,7 @@ def test_a_posted_deal_record_must_match_the_hit_rules() -> None:
         side=0,
         reason=SedmiceHitReason.tie_last_trick,
     )
-    state = updated(GAME.new(2, SedmiceOptions(), 0, None, 1), deals=[wrong], deal_number=2)
+    state = updated(GAME.new(2, SedmiceOptions(), seeding(0), None, 1), deals=[wrong], deal_number=2)
     assert any(i.path == ("deals", 0, "hits") for i in GAME.consistency_issues(state))
     right = updated(wrong, hits=[0, 1], side=1)
     assert GAME.consistency_issues(updated(state, deals=[right])) == []
@@ -675,7 +679,7 @@ def test_the_first_trick_is_led_by_the_player_left_of_the_dealer() -> None:
 def test_random_playouts_keep_states_consistent_and_end(players: int, options: SedmiceOptions) -> None:
     for seed in range(6):
         rng = random.Random(seed)
-        state = GAME.new(players, options, seed, None, None)
+        state = GAME.new(players, options, seeding(seed), None, None)
         for _ in range(20_000):
             assert GAME.consistency_issues(state) == []
             _, moves = GAME.moves(state)
@@ -689,5 +693,5 @@ def test_random_playouts_keep_states_consistent_and_end(players: int, options: S
         else:
             raise AssertionError("the match did not end")
         score = GAME.score(state)
-        assert score.over and max(score.hits) >= options.target_hits
+        assert GAME.outcome(state).over and max(score.hits) >= options.target_hits
         assert all(sum(d.points) == 80 for d in score.deals)

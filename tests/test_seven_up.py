@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from sevens_rules.engine.cards import FULL_DECK, shuffled
+from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.dealing import CUT, Seeding
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
 from sevens_rules.engine.game import updated
 from sevens_rules.engine.seven_up import FourHandedSevenUp, SevenUp, cut_for_dealer
@@ -31,6 +32,7 @@ from sevens_rules.schema.seven_up import (
     SevenUpState,
     SevenUpTrick,
 )
+from tests.seeds import seeding
 
 R = SevenUpPointReason
 E = SevenUpEventType
@@ -89,7 +91,7 @@ def build(model: Any, options: Any, **fields: Any) -> Any:
         "tricks": [],
         "points": [],
         "deals": [],
-        "seed": 0,
+        **seeding(0).state_fields(),
         "turned": None,
     }
     for key, value in defaults.items():
@@ -159,36 +161,36 @@ def test_following_rule_helper() -> None:
 def test_cut_highest_card_deals_reproducibly_from_the_seed() -> None:
     rank = "23456789TJQKA"
     for seed in range(40):
-        pack = shuffled(FULL_DECK, seed, -1)  # the documented cut pack: deal index -1
-        rounds, dealer = cut_for_dealer(seed, 3)
+        pack = seeding(seed).shuffled(FULL_DECK, "seven-up", 1, CUT)  # the documented cut pack
+        rounds, dealer = cut_for_dealer(seeding(seed), "seven-up", 3)
         assert rounds[0].seats == [0, 1, 2] and rounds[0].cards == pack[:3]
         final = rounds[-1]
         best = max(rank.index(c[0]) for c in final.cards)
         assert [s for s, c in zip(final.seats, final.cards, strict=True) if rank.index(c[0]) == best] == [
             dealer
         ]
-        state = SU.new(3, SevenUpOptions(), seed, None, None)
+        state = SU.new(3, SevenUpOptions(), seeding(seed), None, None)
         assert state.cut == rounds and state.dealer == dealer
 
 
 def test_cut_ties_cut_again() -> None:
     rank = "23456789TJQKA"
-    seed = next(s for s in range(500) if len(cut_for_dealer(s, 2)[0]) > 1)
-    rounds, _ = cut_for_dealer(seed, 2)
-    pack = shuffled(FULL_DECK, seed, -1)
+    seed = next(s for s in range(500) if len(cut_for_dealer(seeding(s), "seven-up", 2)[0]) > 1)
+    rounds, _ = cut_for_dealer(seeding(seed), "seven-up", 2)
+    pack = seeding(seed).shuffled(FULL_DECK, "seven-up", 1, CUT)
     first = rounds[0]
     assert rank.index(first.cards[0][0]) == rank.index(first.cards[1][0])  # a tie on top
     assert rounds[1].seats == [0, 1] and rounds[1].cards == pack[2:4]  # cut again with the next cards
 
 
 def test_named_dealer_skips_the_cut() -> None:
-    state = SU.new(2, SevenUpOptions(), 5, None, 1)
+    state = SU.new(2, SevenUpOptions(), seeding(5), None, 1)
     assert state.cut == [] and state.dealer == 1
 
 
 def test_six_cards_each_in_two_packets_of_three_and_the_next_card_turned() -> None:
     deck = list(FULL_DECK)
-    state = SU.new(2, SevenUpOptions(), 0, deck, 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck, 0)
     # eldest (seat 1) gets cards 0-2 and 6-8, the dealer 3-5 and 9-11; card 12 is turned
     assert state.hands[1] == ["AC", "2C", "3C", "7C", "8C", "9C"]
     assert state.hands[0] == ["4C", "5C", "6C", "TC", "JC", "QC"]
@@ -198,13 +200,13 @@ def test_six_cards_each_in_two_packets_of_three_and_the_next_card_turned() -> No
 
 
 def test_turned_jack_scores_one_for_the_dealer_at_once() -> None:
-    state = SU.new(2, SevenUpOptions(), 0, deck_at({12: "JD"}), 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck_at({12: "JD"}), 0)
     assert point_list(state.points) == [("turned_jack", 0)]
     assert SU.score(state).totals == [1, 0]
 
 
 def test_the_first_deals_turned_trump_and_jack_point_are_events_of_new() -> None:
-    _, events = SU.new_match(2, SevenUpOptions(), 0, deck_at({12: "JD"}), 0)
+    _, events = SU.new_match(2, SevenUpOptions(), seeding(0), deck_at({12: "JD"}), 0)
     kinds = [str(e.type) for e in events]
     assert kinds[0] == "deal_started"
     assert "trump_turned" in kinds and "point" in kinds
@@ -215,7 +217,7 @@ def test_the_first_deals_turned_trump_and_jack_point_are_events_of_new() -> None
 
 
 def test_only_the_eldest_stands_or_begs_once() -> None:
-    state = SU.new(3, SevenUpOptions(), 0, None, 1)
+    state = SU.new(3, SevenUpOptions(), seeding(0), None, 1)
     assert SU.to_act(state) == [2]
     assert SU.legal_moves(state, 2) == [mv("stand", 2), mv("beg", 2)]
     with pytest.raises(NotYourTurnError):
@@ -227,7 +229,7 @@ def test_only_the_eldest_stands_or_begs_once() -> None:
 
 
 def test_after_a_beg_the_dealer_gives_and_the_eldest_scores_one() -> None:
-    state = SU.new(2, SevenUpOptions(), 0, list(FULL_DECK), 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), list(FULL_DECK), 0)
     begged, events = SU.apply(state, mv("beg", 1))
     assert kinds(events) == ["begged"] and SU.to_act(begged) == [0]
     assert SU.legal_moves(begged, 0) == [mv("give", 0), mv("run", 0)]
@@ -240,7 +242,7 @@ def test_after_a_beg_the_dealer_gives_and_the_eldest_scores_one() -> None:
 
 def test_run_sets_the_card_aside_deals_three_more_and_turns_a_new_trump() -> None:
     deck = deck_at({12: "2H", 19: "4S"})
-    state = SU.new(2, SevenUpOptions(), 0, deck, 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck, 0)
     state, _ = SU.apply(state, mv("beg", 1))
     ran, events = SU.apply(state, mv("run", 0))
     assert ran.set_aside == ["2H"] and ran.turned == "4S" and ran.trump == "S"
@@ -252,7 +254,7 @@ def test_run_sets_the_card_aside_deals_three_more_and_turns_a_new_trump() -> Non
 
 def test_run_of_the_same_suit_is_set_aside_and_repeats() -> None:
     deck = deck_at({12: "2H", 19: "3H", 26: "4S"})
-    state = SU.new(2, SevenUpOptions(), 0, deck, 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck, 0)
     state, _ = SU.apply(state, mv("beg", 1))
     ran, events = SU.apply(state, mv("run", 0))
     assert ran.set_aside == ["2H", "3H"] and ran.turned == "4S" and ran.trump == "S"
@@ -262,7 +264,7 @@ def test_run_of_the_same_suit_is_set_aside_and_repeats() -> None:
 
 
 def test_jack_turned_during_a_run_scores_for_the_dealer() -> None:
-    state = SU.new(2, SevenUpOptions(), 0, deck_at({12: "2H", 19: "JS"}), 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck_at({12: "2H", 19: "JS"}), 0)
     state, _ = SU.apply(state, mv("beg", 1))
     ran, events = SU.apply(state, mv("run", 0))
     assert ran.trump == "S" and point_list(ran.points) == [("turned_jack", 0)]
@@ -270,7 +272,7 @@ def test_jack_turned_during_a_run_scores_for_the_dealer() -> None:
 
 
 def test_jack_of_the_refused_suit_turned_during_a_run_scores_nothing() -> None:
-    state = SU.new(2, SevenUpOptions(), 0, deck_at({12: "2H", 19: "JH", 26: "5C"}), 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck_at({12: "2H", 19: "JH", 26: "5C"}), 0)
     state, _ = SU.apply(state, mv("beg", 1))
     ran, _ = SU.apply(state, mv("run", 0))
     assert ran.set_aside == ["2H", "JH"] and ran.trump == "C" and ran.points == []
@@ -279,7 +281,7 @@ def test_jack_of_the_refused_suit_turned_during_a_run_scores_nothing() -> None:
 def test_throw_in_when_the_pack_runs_short_cancels_points_and_the_same_dealer_deals() -> None:
     # hearts at every turn: 12 (a Jack: 1 point), then 19, 26, 33, 40, 47; after that 4 cards are left
     deck = deck_at({12: "JH", 19: "2H", 26: "3H", 33: "4H", 40: "5H", 47: "6H"})
-    state = SU.new(2, SevenUpOptions(), 0, deck, 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck, 0)
     assert point_list(state.points) == [("turned_jack", 0)]
     state, _ = SU.apply(state, mv("beg", 1))
     thrown, events = SU.apply(state, mv("run", 0))
@@ -301,7 +303,7 @@ def test_throw_in_when_the_pack_runs_short_cancels_points_and_the_same_dealer_de
 def test_throw_in_with_three_players() -> None:
     # three players: 19 cards dealt and turned, 10 per run step; turns at 18, 28, 38, 48 then 3 cards left
     deck = deck_at({18: "2H", 28: "3H", 38: "4H", 48: "5H"})
-    state = SU.new(3, SevenUpOptions(), 0, deck, 0)
+    state = SU.new(3, SevenUpOptions(), seeding(0), deck, 0)
     state, _ = SU.apply(state, mv("beg", 1))
     thrown, _ = SU.apply(state, mv("run", 0))
     assert thrown.deals[-1].outcome is SevenUpDealOutcome.thrown_in
@@ -309,7 +311,7 @@ def test_throw_in_with_three_players() -> None:
 
 
 def test_after_a_run_each_player_discards_to_six_in_turn_from_the_eldest() -> None:
-    state = SU.new(2, SevenUpOptions(), 0, deck_at({12: "2H", 19: "4S"}), 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck_at({12: "2H", 19: "4S"}), 0)
     state, _ = SU.apply(state, mv("beg", 1))
     state, _ = SU.apply(state, mv("run", 0))
     assert SU.to_act(state) == [1]
@@ -477,7 +479,9 @@ def test_count_out_low_wins_before_the_opponents_jack_and_game() -> None:
     assert kinds(events)[-4:] == ["point", "point", "deal_ended", "match_ended"]
     assert done.phase is SevenUpPhase.match_over and done.deals[-1].outcome is SevenUpDealOutcome.played
     score = SU.score(done)
-    assert score.totals == [7, 6] and score.over and score.winners == [0]
+    outcome = SU.outcome(done)
+    assert score.totals == [7, 6] and score.winning_side == 0 and outcome.over and outcome.winners == [0]
+    assert [(s.total, s.place) for s in outcome.seats] == [(7, 1), (6, 2)]
     assert SU.to_act(done) == [] and SU.consistency_issues(done) == []
 
 
@@ -524,7 +528,7 @@ def test_a_gift_can_win_the_match() -> None:
         hands=[["2C", "3C", "4C", "5C", "6C", "7C"], ["2D", "3D", "4D", "5D", "6D", "7D"]],
     )
     over, events = SU.apply(state, mv("give", 0))
-    assert over.phase is SevenUpPhase.match_over and SU.score(over).winners == [1]
+    assert over.phase is SevenUpPhase.match_over and SU.outcome(over).winners == [1]
     assert kinds(events) == ["gave", "point", "deal_ended", "match_ended"]
 
 
@@ -536,7 +540,7 @@ def _issues(state: SevenUpState, **update: Any) -> list[str]:
 
 
 def test_consistency_checks_catch_impossible_states() -> None:
-    state = SU.new(2, SevenUpOptions(), 0, list(FULL_DECK), 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), list(FULL_DECK), 0)
     assert SU.consistency_issues(state) == []
     assert _issues(state, hands=[state.hands[0], [*state.hands[1][:5], state.hands[0][0]]])  # a card twice
     assert _issues(state, trump="S")  # trump must match the turned card
@@ -551,12 +555,12 @@ def test_consistency_checks_catch_impossible_states() -> None:
 
 
 def test_view_shows_own_hand_and_hides_others_and_the_stock() -> None:
-    state = SU.new(2, SevenUpOptions(), 3, None, 0)
+    state = SU.new(2, SevenUpOptions(), seeding(3), None, 0)
     view = SU.view(state, 1)
     assert view.hand == state.hands[1] and view.hand_sizes == [6, 6] and view.stock_size == 39
     text = view.model_dump_json()
     assert not any(f'"{c}"' in text for c in state.hands[0] + state.stock)
-    assert "seed" not in type(view).model_fields
+    assert view.seed is None and view.commitment == state.commitment
     swapped = updated(state, hands=[state.stock[:6], state.hands[1]], stock=state.hands[0] + state.stock[6:])
     assert SU.view(swapped, 1) == view
 
@@ -585,7 +589,7 @@ def test_next_deal_moves_the_dealer_left() -> None:
     assert len(after.stock) == 39 and [len(h) for h in after.hands] == [6, 6]
     assert after.turned is not None
     assert sorted([*after.hands[0], *after.hands[1], after.turned, *after.stock]) == sorted(FULL_DECK)
-    expected = shuffled(FULL_DECK, state.seed, 1)  # deal index 1 for the second deal
+    expected = Seeding.of(state).shuffled(FULL_DECK, "seven-up", 2)  # the second deal
     assert after.turned == expected[12]
 
 
@@ -609,7 +613,7 @@ def _recorded(state: Any, index: int, points: Sequence[tuple[SevenUpPointReason,
 
 def _ran(placed: Mapping[int, str]) -> SevenUpState:
     """Two players, dealer 0: the eldest begs, the dealer runs (a new trump is turned)."""
-    state = SU.new(2, SevenUpOptions(), 0, deck_at(placed), 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck_at(placed), 0)
     state, _ = SU.apply(state, mv("beg", 1))
     state, _ = SU.apply(state, mv("run", 0))
     return state
@@ -635,10 +639,10 @@ def _played_deal_over() -> SevenUpState:
 
 
 def test_a_turned_jack_point_needs_a_turned_jack() -> None:
-    state = SU.new(2, SevenUpOptions(), 0, deck_at({12: "5H"}), 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck_at({12: "5H"}), 0)
     assert SU.consistency_issues(state) == []
     assert _issues(state, points=[_point(R.turned_jack, 0)])  # 5H turned: no Jack
-    jack = SU.new(2, SevenUpOptions(), 0, deck_at({12: "JH"}), 0)
+    jack = SU.new(2, SevenUpOptions(), seeding(0), deck_at({12: "JH"}), 0)
     assert _issues(jack, points=[_point(R.turned_jack, 0)] * 2)  # one Jack, one point
     # a Jack of the refused suit turned during a run is set aside and scores nothing
     refused = _ran({12: "2H", 19: "JH", 26: "5C"})
@@ -652,7 +656,7 @@ def test_a_turned_jack_point_needs_a_turned_jack() -> None:
 
 
 def test_a_turned_jack_scores_for_the_dealer_at_once() -> None:
-    state = SU.new(2, SevenUpOptions(), 0, deck_at({12: "JD"}), 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck_at({12: "JD"}), 0)
     assert _issues(state, points=[])  # the Jack was turned: its point is there at once
     assert _issues(state, points=[_point(R.turned_jack, 1)])  # for the dealer, not the eldest
     ran = _ran({12: "2H", 19: "JS"})
@@ -663,7 +667,7 @@ def test_a_turned_jack_scores_for_the_dealer_at_once() -> None:
 
 
 def test_a_gift_comes_only_after_the_dealer_gives() -> None:
-    state = SU.new(2, SevenUpOptions(), 0, list(FULL_DECK), 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), list(FULL_DECK), 0)
     gift = [_point(R.gift, 1)]
     assert _issues(state, points=gift)  # stand_or_beg: nobody has begged
     begged, _ = SU.apply(state, mv("beg", 1))
@@ -674,7 +678,7 @@ def test_a_gift_comes_only_after_the_dealer_gives() -> None:
 
 
 def test_at_most_one_gift_per_deal() -> None:
-    state = SU.new(2, SevenUpOptions(), 0, list(FULL_DECK), 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), list(FULL_DECK), 0)
     given, _ = SU.apply(SU.apply(state, mv("beg", 1))[0], mv("give", 0))
     assert _issues(given, points=[_point(R.gift, 1)] * 2)
     assert _issues(given, points=[_point(R.gift, 1)] * 4)
@@ -730,7 +734,7 @@ def test_a_finished_deals_tricks_are_played_in_its_trump() -> None:
 def test_a_deal_that_ended_the_match_is_the_last_deal() -> None:
     deals = history([(R.high, 0)], [(R.low, 1)])
     deals[0] = updated(deals[0], outcome=SevenUpDealOutcome.match_won)
-    state = SU.new(2, SevenUpOptions(), 0, deck_at({12: "5H"}), 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck_at({12: "5H"}), 0)
     state = updated(state, deals=deals, deal_number=3)
     assert SU.consistency_issues(state)
     # nor does a deal follow the deal in which a side reached 7
@@ -741,7 +745,7 @@ def test_a_deal_that_ended_the_match_is_the_last_deal() -> None:
 
 
 def test_deal_records_hold_the_points_their_outcome_allows() -> None:
-    state = SU.new(2, SevenUpOptions(), 0, deck_at({12: "5H"}), 0)
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck_at({12: "5H"}), 0)
 
     def issues(*points: tuple[SevenUpPointReason, int], outcome: SevenUpDealOutcome | None = None) -> bool:
         deals = history([])
@@ -774,7 +778,7 @@ def test_deal_records_hold_the_points_their_outcome_allows() -> None:
 
 
 def test_four_handed_seats_right_of_the_dealer_see_only_a_count_until_trump_is_settled() -> None:
-    state = FOUR.new(4, SevenUpOptions(), 0, list(FULL_DECK), 0)
+    state = FOUR.new(4, SevenUpOptions(), seeding(0), list(FULL_DECK), 0)
     for seat in (2, 3):
         view = FOUR.view(state, seat)
         assert view.hand == [] and view.hand_hidden and view.hand_sizes == [6, 6, 6, 6]
@@ -794,7 +798,7 @@ def test_four_handed_seats_right_of_the_dealer_see_only_a_count_until_trump_is_s
 
 
 def test_four_handed_hands_are_shown_once_a_run_settles_the_new_trump() -> None:
-    state = FOUR.new(4, SevenUpOptions(), 0, deck_at({24: "2H", 37: "3S"}), 0)
+    state = FOUR.new(4, SevenUpOptions(), seeding(0), deck_at({24: "2H", 37: "3S"}), 0)
     state, _ = FOUR.apply(state, mv("beg", 1))
     ran, _ = FOUR.apply(state, mv("run", 0))
     assert ran.trump == "S" and [len(h) for h in ran.hands] == [9, 9, 9, 9]
@@ -810,7 +814,7 @@ def test_four_handed_hands_are_shown_once_a_run_settles_the_new_trump() -> None:
 
 
 def test_four_handed_only_the_dealer_and_eldest_decide() -> None:
-    state = FOUR.new(4, SevenUpOptions(), 0, None, 2)
+    state = FOUR.new(4, SevenUpOptions(), seeding(0), None, 2)
     assert FOUR.to_act(state) == [3]
     for seat in (0, 1, 2):
         with pytest.raises(NotYourTurnError):
@@ -820,7 +824,7 @@ def test_four_handed_only_the_dealer_and_eldest_decide() -> None:
 
 
 def test_four_handed_points_go_to_the_side() -> None:
-    state = FOUR.new(4, SevenUpOptions(), 0, deck_at({24: "JD"}), 3)
+    state = FOUR.new(4, SevenUpOptions(), seeding(0), deck_at({24: "JD"}), 3)
     assert [(p.reason.value, p.seat, p.side) for p in state.points] == [("turned_jack", 3, 1)]
     score = FOUR.score(state)
     assert score.totals == [0, 1] and score.side_of_seat == [0, 1, 0, 1]
@@ -855,7 +859,7 @@ def test_four_handed_game_point_goes_to_the_side_with_most_card_points() -> None
 
 
 def test_four_handed_consistency_checks_sides() -> None:
-    state = FOUR.new(4, SevenUpOptions(), 0, deck_at({24: "JD"}), 2)
+    state = FOUR.new(4, SevenUpOptions(), seeding(0), deck_at({24: "JD"}), 2)
     assert FOUR.consistency_issues(state) == []
     wrong = updated(state, points=[SevenUpPoint(reason=R.turned_jack, seat=2, side=1)])
     assert FOUR.consistency_issues(wrong)
@@ -870,7 +874,11 @@ def test_a_play_with_extra_arguments_or_a_bad_next_deal_deck_is_refused() -> Non
     with pytest.raises(IllegalMoveError):
         SU.apply(state, mv("play", 0, card="2C", cards=["2C"]))
     thrown = SU.new(
-        2, SevenUpOptions(), 0, deck_at({12: "2H", 19: "3H", 26: "4H", 33: "5H", 40: "6H", 47: "7H"}), 0
+        2,
+        SevenUpOptions(),
+        seeding(0),
+        deck_at({12: "2H", 19: "3H", 26: "4H", 33: "5H", 40: "6H", 47: "7H"}),
+        0,
     )
     thrown, _ = SU.apply(SU.apply(thrown, mv("beg", 1))[0], mv("run", 0))
     with pytest.raises(InvalidRequestError) as error:
@@ -881,14 +889,14 @@ def test_a_play_with_extra_arguments_or_a_bad_next_deal_deck_is_refused() -> Non
 def _four_with_history(*per_deal: Sequence[tuple[SevenUpPointReason, int]], placed: Mapping[int, str]) -> Any:
     """Four-handed, dealer 2 dealing deal 3 after two played deals with the given points."""
     deals = history(*per_deal, partners=True)
-    state = FOUR.new(4, SevenUpOptions(), 0, deck_at(placed), 2)
+    state = FOUR.new(4, SevenUpOptions(), seeding(0), deck_at(placed), 2)
     state = updated(state, deals=deals, deal_number=len(deals) + 1)
     assert FOUR.consistency_issues(state) == []
     return state
 
 
 def test_four_handed_hands_stay_hidden_after_a_throw_in() -> None:
-    state = FOUR.new(4, SevenUpOptions(), 0, deck_at({24: "5H", 37: "6H", 50: "7H"}), 0)
+    state = FOUR.new(4, SevenUpOptions(), seeding(0), deck_at({24: "5H", 37: "6H", 50: "7H"}), 0)
     state, _ = FOUR.apply(state, mv("beg", 1))
     thrown, _ = FOUR.apply(state, mv("run", 0))
     assert thrown.phase is SevenUpPhase.deal_over and thrown.deals[-1].outcome is SevenUpDealOutcome.thrown_in

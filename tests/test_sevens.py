@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pytest
 from pydantic import ValidationError
 
-from sevens_rules.engine.cards import FULL_DECK, shuffled, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, sort_cards
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
 from sevens_rules.engine.game import updated
 from sevens_rules.engine.registry import GAMES
@@ -25,6 +25,7 @@ from sevens_rules.schema.sevens import (
     SevensRow,
     SevensState,
 )
+from tests.seeds import seeding
 
 GAME = Sevens()
 FULL = "A23456789TJQK"
@@ -78,7 +79,7 @@ def build(
         options=SevensOptions(),
         dealer=dealer,
         deal_number=deal_number,
-        seed=7,
+        **seeding(7).state_fields(),
         phase=phase,
         turn=turn,
         hands=seat_hands,
@@ -126,7 +127,7 @@ def row(state: SevensState, suit: str) -> SevensRow:
 def test_all_sevens_go_to_the_table_and_the_seven_of_diamonds_holder_moves_first() -> None:
     # the canonical deck dealt one at a time from seat 1 (dealer 0): position p goes to seat (1 + p) % 4.
     # 7C is position 6 -> seat 3, 7D is 19 -> seat 0, 7H is 32 -> seat 1, 7S is 45 -> seat 2.
-    state = checked(GAME.new(4, SevensOptions(), 0, list(FULL_DECK), 0))
+    state = checked(GAME.new(4, SevensOptions(), seeding(0), list(FULL_DECK), 0))
     assert state.turn == 0
     assert [r.run for r in state.table] == [["7C"], ["7D"], ["7H"], ["7S"]]
     assert all(r.laid == [] for r in state.table)
@@ -135,18 +136,18 @@ def test_all_sevens_go_to_the_table_and_the_seven_of_diamonds_holder_moves_first
     assert not any(c[0] == "7" for h in state.hands for c in h)
     assert state.passes == [0, 0, 0, 0] and state.out == [] and state.bust == []
     # with dealer 1 the deal starts at seat 2, so 7D (position 19) goes to seat (2 + 19) % 4 = 1
-    assert GAME.new(4, SevensOptions(), 0, list(FULL_DECK), 1).turn == 1
+    assert GAME.new(4, SevensOptions(), seeding(0), list(FULL_DECK), 1).turn == 1
 
 
 def test_sevens_is_for_exactly_four_players() -> None:
     with pytest.raises(InvalidRequestError):
-        GAME.new(3, SevensOptions(), 0, None, None)
+        GAME.new(3, SevensOptions(), seeding(0), None, None)
     assert GAMES["sevens"].min_players == GAMES["sevens"].max_players == 4
 
 
 def test_seeded_deal_uses_the_documented_shuffle() -> None:
-    assert GAME.new(4, SevensOptions(), 42, None, None) == GAME.new(
-        4, SevensOptions(), 42, shuffled(FULL_DECK, 42, 0), None
+    assert GAME.new(4, SevensOptions(), seeding(42), None, None) == GAME.new(
+        4, SevensOptions(), seeding(42), seeding(42).shuffled(FULL_DECK, "sevens", 1), None
     )
 
 
@@ -461,7 +462,9 @@ def test_five_deals_then_the_highest_total_wins_ties_shared() -> None:
     assert events[-1].winners == [0, 1]
     score = GAME.score(after)
     assert score.totals == [9, 9, 6, 6]
-    assert score.over and score.winners == [0, 1]
+    outcome = GAME.outcome(after)
+    assert outcome.over and outcome.winners == [0, 1] and not outcome.lowest_total_wins
+    assert [s.place for s in outcome.seats] == [1, 1, 3, 3]
     assert GAME.to_act(after) == []
     assert GAME.moves(after) == ([], [])
 
@@ -482,7 +485,7 @@ def test_a_deal_before_the_fifth_does_not_end_the_match() -> None:
     after, events = play(state, 0, "6S")
     assert after.phase is Phase.deal_over
     assert events[-1].type == "deal_ended"
-    assert GAME.score(after).over is False and GAME.score(after).winners == []
+    assert GAME.outcome(after).over is False and GAME.outcome(after).winners == []
 
 
 def test_next_deal_moves_the_dealer_left_and_resets_passes_and_places() -> None:
@@ -504,11 +507,11 @@ def test_next_deal_moves_the_dealer_left_and_resets_passes_and_places() -> None:
     assert checked(after).dealer == 0 and after.deal_number == 5
     assert after.passes == [0, 0, 0, 0] and after.out == [] and after.bust == []
     assert [e.type for e in events] == ["deal_started"]
-    expected = GAME.new(4, SevensOptions(), 0, shuffled(FULL_DECK, 7, 4), 0)
+    expected = GAME.new(4, SevensOptions(), seeding(0), seeding(7).shuffled(FULL_DECK, "sevens", 5), 0)
     assert after.hands == expected.hands and after.turn == expected.turn
     # an explicit deck is used as given; a bad one is refused
     dealt, _ = GAME.apply(over, SevensMove(type=NEXT_DEAL, player=0, deck=list(FULL_DECK)))
-    assert dealt.hands == GAME.new(4, SevensOptions(), 0, list(FULL_DECK), 0).hands
+    assert dealt.hands == GAME.new(4, SevensOptions(), seeding(0), list(FULL_DECK), 0).hands
     with pytest.raises(InvalidRequestError):
         GAME.apply(over, SevensMove(type=NEXT_DEAL, player=0, deck=[*FULL_DECK[:51], FULL_DECK[0]]))
 
@@ -534,12 +537,13 @@ def test_view_hides_other_hands_but_shows_passes_places_and_table() -> None:
     assert view.passes == [3, 2, 1, 0]
     assert view.bust == [0] and view.out == []
     assert view.table == state.table
-    assert "seed" not in view.model_dump()
+    assert view.seed is None
     # swapping cards between two other hands changes nothing seat 1 can see
     h2, h3 = state.hands[2], state.hands[3]
     swapped = updated(state, hands=[[], state.hands[1], [*h2[1:], h3[0]], [h2[0], *h3[1:]]])
-    other_seed = updated(swapped, seed=99)
-    assert GAME.view(other_seed, 1) == view
+    other_seed = updated(swapped, **seeding(99).state_fields())
+    # only the (public) commitment follows the seed
+    assert GAME.view(other_seed, 1) == updated(view, commitment=seeding(99).commitment)
     assert GAME.view(state, 2) != view
 
 
@@ -626,7 +630,7 @@ def test_consistency_deal_history_and_phase() -> None:
 def test_seeded_random_playouts_reach_the_end_of_a_five_deal_match() -> None:
     for seed in range(12):
         rng = random.Random(seed)
-        state = GAME.new(4, SevensOptions(), seed, None, seed % 4)
+        state = GAME.new(4, SevensOptions(), seeding(seed), None, seed % 4)
         steps = 0
         while True:
             assert GAME.consistency_issues(state) == [], seed

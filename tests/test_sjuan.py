@@ -6,10 +6,11 @@ from typing import Any
 
 import pytest
 
-from sevens_rules.engine.cards import FULL_DECK, SplitMix64, shuffled, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, sort_cards
 from sevens_rules.engine.errors import IllegalMoveError, NotYourTurnError
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.sjuan import DominoFanTanOptions, SjuanDeal, SjuanMove
+from tests.seeds import seeding
 from tests.sjuan_helpers import cards_of, family_state, kinds_of
 
 SJUAN = GAMES["sjuan"]
@@ -29,43 +30,30 @@ def moves_of(game: Any, state: Any) -> list[SjuanMove]:
     return moves
 
 
-# ---- the shuffle and the deal ------------------------------------------------------------------
-
-
-def test_splitmix64_matches_the_published_reference_outputs() -> None:
-    # Reference outputs of SplitMix64 seeded with 0 (Vigna's splitmix64.c), checked independently.
-    rng = SplitMix64(0)
-    assert [rng.next() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
-
-
-def test_seeded_shuffle_is_a_permutation_and_differs_per_deal() -> None:
-    first, second = shuffled(FULL_DECK, 42, 0), shuffled(FULL_DECK, 42, 1)
-    assert sorted(first) == sorted(FULL_DECK) == sorted(second)
-    assert first != second
-    assert shuffled(FULL_DECK, 42, 0) == first
+# ---- the deal ------------------------------------------------------------------
 
 
 def test_whole_deck_is_dealt_and_the_first_seats_from_the_dealers_left_get_one_more() -> None:
     # 52 = 5 * 10 + 2: the two seats left of the dealer (seat 3) are seats 4 and 0.
-    state = SJUAN.new(5, SJUAN.models.options(), 9, None, 3)
+    state = SJUAN.new(5, SJUAN.models.options(), seeding(9), None, 3)
     assert [len(h) for h in state.hands] == [11, 10, 10, 10, 11]
     assert sum(len(h) for h in state.hands) == 52
 
 
 def test_deal_goes_one_card_at_a_time_clockwise_from_the_dealers_left() -> None:
     deck = list(FULL_DECK)
-    state = SJUAN.new(4, SJUAN.models.options(), 0, deck, 0)
+    state = SJUAN.new(4, SJUAN.models.options(), seeding(0), deck, 0)
     assert state.hands[1] == sort_cards(deck[0::4])
     assert state.hands[0] == sort_cards(deck[3::4])
 
 
 def test_each_player_dealt_a_short_hand_pays_one_chip_at_the_deal() -> None:
-    state = SJUAN.new(5, SJUAN.models.options(), 9, None, 3)
+    state = SJUAN.new(5, SJUAN.models.options(), seeding(9), None, 3)
     assert state.chips == [0, 1, 1, 1, 0]
     assert SJUAN.score(state).pot == 3
-    even = SJUAN.new(4, SJUAN.models.options(), 9, None, 0)
+    even = SJUAN.new(4, SJUAN.models.options(), seeding(9), None, 0)
     assert even.chips == [0, 0, 0, 0]
-    _, events = SJUAN.new_match(5, SJUAN.models.options(), 9, None, 3)
+    _, events = SJUAN.new_match(5, SJUAN.models.options(), seeding(9), None, 3)
     paid = [(e.type, e.player, e.chips, e.reason) for e in events if e.type == "chip_paid"]
     assert paid == [("chip_paid", seat, 1, "short_hand") for seat in (1, 2, 3)]
 
@@ -74,7 +62,7 @@ def test_each_player_dealt_a_short_hand_pays_one_chip_at_the_deal() -> None:
 
 
 def test_the_seven_of_hearts_holder_opens_and_it_is_the_only_legal_first_move() -> None:
-    state = SJUAN.new(4, SJUAN.models.options(), 5, None, 0)
+    state = SJUAN.new(4, SJUAN.models.options(), seeding(5), None, 0)
     holder = next(s for s, h in enumerate(state.hands) if "7H" in h)
     assert SJUAN.to_act(state) == [holder]
     assert cards_of(moves_of(SJUAN, state)) == ["7H"]
@@ -192,9 +180,9 @@ def test_the_match_ends_after_a_deal_in_which_a_total_reaches_100_and_the_lowest
     state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], deals=history, dealer=1)
     after, events = SJUAN.apply(state, move("play", 0, "8H"))
     score = SJUAN.score(after)
-    assert after.phase == "match_over" and score.over
+    assert after.phase == "match_over" and SJUAN.outcome(after).over
     assert score.totals[1] == 100
-    assert score.winners == [0]
+    assert SJUAN.outcome(after).winners == [0]
     assert events[-1].type == "match_ended" and events[-1].winners == [0]
     assert SJUAN.moves(after) == ([], [])
 
@@ -208,7 +196,9 @@ def test_match_winners_share_a_tied_lowest_total() -> None:
     after, _ = SJUAN.apply(state, move("play", 0, "8H"))
     score = SJUAN.score(after)
     assert score.totals[0] == score.totals[2] == hand
-    assert score.winners == [0, 2]
+    outcome = SJUAN.outcome(after)
+    assert outcome.winners == [0, 2] and outcome.lowest_total_wins
+    assert [s.place for s in outcome.seats] == [1, 3, 1]
 
 
 def test_the_next_deal_is_dealt_by_the_seat_left_of_the_last_dealer() -> None:
@@ -262,7 +252,7 @@ def test_swedish_example_anna_bo_cilla() -> None:
 def test_fan_tan_the_player_left_of_the_dealer_opens_with_any_seven() -> None:
     state = family_state("fan-tan", [["2C"], ["7C", "7S", "3C"], ["4C"]], turn=1, dealer=0)
     assert cards_of(moves_of(FAN_TAN, state)) == ["7C", "7S"]
-    new = FAN_TAN.new(4, FAN_TAN.models.options(), 3, None, 2)
+    new = FAN_TAN.new(4, FAN_TAN.models.options(), seeding(3), None, 2)
     assert FAN_TAN.to_act(new) == [3]
 
 
@@ -336,15 +326,15 @@ def test_free_fan_tan_deal_is_blocked_when_nobody_holds_a_playable_card() -> Non
 
 
 def test_domino_fan_tan_deals_hand_size_each_and_the_rest_is_the_stock() -> None:
-    state = DOMINO.new(2, DOMINO.models.options(), 4, None, None)
+    state = DOMINO.new(2, DOMINO.models.options(), seeding(4), None, None)
     assert [len(h) for h in state.hands] == [13, 13] and len(state.stock) == 26
-    small = DOMINO.new(2, DominoFanTanOptions(hand_size=5), 4, None, None)
+    small = DOMINO.new(2, DominoFanTanOptions(hand_size=5), seeding(4), None, None)
     assert [len(h) for h in small.hands] == [5, 5] and len(small.stock) == 42
 
 
 def test_domino_fan_tan_the_seven_of_hearts_holder_moves_first() -> None:
     deck = ["2C", "7H", *[c for c in FULL_DECK if c not in ("2C", "7H")]]
-    state = DOMINO.new(2, DOMINO.models.options(), 0, deck, 0)
+    state = DOMINO.new(2, DOMINO.models.options(), seeding(0), deck, 0)
     assert "7H" in state.hands[0]
     assert DOMINO.to_act(state) == [0]
     assert cards_of(moves_of(DOMINO, state)) == ["7H"]
@@ -352,7 +342,7 @@ def test_domino_fan_tan_the_seven_of_hearts_holder_moves_first() -> None:
 
 def test_domino_fan_tan_with_the_seven_of_hearts_in_the_stock_left_of_the_dealer_opens() -> None:
     deck = [c for c in FULL_DECK if c != "7H"] + ["7H"]
-    state = DOMINO.new(2, DOMINO.models.options(), 0, deck, 1)
+    state = DOMINO.new(2, DOMINO.models.options(), seeding(0), deck, 1)
     assert "7H" in state.stock
     assert DOMINO.to_act(state) == [0]
     sevens = [c for c in state.hands[0] if c[0] == "7"]

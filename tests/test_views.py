@@ -12,6 +12,7 @@ from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK
 from sevens_rules.engine.game import updated
 from sevens_rules.engine.registry import GAMES
 from tests.playout import playout
+from tests.seeds import seeding
 
 ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 
@@ -66,11 +67,11 @@ def test_states_differing_only_in_hidden_cards_give_identical_views(
 
 def test_a_view_shows_the_seats_own_hand_and_only_sizes_of_the_others() -> None:
     game = GAMES["sjuan"]
-    state = game.new(4, game.models.options(), 11, None, None)
+    state = game.new(4, game.models.options(), seeding(11), None, None)
     view = game.view(state, 2)
     assert view.hand == state.hands[2]
     assert view.hand_sizes == [13, 13, 13, 13]
-    assert "seed" not in type(view).model_fields
+    assert view.seed is None and view.commitment == state.commitment
     assert not {c for o in (0, 1, 3) for c in state.hands[o]} & set(view.model_dump_json().split('"'))
 
 

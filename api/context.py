@@ -1,0 +1,68 @@
+"""What the service knows about the request being answered: its id, operation and problem code.
+
+The access log middleware (``api/telemetry.py``) opens one :class:`RequestContext` per HTTP request;
+code deeper down fills it in (the GraphQL root field that ran, the code of the problem it answered), and
+:func:`sevens_rules.api.problems.problem` reads the request id from it so every problem carries it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from contextvars import ContextVar
+
+REQUEST_ID_HEADER = "x-request-id"
+MAX_REQUEST_ID_LENGTH = 128
+_VALID_REQUEST_ID = re.compile(rb"[A-Za-z0-9._:+/=@-]{1,%d}" % MAX_REQUEST_ID_LENGTH)
+
+
+class RequestContext:
+    """One request's identity and outcome, as the log line and the metrics report them."""
+
+    __slots__ = ("code", "operation", "request_id")
+
+    def __init__(self, request_id: str) -> None:
+        self.request_id = request_id
+        """The caller's ``X-Request-ID`` when valid, otherwise a fresh one (:func:`new_request_id`)."""
+        self.operation: str | None = None
+        """The GraphQL root field that ran (``sjuanMoves``), or ``*`` when several did."""
+        self.code: str | None = None
+        """The code of the first problem built while answering (``move/illegal``), if any."""
+
+    def ran_field(self, field_name: str) -> None:
+        """Record that a GraphQL root field ran; a document running several distinct fields is ``*``."""
+        if self.operation is None:
+            self.operation = field_name
+        elif self.operation != field_name:
+            self.operation = "*"
+
+    def problem_built(self, code: str) -> None:
+        """Record a problem's code; the first one is the request's."""
+        if self.code is None:
+            self.code = code
+
+
+current_request: ContextVar[RequestContext | None] = ContextVar("current_request", default=None)
+"""The request being answered (None outside a request, e.g. in engine tests)."""
+
+
+_PROCESS_PREFIX = os.urandom(8).hex()
+_sequence = itertools.count()
+
+
+def new_request_id() -> str:
+    """A fresh request id: 32 hex digits, a random prefix drawn once per process then a counter.
+
+    Unique across workers and replicas (64 random bits per process) and a tenth of the cost of
+    ``uuid4`` per request; a request id is a correlation handle, not a secret.
+    """
+    return f"{_PROCESS_PREFIX}{next(_sequence) & 0xFFFF_FFFF_FFFF_FFFF:016x}"
+
+
+def request_id_from(header: bytes | None) -> str:
+    """The caller's request id when it is 1-128 characters of ``A-Z a-z 0-9 . _ : + / = @ -``, else a
+    fresh one (so a log line or header never carries arbitrary bytes)."""
+    if header is not None and _VALID_REQUEST_ID.fullmatch(header):
+        return header.decode("ascii")
+    return new_request_id()

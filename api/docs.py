@@ -1,0 +1,113 @@
+"""Pages for people, served by the service itself and working with no internet.
+
+- ``GET /docs``: Swagger UI on ``/openapi.json``; ``GET /redoc``: ReDoc on the same document. Their
+  scripts and styles come from the installed ``openapi-ui-bundles`` package, served under
+  ``/docs/assets/`` (only the files the pages use), never from a CDN.
+- ``GET /graphql``: a small GraphQL console written for this project (``static/console.html``: query,
+  variables, run, result, and the root fields listed by introspection); ``POST /graphql`` stays the API.
+- ``GET /rules`` and ``GET /rules/{game}``: the rules reference, one Markdown page per game
+  (``docs/rules/`` in the repository, shipped in the package as ``sevens_rules/rules``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+
+from openapi_ui_bundles import redoc, swagger_ui
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from sevens_rules.api.operations import rules_path
+from sevens_rules.api.problems import problem
+from sevens_rules.api.rest import problem_response
+from sevens_rules.engine.registry import GAMES
+
+MARKDOWN_MEDIA_TYPE = "text/markdown; charset=utf-8"
+
+ASSETS: dict[str, Path] = {
+    "swagger-ui.css": swagger_ui.static_path / "swagger-ui.css",
+    "swagger-ui-bundle.js": swagger_ui.static_path / "swagger-ui-bundle.js",
+    "redoc.standalone.js": redoc.static_path / "redoc.standalone.js",
+    "logo-mini.svg": redoc.static_path / "logo-mini.svg",
+}
+"""The third-party files the pages load, by the name they are served under (``/docs/assets/{name}``)."""
+
+ASSET_REWRITES: dict[str, tuple[bytes, bytes]] = {
+    # ReDoc's "powered by" logo is an <img> from a CDN; the same file ships beside the script.
+    "redoc.standalone.js": (b"https://cdn.redoc.ly/redoc/logo-mini.svg", b"/docs/assets/logo-mini.svg"),
+}
+"""Outside addresses in the bundles' files, replaced by the service's own copy when served."""
+
+RULES_INDEX = "README"
+"""The page of the rules reference that lists every game (``docs/rules/README.md``, ``GET /rules``)."""
+
+
+@cache
+def _static_page(name: str) -> str:
+    return (files("sevens_rules.api") / "static" / name).read_text(encoding="utf-8")
+
+
+@cache
+def rules_page(page: str) -> str | None:
+    """The Markdown text of a rules page (a game id or :data:`RULES_INDEX`), or None if there is none."""
+    if page != RULES_INDEX and page not in GAMES:
+        return None
+    return (files("sevens_rules") / "rules" / f"{page}.md").read_text(encoding="utf-8")
+
+
+def _html_page(path: str, name: str) -> Route:
+    """A route serving one of this project's pages (``static/<name>``) at ``path``."""
+
+    async def endpoint(request: Request) -> Response:
+        return HTMLResponse(_static_page(name))
+
+    endpoint.__name__ = name.removesuffix(".html")
+    return Route(path, endpoint, methods=["GET"])
+
+
+@cache
+def _rewritten_asset(name: str) -> bytes:
+    outside, own = ASSET_REWRITES[name]
+    content = ASSETS[name].read_bytes()
+    if outside not in content:  # a new bundle version moved it: fail loudly rather than go online
+        raise LookupError(f"{outside!r} not found in {name}")
+    return content.replace(outside, own)
+
+
+async def asset(request: Request) -> Response:
+    """``GET /docs/assets/{name}``: one file of the installed documentation bundles."""
+    name = request.path_params["name"]
+    path = ASSETS.get(name)
+    if path is None:
+        return problem_response(problem(404, "not-found", f"Nothing at {request.url.path}."))
+    if name in ASSET_REWRITES:
+        return Response(_rewritten_asset(name), media_type="text/javascript; charset=utf-8")
+    return FileResponse(path)
+
+
+async def rules(request: Request) -> Response:
+    """``GET /rules/{page}``: a game's rules reference as Markdown (``sjuan`` or ``sjuan.md``, so the
+    pages' links to each other work both here and in the repository)."""
+    page = request.path_params.get("page", RULES_INDEX + ".md").removesuffix(".md")
+    text = rules_page(page)
+    if text is None:
+        return problem_response(
+            problem(404, "game/unknown", f"There is no game '{page}'. Known: {', '.join(GAMES)}.")
+        )
+    return Response(text, media_type=MARKDOWN_MEDIA_TYPE)
+
+
+def docs_routes() -> list[BaseRoute]:
+    """Every route of the pages for people."""
+    return [
+        _html_page("/docs", "docs.html"),
+        _html_page("/redoc", "redoc.html"),
+        Route("/docs/assets/{name}", asset, methods=["GET"]),
+        # POST /graphql is the API (api/app.py); a browser's GET gets the console, which POSTs to it
+        _html_page("/graphql", "console.html"),
+        Route(rules_path("").rstrip("/"), rules, methods=["GET"]),
+        Route(rules_path("{page}"), rules, methods=["GET"]),
+    ]

@@ -1,0 +1,58 @@
+"""Logging as JSON lines: the formatter and the server's logging configuration.
+
+Kept apart from ``api/telemetry.py`` so the console script can configure logging without importing
+``prometheus_client`` before it has chosen the multiprocess directory.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from sevens_rules.api.context import current_request
+
+
+class JsonFormatter(logging.Formatter):
+    """Every log record as one JSON object on one line: time, level, logger, pid, message, then the
+    record's ``fields`` (the access line's method, route, status...), the id of the request being
+    answered when there is one, and any traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record as a JSON line."""
+        entry: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "pid": record.process,  # which worker, when there are several
+            "message": record.getMessage(),
+        }
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            entry.update(fields)
+        request = current_request.get()
+        if request is not None and "request_id" not in entry:  # any line logged while answering
+            entry["request_id"] = request.request_id
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return orjson.dumps(entry, default=str).decode()
+
+
+def log_config(level: str) -> dict[str, Any]:
+    """The ``logging.config.dictConfig`` of the server: every logger as JSON lines on stderr at ``level``;
+    uvicorn's own plain-text access log off (the middleware writes the access lines)."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": f"{JsonFormatter.__module__}.{JsonFormatter.__qualname__}"}},
+        "handlers": {
+            "stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+        },
+        "root": {"handlers": ["stderr"], "level": level.upper()},
+        "loggers": {
+            "uvicorn": {"handlers": [], "level": level.upper(), "propagate": True},
+            "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+        },
+    }

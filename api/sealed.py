@@ -1,0 +1,180 @@
+"""The sealed (referee mode) operations of every game: ``new``, ``moves``, ``apply``, ``view``, ``score``.
+
+They run the same engine as the plain operations, on a state opened from a token instead of a posted
+one. A token was sealed by the service, so its state is not checked for consistency again. Every answer
+and error is for the caller's seat only: its own legal moves, its view, the events as it may see them
+(:meth:`Game.event_for_seat`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from sevens_rules.api.game_models import operation_models
+from sevens_rules.api.sealing import (
+    Keyring,
+    NotYourSeatError,
+    Sealed,
+    SealedModeDisabledError,
+    check_seat_key,
+    match_id_text,
+    new_match_id,
+    open_token,
+    seal,
+    seat_keys,
+)
+from sevens_rules.engine.dealing import Seeding, fresh_seed
+from sevens_rules.engine.errors import InvalidRequestError, IssueAt, MatchOverError, MoveError
+from sevens_rules.engine.game import Game
+from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.common import INT32_MAX, model_json
+from sevens_rules.schema.sealed import SealedModels, build_sealed_models
+
+AnyGame = Game[Any, Any, Any, Any, Any, Any]
+
+LOG_VERSIONS = 16
+"""Versions whose events a token keeps for ``view``: two full rounds of the largest table (eight seats),
+while keeping tokens small (the log is most of a token, and every apply compresses it again)."""
+
+DISABLED_DETAIL = (
+    "Sealed operations need server keys: set RULES_SEAL_KEYS to one or more 'id:key' pairs (a key is 32 "
+    "random bytes in base64, the first one seals) and restart the service; see the README."
+)
+
+
+@cache
+def sealed_models(game_id: str) -> SealedModels:
+    """The sealed request/response models of one game, built once."""
+    game = GAMES[game_id]
+    return build_sealed_models(
+        game.id,
+        game.name,
+        game.table_sizes(),
+        game.models,
+        LOG_VERSIONS,
+        operation_models(game_id).score_response,
+    )
+
+
+def draw_seed() -> str:
+    """The seed of a sealed match, from the OS's CSPRNG (a client never chooses it)."""
+    return fresh_seed()
+
+
+def sealed_runs(game: AnyGame, keyring: Keyring | None) -> dict[str, Callable[[Any], Any]]:
+    """The five sealed operations of ``game`` as functions of a validated request, by name."""
+    m = sealed_models(game.id)
+    parse_state = game.models.state.model_validate_json
+    events_adapter: TypeAdapter[list[Any]] = TypeAdapter(list[game.models.event])  # type: ignore[name-defined]
+    game_id = game.id
+
+    def dump_events(events: list[Any]) -> bytes:
+        # fields left at their defaults (most are null) are restored when the log is read
+        return events_adapter.dump_json(events, exclude_defaults=True)
+
+    def ring() -> Keyring:
+        if keyring is None:
+            raise SealedModeDisabledError(DISABLED_DETAIL)
+        return keyring
+
+    def opened(req: Any) -> tuple[Keyring, Sealed, Any]:
+        keys = ring()
+        sealed = open_token(keys, game_id, req.token)
+        return keys, sealed, parse_state(sealed.state_json)
+
+    def seat_opened(req: Any) -> tuple[Keyring, Sealed, Any]:
+        keys, sealed, state = opened(req)
+        game.check_seat(state, req.seat, "seat")
+        check_seat_key(keys, game_id, sealed, req.seat, req.seat_key)
+        return keys, sealed, state
+
+    def for_seat(events: Sequence[Any], seat: int) -> list[Any]:
+        return [shown for event in events if (shown := game.event_for_seat(event, seat)) is not None]
+
+    def new(req: Any) -> Any:
+        keys = ring()
+        # the service draws the seed (a client never chooses it); the players' entropy is mixed in
+        seeding = Seeding(draw_seed(), tuple(req.entropy))
+        state, events = game.new_match(req.players, req.options, seeding, None, req.dealer)
+        first = Sealed(
+            new_match_id(),
+            1,
+            keys.current.id,
+            model_json(state),
+            ((1, dump_events(events)),),
+        )
+        return m.new_response.model_construct(
+            token=seal(keys, game_id, first),
+            version=1,
+            match_id=match_id_text(first.match_id),
+            seat_keys=seat_keys(keys, game_id, first, game.players(state)),
+            commitment=seeding.commitment,
+        )
+
+    def moves(req: Any) -> Any:
+        _, sealed, state = seat_opened(req)
+        to_act, legal = game.moves(state, req.seat)
+        return m.moves_response.model_construct(
+            version=sealed.version, to_act=to_act, moves=legal, view=game.view(state, req.seat)
+        )
+
+    def apply(req: Any) -> Any:
+        keys, sealed, state = seat_opened(req)
+        move = req.move
+        if move.player != req.seat:
+            raise NotYourSeatError(
+                f"Seat {req.seat} may only make its own moves.",
+                [IssueAt(("player",), f"must be {req.seat}, the caller's seat")],
+            )
+        if getattr(move, "deck", None) is not None:
+            raise InvalidRequestError(
+                "A sealed match deals from its own seed: a move cannot choose the deck.",
+                [IssueAt(("deck",), "must be null in a sealed match")],
+                argument="move",
+            )
+        if sealed.version >= INT32_MAX:
+            raise MatchOverError("This sealed match has reached the largest version.", [])
+        try:
+            after, events = game.apply(state, move)
+        except MoveError as error:  # list the caller's own legal moves only
+            own = [legal for legal in error.legal_moves if legal.player == req.seat]
+            raise type(error)(error.detail, own, error.issues) from None
+        version = sealed.version + 1
+        log = (*sealed.log, (version, dump_events(events)))[-LOG_VERSIONS:]
+        token = seal(
+            keys, game_id, Sealed(sealed.match_id, version, sealed.seat_key_id, model_json(after), log)
+        )
+        return m.apply_response.model_construct(
+            token=token, version=version, events=for_seat(events, req.seat)
+        )
+
+    def view(req: Any) -> Any:
+        _, sealed, state = seat_opened(req)
+        entries = [
+            m.log_entry.model_construct(
+                version=version, events=for_seat(events_adapter.validate_json(raw), req.seat)
+            )
+            for version, raw in sealed.log
+            if version > req.since
+        ]
+        oldest = sealed.log[0][0] if sealed.log else sealed.version + 1
+        return m.view_response.model_construct(
+            version=sealed.version,
+            view=game.view(state, req.seat),
+            events=entries,
+            complete=req.since >= oldest - 1,
+        )
+
+    def score(req: Any) -> Any:
+        _, sealed, state = opened(req)
+        detail = game.score(state)
+        score = operation_models(game_id).score_response.model_construct(
+            **detail.__dict__, outcome=game.outcome(state), seed=game.revealed_seed(state)
+        )
+        return m.score_response.model_construct(version=sealed.version, score=score)
+
+    return {"new": new, "moves": moves, "apply": apply, "view": view, "score": score}

@@ -1,0 +1,320 @@
+"""Referee mode's cryptography: the server keys, sealed tokens and seat keys.
+
+**Keys.** ``RULES_SEAL_KEYS`` holds one or more server keys as ``id:key`` pairs separated by commas, e.g.
+``2026b:3q2+7w...=,2026a:q83v...=``. An id is 1 to 32 characters of ``A-Z a-z 0-9 . _ -``; a key is 32
+random bytes in base64 (standard or URL-safe alphabet, padding optional). The first key seals every new
+token; every listed key opens tokens, so a key is rotated by putting a new one first and removing the old
+one once the matches it sealed are over. Generate a key with
+``python -c "import base64, os; print(base64.b64encode(os.urandom(32)).decode())"``.
+
+**Tokens.** A token is URL-safe base64 (no padding) of::
+
+    format (1 byte, 2) | key id length (1) | key id | game id length (1) | game id
+    | match id (16) | version (4, big-endian) | nonce (12) | AES-256-GCM ciphertext and tag
+
+The plaintext is the zlib-compressed payload (:class:`Sealed`): the seat-key key id (length byte, then
+ASCII), the state's JSON length (4 bytes) and the number of log entries (2), each entry's version and
+length (4 + 4), the state's JSON, then each entry's events JSON; everything before the nonce is the
+associated data, so the game, the match id, the version and the key id are bound to the contents and
+cannot be changed without the key. The AES key is ``HMAC-SHA256(server key, "sevens-rules seal v1")``;
+nonces are 96 random bits from the OS.
+
+**Seat keys.** ``HMAC-SHA256(HMAC-SHA256(server key, "sevens-rules seat v1"), game NUL match id NUL
+seat)`` in URL-safe base64 (43 characters), where the server key is the one that sealed the match's first
+token (its id travels inside the payload, so seat keys survive a rotation while that key stays listed).
+They are compared in constant time. Nothing is stored: any replica with the keys serves any request.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import os
+import re
+import struct
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from sevens_rules.engine.errors import IssueAt, RulesError
+
+ENV_VARIABLE = "RULES_SEAL_KEYS"
+FORMAT = 2
+MATCH_ID_BYTES = 16
+NONCE_BYTES = 12
+TAG_BYTES = 16
+KEY_BYTES = 32
+KEY_ID = re.compile(r"[A-Za-z0-9._-]{1,32}")
+SEAT_KEY_LENGTH = 43
+"""Characters of a seat key: 32 bytes in URL-safe base64 without padding."""
+_COMPRESSION_LEVEL = 1
+"""zlib's fastest level: tokens are small, and every apply seals one."""
+
+
+class SealError(RulesError):
+    """Base of the referee-mode errors; ``status`` is the HTTP status of the problem."""
+
+    status = 422
+    argument = "token"
+
+
+class SealedModeDisabledError(SealError):
+    """No ``RULES_SEAL_KEYS`` are configured."""
+
+    code = "sealed/disabled"
+    title = "Sealed mode is not enabled"
+    status = 404
+    argument = ""
+
+
+class TokenMalformedError(SealError):
+    """Not a token of this service: bad base64, too short, an unknown format or a truncated header."""
+
+    code = "token/malformed"
+    title = "Malformed token"
+
+
+class TokenWrongGameError(SealError):
+    """A token of another game."""
+
+    code = "token/wrong-game"
+    title = "Token of another game"
+
+
+class TokenUnknownKeyError(SealError):
+    """A token sealed (or a match started) with a key this server does not have."""
+
+    code = "token/unknown-key"
+    title = "Token of an unknown key"
+
+
+class TokenInvalidError(SealError):
+    """The token does not authenticate: modified, truncated, or sealed by another key with the same id."""
+
+    code = "token/invalid"
+    title = "Invalid token"
+
+
+class SeatForbiddenError(SealError):
+    """The seat key does not open this seat of this match (the answer is the same whatever is wrong)."""
+
+    code = "seat/forbidden"
+    title = "Forbidden"
+    status = 403
+    argument = "seat_key"
+
+
+class NotYourSeatError(SealError):
+    """A move naming another seat than the caller's."""
+
+    code = "move/not-your-seat"
+    title = "Not your seat"
+    status = 403
+    argument = "move"
+
+
+class SealKeysError(ValueError):
+    """``RULES_SEAL_KEYS`` is malformed (raised at startup with a one-line message)."""
+
+
+def _b64decode(text: str) -> bytes:
+    padded = text.replace("-", "+").replace("_", "/")
+    padded += "=" * (-len(padded) % 4)
+    return base64.b64decode(padded, validate=True)
+
+
+def _b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+@dataclass(frozen=True)
+class ServerKey:
+    """One configured key: its id and the two keys derived from it (sealing, seat keys)."""
+
+    id: str
+    secret: bytes = field(repr=False)
+
+    @cached_property
+    def aead(self) -> AESGCM:
+        """The AES-256-GCM cipher of this key."""
+        return AESGCM(hmac.new(self.secret, b"sevens-rules seal v1", hashlib.sha256).digest())
+
+    @cached_property
+    def seat_root(self) -> bytes:
+        """The key seat keys are derived from."""
+        return hmac.new(self.secret, b"sevens-rules seat v1", hashlib.sha256).digest()
+
+
+@dataclass(frozen=True)
+class Keyring:
+    """The configured server keys: the first seals, all open."""
+
+    keys: tuple[ServerKey, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> Keyring | None:
+        """Parse the ``RULES_SEAL_KEYS`` format; None when empty. Raises :class:`SealKeysError`."""
+        entries = [entry.strip() for entry in text.split(",") if entry.strip()]
+        if not entries:
+            return None
+        keys: list[ServerKey] = []
+        for number, entry in enumerate(entries, 1):
+            key_id, sep, encoded = entry.partition(":")
+            if not sep or not KEY_ID.fullmatch(key_id):
+                raise SealKeysError(
+                    f"{ENV_VARIABLE}: entry {number} must be 'id:base64key' with an id of 1-32 characters "
+                    "A-Z a-z 0-9 . _ -"
+                )
+            try:
+                secret = _b64decode(encoded.strip())
+            except (binascii.Error, ValueError):
+                raise SealKeysError(f"{ENV_VARIABLE}: key '{key_id}' is not base64") from None
+            if len(secret) != KEY_BYTES:
+                raise SealKeysError(
+                    f"{ENV_VARIABLE}: key '{key_id}' must be {KEY_BYTES} bytes, not {len(secret)}"
+                )
+            if any(k.id == key_id for k in keys):
+                raise SealKeysError(f"{ENV_VARIABLE}: key id '{key_id}' is listed twice")
+            keys.append(ServerKey(key_id, secret))
+        return cls(tuple(keys))
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Keyring | None:
+        """The keys of ``RULES_SEAL_KEYS``; None when unset or empty."""
+        return cls.parse((os.environ if env is None else env).get(ENV_VARIABLE, ""))
+
+    @property
+    def current(self) -> ServerKey:
+        """The key that seals new tokens."""
+        return self.keys[0]
+
+    def get(self, key_id: str) -> ServerKey:
+        """The key with this id; :class:`TokenUnknownKeyError` when it is not configured."""
+        for key in self.keys:
+            if key.id == key_id:
+                return key
+        raise TokenUnknownKeyError(
+            "This token was sealed with a key this server does not have (another deployment, or a "
+            "retired key).",
+        )
+
+
+@dataclass(frozen=True)
+class Sealed:
+    """What a token carries: the match id and version (in clear, authenticated), and sealed inside the
+    id of the key seat keys derive from, the state's JSON and a log of recent events.
+
+    ``log`` holds ``(version, events JSON)`` for the most recent versions, oldest first: the events the
+    move that reached ``version`` caused (version 1: the first deal's).
+    """
+
+    match_id: bytes
+    version: int
+    seat_key_id: str
+    state_json: bytes
+    log: tuple[tuple[int, bytes], ...]
+
+
+def seal(keyring: Keyring, game_id: str, sealed: Sealed) -> str:
+    """The token of ``sealed``, sealed with the current key."""
+    key = keyring.current
+    kid, gid = key.id.encode(), game_id.encode()
+    header = (
+        bytes((FORMAT, len(kid)))
+        + kid
+        + bytes((len(gid),))
+        + gid
+        + sealed.match_id
+        + struct.pack(">I", sealed.version)
+    )
+    sizes = [n for version, events in sealed.log for n in (version, len(events))]
+    parts = [bytes((len(sealed.seat_key_id),)), sealed.seat_key_id.encode()]
+    parts += [struct.pack(f">IH{len(sizes)}I", len(sealed.state_json), len(sealed.log), *sizes)]
+    parts += [sealed.state_json, *(events for _, events in sealed.log)]
+    nonce = os.urandom(NONCE_BYTES)
+    plaintext = zlib.compress(b"".join(parts), _COMPRESSION_LEVEL)
+    return _b64url(header + nonce + key.aead.encrypt(nonce, plaintext, header))
+
+
+def open_token(keyring: Keyring, game_id: str, token: str) -> Sealed:
+    """The contents of a token of ``game_id``, or a :class:`SealError` saying what is wrong with it."""
+    try:
+        raw = _b64decode(token)
+    except (binascii.Error, ValueError):
+        raise TokenMalformedError("The token is not URL-safe base64.") from None
+    if _b64url(raw) != token:  # one spelling per token: no ignored bits, no padding variants
+        raise TokenMalformedError("The token is not in canonical URL-safe base64.")
+    try:
+        if raw[0] != FORMAT:
+            raise TokenMalformedError("The token's format is not one this service makes.")
+        at = 1
+        kid = raw[at + 1 : at + 1 + raw[at]].decode("ascii")
+        at += 1 + raw[at]
+        gid = raw[at + 1 : at + 1 + raw[at]].decode("ascii")
+        at += 1 + raw[at]
+        match_id = raw[at : at + MATCH_ID_BYTES]
+        (version,) = struct.unpack_from(">I", raw, at + MATCH_ID_BYTES)
+        at += MATCH_ID_BYTES + 4
+    except (IndexError, UnicodeDecodeError, struct.error):
+        raise TokenMalformedError("The token is truncated or malformed.") from None
+    if len(raw) < at + NONCE_BYTES + TAG_BYTES or not KEY_ID.fullmatch(kid):
+        raise TokenMalformedError("The token is truncated or malformed.")
+    if gid != game_id:
+        raise TokenWrongGameError(f"This token is not a token of {game_id}.")
+    key = keyring.get(kid)
+    try:
+        plaintext = key.aead.decrypt(raw[at : at + NONCE_BYTES], raw[at + NONCE_BYTES :], raw[:at])
+    except InvalidTag:
+        raise TokenInvalidError("The token does not authenticate: it was modified or truncated.") from None
+    # authenticated: the rest was written by seal() and cannot fail
+    payload = zlib.decompress(plaintext)
+    seat_key_id = payload[1 : 1 + payload[0]].decode("ascii")
+    at = 1 + payload[0]
+    state_length, entries = struct.unpack_from(">IH", payload, at)
+    sizes = struct.unpack_from(f">{2 * entries}I", payload, at + 6)
+    at += 6 + 8 * entries
+    state_json = payload[at : at + state_length]
+    at += state_length
+    log = []
+    for entry_version, length in zip(sizes[::2], sizes[1::2], strict=True):
+        log.append((entry_version, payload[at : at + length]))
+        at += length
+    return Sealed(match_id, version, seat_key_id, state_json, tuple(log))
+
+
+def seat_key(keyring: Keyring, game_id: str, sealed: Sealed, seat: int) -> str:
+    """The secret key of ``seat`` in the match of ``sealed``."""
+    root = keyring.get(sealed.seat_key_id).seat_root
+    message = b"\0".join((game_id.encode(), sealed.match_id.hex().encode(), str(seat).encode()))
+    return _b64url(hmac.new(root, message, hashlib.sha256).digest())
+
+
+def check_seat_key(keyring: Keyring, game_id: str, sealed: Sealed, seat: int, given: str) -> None:
+    """Refuse a seat key that is not ``seat``'s key in this match (compared in constant time)."""
+    expected = seat_key(keyring, game_id, sealed, seat).encode()
+    if not hmac.compare_digest(expected, given.encode("utf-8", "replace")):
+        raise SeatForbiddenError(
+            "This seat key does not open this seat of this match.",
+            [IssueAt((), "not the key of this seat in this match")],
+        )
+
+
+def new_match_id() -> bytes:
+    """A fresh random match id."""
+    return os.urandom(MATCH_ID_BYTES)
+
+
+def seat_keys(keyring: Keyring, game_id: str, sealed: Sealed, players: int) -> list[str]:
+    """Every seat's key, seat 0 first."""
+    return [seat_key(keyring, game_id, sealed, seat) for seat in range(players)]
+
+
+def match_id_text(match_id: bytes) -> str:
+    """The match id as the API shows it (32 hex digits)."""
+    return match_id.hex()

@@ -1,0 +1,183 @@
+"""Request ids, the JSON access log and the Prometheus metrics: one cheap ASGI middleware and ``/metrics``.
+
+Metrics live in ``prometheus_client``'s default registry. With several worker processes, set
+``PROMETHEUS_MULTIPROC_DIR`` (the console script does when ``WEB_CONCURRENCY`` > 1) before the app is
+imported: every worker then writes its samples to files there and ``/metrics``, whichever worker answers,
+sums all of them (the library's multiprocess mode).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sevens_rules.api.context import REQUEST_ID_HEADER, RequestContext, current_request, request_id_from
+from sevens_rules.api.problems import problem
+from sevens_rules.api.rest import problem_response
+
+MULTIPROC_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+GRAPHQL_PATH = "/graphql"
+UNMATCHED = "unmatched"
+"""The operation label of a request no route matched (a label per raw path would be unbounded)."""
+QUIET_ROUTES = frozenset({"/healthz", "/readyz", "/metrics"})
+"""Probes and scrapes: logged at debug level, so ``info`` shows the traffic that matters."""
+
+# The operations answer in tens of microseconds in-process; the library's default buckets start at 5 ms.
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
+
+REQUESTS = Counter(
+    "sevens_rules_requests",
+    "HTTP requests answered, by operation (REST path template or GraphQL root field), status and problem "
+    "code (empty when none).",
+    ["operation", "status", "code"],
+)
+LATENCY = Histogram(
+    "sevens_rules_request_duration_seconds",
+    "Time from the request reaching the app to the end of its response, by operation and status.",
+    ["operation", "status"],
+    buckets=LATENCY_BUCKETS,
+)
+IN_FLIGHT = Gauge(
+    "sevens_rules_requests_in_flight",
+    "HTTP requests being answered now (summed over live workers).",
+    multiprocess_mode="livesum",
+)
+
+access_logger = logging.getLogger("sevens_rules.access")
+error_logger = logging.getLogger("sevens_rules.error")
+
+
+class AccessMiddleware:
+    """Per HTTP request: take or make the request id, echo it as ``X-Request-ID``, count the request in
+    flight, and once answered record its metrics and log one access line.
+
+    Unexpected exceptions end here too, as a logged traceback and a 500 problem carrying the request id.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        # label children by (operation, status, code): labels() takes a lock and builds keys every time
+        self._series: dict[tuple[str, int, str], tuple[Counter, Histogram]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        header = None
+        for name, value in scope["headers"]:
+            if name == b"x-request-id":
+                header = value
+                break
+        request = RequestContext(request_id_from(header))
+        id_header = (REQUEST_ID_HEADER.encode(), request.request_id.encode())
+        status = 500
+        started = False
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status, started
+            if message["type"] == "http.response.start":
+                started = True
+                status = message["status"]
+                message["headers"] = [*message.get("headers", ()), id_header]
+            await send(message)
+
+        token = current_request.set(request)
+        IN_FLIGHT.inc()
+        start = time.perf_counter()
+        try:
+            await self.app(scope, receive, send_with_id)
+        except Exception:
+            error_logger.exception("unexpected error", extra={"fields": {"request_id": request.request_id}})
+            if started:  # too late for a problem: let the server drop the connection
+                raise
+            await problem_response(problem(500, "internal", "An unexpected error occurred."))(
+                scope, receive, send_with_id
+            )
+        finally:
+            elapsed = time.perf_counter() - start
+            IN_FLIGHT.dec()
+            current_request.reset(token)
+            self._record(scope, request, status, elapsed)
+
+    def _record(self, scope: Scope, request: RequestContext, status: int, elapsed: float) -> None:
+        route = scope.get("route")
+        template: str | None = getattr(route, "path", None)
+        if template is None:
+            operation = UNMATCHED
+        elif template == GRAPHQL_PATH:
+            operation = request.operation or "graphql"
+        else:
+            operation = template
+        code = request.code or ""
+        key = (operation, status, code)
+        series = self._series.get(key)
+        if series is None:
+            series = REQUESTS.labels(operation, str(status), code), LATENCY.labels(operation, str(status))
+            self._series[key] = series
+        series[0].inc()
+        series[1].observe(elapsed)
+        level = (
+            logging.WARNING if status >= 500 else logging.DEBUG if template in QUIET_ROUTES else logging.INFO
+        )
+        if access_logger.isEnabledFor(level):
+            # makeRecord and handle, not log(): log() walks the stack for a caller nobody reads
+            record = access_logger.makeRecord(
+                access_logger.name,
+                level,
+                "",
+                0,
+                "request",
+                (),
+                None,
+                extra={
+                    "fields": {
+                        "method": scope["method"],
+                        "route": template,
+                        "operation": operation,
+                        "status": status,
+                        "code": request.code,
+                        "duration_ms": round(elapsed * 1000, 3),
+                        "request_id": request.request_id,
+                    }
+                },
+            )
+            access_logger.handle(record)
+
+
+def metrics_registry() -> CollectorRegistry:
+    """What ``/metrics`` exposes: this process's registry, or with several workers all of theirs."""
+    if os.environ.get(MULTIPROC_DIR_VARIABLE):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return registry
+    return REGISTRY
+
+
+async def metrics(request: Request) -> Response:
+    """``GET /metrics``: the Prometheus text exposition."""
+    return Response(generate_latest(metrics_registry()), media_type=CONTENT_TYPE_LATEST)
+
+
+@asynccontextmanager
+async def lifespan(app: object) -> AsyncIterator[None]:
+    """On a worker's shutdown, drop its live gauges (in flight) from the multiprocess files."""
+    yield
+    if os.environ.get(MULTIPROC_DIR_VARIABLE):
+        multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]

@@ -1,0 +1,174 @@
+"""Seeds, commitments and the cryptographic shuffle: every random choice the service makes.
+
+All cryptography of the service lives here. The construction is specified in the README ("The
+shuffle") so that any client can recompute a deal; in short:
+
+- a **seed** is 32 random bytes, written as 64 lowercase hex digits;
+- its **commitment** is ``SHA-256("sevens-rules/v1/commitment" || 0x00 || seed)``, in hex;
+- a deal's card order comes from **HMAC-SHA256 in counter mode** keyed with the seed: block ``k`` is
+  ``HMAC-SHA256(seed, u32(k) || context)`` where the context names the construction, the game, the
+  purpose (``deal`` or ``cut``), the deal number and the players' entropy, each length-prefixed, so that
+  no two games, deals or purposes ever share a stream;
+- the blocks are read as big-endian 32-bit words and drive an unbiased Fisher-Yates shuffle (rejection
+  sampling), from the last position down.
+
+HMAC-SHA256 is a pseudorandom function: without the key, its outputs are indistinguishable from random,
+so the cards a seat holds say nothing about the seed or about the cards it does not hold.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import struct
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import count
+from typing import Any, Protocol
+
+from sevens_rules.engine.errors import IssueAt
+
+SEED_BYTES = 32
+"""A seed is 256 bits."""
+
+DOMAIN = b"sevens-rules/v1"
+"""Prefix of every domain-separation label (bump the version to change the construction)."""
+COMMITMENT_LABEL = DOMAIN + b"/commitment"
+"""Label hashed before the seed in its commitment."""
+SHUFFLE_LABEL = DOMAIN + b"/shuffle"
+"""Label opening every shuffle context."""
+
+DEAL = "deal"
+"""Purpose of the shuffle that orders a deal's cards."""
+CUT = "cut"
+"""Purpose of the pack the Seven-Up seats cut for the first dealer."""
+
+_WORD = struct.Struct(">I")
+_BLOCK_WORDS = struct.Struct(">8I")
+_WORD_RANGE = 1 << 32
+
+
+def fresh_seed() -> str:
+    """A new seed from the operating system's CSPRNG, as 64 lowercase hex digits."""
+    return secrets.token_hex(SEED_BYTES)
+
+
+def commitment(seed: str) -> str:
+    """The public commitment to ``seed``: hex SHA-256 of the commitment label, a zero byte and the seed."""
+    return hashlib.sha256(COMMITMENT_LABEL + b"\x00" + bytes.fromhex(seed)).hexdigest()
+
+
+def _field(data: bytes) -> bytes:
+    return _WORD.pack(len(data)) + data
+
+
+def shuffle_context(game_id: str, deal_number: int, purpose: str, entropy: Sequence[str]) -> bytes:
+    """The bytes that separate one stream from every other: label, game, purpose, deal, entropy."""
+    parts = [_field(SHUFFLE_LABEL), _field(game_id.encode()), _field(purpose.encode())]
+    parts.append(_WORD.pack(deal_number) + _WORD.pack(len(entropy)))
+    parts += [_field(contribution.encode()) for contribution in entropy]
+    return b"".join(parts)
+
+
+def words(seed: str, context: bytes) -> Iterator[int]:
+    """The big-endian 32-bit words of ``HMAC-SHA256(seed, u32(k) || context)`` for k = 0, 1, 2, ..."""
+    keyed = hmac.new(bytes.fromhex(seed), digestmod=hashlib.sha256)
+    for block in count():
+        mac = keyed.copy()
+        mac.update(_WORD.pack(block) + context)
+        yield from _BLOCK_WORDS.unpack(mac.digest())
+
+
+def uniform_below(stream: Iterator[int], bound: int) -> int:
+    """A uniform integer in ``0..bound-1`` from ``stream``: words at or above the largest multiple of
+    ``bound`` are skipped, so that every value is equally likely."""
+    limit = _WORD_RANGE - _WORD_RANGE % bound
+    word = next(stream)
+    while word >= limit:
+        word = next(stream)
+    return word % bound
+
+
+def shuffled(
+    deck: Sequence[str],
+    seed: str,
+    game_id: str,
+    deal_number: int,
+    purpose: str = DEAL,
+    entropy: Sequence[str] = (),
+) -> list[str]:
+    """``deck`` (in canonical order) shuffled for one purpose of one deal of one match; top card first.
+
+    ``deal_number`` is 1 for the first deal (the Seven-Up cut, purpose :data:`CUT`, also uses 1).
+    """
+    stream = words(seed, shuffle_context(game_id, deal_number, purpose, entropy))
+    cards = list(deck)
+    for i in range(len(cards) - 1, 0, -1):
+        j = uniform_below(stream, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+class SeededState(Protocol):
+    """What every game's state carries about its seed."""
+
+    @property
+    def seed(self) -> str:
+        """The secret seed, 64 lowercase hex digits."""
+
+    @property
+    def commitment(self) -> str:
+        """The public commitment to the seed."""
+
+    @property
+    def entropy(self) -> Sequence[str]:
+        """The players' contributions, in order."""
+
+
+@dataclass(frozen=True)
+class Seeding:
+    """What a match's seeded deals depend on besides the game: the secret seed and the players' entropy."""
+
+    seed: str = field(repr=False)  # never in a log line or a traceback by accident
+    entropy: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, state: SeededState) -> Seeding:
+        """The seeding a state carries."""
+        return cls(state.seed, tuple(state.entropy))
+
+    @property
+    def commitment(self) -> str:
+        """The public commitment to the seed."""
+        return commitment(self.seed)
+
+    def shuffled(self, deck: Sequence[str], game_id: str, deal_number: int, purpose: str = DEAL) -> list[str]:
+        """:func:`shuffled` for this seed and entropy."""
+        return shuffled(deck, self.seed, game_id, deal_number, purpose, self.entropy)
+
+    def state_fields(self) -> dict[str, Any]:
+        """The ``seed``, ``commitment`` and ``entropy`` fields of a state."""
+        return {"seed": self.seed, "commitment": self.commitment, "entropy": list(self.entropy)}
+
+
+def revealed_seed(state: SeededState, over: bool) -> str | None:
+    """The seed as a seat or a score may show it: only once the match is over (before that it would
+    reveal every hand and every future deal)."""
+    return state.seed if over else None
+
+
+def view_fields(state: SeededState, over: bool) -> dict[str, Any]:
+    """The ``commitment``, ``entropy`` and ``seed`` fields of a seat's view (see :func:`revealed_seed`)."""
+    return {
+        "commitment": state.commitment,
+        "entropy": list(state.entropy),
+        "seed": revealed_seed(state, over),
+    }
+
+
+def seeding_issues(state: SeededState) -> list[IssueAt]:
+    """An issue at ``commitment`` unless it is the commitment of the state's seed."""
+    if state.commitment == commitment(state.seed):
+        return []
+    return [IssueAt(("commitment",), "is not the commitment of this state's seed")]

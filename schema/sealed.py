@@ -1,0 +1,161 @@
+"""Request and response models of the sealed (referee mode) operations, built once per game.
+
+In referee mode the state travels as an opaque ``token``; each seat proves who it is with its
+``seat_key``. The models here only describe the wire; the sealing itself lives in ``api/sealing.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import Field, StringConstraints
+
+from sevens_rules.schema.common import MAX_SEATS, Commitment, Count, Entropy, GameModels, Ordinal, Seat
+from sevens_rules.schema.operations import players_field, type_prefix, wire_model
+
+MAX_TOKEN_LENGTH = 262_144
+"""Longest token accepted, in characters (the largest states seal to a few kilobytes)."""
+
+Token = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=MAX_TOKEN_LENGTH, pattern=r"^[A-Za-z0-9_-]+$"),
+    Field(
+        description="The sealed match: opaque URL-safe base64 made by the service; send it back unchanged."
+    ),
+]
+SeatKey = Annotated[
+    str,
+    StringConstraints(pattern=r"^[A-Za-z0-9_-]{43}$"),
+    Field(description="The secret key of this seat in this match, as returned by sealed new."),
+]
+Version = Annotated[
+    Ordinal, Field(description="1 after new, one more after every applied move; a relay keeps the highest.")
+]
+
+
+@dataclass(frozen=True)
+class SealedModels:
+    """The request and response models of the five sealed operations of one game."""
+
+    new_request: type[Any]
+    new_response: type[Any]
+    moves_request: type[Any]
+    moves_response: type[Any]
+    apply_request: type[Any]
+    apply_response: type[Any]
+    view_request: type[Any]
+    view_response: type[Any]
+    score_request: type[Any]
+    score_response: type[Any]
+    log_entry: type[Any]
+
+
+def build_sealed_models(
+    game_id: str,
+    game_name: str,
+    table_sizes: Sequence[int],
+    models: GameModels,
+    log_versions: int,
+    score_response: type[Any],
+) -> SealedModels:
+    """Derive the sealed ``new``, ``moves``, ``apply``, ``view`` and ``score`` models of one game
+    (``score_response`` is the plain score's answer, which the sealed score carries)."""
+    p = type_prefix(game_id) + "Sealed"
+    token = (Token, ...)
+    seat = (Seat, Field(description="The caller's seat."))
+    key = (SeatKey, ...)
+    events = (list[models.event], Field(description="The events, as this seat may see them."))  # type: ignore[name-defined]
+    log_entry = wire_model(
+        f"{p}Events",
+        "The events of one applied move (or of the first deal, version 1), as one seat may see them.",
+        version=(Version, Field(description="The version the move reached.")),
+        events=events,
+    )
+    return SealedModels(
+        new_request=wire_model(
+            f"{p}NewRequest",
+            f"Start a sealed match of {game_name}, dealt from a seed the service draws.",
+            players=players_field(table_sizes),
+            dealer=(
+                Seat | None,
+                Field(default=None, description="First dealer; omitted means the game's rule."),
+            ),
+            options=(models.options, Field(default_factory=models.options, description="Game options.")),
+            entropy=(
+                Entropy,
+                Field(
+                    default_factory=list, description="Players' entropy, mixed in this order into every deal."
+                ),
+            ),
+        ),
+        new_response=wire_model(
+            f"{p}NewResponse",
+            "A new sealed match: hand each seat its key (and everyone the token).",
+            token=token,
+            version=(Version, ...),
+            match_id=(str, Field(description="The match's public id (32 hex digits).")),
+            seat_keys=(
+                list[str],
+                Field(max_length=MAX_SEATS, description="The secret key of each seat, seat 0 first."),
+            ),
+            commitment=(Commitment, Field(description="The commitment to the match's secret seed.")),
+        ),
+        moves_request=wire_model(
+            f"{p}MovesRequest", "Ask for one seat's legal moves.", token=token, seat=seat, seat_key=key
+        ),
+        moves_response=wire_model(
+            f"{p}MovesResponse",
+            "The seats to act, this seat's legal moves (empty when it is not to act) and its view.",
+            version=(Version, ...),
+            to_act=(list[Seat], ...),
+            moves=(list[models.move], ...),  # type: ignore[name-defined]
+            view=(models.view, ...),
+        ),
+        apply_request=wire_model(
+            f"{p}ApplyRequest",
+            "Apply one move of the caller's seat.",
+            token=token,
+            seat=seat,
+            seat_key=key,
+            move=(models.move, Field(description="A move of the caller's seat (without a deck).")),
+        ),
+        apply_response=wire_model(
+            f"{p}ApplyResponse",
+            "The new token and version, and the events the move caused as this seat may see them.",
+            token=token,
+            version=(Version, ...),
+            events=events,
+        ),
+        view_request=wire_model(
+            f"{p}ViewRequest",
+            "Ask for one seat's view and the events since a version it has seen.",
+            token=token,
+            seat=seat,
+            seat_key=key,
+            since=(
+                Count,
+                Field(default=0, le=2**31 - 1, description="The last version this seat has seen (0: none)."),
+            ),
+        ),
+        view_response=wire_model(
+            f"{p}ViewResponse",
+            f"One seat's view and the events after 'since' (a token keeps {log_versions} versions).",
+            version=(Version, ...),
+            view=(models.view, ...),
+            events=(list[log_entry], Field(description="Events after 'since', oldest first.")),  # type: ignore[valid-type]
+            complete=(
+                bool,
+                Field(description="False when older events than the token keeps were asked for."),
+            ),
+        ),
+        score_request=wire_model(f"{p}ScoreRequest", "Ask for the scores of a sealed match.", token=token),
+        score_response=wire_model(
+            f"{p}ScoreResponse",
+            "The scores every player may see.",
+            version=(Version, ...),
+            score=(score_response, ...),
+        ),
+        log_entry=log_entry,
+    )

@@ -1,0 +1,431 @@
+"""Referee mode: sealed tokens, seat keys, key rotation, per-seat events, and no leak in any answer."""
+
+from __future__ import annotations
+
+import base64
+import os
+import random
+import warnings
+from typing import Any
+
+import orjson
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette asks for httpx2, which its test client does not need yet
+    from starlette.testclient import TestClient
+
+from sevens_rules.api.app import create_app
+from sevens_rules.api.limits import Settings
+from sevens_rules.api.sealed import LOG_VERSIONS
+from sevens_rules.api.sealing import Keyring, SealKeysError, open_token
+from sevens_rules.engine.game import updated
+from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.my_ship_sails import MyShipSailsEvent
+from sevens_rules.schema.sedmice import SedmiceEvent
+from sevens_rules.schema.sjuan import SjuanEvent
+from tests.sealed_helpers import call, cards_in, event_leaks, hidden_from, keyring
+
+RING = keyring("k1=1")
+
+
+@pytest.fixture(autouse=True)
+def _seeds(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """Sealed matches dealt from seeds that follow from the test's name, so every run deals the same."""
+    rng = random.Random(request.node.nodeid)
+    monkeypatch.setattr("sevens_rules.api.sealed.draw_seed", lambda: f"{rng.getrandbits(256):064x}")
+
+
+TOKEN_CODES = {"token/malformed", "token/invalid", "token/wrong-game", "token/unknown-key"}
+
+
+def _new(game_id: str = "sjuan", players: int = 3, ring: Keyring = RING, **extra: Any) -> dict[str, Any]:
+    status, body = call(ring, game_id, "new", {"players": players, **extra})
+    assert status == 200, body
+    match: dict[str, Any] = body
+    return match
+
+
+def _state(game_id: str, token: str, ring: Keyring = RING) -> Any:
+    return GAMES[game_id].models.state.model_validate_json(open_token(ring, game_id, token).state_json)
+
+
+def _seat_body(match: dict[str, Any], seat: int, **extra: Any) -> dict[str, Any]:
+    return {"token": match["token"], "seat": seat, "seat_key": match["seat_keys"][seat], **extra}
+
+
+def _first_move(game_id: str, match: dict[str, Any], ring: Keyring = RING) -> tuple[int, dict[str, Any]]:
+    """The first seat to act and its first legal move."""
+    status, moves = call(ring, game_id, "moves", _seat_body(match, 0))
+    assert status == 200
+    seat = moves["to_act"][0]
+    status, moves = call(ring, game_id, "moves", _seat_body(match, seat))
+    return seat, moves["moves"][0]
+
+
+# ---- keys --------------------------------------------------------------------------------------------
+
+
+def test_keys_are_read_as_id_colon_base64_the_first_one_sealing() -> None:
+    key = base64.b64encode(os.urandom(32)).decode()
+    urlsafe = base64.urlsafe_b64encode(os.urandom(32)).decode().rstrip("=")
+    ring = Keyring.parse(f" new.2026:{key} , old_1:{urlsafe}")
+    assert ring is not None
+    assert [k.id for k in ring.keys] == ["new.2026", "old_1"]
+    assert ring.current.id == "new.2026"
+    assert Keyring.parse("") is None and Keyring.parse(" , ") is None
+    assert Keyring.from_env({}) is None
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ("nocolon", "entry 1 must be 'id:base64key'"),
+        (f"bad id:{'A' * 43}=", "entry 1 must be 'id:base64key'"),
+        ("k1:not base64!", "key 'k1' is not base64"),
+        (f"k1:{base64.b64encode(b'short').decode()}", "key 'k1' must be 32 bytes, not 5"),
+        (f"k1:{'A' * 43}=,k1:{'B' * 43}=", "key id 'k1' is listed twice"),
+    ],
+)
+def test_a_malformed_key_list_is_refused_with_one_line(value: str, says: str) -> None:
+    with pytest.raises(SealKeysError, match=says):
+        Keyring.parse(value)
+
+
+def test_the_service_does_not_start_with_malformed_keys_and_says_why_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("RULES_SEAL_KEYS", "k1:tooshort")
+    with pytest.raises(SystemExit) as stopped:
+        create_app(Settings())
+    assert stopped.value.code == "sevens-rules: RULES_SEAL_KEYS: key 'k1' must be 32 bytes, not 6"
+
+
+def test_without_keys_every_sealed_operation_says_how_to_enable_them(client: TestClient) -> None:
+    assert not os.environ.get("RULES_SEAL_KEYS")  # the shared client is configured from the environment
+    response = client.post("/v1/games/sjuan/sealed/new", json={"players": 3})
+    assert response.status_code == 404
+    assert response.json()["code"] == "sealed/disabled"
+    assert "RULES_SEAL_KEYS" in response.json()["detail"]
+    status, body = call(None, "sevens", "score", {"token": "AQ"})
+    assert (status, body["code"]) == (404, "sealed/disabled")
+    query = 'query { sevensSealedScore(token: "AQ") { ... on SevensProblem { status code } } }'
+    answer = client.post("/graphql", json={"query": query}).json()
+    assert answer["data"]["sevensSealedScore"] == {"status": 404, "code": "sealed/disabled"}
+
+
+# ---- a match over REST and GraphQL -------------------------------------------------------------------
+
+
+def test_a_sealed_match_over_rest_and_graphql() -> None:
+    client = TestClient(create_app(Settings(), RING), raise_server_exceptions=False)
+    match = client.post("/v1/games/sevens/sealed/new", json={"players": 4}).json()
+    assert match["version"] == 1 and len(match["seat_keys"]) == 4 and len(match["match_id"]) == 32
+    assert "seed" not in match and "state" not in match
+    assert len(match["commitment"]) == 64  # the seed's commitment, published before anyone plays
+    seat, move = _first_move("sevens", match)
+    applied = client.post("/v1/games/sevens/sealed/apply", json=_seat_body(match, seat, move=move)).json()
+    assert applied["version"] == 2 and applied["events"][0]["type"] == "played"
+    query = """query($t: String!, $s: Int!, $k: String!) { sevensSealedView(token: $t, seat: $s, seat_key: $k,
+      since: 1) { ... on SevensSealedViewResponse { version complete view { hand table { run } }
+      events { version events { type player card } } } } }"""
+    variables = {"t": applied["token"], "s": 0, "k": match["seat_keys"][0]}
+    view = client.post("/graphql", json={"query": query, "variables": variables}).json()["data"]
+    assert view["sevensSealedView"]["version"] == 2
+    assert view["sevensSealedView"]["events"] == [
+        {"version": 2, "events": [{"type": "played", "player": seat, "card": move["card"]}]}
+    ]
+    score = client.post("/v1/games/sevens/sealed/score", json={"token": applied["token"]}).json()
+    assert score == {
+        "version": 2,
+        "score": {
+            "totals": [0, 0, 0, 0],
+            "deals": [],
+            "outcome": {
+                "over": False,
+                "winners": [],
+                "lowest_total_wins": False,
+                "seats": [{"seat": seat, "total": 0, "place": 1} for seat in range(4)],
+            },
+            "seed": None,
+        },
+    }
+
+
+def test_view_since_a_version_returns_the_later_events_and_says_when_older_ones_are_gone() -> None:
+    match = _new("sjuan", 3)
+    token = match["token"]
+    for _ in range(LOG_VERSIONS + 3):
+        state = _state("sjuan", token)
+        (seat,) = GAMES["sjuan"].to_act(state)
+        move = GAMES["sjuan"].legal_moves(state, seat)[0]
+        status, applied = call(
+            RING,
+            "sjuan",
+            "apply",
+            _seat_body({**match, "token": token}, seat, move=orjson.loads(move.model_dump_json())),
+        )
+        assert status == 200, applied
+        token = applied["token"]
+    last = LOG_VERSIONS + 4
+    status, view = call(RING, "sjuan", "view", _seat_body({**match, "token": token}, 1, since=last - 2))
+    assert status == 200
+    assert (view["version"], view["complete"]) == (last, True)
+    assert [entry["version"] for entry in view["events"]] == [last - 1, last]
+    status, view = call(RING, "sjuan", "view", _seat_body({**match, "token": token}, 1, since=0))
+    assert view["complete"] is False
+    assert [entry["version"] for entry in view["events"]] == list(range(last - LOG_VERSIONS + 1, last + 1))
+
+
+# ---- tokens --------------------------------------------------------------------------------------------
+
+
+def _score(token: str, game_id: str = "sjuan", ring: Keyring = RING) -> tuple[int, Any]:
+    return call(ring, game_id, "score", {"token": token})
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def test_every_byte_of_a_token_flipped_is_refused() -> None:
+    token = _new("domino-fan-tan", 2)["token"]
+    assert _score(token, "domino-fan-tan")[0] == 200
+    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    for index in range(len(raw)):
+        for flip in (0x01, 0x80):
+            changed = bytearray(raw)
+            changed[index] ^= flip
+            status, problem = _score(_b64(bytes(changed)), "domino-fan-tan")
+            assert 400 <= status < 500 and problem["code"] in TOKEN_CODES, (index, flip, problem)
+
+
+def test_truncated_extended_and_respelled_tokens_are_refused() -> None:
+    token = _new("sjuan", 4)["token"]
+    for length in range(len(token)):
+        status, problem = _score(token[:length] or "A")
+        assert 400 <= status < 500 and problem["code"] in TOKEN_CODES | {"request/invalid"}, length
+    for changed in (
+        token + "A",
+        token + "AA",
+        token + "AAAA",
+        token[:-1] + ("B" if token[-1] == "A" else "A"),
+    ):
+        status, problem = _score(changed)
+        assert problem["code"] in TOKEN_CODES, changed
+    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    if len(raw) % 3:  # the last character carries unused bits: another spelling of the same bytes is refused
+        last = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".index(token[-1])
+        respelled = token[:-1] + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"[last ^ 1]
+        assert base64.urlsafe_b64decode(respelled + "=" * (-len(respelled) % 4)) == raw
+        assert _score(respelled)[1]["code"] == "token/malformed"
+
+
+def test_a_token_of_another_game_or_another_key_is_refused_with_its_own_code() -> None:
+    token = _new("fan-tan", 4)["token"]
+    assert _score(token, "sjuan")[1]["code"] == "token/wrong-game"
+    assert _score(token, "fan-tan", keyring("k2=2"))[1]["code"] == "token/unknown-key"
+    assert _score(token, "fan-tan", keyring("k1=2"))[1]["code"] == "token/invalid"
+
+
+def test_key_rotation_keeps_matches_and_seat_keys_while_the_old_key_is_listed() -> None:
+    old, rotated, new_only = keyring("k1=1"), keyring("k2=2,k1=1"), keyring("k2=2")
+    match = _new("sevens", 4, ring=old)
+    seat, move = _first_move("sevens", match, rotated)
+    status, applied = call(rotated, "sevens", "apply", _seat_body(match, seat, move=move))
+    assert status == 200
+    resealed = base64.urlsafe_b64decode(applied["token"] + "=" * (-len(applied["token"]) % 4))
+    assert resealed[1:4] == b"\x02k2"  # sealed again with the first key
+    assert call(old, "sevens", "score", {"token": applied["token"]})[1]["code"] == "token/unknown-key"
+    after = {**match, "token": applied["token"]}
+    assert call(rotated, "sevens", "moves", _seat_body(after, seat))[0] == 200  # the seat keys still open
+    assert call(new_only, "sevens", "score", {"token": applied["token"]})[0] == 200
+    # the seat keys derive from the key the match started with: once it is gone, the match ends
+    assert call(new_only, "sevens", "moves", _seat_body(after, seat))[1]["code"] == "token/unknown-key"
+    assert call(new_only, "sevens", "score", {"token": match["token"]})[1]["code"] == "token/unknown-key"
+
+
+# ---- seat keys -----------------------------------------------------------------------------------------
+
+
+def test_swapped_and_foreign_seat_keys_are_refused_with_the_same_answer() -> None:
+    match, other = _new("sjuan", 3), _new("sjuan", 3)
+    answers = []
+    for seat, key in [
+        (0, match["seat_keys"][1]),
+        (1, match["seat_keys"][0]),
+        (0, other["seat_keys"][0]),
+        (2, "A" * 43),
+    ]:
+        for operation, extra in [
+            ("moves", {}),
+            ("view", {}),
+            ("apply", {"move": {"type": "pass", "player": seat}}),
+        ]:
+            status, problem = call(
+                RING, "sjuan", operation, {"token": match["token"], "seat": seat, "seat_key": key, **extra}
+            )
+            assert (status, problem["code"]) == (403, "seat/forbidden")
+            answers.append({k: v for k, v in problem.items()})
+    assert all(answer == answers[0] for answer in answers)
+    assert cards_in(answers[0]) == set()
+
+
+def test_a_seat_moves_only_for_itself_and_never_chooses_the_deck() -> None:
+    match = _new("sjuan", 3)
+    seat, move = _first_move("sjuan", match)
+    other = (seat + 1) % 3
+    status, problem = call(RING, "sjuan", "apply", _seat_body(match, other, move=move))
+    assert (status, problem["code"], problem["errors"][0]["path"]) == (
+        403,
+        "move/not-your-seat",
+        "/move/player",
+    )
+    deck = list(GAMES["sjuan"].deck)
+    status, problem = call(RING, "sjuan", "apply", _seat_body(match, seat, move={**move, "deck": deck}))
+    assert (status, problem["errors"][0]["path"]) == (422, "/move/deck")
+
+
+def test_a_refused_move_lists_only_the_callers_own_legal_moves() -> None:
+    match = _new("sjuan", 3)
+    seat, move = _first_move("sjuan", match)
+    other = (seat + 1) % 3
+    status, problem = call(RING, "sjuan", "apply", _seat_body(match, other, move={**move, "player": other}))
+    assert (status, problem["code"], problem["legal_moves"]) == (409, "move/not-your-turn", [])
+    state = _state("sjuan", match["token"])
+    stranger = sorted(state.hands[other])[0]
+    status, problem = call(
+        RING,
+        "sjuan",
+        "apply",
+        _seat_body(match, seat, move={"type": "play", "player": seat, "card": stranger}),
+    )
+    assert (status, problem["code"]) == (409, "move/illegal")
+    assert {m["player"] for m in problem["legal_moves"]} == {seat}
+    assert stranger not in orjson.dumps(problem).decode()
+
+
+def test_my_ship_sails_pending_choices_and_passes_reach_only_their_seats() -> None:
+    match = _new("my-ship-sails", 5)
+    state = _state("my-ship-sails", match["token"])
+    token = match["token"]
+    for seat in range(5):
+        card = state.hands[seat][0]
+        status, applied = call(
+            RING,
+            "my-ship-sails",
+            "apply",
+            _seat_body({**match, "token": token}, seat, move={"type": "pass", "player": seat, "card": card}),
+        )
+        assert status == 200, applied
+        token = applied["token"]
+        if seat < 4:
+            assert applied["events"] == [
+                {"type": "chosen", "player": seat, **_nulls(MyShipSailsEvent, "type", "player")}
+            ]
+            for other in range(5):
+                _, seen = call(RING, "my-ship-sails", "view", _seat_body({**match, "token": token}, other))
+                assert seen["view"]["choice"] is None or other == seat or other < seat
+    received = [e for e in applied["events"] if e["type"] == "received"]
+    assert {(e["player"], e["from_player"]) for e in received} == {(0, 4), (4, 3)}
+    for seat in range(5):
+        _, seen = call(RING, "my-ship-sails", "view", _seat_body({**match, "token": token}, seat, since=5))
+        pairs = {
+            (e["player"], e["from_player"]) for e in seen["events"][0]["events"] if e["type"] == "received"
+        }
+        assert pairs == {(seat, (seat - 1) % 5), ((seat + 1) % 5, seat)}
+
+
+def _nulls(model: Any, *keep: str) -> dict[str, None]:
+    return {name: None for name in model.model_fields if name not in keep}
+
+
+def test_a_drawn_card_is_shown_to_its_drawer_only() -> None:
+    sjuan = GAMES["domino-fan-tan"]
+    drew = SjuanEvent.model_validate_json(b'{"type": "drew", "player": 1, "card": "7H"}')
+    assert sjuan.event_for_seat(drew, 1) == drew
+    assert sjuan.event_for_seat(drew, 0) == updated(drew, card=None)
+    sedmice = GAMES["sedmice"]
+    refill = SedmiceEvent.model_validate_json(b'{"type": "drew", "player": 0, "card": "7H"}')
+    assert sedmice.event_for_seat(refill, 0) == refill
+    assert sedmice.event_for_seat(refill, 1) == updated(refill, card=None)
+    passed = MyShipSailsEvent.model_validate_json(
+        b'{"type": "received", "player": 2, "card": "7H", "from_player": 1}'
+    )
+    assert [GAMES["my-ship-sails"].event_for_seat(passed, s) for s in range(4)] == [
+        None,
+        passed,
+        passed,
+        None,
+    ]
+
+
+# ---- no leak in random matches -------------------------------------------------------------------------
+
+STEPS = 90
+OPTIONS: dict[str, dict[str, Any]] = {"my-ship-sails": {"max_exchanges": 3}}
+
+
+def _check(answer: Any, forbidden: set[str], where: str) -> None:
+    leaked = cards_in(answer) & forbidden
+    assert not leaked, f"{where}: {sorted(leaked)} in {answer}"
+    dumped = orjson.dumps(answer)
+    # the seed (null until then) is revealed only once the match is over
+    assert b'"seed":"' not in dumped or b"match_over" in dumped or b'"over":true' in dumped, where
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_random_sealed_matches_never_show_a_seat_what_it_may_not_see(game_id: str) -> None:
+    game = GAMES[game_id]
+    rng = random.Random(f"sealed {game_id}")
+    for players in sorted({min(game.table_sizes()), max(game.table_sizes())}):
+        match = _new(game_id, players, options=OPTIONS.get(game_id, {}))
+        token = match["token"]
+        history: dict[int, tuple[Any, str | None, Any]] = {1: (None, None, _state(game_id, token))}
+        seen = [0] * players
+        version = 1
+        for _ in range(STEPS):
+            state = history[version][2]
+            current = {**match, "token": token}
+            # a random seat reads its moves, its view and the events since it last looked
+            seat = rng.randrange(players)
+            hidden = hidden_from(game, state, seat)
+            status, moves = call(RING, game_id, "moves", _seat_body(current, seat))
+            assert status == 200
+            _check(moves, hidden, f"moves of seat {seat}")
+            status, view = call(RING, game_id, "view", _seat_body(current, seat, since=seen[seat]))
+            _check(view["view"], hidden, f"view of seat {seat}")
+            for entry in view["events"]:
+                before, moved, after = history[entry["version"]]
+                forbidden = hidden_from(game, after, seat) if before is None else set()
+                if before is not None:
+                    forbidden = event_leaks(game, before, after, moved, seat, entry["events"])
+                _check(entry["events"], forbidden, f"events {entry['version']} seen by {seat}")
+            seen[seat] = version
+            status, score = call(RING, game_id, "score", {"token": token})
+            _check(score, set().union(*(hidden_from(game, state, s) for s in range(players))), "score")
+            if not moves["to_act"]:
+                break
+            # the seat tries a move it may not make: another seat's legal move in its own name
+            others = [s for s in moves["to_act"] if s != seat]
+            if others:
+                foreign = rng.choice(game.legal_moves(state, rng.choice(others)))
+                attempt = orjson.loads(updated(foreign, player=seat).model_dump_json())
+                status, problem = call(RING, game_id, "apply", _seat_body(current, seat, move=attempt))
+                if status != 200:
+                    _check({k: v for k, v in problem.items()}, hidden, f"refusal to seat {seat}")
+                    assert all(m["player"] == seat for m in problem.get("legal_moves") or [])
+            # then a seat to act makes one of its legal moves
+            actor = rng.choice(moves["to_act"])
+            status, own = call(RING, game_id, "moves", _seat_body(current, actor))
+            move = rng.choice(own["moves"])
+            status, applied = call(RING, game_id, "apply", _seat_body(current, actor, move=move))
+            assert status == 200, applied
+            token, version = applied["token"], applied["version"]
+            after = _state(game_id, token)
+            history[version] = (state, move.get("card"), after)
+            _check(
+                applied["events"],
+                event_leaks(game, state, after, move.get("card"), actor, applied["events"]),
+                "apply",
+            )

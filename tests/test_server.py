@@ -1,0 +1,231 @@
+"""The console script: settings from the environment, the fast stack, and one real multi-worker run."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sevens_rules.__main__ import healthcheck, main, prepare_metrics_dir, server_options
+from sevens_rules.api.limits import Settings, SettingsError
+
+STARTUP_DEADLINE_SECONDS = 180  # a bound for a busy machine, not a speed requirement
+WORKERS = 2
+
+
+def test_server_options_use_uvloop_and_httptools() -> None:
+    options = server_options(Settings())
+    assert options["loop"] == "uvloop"
+    assert options["http"] == "httptools"
+
+
+def test_server_options_follow_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEB_CONCURRENCY", "4")
+    monkeypatch.setenv("PORT", "9001")
+    monkeypatch.setenv("HOST", "0.0.0.0")
+    monkeypatch.setenv("RULES_KEEP_ALIVE_SECONDS", "7")
+    monkeypatch.setenv("RULES_GRACEFUL_SHUTDOWN_SECONDS", "12")
+    monkeypatch.setenv("RULES_WORKER_HEALTHCHECK_SECONDS", "40")
+    monkeypatch.setenv("RULES_LOG_LEVEL", "INFO")
+    options = server_options(Settings.from_env())
+    assert options["workers"] == 4
+    assert (options["host"], options["port"]) == ("0.0.0.0", 9001)
+    assert options["timeout_keep_alive"] == 7
+    assert options["timeout_graceful_shutdown"] == 12
+    assert options["timeout_worker_healthcheck"] == 40
+    assert options["log_level"] == "info"
+    assert options["access_log"] is False
+
+
+def test_graceful_shutdown_is_bounded_by_default() -> None:
+    assert server_options(Settings())["timeout_graceful_shutdown"] == 20
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("WEB_CONCURRENCY", "0"),
+        ("WEB_CONCURRENCY", "65"),
+        ("WEB_CONCURRENCY", "two"),
+        ("PORT", "70000"),
+        ("RULES_GRACEFUL_SHUTDOWN_SECONDS", "-1"),
+        ("RULES_KEEP_ALIVE_SECONDS", "0"),
+        ("RULES_LOG_LEVEL", "loud"),
+    ],
+)
+def test_a_bad_variable_stops_the_script(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, value: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError):
+        Settings.from_env()
+    assert main([]) == 2
+    assert name in capsys.readouterr().err
+
+
+def test_an_unknown_argument_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve-forever"]) == 2
+    assert "usage" in capsys.readouterr().err
+
+
+def test_the_metrics_dir_is_cleared_of_the_last_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    directory = tmp_path / "metrics"
+    directory.mkdir()
+    (directory / "counter_123.db").write_bytes(b"stale")
+    (directory / "keep.txt").write_text("not ours")
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(directory))
+    prepare_metrics_dir(2)
+    assert sorted(p.name for p in directory.iterdir()) == ["keep.txt"]
+
+
+def test_several_workers_get_a_metrics_dir(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
+    prepare_metrics_dir(1)
+    assert "PROMETHEUS_MULTIPROC_DIR" not in os.environ
+    prepare_metrics_dir(2)
+    assert Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).is_dir()
+
+
+def test_healthcheck_fails_when_nothing_listens() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # bound but not listening: the connection is refused
+        assert healthcheck("0.0.0.0", port) == 1
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """``python -m sevens_rules`` in a subprocess, with its stderr read line by line."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "sevens_rules"],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.lines.put(line)
+
+    def wait_for(self, pattern: str, count: int = 1) -> list[re.Match[str]]:
+        """Read stderr until ``count`` lines match ``pattern`` (bounded by the startup deadline)."""
+        found = [m for m in map(re.compile(pattern).search, self.seen) if m]
+        while len(found) < count:
+            line = self.lines.get(timeout=STARTUP_DEADLINE_SECONDS)
+            self.seen.append(line)
+            match = re.search(pattern, line)
+            if match:
+                found.append(match)
+        return found
+
+    def drain(self) -> None:
+        """Take every line read so far."""
+        while not self.lines.empty():
+            self.seen.append(self.lines.get())
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, int]]:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "WEB_CONCURRENCY": str(WORKERS),
+        "RULES_LOG_LEVEL": "info",
+        "PROMETHEUS_MULTIPROC_DIR": str(tmp_path_factory.mktemp("metrics")),
+        "RULES_COMMIT": "feedface",
+    }
+    running = Server(env)
+    try:
+        running.wait_for(r"Application startup complete", WORKERS)
+        yield running, port
+    finally:
+        if running.process.poll() is None:
+            running.process.kill()
+            running.process.wait()
+
+
+def _get(port: int, path: str, request_id: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request("GET", path, headers={"X-Request-ID": request_id} if request_id else {})
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        connection.close()  # a new connection per request, so both workers take some
+
+
+def test_the_documented_server_answers_probes_and_version(server: tuple[Server, int]) -> None:
+    _, port = server
+    assert _get(port, "/healthz")[0] == 200
+    assert _get(port, "/readyz")[0] == 200
+    status, _, body = _get(port, "/version")
+    assert status == 200
+    assert json.loads(body)["commit"] == "feedface"
+    assert healthcheck("0.0.0.0", port) == 0
+
+
+def test_the_workers_run_uvloop_and_httptools(server: tuple[Server, int]) -> None:
+    running, _ = server
+    pids = [int(m.group(1)) for m in running.wait_for(r"Started server process \[(\d+)\]", WORKERS)]
+    for pid in pids:
+        maps = Path(f"/proc/{pid}/maps")
+        if not maps.exists():
+            pytest.skip("no /proc to read the loaded libraries from")
+        loaded = maps.read_text()
+        assert re.search(r"/uvloop/loop\.cpython", loaded), pid
+        assert re.search(r"/httptools/parser/parser\.cpython", loaded), pid
+
+
+def test_metrics_sum_every_worker_and_requests_are_logged(server: tuple[Server, int]) -> None:
+    running, port = server
+    sent = [f"multi-{i}" for i in range(12)]
+    for request_id in sent:
+        status, headers, _ = _get(port, "/version", request_id)
+        assert status == 200
+        assert headers["x-request-id"] == request_id
+    lines = running.wait_for(r'"request_id":"multi-\d+"', len(sent))
+    entries = [json.loads(m.string) for m in lines]
+    assert sorted(e["request_id"] for e in entries) == sorted(sent)
+    assert {(e["method"], e["route"], e["status"]) for e in entries} == {("GET", "/version", 200)}
+    assert {e["logger"] for e in entries} == {"sevens_rules.access"}
+    _, _, exposition = _get(port, "/metrics")
+    text = exposition.decode()
+    match = re.search(r'sevens_rules_requests_total\{code="",operation="/version",status="200"\} (\S+)', text)
+    assert match is not None
+    assert float(match.group(1)) == 1 + len(sent)  # the first test asked once too
+    # whichever worker answered the scrape, the count is every worker's sum (the kernel picks who serves)
+    workers = {int(m.group(1)) for m in running.wait_for(r"Started server process \[(\d+)\]", WORKERS)}
+    assert {e["pid"] for e in entries} <= workers
+
+
+def test_sigterm_shuts_down_gracefully(server: tuple[Server, int]) -> None:
+    running, _ = server
+    running.process.send_signal(signal.SIGTERM)
+    assert running.process.wait(timeout=STARTUP_DEADLINE_SECONDS) == 0
+    running.wait_for(r"Finished server process", WORKERS)
