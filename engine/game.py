@@ -27,8 +27,7 @@ from sevens_rules.engine.errors import (
     MatchOverError,
     NotYourTurnError,
 )
-from sevens_rules.schema.common import Outcome, SeatOutcome, WireModel
-from sevens_rules.schema.operations import GameModels
+from sevens_rules.schema.common import GameModels, Outcome, SeatOutcome, WireModel
 
 
 class SeatMove(Protocol):

@@ -12,11 +12,12 @@ legality check than listing the moves).
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 from sevens_rules.engine.dealing import SeededState, Seeding
+from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import EventT, Game, OptionsT, ScoreT, ViewT, check_deck
 
 NEXT_DEAL = "next_deal"
@@ -27,6 +28,23 @@ DEAL_OVER = "deal_over"
 
 MATCH_OVER = "match_over"
 """The phase, in every game, of a finished match."""
+
+
+class DealRecord(Protocol):
+    """What the shared cycle reads of a finished deal's record: its number and its dealer."""
+
+    @property
+    def number(self) -> int:
+        """1 for the first deal of the match."""
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt it."""
+
+
+RecordCheck = Callable[[int, bool], list[IssueAt]]
+"""A game's check of the finished deal at an index of a state's ``deals``; the flag says whether no issue
+was found before it (in this deal's number or in an earlier deal)."""
 
 
 class DealtState(SeededState, Protocol):
@@ -54,7 +72,7 @@ class DealtState(SeededState, Protocol):
         """The match's options."""
 
     @property
-    def deals(self) -> Sequence[object]:
+    def deals(self) -> Sequence[DealRecord]:
         """The finished deals, oldest first."""
 
 
@@ -119,6 +137,23 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
         """The fields of ``player``'s view beyond the common ones (game, options, seat, dealer, deal number,
         phase, hand sizes, finished deals): their hand and whatever else the game shows that seat. The view
         model refuses a name it does not have."""
+
+    @abstractmethod
+    def deal_record_check(self, state: MatchStateT) -> RecordCheck:
+        """The game's check of each finished deal of ``state`` beyond its number (see
+        :meth:`deal_history_issues`): a function of the deal's index, called oldest first, so that it may
+        carry what it learns of one deal (running totals) to the next."""
+
+    def deal_history_issues(self, state: MatchStateT) -> list[IssueAt]:
+        """Issues with the finished deals of ``state``, oldest first: each is numbered in order from 1,
+        then whatever the game checks of its record (:meth:`deal_record_check`)."""
+        check = self.deal_record_check(state)
+        issues: list[IssueAt] = []
+        for index, deal in enumerate(state.deals):
+            if deal.number != index + 1:
+                issues.append(IssueAt(("deals", index, "number"), f"must be {index + 1}"))
+            issues += check(index, not issues)
+        return issues
 
     def view(self, state: MatchStateT, player: int) -> ViewT:
         self.check_seat(state, player, "player")

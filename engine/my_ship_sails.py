@@ -39,8 +39,8 @@ from typing import Any
 from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, sort_cards
 from sevens_rules.engine.errors import IssueAt, NotYourTurnError
 from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
-from sevens_rules.engine.match import DealSetup, DealtMatch
-from sevens_rules.schema.common import INT32_MAX, MAX_SEATS
+from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
+from sevens_rules.schema.common import INT32_MAX, MAX_SEATS, GameModels
 from sevens_rules.schema.my_ship_sails import (
     DEALS_PER_MATCH,
     MyShipSailsChoice,
@@ -56,16 +56,15 @@ from sevens_rules.schema.my_ship_sails import (
     MyShipSailsState,
     MyShipSailsView,
 )
-from sevens_rules.schema.operations import GameModels
 
 HAND_SIZE = 7
 """Cards dealt to each player."""
 
 PASS = MyShipSailsMoveType("pass")
-DECLARE = MyShipSailsMoveType("declare")
-NEXT_DEAL = MyShipSailsMoveType("next_deal")
+DECLARE = MyShipSailsMoveType.declare
+NEXT_DEAL = MyShipSailsMoveType.next_deal
 CHOICE_PASS = MyShipSailsChoiceType("pass")
-CHOICE_DECLARE = MyShipSailsChoiceType("declare")
+CHOICE_DECLARE = MyShipSailsChoiceType.declare
 STEP = MyShipSailsPhase.step
 DEAL_OVER = MyShipSailsPhase.deal_over
 MATCH_OVER = MyShipSailsPhase.match_over
@@ -82,8 +81,8 @@ _PASS_CHOICES = {c: MyShipSailsChoice(type=CHOICE_PASS, card=c) for c in FULL_DE
 _DECLARE_CHOICE = MyShipSailsChoice(type=CHOICE_DECLARE)
 
 
-def _event(kind: str, **fields: Any) -> MyShipSailsEvent:
-    return MyShipSailsEvent(type=MyShipSailsEventType(kind), **fields)
+def _event(kind: MyShipSailsEventType, **fields: Any) -> MyShipSailsEvent:
+    return MyShipSailsEvent(type=kind, **fields)
 
 
 def one_suit(hand: Sequence[str]) -> bool:
@@ -174,7 +173,7 @@ class MyShipSails(
         player = move.player
         pending = list(state.pending)
         pending[player] = _DECLARE_CHOICE if move.type == DECLARE else _PASS_CHOICES[move.card or ""]
-        events = [_event("chosen", player=player)]
+        events = [_event(MyShipSailsEventType.chosen, player=player)]
         if any(choice is None for choice in pending):
             return updated(state, pending=pending), events
         return self._resolve_step(state, pending, events)
@@ -187,7 +186,7 @@ class MyShipSails(
 
     def event_for_seat(self, event: MyShipSailsEvent, seat: int) -> MyShipSailsEvent | None:
         """A passed card (``received``) is seen by its giver and its receiver only."""
-        if event.type == "received" and seat not in (event.player, event.from_player):
+        if event.type is MyShipSailsEventType.received and seat not in (event.player, event.from_player):
             return None
         return event
 
@@ -224,7 +223,7 @@ class MyShipSails(
             exchanges=0,
             deals=setup.deals,
         )
-        events = [_event("deal_started", player=dealer)]
+        events = [_event(MyShipSailsEventType.deal_started, player=dealer)]
         if options.auto_declare:
             return self._auto_declare(state, events)
         return state, events
@@ -257,9 +256,11 @@ class MyShipSails(
             kept.sort(key=_CARD_ORDER.__getitem__)
             hands.append(kept)
         exchanges = state.exchanges + 1
-        events.append(_event("exchanged", exchange=exchanges))
+        events.append(_event(MyShipSailsEventType.exchanged, exchange=exchanges))
         events += [
-            _event("received", player=seat, card=passed[seat - 1], from_player=(seat - 1) % n)
+            _event(
+                MyShipSailsEventType.received, player=seat, card=passed[seat - 1], from_player=(seat - 1) % n
+            )
             for seat in range(n)
         ]
         after = updated(state, hands=hands, pending=[None] * n, exchanges=exchanges)
@@ -278,7 +279,9 @@ class MyShipSails(
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         n = len(state.hands)
         for seat in declarers:
-            events.append(_event("declared", player=seat, cards=state.hands[seat], auto=auto))
+            events.append(
+                _event(MyShipSailsEventType.declared, player=seat, cards=state.hands[seat], auto=auto)
+            )
         deal = MyShipSailsDeal(
             number=state.deal_number,
             dealer=state.dealer,
@@ -286,11 +289,11 @@ class MyShipSails(
             winners=declarers,
         )
         deals = [*state.deals, deal]
-        events.append(_event("deal_ended", deal=deal))
+        events.append(_event(MyShipSailsEventType.deal_ended, deal=deal))
         phase = DEAL_OVER
         if state.deal_number >= DEALS_PER_MATCH:
             phase = MATCH_OVER
-            events.append(_event("match_ended", winners=best_seats(_totals(deals, n))))
+            events.append(_event(MyShipSailsEventType.match_ended, winners=best_seats(_totals(deals, n))))
         return updated(state, deals=deals, phase=phase, pending=[None] * n), events
 
     # ---- consistency ----------------------------------------------------------------------------
@@ -373,14 +376,23 @@ class MyShipSails(
         return issues
 
     def _deal_history_issues(self, state: MyShipSailsState) -> list[IssueAt]:
+        issues = self.deal_history_issues(state)
+        if state.deals:
+            last = state.deals[-1]
+            n = len(state.hands)
+            expected = last.dealer if state.phase is not STEP else (last.dealer + 1) % n
+            if state.dealer != expected:
+                issues.append(IssueAt(("dealer",), "the dealer moves one seat left each deal"))
+        return issues
+
+    def deal_record_check(self, state: MyShipSailsState) -> RecordCheck:
         n = len(state.hands)
         limit = state.options.max_exchanges
-        issues = []
-        for index, deal in enumerate(state.deals):
+
+        def check(index: int, clean: bool) -> list[IssueAt]:
+            deal = state.deals[index]
             path = ("deals", index)
-            if deal.number != index + 1:
-                issues.append(IssueAt((*path, "number"), f"must be {index + 1}"))
-            issues += seat_issues((*path, "dealer"), deal.dealer, n)
+            issues = seat_issues((*path, "dealer"), deal.dealer, n)
             if index and deal.dealer != (state.deals[index - 1].dealer + 1) % n:
                 issues.append(IssueAt((*path, "dealer"), "the dealer moves one seat left each deal"))
             if deal.winners != sorted(set(deal.winners)):
@@ -399,12 +411,9 @@ class MyShipSails(
                 and deal.exchanges >= limit
             ):
                 issues.append(IssueAt((*path, "exchanges"), "no step follows the last allowed exchange"))
-        if state.deals:
-            last = state.deals[-1]
-            expected = last.dealer if state.phase is not STEP else (last.dealer + 1) % n
-            if state.dealer != expected:
-                issues.append(IssueAt(("dealer",), "the dealer moves one seat left each deal"))
-        return issues
+            return issues
+
+        return check
 
 
 def _totals(deals: Sequence[MyShipSailsDeal], players: int) -> list[int]:

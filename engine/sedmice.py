@@ -46,9 +46,8 @@ from sevens_rules.engine.game import (
     seat_issues,
     updated,
 )
-from sevens_rules.engine.match import DealSetup, DealtMatch
-from sevens_rules.schema.common import Phase
-from sevens_rules.schema.operations import GameModels
+from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
+from sevens_rules.schema.common import GameModels, Phase
 from sevens_rules.schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
@@ -81,8 +80,8 @@ DEAL_OVER = Phase.deal_over
 MATCH_OVER = Phase.match_over
 
 
-def _event(kind: str, **fields: Any) -> SedmiceEvent:
-    return SedmiceEvent(type=SedmiceEventType(kind), **fields)
+def _event(kind: SedmiceEventType, **fields: Any) -> SedmiceEvent:
+    return SedmiceEvent(type=kind, **fields)
 
 
 def answers(card: str, led_rank: str) -> bool:
@@ -181,7 +180,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             tricks=[0, 0],
             deals=setup.deals,
         )
-        return state, [_event("deal_started", player=dealer)]
+        return state, [_event(SedmiceEventType.deal_started, player=dealer)]
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SedmiceMove:
         return SedmiceMove(type=NEXT_DEAL, player=player, deck=deck)
@@ -237,13 +236,17 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         hands[player] = [c for c in hands[player] if c != card]
         if move.type == EXTEND:
             trick = [*state.trick, [card]]
-            events = [_event("extended", player=player, card=card, answers=True)]
+            events = [_event(SedmiceEventType.extended, player=player, card=card, answers=True)]
         elif not state.trick:
             trick = [[card]]
-            events = [_event("played", player=player, card=card, answers=True)]
+            events = [_event(SedmiceEventType.played, player=player, card=card, answers=True)]
         else:
             trick = [*state.trick[:-1], [*state.trick[-1], card]]
-            events = [_event("played", player=player, card=card, answers=answers(card, trick[0][0][0]))]
+            events = [
+                _event(
+                    SedmiceEventType.played, player=player, card=card, answers=answers(card, trick[0][0][0])
+                )
+            ]
         after = updated(state, hands=hands, trick=trick)
         if len(trick[-1]) == n and not any(hands):
             # Nobody holds a card, so nobody could extend: the trick ends without a choice.
@@ -263,7 +266,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         tricks[side] += 1
         events.append(
             _event(
-                "trick_taken",
+                SedmiceEventType.trick_taken,
                 player=taker,
                 side=side,
                 cards=cards,
@@ -279,7 +282,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         while drawn < len(stock) and len(hands[seat]) < HAND_SIZE:
             card = stock[drawn]
             hands[seat].append(card)
-            events.append(_event("drew", player=seat, card=card))
+            events.append(_event(SedmiceEventType.drew, player=seat, card=card))
             drawn += 1
             seat = (seat + 1) % n
         hands = [_sorted(h) if len(h) > 1 else h for h in hands]
@@ -308,11 +311,13 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             reason=reason,
         )
         deals = [*state.deals, deal]
-        events.append(_event("deal_ended", player=last_taker, side=side, deal=deal))
+        events.append(_event(SedmiceEventType.deal_ended, player=last_taker, side=side, deal=deal))
         phase = DEAL_OVER
         if max(hit_totals(deals)) >= state.options.target_hits:
             phase = MATCH_OVER
-            events.append(_event("match_ended", side=side, winners=self._side_seats(state, side)))
+            events.append(
+                _event(SedmiceEventType.match_ended, side=side, winners=self._side_seats(state, side))
+            )
         return updated(state, deals=deals, phase=phase), events
 
     def _side_seats(self, state: SedmiceState, side: int) -> list[int]:
@@ -370,7 +375,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             + [(("taken", s), pile) for s, pile in enumerate(state.taken)],
             PIQUET_DECK,
         )
-        issues += self._deal_history_issues(state)
+        issues += self.deal_history_issues(state)
         issues += self._taken_issues(state)
         if issues:
             return issues
@@ -489,15 +494,15 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             issues.append(IssueAt((*path, "tricks"), "does not match the state's tricks"))
         return issues
 
-    def _deal_history_issues(self, state: SedmiceState) -> list[IssueAt]:
+    def deal_record_check(self, state: SedmiceState) -> RecordCheck:
         n = len(state.hands)
-        issues: list[IssueAt] = []
         target = state.options.target_hits
         totals = [0, 0]
-        for index, deal in enumerate(state.deals):
+
+        def check(index: int, clean: bool) -> list[IssueAt]:
+            deal = state.deals[index]
             path = ("deals", index)
-            if deal.number != index + 1:
-                issues.append(IssueAt((*path, "number"), f"must be {index + 1}"))
+            issues: list[IssueAt] = []
             expected_dealer = (state.dealer - (state.deal_number - deal.number)) % n
             if deal.dealer != expected_dealer:
                 issues.append(
@@ -508,8 +513,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
                 found += length_issues((*path, name), getattr(deal, name), SIDES)
             found += seat_issues((*path, "last_trick"), deal.last_trick, n)
             if found:
-                issues += found
-                continue
+                return issues + found
             if sum(deal.points) != DEAL_POINTS or any(p % 10 for p in deal.points):
                 issues.append(IssueAt((*path, "points"), "the sides share 80 points in tens"))
             elif any(t == 0 and p for t, p in zip(deal.tricks, deal.points, strict=True)):
@@ -528,4 +532,6 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
                 issues.append(IssueAt(path, "the match ended at an earlier deal"))
             totals[0] += deal.hits[0]
             totals[1] += deal.hits[1]
-        return issues
+            return issues
+
+        return check

@@ -75,8 +75,7 @@ from sevens_rules.engine.seven_up_rules import (
     _sorted,
     cut_for_dealer,
 )
-from sevens_rules.schema.common import Suit
-from sevens_rules.schema.operations import GameModels
+from sevens_rules.schema.common import GameModels, Suit
 from sevens_rules.schema.seven_up import (
     CaliforniaJackOptions,
     CaliforniaJackState,

@@ -14,6 +14,7 @@ from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues
+from sevens_rules.engine.match import RecordCheck
 from sevens_rules.engine.seven_up_rules import (
     _ACTIVE,
     _UNSETTLED,
@@ -72,8 +73,7 @@ class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
             locations.append((("turned",), [state.turned]))
         issues = conservation_issues(locations, FULL_DECK)
         issues += self._points_issues(("points",), state.points, n)
-        for i, deal in enumerate(state.deals):
-            issues += self._deal_issues(i, deal, n)
+        issues += self.deal_history_issues(state)
         issues += self._cut_issues(state)
         if issues:
             return issues
@@ -273,25 +273,29 @@ class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
             )
         return issues
 
-    def _deal_issues(self, index: int, deal: SevenUpDeal, n: int) -> list[IssueAt]:
-        path: tuple[str | int, ...] = ("deals", index)
-        issues = []
-        if deal.number != index + 1:
-            issues.append(IssueAt((*path, "number"), f"must be {index + 1}"))
-        issues += seat_issues((*path, "dealer"), deal.dealer, n)
-        issues += self._points_issues((*path, "points"), deal.points, n)
-        issues += length_issues((*path, "by_side"), deal.by_side, self.side_count(n))
-        if issues:
-            return issues
-        expected = [0] * self.side_count(n)
-        if deal.outcome is not Outcome.thrown_in:
-            for point in deal.points:
-                expected[point.side] += 1
-        if deal.by_side != expected:
-            issues.append(
-                IssueAt((*path, "by_side"), "must count the deal's points per side (0 when thrown in)")
-            )
-        return issues + self.outcome_issues(path, deal)
+    def deal_record_check(self, state: StateT) -> RecordCheck:
+        n = len(state.hands)
+
+        def check(index: int, clean: bool) -> list[IssueAt]:
+            deal = state.deals[index]
+            path: tuple[str | int, ...] = ("deals", index)
+            issues = seat_issues((*path, "dealer"), deal.dealer, n)
+            issues += self._points_issues((*path, "points"), deal.points, n)
+            issues += length_issues((*path, "by_side"), deal.by_side, self.side_count(n))
+            # a misnumbered record is not checked further (the shared check has reported its number)
+            if issues or deal.number != index + 1:
+                return issues
+            expected = [0] * self.side_count(n)
+            if deal.outcome is not Outcome.thrown_in:
+                for point in deal.points:
+                    expected[point.side] += 1
+            if deal.by_side != expected:
+                issues.append(
+                    IssueAt((*path, "by_side"), "must count the deal's points per side (0 when thrown in)")
+                )
+            return issues + self.outcome_issues(path, deal)
+
+        return check
 
     def outcome_issues(self, path: tuple[str | int, ...], deal: SevenUpDeal) -> list[IssueAt]:
         """Issues with a recorded deal's outcome beyond its points (Seven-Up: any outcome may happen)."""

@@ -39,6 +39,7 @@ Decisions where the rulings and the text are silent:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin, sort_cards
 from sevens_rules.engine.errors import IssueAt
@@ -49,9 +50,8 @@ from sevens_rules.engine.game import (
     seat_issues,
     updated,
 )
-from sevens_rules.engine.match import DealSetup, DealtMatch
-from sevens_rules.schema.common import Phase, Suit
-from sevens_rules.schema.operations import GameModels
+from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
+from sevens_rules.schema.common import GameModels, Phase, Suit
 from sevens_rules.schema.sevens import (
     SEVENS_PASSES,
     SEVENS_PLAYERS,
@@ -79,15 +79,13 @@ _KING = _RANK["K"]
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _SUIT_ENUM = {s: Suit(s) for s in SUITS}
 
-PLAY = SevensMoveType("play")
+PLAY = SevensMoveType.play
 PASS = SevensMoveType("pass")
-NEXT_DEAL = SevensMoveType("next_deal")
-
-_EV = {name: SevensEventType(name) for name in SevensEventType.__members__}
+NEXT_DEAL = SevensMoveType.next_deal
 
 
-def _event(kind: str, **fields: object) -> SevensEvent:
-    return SevensEvent(type=_EV[kind], **fields)  # type: ignore[arg-type]
+def _event(kind: SevensEventType, **fields: Any) -> SevensEvent:
+    return SevensEvent(type=kind, **fields)
 
 
 def _row(suit: str, ranks: Iterable[int]) -> SevensRow:
@@ -183,7 +181,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             bust=[],
             deals=setup.deals,
         )
-        return state, [_event("deal_started", player=dealer)]
+        return state, [_event(SevensEventType.deal_started, player=dealer)]
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevensMove:
         return SevensMove(type=NEXT_DEAL, player=player, deck=deck)
@@ -223,7 +221,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         events: list[SevensEvent] = []
         if move.type == PASS:
             used = state.passes[player] + 1
-            events.append(_event("passed", player=player, passes=used))
+            events.append(_event(SevensEventType.passed, player=player, passes=used))
             if used <= SEVENS_PASSES:
                 passes = list(state.passes)
                 passes[player] = used
@@ -239,12 +237,12 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         joined = [c for c in new.run if c not in old.run and c != card]
         table = list(state.table)
         table[index] = new
-        events.append(_event("played", player=player, card=card, joined=joined or None))
+        events.append(_event(SevensEventType.played, player=player, card=card, joined=joined or None))
         update: dict[str, object] = {"hands": hands, "table": table}
         if not hands[player]:
             out = [*state.out, player]
             update["out"] = out
-            events.append(_event("went_out", player=player, place=len(out)))
+            events.append(_event(SevensEventType.went_out, player=player, place=len(out)))
         return self._continue(updated(state, **update), player, events)
 
     def _bust(
@@ -258,7 +256,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             _row(row.run[0][1], [*_row_ranks(row), *(_RANK[c[0]] for c in cards if c[1] == row.run[0][1])])
             for row in state.table
         ]
-        events.append(_event("bust", player=player, cards=list(cards)))
+        events.append(_event(SevensEventType.bust, player=player, cards=list(cards)))
         after = updated(state, hands=hands, table=table, bust=[*state.bust, player])
         return self._continue(after, player, events)
 
@@ -283,11 +281,11 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             points=[POINTS[p - 1] for p in places],
         )
         deals = [*state.deals, deal]
-        events.append(_event("deal_ended", deal=deal))
+        events.append(_event(SevensEventType.deal_ended, deal=deal))
         phase = Phase.deal_over
         if state.deal_number >= state.options.deals:
             phase = Phase.match_over
-            events.append(_event("match_ended", winners=best_seats(_totals(deals))))
+            events.append(_event(SevensEventType.match_ended, winners=best_seats(_totals(deals))))
         return updated(state, deals=deals, phase=phase, turn=None), events
 
     # ---- reading a state ------------------------------------------------------------------------
@@ -339,7 +337,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         for i, row in enumerate(state.table):
             issues += _row_issues(("table", i), row)
         issues += self._seat_status_issues(state)
-        issues += self._deal_history_issues(state)
+        issues += self.deal_history_issues(state)
         if issues:
             return issues
         if state.deal_number > state.options.deals:
@@ -391,18 +389,17 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             issues.append(IssueAt(("table",), "cards lie apart from a run only after a bust"))
         return issues
 
-    def _deal_history_issues(self, state: SevensState) -> list[IssueAt]:
+    def deal_record_check(self, state: SevensState) -> RecordCheck:
         n = SEVENS_PLAYERS
-        issues = []
-        for index, deal in enumerate(state.deals):
+
+        def check(index: int, clean: bool) -> list[IssueAt]:
+            deal = state.deals[index]
             path = ("deals", index)
-            if deal.number != index + 1:
-                issues.append(IssueAt((*path, "number"), f"must be {index + 1}"))
-            issues += seat_issues((*path, "dealer"), deal.dealer, n)
+            issues = seat_issues((*path, "dealer"), deal.dealer, n)
             issues += length_issues((*path, "places"), deal.places, n)
             issues += length_issues((*path, "points"), deal.points, n)
-            if issues:
-                continue
+            if issues or not clean:
+                return issues
             # the dealer moves one seat left each deal, up to the current deal's dealer
             if deal.dealer != (state.dealer - (state.deal_number - 1 - index)) % n:
                 issues.append(IssueAt((*path, "dealer"), "the dealer moves one seat left each deal"))
@@ -410,7 +407,9 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
                 issues.append(IssueAt((*path, "places"), "must give places 1 to 4, one each"))
             elif deal.points != [POINTS[p - 1] for p in deal.places]:
                 issues.append(IssueAt((*path, "points"), "must be 3, 2, 1, 0 for places 1 to 4"))
-        return issues
+            return issues
+
+        return check
 
 
 def _row_issues(path: tuple[str | int, ...], row: SevensRow) -> list[IssueAt]:

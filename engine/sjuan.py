@@ -30,9 +30,8 @@ from sevens_rules.engine.game import (
     seat_issues,
     updated,
 )
-from sevens_rules.engine.match import DealSetup, DealtMatch
-from sevens_rules.schema.common import Phase
-from sevens_rules.schema.operations import GameModels
+from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
+from sevens_rules.schema.common import GameModels, Phase
 from sevens_rules.schema.sjuan import (
     DominoFanTanOptions,
     DominoFanTanState,
@@ -63,14 +62,14 @@ _CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 _RANK = {r: i for i, r in enumerate(RANKS)}
 
 
-PLAY = SjuanMoveType("play")
+PLAY = SjuanMoveType.play
 PASS = SjuanMoveType("pass")
-DRAW = SjuanMoveType("draw")
-NEXT_DEAL = SjuanMoveType("next_deal")
+DRAW = SjuanMoveType.draw
+NEXT_DEAL = SjuanMoveType.next_deal
 
 
-def _event(kind: str, **fields: Any) -> SjuanEvent:
-    return SjuanEvent(type=SjuanEventType(kind), **fields)
+def _event(kind: SjuanEventType, **fields: Any) -> SjuanEvent:
+    return SjuanEvent(type=kind, **fields)
 
 
 class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
@@ -214,13 +213,13 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         if move.type == PASS:
             chips = list(state.chips)
             chips[player] += 1
-            events.append(_event("passed", player=player, chips=1, reason="pass"))
+            events.append(_event(SjuanEventType.passed, player=player, chips=1, reason="pass"))
             return updated(state, chips=chips, turn=(player + 1) % n), events
         if move.type == DRAW:
             stock = self.stock(state)
             drawn = stock[0]
             hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
-            events.append(_event("drew", player=player, card=drawn))
+            events.append(_event(SjuanEventType.drew, player=player, card=drawn))
             after = updated(state, hands=hands, stock=stock[1:])
             keeps_turn = drawn in self.playable(after) or (
                 self.draws_until_playable(after) and len(stock) > 1
@@ -228,7 +227,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             return updated(after, turn=player if keeps_turn else (player + 1) % n), events
         assert move.card is not None
         hands[player] = [c for c in hands[player] if c != move.card]
-        events.append(_event("played", player=player, card=move.card))
+        events.append(_event(SjuanEventType.played, player=player, card=move.card))
         after = updated(state, hands=hands, table=[*state.table, move.card])
         if not hands[player]:
             return self._end_deal(after, winner=player, events=events)
@@ -255,12 +254,12 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             pot=sum(chips),
         )
         deals = [*state.deals, deal]
-        events.append(_event("deal_ended", player=winner, deal=deal))
+        events.append(_event(SjuanEventType.deal_ended, player=winner, deal=deal))
         totals = _totals(deals, len(state.hands))
         phase = Phase.deal_over
         if max(totals) >= MATCH_TARGET:
             phase = Phase.match_over
-            events.append(_event("match_ended", winners=best_seats(totals, lowest=True)))
+            events.append(_event(SjuanEventType.match_ended, winners=best_seats(totals, lowest=True)))
         return updated(state, deals=deals, phase=phase, turn=None), events
 
     def score(self, state: SjuanFamilyState) -> SjuanScore:
@@ -301,7 +300,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             if state.dealer != expected_dealer % n:
                 issues.append(IssueAt(("dealer",), "the deal passes to the left after every deal"))
         issues += self.table_issues(state)
-        issues += self._deal_history_issues(state)
+        issues += self.deal_history_issues(state)
         if state.phase is Phase.play:
             if state.turn is None:
                 issues.append(IssueAt(("turn",), "a deal in play must have a seat to act"))
@@ -331,20 +330,21 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
                 )
         return issues
 
-    def _deal_history_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
+    def deal_record_check(self, state: SjuanFamilyState) -> RecordCheck:
         n = len(state.hands)
-        issues: list[IssueAt] = []
         running = [0] * n
-        for index, deal in enumerate(state.deals):
+
+        def check(index: int, clean: bool) -> list[IssueAt]:
+            nonlocal running
+            deal = state.deals[index]
             path = ("deals", index)
-            if deal.number != index + 1:
-                issues.append(IssueAt((*path, "number"), f"must be {index + 1}"))
+            issues: list[IssueAt] = []
             for name in ("cards_left", "chips", "penalties"):
                 issues += length_issues((*path, name), getattr(deal, name), n)
             issues += seat_issues((*path, "dealer"), deal.dealer, n)
             issues += seat_issues((*path, "winner"), deal.winner, n)
-            if issues:
-                continue
+            if issues or not clean:
+                return issues
             count_chips = state.options.chips_count
             expected = [
                 c + (p if count_chips else 0) for c, p in zip(deal.cards_left, deal.chips, strict=True)
@@ -367,14 +367,16 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             running = [t + p for t, p in zip(running, deal.penalties, strict=True)]
             if index < len(state.deals) - 1 and max(running) >= MATCH_TARGET:
                 issues.append(IssueAt(path, "the match ended at an earlier deal"))
-        return issues
+            return issues
+
+        return check
 
 
 def _deal_events(state: SjuanFamilyState) -> list[SjuanEvent]:
     """The events of a fresh deal: who dealt, and the chips short hands paid."""
-    events = [_event("deal_started", player=state.dealer)]
+    events = [_event(SjuanEventType.deal_started, player=state.dealer)]
     events += [
-        _event("chip_paid", player=seat, chips=paid, reason="short_hand")
+        _event(SjuanEventType.chip_paid, player=seat, chips=paid, reason="short_hand")
         for seat, paid in enumerate(state.chips)
         if paid
     ]

@@ -9,6 +9,7 @@ JSON Schema calls them integers.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -321,3 +322,15 @@ class MoveBase(WireModel):
 def seat_list(description: str) -> Any:
     """A per-seat list field (one entry per seat, at most :data:`MAX_SEATS`)."""
     return Field(max_length=MAX_SEATS, description=description)
+
+
+@dataclass(frozen=True)
+class GameModels:
+    """The wire models one game defines."""
+
+    options: type[WireModel]
+    state: type[WireModel]
+    move: type[WireModel]
+    event: type[WireModel]
+    view: type[WireModel]
+    score: type[WireModel]

@@ -135,19 +135,16 @@ class MyShipSailsState(WireModel):
     )
 
 
-MyShipSailsEventType = StrEnum(
-    "MyShipSailsEventType",
-    {
-        "deal_started": "deal_started",
-        "chosen": "chosen",
-        "exchanged": "exchanged",
-        "received": "received",
-        "declared": "declared",
-        "deal_ended": "deal_ended",
-        "match_ended": "match_ended",
-    },
-)
-"""What happened. ``received`` is private to its ``player``; every other event is public."""
+class MyShipSailsEventType(StrEnum):
+    # What happened. ``received`` is private to its ``player``; every other event is public.
+    # (a comment, not a docstring: a docstring would become a new description in the generated contract)
+    deal_started = "deal_started"
+    chosen = "chosen"
+    exchanged = "exchanged"
+    received = "received"
+    declared = "declared"
+    deal_ended = "deal_ended"
+    match_ended = "match_ended"
 
 
 class MyShipSailsEvent(WireModel):

@@ -18,6 +18,7 @@ from sevens_rules.schema.common import (
     Commitment,
     Entropy,
     FullDeckOrder,
+    GameModels,
     IntegralInt,
     Ordinal,
     Outcome,
@@ -39,18 +40,6 @@ def field_prefix(game_id: str) -> str:
     """``fan-tan`` -> ``fanTan``: the prefix of a game's GraphQL root fields."""
     prefix = type_prefix(game_id)
     return prefix[0].lower() + prefix[1:]
-
-
-@dataclass(frozen=True)
-class GameModels:
-    """The wire models one game defines."""
-
-    options: type[WireModel]
-    state: type[WireModel]
-    move: type[WireModel]
-    event: type[WireModel]
-    view: type[WireModel]
-    score: type[WireModel]
 
 
 @dataclass(frozen=True)

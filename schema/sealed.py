@@ -12,8 +12,8 @@ from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints
 
-from sevens_rules.schema.common import MAX_SEATS, Commitment, Count, Entropy, Ordinal, Seat
-from sevens_rules.schema.operations import GameModels, players_field, type_prefix, wire_model
+from sevens_rules.schema.common import MAX_SEATS, Commitment, Count, Entropy, GameModels, Ordinal, Seat
+from sevens_rules.schema.operations import players_field, type_prefix, wire_model
 
 MAX_TOKEN_LENGTH = 262_144
 """Longest token accepted, in characters (the largest states seal to a few kilobytes)."""

@@ -130,19 +130,16 @@ class SevensState(WireModel):
     deals: list[SevensDeal] = Field(max_length=100, description="Finished deals, oldest first.")
 
 
-SevensEventType = StrEnum(
-    "SevensEventType",
-    {
-        "deal_started": "deal_started",
-        "played": "played",
-        "passed": "passed",
-        "bust": "bust",
-        "went_out": "went_out",
-        "deal_ended": "deal_ended",
-        "match_ended": "match_ended",
-    },
-)
-"""What happened."""
+class SevensEventType(StrEnum):
+    # What happened.
+    # (a comment, not a docstring: a docstring would become a new description in the generated contract)
+    deal_started = "deal_started"
+    played = "played"
+    passed = "passed"
+    bust = "bust"
+    went_out = "went_out"
+    deal_ended = "deal_ended"
+    match_ended = "match_ended"
 
 
 class SevensEvent(WireModel):

@@ -135,19 +135,16 @@ class DominoFanTanState(SjuanFamilyState):
     stock: CardList
 
 
-SjuanEventType = StrEnum(
-    "SjuanEventType",
-    {
-        "deal_started": "deal_started",
-        "chip_paid": "chip_paid",
-        "played": "played",
-        "passed": "passed",
-        "drew": "drew",
-        "deal_ended": "deal_ended",
-        "match_ended": "match_ended",
-    },
-)
-"""What happened."""
+class SjuanEventType(StrEnum):
+    # What happened.
+    # (a comment, not a docstring: a docstring would become a new description in the generated contract)
+    deal_started = "deal_started"
+    chip_paid = "chip_paid"
+    played = "played"
+    passed = "passed"
+    drew = "drew"
+    deal_ended = "deal_ended"
+    match_ended = "match_ended"
 
 
 class SjuanEvent(WireModel):

@@ -37,8 +37,8 @@ from tests.seeds import seeding
 
 GAME = MyShipSails()
 PASS = MyShipSailsMoveType("pass")
-DECLARE = MyShipSailsMoveType("declare")
-NEXT_DEAL = MyShipSailsMoveType("next_deal")
+DECLARE = MyShipSailsMoveType.declare
+NEXT_DEAL = MyShipSailsMoveType.next_deal
 STEP = MyShipSailsPhase.step
 DEAL_OVER = MyShipSailsPhase.deal_over
 MATCH_OVER = MyShipSailsPhase.match_over
@@ -89,7 +89,7 @@ def build(
     choices: list[MyShipSailsChoice | None] = [None] * len(hands)
     for seat, choice in (pending or {}).items():
         if choice == "declare":
-            choices[seat] = MyShipSailsChoice(type=MyShipSailsChoiceType("declare"))
+            choices[seat] = MyShipSailsChoice(type=MyShipSailsChoiceType.declare)
         else:
             choices[seat] = MyShipSailsChoice(type=MyShipSailsChoiceType("pass"), card=choice)
     return MyShipSailsState(
@@ -578,7 +578,7 @@ def test_consistency_pending_choices_fit_the_hands_and_the_phase() -> None:
     assert GAME.consistency_issues(wrong_length)
     declare_with_card = updated(
         build(EXAMPLE),
-        pending=[MyShipSailsChoice(type=MyShipSailsChoiceType("declare"), card="AH"), None, None, None],
+        pending=[MyShipSailsChoice(type=MyShipSailsChoiceType.declare, card="AH"), None, None, None],
     )
     assert GAME.consistency_issues(declare_with_card)
     over, _ = step(build(EXAMPLE, options=MyShipSailsOptions(max_exchanges=1)), ["4S", "8C", "JC", "9H"])

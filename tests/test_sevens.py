@@ -29,9 +29,9 @@ from tests.seeds import seeding
 
 GAME = Sevens()
 FULL = "A23456789TJQK"
-PLAY = SevensMoveType("play")
+PLAY = SevensMoveType.play
 PASS = SevensMoveType("pass")
-NEXT_DEAL = SevensMoveType("next_deal")
+NEXT_DEAL = SevensMoveType.next_deal
 
 
 def cards(text: str) -> list[str]:
