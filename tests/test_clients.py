@@ -295,11 +295,12 @@ def test_gql_with_the_committed_sdl_plays_a_full_match(service: str, game_id: st
 def _readme_examples() -> list[tuple[str, str, str]]:
     """The README's complete JSON examples as ``(schema, json, where)``: request bodies and answers.
 
-    A body sent to ``/v1/games/<game>/<operation>`` is that operation's request; the ``json`` block after it
-    is its response (skipped when abbreviated with ``…``); a problem block is the game's problem. ``STATE``
-    stands for a state the reader got before.
+    A body sent to ``/v1/games/<game>/<operation>`` is that operation's request (its schema named as the
+    committed OpenAPI names it); the ``json`` block after it is its response (skipped when abbreviated
+    with ``…``); a problem block is the game's problem. ``STATE`` stands for a state the reader got before.
     """
     text = README.read_text()
+    paths = json.loads(OPENAPI.read_text())["paths"]
     examples: list[tuple[str, str, str]] = []
     last: tuple[str, str] | None = None
     pattern = re.compile(r"```(sh|json)\n(.*?)```", re.S)
@@ -311,16 +312,23 @@ def _readme_examples() -> list[tuple[str, str, str]]:
             call = re.search(r"/v1/games/([a-z-]+)/([a-z]+) .*?-d '(.*?)'", block, re.S)
             if call:
                 game_id, operation, body = call.groups()
-                last = (type_prefix(game_id), operation.capitalize())
-                examples.append((f"{last[0]}{last[1]}Request", body, f"README.md:{line}"))
+                post = paths[f"/v1/games/{game_id}/{operation}"]["post"]
+                last = (type_prefix(game_id), _ref_name(post["responses"]["200"]))
+                examples.append((_ref_name(post["requestBody"]), body, f"README.md:{line}"))
             continue
         if "…" in block:
             continue
         if '"urn:sevens-rules:problem:' in block and last:
             examples.append((f"{last[0]}Problem", block, f"README.md:{line}"))
         elif last:
-            examples.append((f"{last[0]}{last[1]}Response", block, f"README.md:{line}"))
+            examples.append((last[1], block, f"README.md:{line}"))
     return examples
+
+
+def _ref_name(body: dict[str, Any]) -> str:
+    """The component name of a request body's or a response's JSON schema (the OpenAPI's own naming)."""
+    ref: str = body["content"]["application/json"]["schema"]["$ref"]
+    return ref.rsplit("/", 1)[1]
 
 
 def _typescript_source(examples: list[tuple[str, str, str]]) -> str:
