@@ -16,7 +16,7 @@ from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
 
 from sevens_rules.api.graphql import build_schema
-from sevens_rules.api.limits import BodyLimitMiddleware, Settings
+from sevens_rules.api.limits import BodyLimitMiddleware, Settings, SettingsError
 from sevens_rules.api.openapi import openapi_json
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import problem_response, routes
@@ -44,7 +44,14 @@ class GraphQLApp(GraphQL):
     def decode_json(self, data: str | bytes) -> object:
         # orjson refuses nesting deeper than 1024 with a JSONDecodeError (a 400); the stdlib parser
         # strawberry uses would hit Python's recursion limit on a deeply nested body (a 500).
-        return orjson.loads(data)
+        body = orjson.loads(data)
+        # strawberry reads the body with dict methods: JSON that is not an object ("abc", 5, null, a
+        # list, which would be a batch) would be an AttributeError, so it is refused here.
+        if not isinstance(body, dict):
+            raise GraphQLHTTPException(400, "The body must be a JSON object with a 'query' string.")
+        if not isinstance(body.get("operationName"), str | None):
+            raise GraphQLHTTPException(400, "The GraphQL 'operationName' must be a string or null.")
+        return body
 
     def encode_json(self, data: object) -> bytes:
         return orjson.dumps(data)
@@ -94,7 +101,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     """Build the application from settings (by default read from the environment)."""
     settings = settings or Settings.from_env()
     graphql_app = GraphQLApp(build_schema(settings), graphql_ide=None, allow_queries_via_get=False)
-    middleware = [Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)]
+    middleware = [
+        Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes, timeout=settings.body_timeout)
+    ]
     if settings.cors_origins:
         middleware.insert(
             0,
@@ -117,5 +126,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
 
 
-app = create_app()
-"""The service, configured from the environment."""
+try:
+    app = create_app()
+    """The service, configured from the environment."""
+except SettingsError as error:
+    # A bad variable stops the service with one line naming it (also when a server imports this module).
+    raise SystemExit(f"sevens-rules: {error}") from None

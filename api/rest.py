@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Mapping
 
 from pydantic import ValidationError
@@ -17,13 +16,13 @@ from sevens_rules.api.problems import (
     dump,
     from_rules_error,
     from_validation_error,
+    internal_problem,
     problem,
 )
 from sevens_rules.engine.errors import RulesError
 from sevens_rules.schema.common import Problem
 
 JSON_MEDIA_TYPE = "application/json"
-logger = logging.getLogger("sevens_rules")
 
 
 def problem_response(body: Problem, headers: Mapping[str, str] | None = None) -> Response:
@@ -57,9 +56,8 @@ def operation_endpoint(op: Operation) -> Callable[[Request], Awaitable[Response]
             return problem_response(as_game_problem(from_validation_error(error), problem_model))
         except RulesError as error:
             return problem_response(from_rules_error(error, problem_model))
-        except Exception:  # a bug: report it without leaking a trace
-            logger.exception("unexpected error in %s", op.path)
-            return problem_response(problem(500, "internal", "An unexpected error occurred."))
+        except Exception:  # a bug: log it, and answer without leaking a trace
+            return problem_response(internal_problem(op.path, problem_model))
         return Response(dump(result), media_type=JSON_MEDIA_TYPE)
 
     endpoint.__name__ = op.operation_id

@@ -279,6 +279,26 @@ def seat_issues(path: tuple[str | int, ...], seat: int | None, players: int) -> 
     return []
 
 
+def bound_issues(path: tuple[str | int, ...], values: Sequence[int], most: int, why: str) -> list[IssueAt]:
+    """An issue for each count in ``values`` above ``most``, the largest the rules make possible (``why``
+    says why). Every counter a state carries is bounded so, so that no answer overflows the contract."""
+    return [
+        IssueAt((*path, index), f"must be at most {most} ({why})")
+        for index, value in enumerate(values)
+        if value > most
+    ]
+
+
+def check_deal_limit(deals: int, most: int) -> None:
+    """Refuse a ``next_deal`` once a match holds ``most`` deal records, the most a state may carry."""
+    if deals >= most:
+        raise InvalidRequestError(
+            f"This match has {deals} deals, the most this service keeps in one match.",
+            [IssueAt(("type",), f"no deal after the {most}th; start a new match")],
+            argument="move",
+        )
+
+
 def length_issues(path: tuple[str | int, ...], values: Sequence[Any], players: int) -> list[IssueAt]:
     """An issue when a per-seat list does not have one entry per seat."""
     if len(values) != players:

@@ -65,7 +65,14 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from sevens_rules.engine.cards import FULL_DECK, shuffled
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
+from sevens_rules.engine.game import (
+    Game,
+    check_deal_limit,
+    check_deck,
+    conservation_issues,
+    length_issues,
+    seat_issues,
+)
 from sevens_rules.engine.tricks import (
     card_points,
     highest,
@@ -78,6 +85,7 @@ from sevens_rules.engine.tricks import (
 from sevens_rules.schema.common import Suit
 from sevens_rules.schema.operations import GameModels
 from sevens_rules.schema.seven_up import (
+    SEVEN_UP_MAX_DEALS,
     CaliforniaJackOptions,
     CaliforniaJackState,
     CaliforniaJackView,
@@ -609,6 +617,7 @@ class SevenUpFamily(
         return self._close(after, Outcome.played, events), events
 
     def _next_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
+        check_deal_limit(len(state.deals), SEVEN_UP_MAX_DEALS)
         check_deck(move.deck, FULL_DECK, argument="move", path=("deck",))
         return self._deal(state, self.next_dealer(state), state.deal_number + 1, move.deck)
 

@@ -25,6 +25,7 @@ from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     Game,
     best_seats,
+    bound_issues,
     check_deck,
     conservation_issues,
     length_issues,
@@ -32,6 +33,7 @@ from sevens_rules.engine.game import (
 )
 from sevens_rules.schema.operations import GameModels
 from sevens_rules.schema.sjuan import (
+    SJUAN_MATCH_TARGET,
     DominoFanTanOptions,
     DominoFanTanState,
     DominoFanTanView,
@@ -54,8 +56,7 @@ from sevens_rules.schema.sjuan import (
     SjuanView,
 )
 
-MATCH_TARGET = 100
-"""A match ends after a deal in which some penalty total reaches this."""
+MATCH_TARGET = SJUAN_MATCH_TARGET
 
 SEVEN = RANKS.index("7")
 KING = RANKS.index("K")
@@ -329,6 +330,9 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             FULL_DECK,
         )
         issues += length_issues(("chips",), state.chips, n)
+        # a seat passes at most once between two plays (a whole round of passes would mean nobody can
+        # play), so in a deal it pays at most one chip per card played plus one, and one for a short hand
+        issues += bound_issues(("chips",), state.chips, len(state.table) + 2, "one pass between two plays")
         issues += seat_issues(("dealer",), state.dealer, n)
         issues += seat_issues(("turn",), state.turn, n)
         if issues:
@@ -382,6 +386,8 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             issues += seat_issues((*path, "winner"), deal.winner, n)
             if issues:
                 continue
+            played = len(FULL_DECK) - sum(deal.cards_left)
+            issues += bound_issues((*path, "chips"), deal.chips, played + 1, "one pass between two plays")
             count_chips = state.options.chips_count
             expected = [
                 c + (p if count_chips else 0) for c, p in zip(deal.cards_left, deal.chips, strict=True)

@@ -33,6 +33,10 @@ from sevens_rules.schema.common import (
 TARGET_HITS_CHOICES = (1, 5, 10)
 """The match lengths the text allows: the first side to this many hits wins."""
 
+SEDMICE_MAX_DEALS = 2 * (max(TARGET_HITS_CHOICES) - 1) + 1
+"""The most deals a match can have: every deal gives one side at least one hit, so after 18 deals a side
+has 10 and the match is over."""
+
 
 def _check_target_hits(value: int) -> int:
     # Literal[1, 5, 10] would be the natural type, but the GraphQL generator cannot map Literal fields.
@@ -147,7 +151,9 @@ class SedmiceState(WireModel):
     )
     taken: list[PiquetCardList] = side_list("Cards taken in tricks this deal, per side.")
     tricks: list[Count] = side_list("Tricks taken this deal, per side.")
-    deals: list[SedmiceDeal] = Field(max_length=1000, description="Finished deals, oldest first.")
+    deals: list[SedmiceDeal] = Field(
+        max_length=SEDMICE_MAX_DEALS, description="Finished deals, oldest first."
+    )
 
 
 class SedmiceEventType(StrEnum):

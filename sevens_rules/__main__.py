@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-import os
-
 import uvicorn
+
+from sevens_rules.api.limits import Settings, SettingsError
+from sevens_rules.api.server import uvicorn_options
 
 
 def main() -> None:
-    """Serve ``sevens_rules.api.app:app`` on ``HOST``:``PORT`` (default 127.0.0.1:8000)."""
-    uvicorn.run(
-        "sevens_rules.api.app:app",
-        host=os.environ.get("HOST", "127.0.0.1"),
-        port=int(os.environ.get("PORT", "8000")),
-    )
+    """Serve ``sevens_rules.api.app:app`` on ``HOST``:``PORT`` (default 127.0.0.1:8000).
+
+    A bad environment variable stops it with one line naming the variable and what it accepts.
+    """
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        raise SystemExit(f"sevens-rules: {error}") from None
+    uvicorn.run("sevens_rules.api.app:app", **uvicorn_options(settings))
 
 
 if __name__ == "__main__":
