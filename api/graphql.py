@@ -32,7 +32,7 @@ from graphql import (
     ValidationRule,
 )
 from graphql.validation.validate import ValidationAbortedError
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 from strawberry.extensions import (
     AddValidationRules,
@@ -49,13 +49,7 @@ from strawberry.types.unset import UNSET
 
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.operations import Operation, all_operations, games_response
-from sevens_rules.api.problems import (
-    as_game_problem,
-    from_rules_error,
-    from_validation_error,
-    internal_problem,
-)
-from sevens_rules.engine.errors import RulesError
+from sevens_rules.api.problems import runner
 from sevens_rules.schema.common import GamesResponse
 
 
@@ -159,20 +153,12 @@ def to_plain(value: Any) -> Any:
 
 def _executor(op: Operation) -> Callable[[dict[str, Any]], Any]:
     """Run one operation on plain JSON-like arguments: the response, or the game's problem as data."""
-    validate_json = op.request.model_validate_json
-    run = op.run
-    problem_model = op.problem
+
+    answer = runner(op, op.field_name)
 
     def execute(arguments: dict[str, Any]) -> Any:
-        try:
-            # the REST validator, on the same bytes REST would see: both surfaces accept the same requests
-            return run(validate_json(orjson.dumps(arguments)))
-        except ValidationError as error:
-            return as_game_problem(from_validation_error(error), problem_model)
-        except RulesError as error:
-            return from_rules_error(error, problem_model)
-        except Exception:  # a bug: logged like REST's, answered as a 500 problem in the data
-            return internal_problem(op.field_name, problem_model)
+        # the REST runner, on the same bytes REST would see: both surfaces accept the same requests
+        return answer(orjson.dumps(arguments))
 
     return execute
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from pydantic import BaseModel, ValidationError
@@ -19,6 +19,9 @@ from sevens_rules.engine.errors import (
     RulesError,
 )
 from sevens_rules.schema.common import MAX_LISTED_ISSUES, Issue, Problem, WireModel
+
+if TYPE_CHECKING:
+    from sevens_rules.api.operations import Operation
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
@@ -123,6 +126,30 @@ def internal_problem(where: str, problem_model: type[Problem] = Problem) -> Prob
     """
     logger.exception("unexpected error in %s", where)
     return problem(500, "internal", "An unexpected error occurred.", model=problem_model)
+
+
+def runner(op: Operation, where: str) -> Callable[[bytes], WireModel]:
+    """Run ``op`` on a JSON request body: its response, or a problem of the game's problem model.
+
+    The one place REST and GraphQL (``where`` names the route or field in logs) turn a request into an
+    answer: a body the schema refuses is a 422, an engine error its problem, anything else a logged 500.
+    A ValidationError raised while answering is a bug too (a response the models refuse), not a 422.
+    """
+    validate_json, run, problem_model = op.request.model_validate_json, op.run, op.problem
+
+    def answer(body: bytes) -> WireModel:
+        try:
+            request = validate_json(body)
+        except ValidationError as error:
+            return as_game_problem(from_validation_error(error), problem_model)
+        try:
+            return run(request)
+        except RulesError as error:
+            return from_rules_error(error, problem_model)
+        except Exception:  # a bug: logged, and answered without leaking a trace
+            return internal_problem(where, problem_model)
+
+    return answer
 
 
 def as_game_problem(base: Problem, problem_model: type[Problem]) -> Problem:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 
-from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -12,14 +11,10 @@ from starlette.routing import Route
 from sevens_rules.api.operations import Operation, all_operations, games_response
 from sevens_rules.api.problems import (
     PROBLEM_MEDIA_TYPE,
-    as_game_problem,
     dump,
-    from_rules_error,
-    from_validation_error,
-    internal_problem,
     problem,
+    runner,
 )
-from sevens_rules.engine.errors import RulesError
 from sevens_rules.schema.common import Problem
 
 JSON_MEDIA_TYPE = "application/json"
@@ -40,24 +35,16 @@ def is_json(content_type: str | None) -> bool:
 
 def operation_endpoint(op: Operation) -> Callable[[Request], Awaitable[Response]]:
     """The Starlette endpoint of one operation."""
-    validate_json = op.request.model_validate_json
-    run = op.run
-    problem_model = op.problem
+    answer = runner(op, op.path)
 
     async def endpoint(request: Request) -> Response:
         if not is_json(request.headers.get("content-type")):
             return problem_response(
                 problem(415, "request/unsupported-media-type", "Send the body as application/json.")
             )
-        body = await request.body()
-        try:
-            result = run(validate_json(body))
-        except ValidationError as error:
-            return problem_response(as_game_problem(from_validation_error(error), problem_model))
-        except RulesError as error:
-            return problem_response(from_rules_error(error, problem_model))
-        except Exception:  # a bug: log it, and answer without leaking a trace
-            return problem_response(internal_problem(op.path, problem_model))
+        result = answer(await request.body())
+        if isinstance(result, Problem):
+            return problem_response(result)
         return Response(dump(result), media_type=JSON_MEDIA_TYPE)
 
     endpoint.__name__ = op.operation_id

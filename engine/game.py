@@ -232,7 +232,14 @@ def conservation_issues(
                 issues.append(IssueAt((*path, index), f"card {card_} is not in this game's deck"))
     missing = [c for c in deck if c not in present]
     if missing:
-        issues.append(IssueAt((), f"cards missing from {whole}: {' '.join(missing)}"))
+        # an empty hand beside hands that hold cards is the likeliest place they went missing from
+        hands = [(path, cards) for path, cards in locations if path[:1] == ("hands",)]
+        empty = [path for path, cards in hands if not cards]
+        message = f"cards missing from {whole}: {' '.join(missing)}"
+        if 0 < len(empty) < len(hands):
+            issues += [IssueAt(path, f"this hand is empty; {message}") for path in empty]
+        else:
+            issues.append(IssueAt((), message))
     return issues
 
 

@@ -402,6 +402,11 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
                 )
             if deal.winner is not None and deal.cards_left[deal.winner] != 0:
                 issues.append(IssueAt((*path, "winner"), "the winner must have emptied their hand"))
+            elif any(left == 0 for seat, left in enumerate(deal.cards_left) if seat != deal.winner):
+                # the deal ends the moment a hand is empty: this also bounds how many deals a match has
+                issues.append(
+                    IssueAt((*path, "cards_left"), "only the winner's hand is empty when a deal ends")
+                )
             if sum(deal.cards_left) > len(FULL_DECK) - 1:
                 issues.append(IssueAt((*path, "cards_left"), "at least one card was played in every deal"))
             first_dealer = state.deals[0].dealer

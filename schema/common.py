@@ -56,6 +56,13 @@ Count = Annotated[int, Field(ge=0, le=INT32_MAX), INTEGRAL]
 Ordinal = Annotated[int, Field(ge=1, le=INT32_MAX), INTEGRAL]
 """A positive number such as a deal number (1 for the first), bounded to GraphQL's 32-bit ``Int``."""
 
+
+def ordinal_up_to(most: int) -> Any:
+    """A positive number (1 for the first) of at most ``most``. ``Field(le=...)`` on a field typed
+    :data:`Ordinal` would not do: the alias's own bound comes later and wins."""
+    return Annotated[int, Field(ge=1, le=most), INTEGRAL]
+
+
 SignedCount = Annotated[int, Field(ge=-INT32_MAX, le=INT32_MAX), INTEGRAL]
 """A score that may be negative, bounded to GraphQL's 32-bit ``Int``."""
 

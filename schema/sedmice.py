@@ -20,13 +20,13 @@ from sevens_rules.schema.common import (
     Count,
     IntegralInt,
     MoveBase,
-    Ordinal,
     PiquetCard,
     PiquetCardList,
     PiquetDeckOrder,
     Seat,
     Seed,
     WireModel,
+    ordinal_up_to,
     seat_list,
 )
 
@@ -138,7 +138,9 @@ class SedmiceState(WireModel):
     game: Literal["sedmice"]
     options: SedmiceOptions
     dealer: Seat
-    deal_number: Ordinal = Field(description="1 for the first deal of the match.")
+    deal_number: ordinal_up_to(SEDMICE_MAX_DEALS) = Field(  # type: ignore[valid-type]
+        description="1 for the first deal of the match."
+    )
     seed: Seed
     phase: SedmicePhase
     leader: Seat = Field(

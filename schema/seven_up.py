@@ -18,11 +18,11 @@ from sevens_rules.schema.common import (
     Count,
     FullDeckOrder,
     MoveBase,
-    Ordinal,
     Seat,
     Seed,
     Suit,
     WireModel,
+    ordinal_up_to,
     seat_list,
 )
 
@@ -165,7 +165,9 @@ class _SevenUpFamilyState(WireModel):
     """Fields common to the three games' states."""
 
     dealer: Seat
-    deal_number: Ordinal = Field(description="1 for the first deal of the match; thrown-in deals count.")
+    deal_number: ordinal_up_to(SEVEN_UP_MAX_DEALS) = Field(  # type: ignore[valid-type]
+        description="1 for the first deal of the match; thrown-in deals count."
+    )
     seed: Seed
     phase: SevenUpPhase
     cut: list[SevenUpCutRound] = Field(

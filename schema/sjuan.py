@@ -18,10 +18,10 @@ from sevens_rules.schema.common import (
     FullDeckOrder,
     IntegralInt,
     MoveBase,
-    Ordinal,
     Seat,
     Seed,
     WireModel,
+    ordinal_up_to,
     seat_list,
 )
 
@@ -105,7 +105,9 @@ class SjuanFamilyState(WireModel):
     game: str
     options: SjuanOptions
     dealer: Seat
-    deal_number: Ordinal = Field(description="1 for the first deal of the match.")
+    deal_number: ordinal_up_to(SJUAN_MAX_DEALS) = Field(  # type: ignore[valid-type]
+        description="1 for the first deal of the match."
+    )
     seed: Seed
     phase: SjuanPhase
     turn: Seat | None = Field(description="The seat to act while the phase is 'play'; null otherwise.")

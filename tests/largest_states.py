@@ -65,8 +65,8 @@ def largest_sjuan_state(game_id: str, players: int) -> Json:
 
 
 def largest_seven_up_state(game_id: str, players: int) -> Json:
-    """A Seven-Up or Four-handed Seven-Up match at the service's deal cap: thrown-in deals (the only
-    kind the rules do not bound), each holding its turned Jack, the same dealer dealing again."""
+    """A Seven-Up or Four-handed Seven-Up match in the last deal the service allows, after thrown-in
+    deals (the only kind the rules do not bound) each holding its turned Jack, the dealer dealing again."""
     game: AnyGame = GAMES[game_id]
     dealer = 0
     deals = [
@@ -78,7 +78,7 @@ def largest_seven_up_state(game_id: str, players: int) -> Json:
             "points": [{"reason": "turned_jack", "seat": dealer, "side": dealer}],
             "by_side": [0] * (2 if game_id == "four-handed-seven-up" else players),
         }
-        for index in range(SEVEN_UP_MAX_DEALS)
+        for index in range(SEVEN_UP_MAX_DEALS - 1)
     ]
     return _with_deals(game, players, game.models.options(), dealer, deals)
 
