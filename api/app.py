@@ -14,6 +14,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
+from strawberry.http import GraphQLHTTPResponse
+from strawberry.types import ExecutionResult
 
 from sevens_rules.api.graphql import build_schema
 from sevens_rules.api.limits import BodyLimitMiddleware, Settings, SettingsError
@@ -21,6 +23,7 @@ from sevens_rules.api.openapi import openapi_json
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import problem_response, routes
 from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.common import MAX_LISTED_ISSUES
 
 OPERATIONS = ("new", "moves", "apply", "score", "view")
 
@@ -55,6 +58,34 @@ class GraphQLApp(GraphQL):
 
     def encode_json(self, data: object) -> bytes:
         return orjson.dumps(data)
+
+    async def process_result(self, request: Request, result: ExecutionResult) -> GraphQLHTTPResponse:
+        """The GraphQL answer, with its errors bounded like a problem's issues.
+
+        graphql-core quotes the offending input in its messages (pretty-printed, a line per list item):
+        a 40 KB document of bad values was a 1 MB answer.
+        """
+        answer = await super().process_result(request, result)
+        errors = answer.get("errors")
+        if errors:
+            shown: list[object] = [_shortened(error) for error in errors[:MAX_LISTED_ISSUES]]
+            if len(errors) > MAX_LISTED_ISSUES:
+                shown.append({"message": f"... and {len(errors) - MAX_LISTED_ISSUES} more errors."})
+            answer["errors"] = shown
+        return answer
+
+
+MAX_MESSAGE_CHARS = 300
+"""GraphQL error messages are cut to this length."""
+
+
+def _shortened(error: object) -> object:
+    if not isinstance(error, dict):
+        return error
+    message = error.get("message")
+    if not isinstance(message, str) or len(message) <= MAX_MESSAGE_CHARS:
+        return error
+    return {**error, "message": message[:MAX_MESSAGE_CHARS] + " ..."}
 
 
 async def unknown_game(request: Request) -> Response:

@@ -405,6 +405,16 @@ def test_a_field_repeated_many_times_is_refused_before_validation(client: TestCl
     assert any("selected 16 times" in m for m in graphql_errors(graphql(client, nested)))
 
 
+def test_graphql_errors_are_few_and_short(client: TestClient) -> None:
+    """graphql-core quotes the bad input in its messages: a list of 2,000 bad values stays a short answer."""
+    query = "{ sjuanScore(state: {hands: [[" + " ".join(["1"] * 2000) + "]]}) { __typename } }"
+    response = graphql(client, query)
+    errors = response.json()["errors"]
+    assert len(errors) == MAX_LISTED_ISSUES + 1 and errors[-1]["message"].endswith("more errors.")
+    assert all(len(error["message"]) <= 304 for error in errors)
+    assert len(response.content) < 16 * 1024
+
+
 # ---- slow and broken clients ------------------------------------------------------------------------
 
 
