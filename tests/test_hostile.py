@@ -37,6 +37,7 @@ from sevens_rules.api.problems import MOVE_CODES, TITLES
 from sevens_rules.api.server import HeadTimeoutH11Protocol, uvicorn_options
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.common import INT32_MAX, MAX_LISTED_ISSUES
+from sevens_rules.schema.operations import field_prefix
 from sevens_rules.schema.seven_up import SEVEN_UP_MAX_DEALS
 from tests.largest_states import (
     graphql_literal,
@@ -66,13 +67,7 @@ ANSWER_BUDGET = 64 * 1024
 
 def field(game: str, operation: str) -> str:
     """The GraphQL root field of a game's operation (``fan-tan`` + ``moves`` -> ``fanTanMoves``)."""
-    first, *rest = game.split("-")
-    return first + "".join(part.capitalize() for part in rest) + operation.capitalize()
-
-
-def state_type(game: str) -> str:
-    """The GraphQL input type of a game's state."""
-    return "".join(part.capitalize() for part in game.split("-")) + "StateInput"
+    return field_prefix(game) + operation.capitalize()
 
 
 # ---- no 500 for any body shape ---------------------------------------------------------------------
