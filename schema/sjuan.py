@@ -18,6 +18,7 @@ from sevens_rules.schema.common import (
     FullDeckOrder,
     IntegralInt,
     MoveBase,
+    Phase,
     Seat,
     Seed,
     WireModel,
@@ -62,14 +63,6 @@ class DominoFanTanOptions(SjuanOptions):
     )
 
 
-class SjuanPhase(StrEnum):
-    """Where a match stands."""
-
-    play = "play"
-    deal_over = "deal_over"
-    match_over = "match_over"
-
-
 SjuanMoveType = StrEnum(
     "SjuanMoveType", {"play": "play", "pass": "pass", "draw": "draw", "next_deal": "next_deal"}
 )
@@ -109,7 +102,7 @@ class SjuanFamilyState(WireModel):
         description="1 for the first deal of the match."
     )
     seed: Seed
-    phase: SjuanPhase
+    phase: Phase
     turn: Seat | None = Field(description="The seat to act while the phase is 'play'; null otherwise.")
     hands: list[CardList] = Field(min_length=2, max_length=8, description="Each seat's hand.")
     table: CardList = Field(description="Cards on the table in the order they were played.")
@@ -181,7 +174,7 @@ class SjuanFamilyView(WireModel):
     seat: Seat = Field(description="The seat this view is for.")
     dealer: Seat
     deal_number: Count
-    phase: SjuanPhase
+    phase: Phase
     turn: Seat | None
     hand: CardList
     hand_sizes: list[Count] = seat_list("Number of cards in each hand.")
