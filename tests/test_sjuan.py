@@ -166,28 +166,29 @@ def test_chips_count_false_counts_cards_only() -> None:
 
 
 def _history(penalties: list[int], winner: int) -> list[SjuanDeal]:
-    """Finished three-player deals won by ``winner`` whose penalties add up to ``penalties``: up to 10
-    cards left each, the rest chips, never more chips than a deal allows (one per card played, plus one)."""
-    remaining = list(penalties)
+    """Finished three-player deals won by ``winner`` whose penalties add up to ``penalties``: each loser's
+    total spread evenly over the deals, up to 10 cards left (at least one) and the rest chips, never more
+    chips than a deal allows (one per card played, plus one)."""
+    count = max(-(-p // 40) for p in penalties)
     deals: list[SjuanDeal] = []
-    while any(remaining):
-        cards_left = [min(r, 10) if seat != winner else 0 for seat, r in enumerate(remaining)]
-        most = len(FULL_DECK) - sum(cards_left) + 1
-        chips = [min(r - c, most) for r, c in zip(remaining, cards_left, strict=True)]
-        penalty = [c + p for c, p in zip(cards_left, chips, strict=True)]
+    for index in range(count):
+        parts = [p // count + (1 if index < p % count else 0) for p in penalties]
+        cards_left = [0 if seat == winner else min(part, 10) for seat, part in enumerate(parts)]
+        chips = [part - cards for part, cards in zip(parts, cards_left, strict=True)]
+        assert all(cards > 0 for seat, cards in enumerate(cards_left) if seat != winner)
+        assert max(chips) <= len(FULL_DECK) - sum(cards_left) + 1
         deals.append(
             SjuanDeal(
-                number=len(deals) + 1,
-                dealer=len(deals) % 3,
+                number=index + 1,
+                dealer=index % 3,
                 winner=winner,
                 blocked=False,
                 cards_left=cards_left,
                 chips=chips,
-                penalties=penalty,
+                penalties=parts,
                 pot=sum(chips),
             )
         )
-        remaining = [r - p for r, p in zip(remaining, penalty, strict=True)]
     return deals
 
 
