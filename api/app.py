@@ -15,11 +15,13 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 from strawberry.asgi import GraphQL
+from strawberry.http import GraphQLHTTPResponse
+from strawberry.types import ExecutionResult
 
 from sevens_rules.api.context import REQUEST_ID_HEADER
 from sevens_rules.api.docs import docs_routes
 from sevens_rules.api.graphql import build_schema
-from sevens_rules.api.limits import BodyLimitMiddleware, Settings
+from sevens_rules.api.limits import BodyLimitMiddleware, Settings, SettingsError
 from sevens_rules.api.openapi import openapi_json
 from sevens_rules.api.probes import probe_routes
 from sevens_rules.api.problems import problem
@@ -27,6 +29,7 @@ from sevens_rules.api.rest import problem_response, routes
 from sevens_rules.api.sealing import Keyring, SealKeysError
 from sevens_rules.api.telemetry import GRAPHQL_PATH, AccessMiddleware, lifespan, metrics
 from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.common import MAX_LISTED_ISSUES
 
 OPERATIONS = ("new", "moves", "apply", "score", "view", "seed", "verify")
 
@@ -50,10 +53,45 @@ class GraphQLApp(GraphQL):
     def decode_json(self, data: str | bytes) -> object:
         # orjson refuses nesting deeper than 1024 with a JSONDecodeError (a 400); the stdlib parser
         # strawberry uses would hit Python's recursion limit on a deeply nested body (a 500).
-        return orjson.loads(data)
+        body = orjson.loads(data)
+        # strawberry reads the body with dict methods: JSON that is not an object ("abc", 5, null, a
+        # list, which would be a batch) would be an AttributeError, so it is refused here.
+        if not isinstance(body, dict):
+            raise GraphQLHTTPException(400, "The body must be a JSON object with a 'query' string.")
+        if not isinstance(body.get("operationName"), str | None):
+            raise GraphQLHTTPException(400, "The GraphQL 'operationName' must be a string or null.")
+        return body
 
     def encode_json(self, data: object) -> bytes:
         return orjson.dumps(data)
+
+    async def process_result(self, request: Request, result: ExecutionResult) -> GraphQLHTTPResponse:
+        """The GraphQL answer, with its errors bounded like a problem's issues.
+
+        graphql-core quotes the offending input in its messages (pretty-printed, a line per list item):
+        a 40 KB document of bad values was a 1 MB answer.
+        """
+        answer = await super().process_result(request, result)
+        errors = answer.get("errors")
+        if errors:
+            shown: list[object] = [_shortened(error) for error in errors[:MAX_LISTED_ISSUES]]
+            if len(errors) > MAX_LISTED_ISSUES:
+                shown.append({"message": f"... and {len(errors) - MAX_LISTED_ISSUES} more errors."})
+            answer["errors"] = shown
+        return answer
+
+
+MAX_MESSAGE_CHARS = 300
+"""GraphQL error messages are cut to this length."""
+
+
+def _shortened(error: object) -> object:
+    if not isinstance(error, dict):
+        return error
+    message = error.get("message")
+    if not isinstance(message, str) or len(message) <= MAX_MESSAGE_CHARS:
+        return error
+    return {**error, "message": message[:MAX_MESSAGE_CHARS] + " ..."}
 
 
 async def unknown_game(request: Request) -> Response:
@@ -109,7 +147,9 @@ def create_app(settings: Settings | None = None, keyring: Keyring | None = None)
             raise SystemExit(f"sevens-rules: {error}") from None
     schema = build_schema(settings, keyring)
     graphql_app = GraphQLApp(schema, graphql_ide=None, allow_queries_via_get=False)
-    middleware = [Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)]
+    middleware = [
+        Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes, timeout=settings.body_timeout)
+    ]
     if settings.cors_origins:
         middleware.insert(
             0,
@@ -140,5 +180,9 @@ def create_app(settings: Settings | None = None, keyring: Keyring | None = None)
     )
 
 
-app = create_app()
-"""The service, configured from the environment."""
+try:
+    app = create_app()
+    """The service, configured from the environment."""
+except SettingsError as error:
+    # A bad variable stops the service with one line naming it (also when a server imports this module).
+    raise SystemExit(f"sevens-rules: {error}") from None

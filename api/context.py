@@ -17,6 +17,12 @@ MAX_REQUEST_ID_LENGTH = 128
 _VALID_REQUEST_ID = re.compile(rb"[A-Za-z0-9._:+/=@-]{1,%d}" % MAX_REQUEST_ID_LENGTH)
 
 
+CLIENT_LEFT = "client/disconnected"
+"""The code of a request whose client left before it was answered (no problem is sent: nobody reads it)."""
+CLIENT_LEFT_STATUS = 499
+"""The status logged for such a request (nginx's "client closed request"); nothing is sent."""
+
+
 class RequestContext:
     """One request's identity and outcome, as the log line and the metrics report them."""
 
@@ -26,16 +32,17 @@ class RequestContext:
         self.request_id = request_id
         """The caller's ``X-Request-ID`` when valid, otherwise a fresh one (:func:`new_request_id`)."""
         self.operation: str | None = None
-        """The GraphQL root field that ran (``sjuanMoves``), or ``*`` when several did."""
+        """The GraphQL root field that ran (``sjuanMoves``)."""
         self.code: str | None = None
         """The code of the first problem built while answering (``move/illegal``), if any."""
 
     def ran_field(self, field_name: str) -> None:
-        """Record that a GraphQL root field ran; a document running several distinct fields is ``*``."""
-        if self.operation is None:
-            self.operation = field_name
-        elif self.operation != field_name:
-            self.operation = "*"
+        """Record that a GraphQL root field ran (a document runs at most one: README, "Limits")."""
+        self.operation = field_name
+
+    def client_left(self) -> None:
+        """Record that the client disconnected before the request was answered (logged as status 499)."""
+        self.code = CLIENT_LEFT
 
     def problem_built(self, code: str) -> None:
         """Record a problem's code; the first one is the request's."""

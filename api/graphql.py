@@ -12,14 +12,29 @@ from __future__ import annotations
 
 import inspect
 import types
+from collections import Counter
 from collections.abc import Callable
 from enum import Enum
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import orjson
 import strawberry
-from graphql import GraphQLError, GraphQLObjectType, ValidationRule, get_named_type
-from pydantic import BaseModel, ValidationError
+from graphql import (
+    DocumentNode,
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    GraphQLObjectType,
+    InlineFragmentNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+    ValidationContext,
+    ValidationRule,
+    get_named_type,
+)
+from graphql.validation.validate import ValidationAbortedError
+from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 from strawberry.extensions import (
     AddValidationRules,
@@ -38,9 +53,8 @@ from strawberry.types.unset import UNSET
 from sevens_rules.api.context import current_request
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.operations import Operation, all_operations, games_response
-from sevens_rules.api.problems import as_game_problem, from_rules_error, from_validation_error, problem
+from sevens_rules.api.problems import runner
 from sevens_rules.api.sealing import Keyring
-from sevens_rules.engine.errors import RulesError
 from sevens_rules.schema.common import GameInfo
 
 
@@ -147,24 +161,15 @@ def to_plain(value: Any) -> Any:
 
 def _executor(op: Operation) -> Callable[[dict[str, Any]], Any]:
     """Run one operation on plain JSON-like arguments: the response, or the game's problem as data."""
-    validate_json = op.request.model_validate_json
-    run = op.run
-    problem_model = op.problem
+    answer = runner(op, op.field_name)
     field_name = op.field_name
 
     def execute(arguments: dict[str, Any]) -> Any:
         request = current_request.get()
         if request is not None:  # the access log and metrics name the operation by its root field
             request.ran_field(field_name)
-        try:
-            # the REST validator, on the same bytes REST would see: both surfaces accept the same requests
-            return run(validate_json(orjson.dumps(arguments)))
-        except ValidationError as error:
-            return as_game_problem(from_validation_error(error), problem_model)
-        except RulesError as error:
-            return from_rules_error(error, problem_model)
-        except Exception:
-            return as_game_problem(problem(500, "internal", "An unexpected error occurred."), problem_model)
+        # the REST runner, on the same bytes REST would see: both surfaces accept the same requests
+        return answer(orjson.dumps(arguments))
 
     return execute
 
@@ -202,12 +207,92 @@ def _resolver(op: Operation, builder: _TypeBuilder) -> Any:
     return resolve
 
 
+FREE_ROOT_FIELDS = frozenset({"games", "__typename", "__schema", "__type"})
+"""Root fields that cost nothing per request (static data, introspection); every other root field runs
+an operation on its arguments."""
+
+
+class OneOperationField(ValidationRule):
+    """Refuse a document that selects more than one operation field (aliases and fragments included).
+
+    This is the GraphQL cost limit: an operation's cost is bounded by its arguments, which the body limit
+    bounds, so one operation per request makes a request cost at most one REST request. Several aliases
+    of one field would otherwise multiply a large state variable (README, "Limits").
+    """
+
+    def __init__(self, context: ValidationContext) -> None:
+        super().__init__(context)
+        self.operation_fields = 0
+
+    def enter_field(self, node: FieldNode, *_args: Any) -> None:
+        """Count a root field that runs an operation; report the second one."""
+        if self.context.get_parent_type() is not self.context.schema.query_type:
+            return
+        if node.name.value in FREE_ROOT_FIELDS:
+            return
+        self.operation_fields += 1
+        if self.operation_fields == 2:
+            self.report_error(
+                GraphQLError(
+                    "A document may select at most one operation field (aliases and fragments included); "
+                    "send one request per operation.",
+                    node,
+                )
+            )
+
+
+MAX_REPEATS = 8
+"""The most times one response name may be selected in one selection set (fragments expanded)."""
+
+
+class FewRepeatedFields(ValidationRule):
+    """Refuse, before any other rule runs, a selection set that selects one response name many times.
+
+    graphql-core's OverlappingFieldsCanBeMerged compares every pair of same-named fields: 500 copies of
+    ``id`` took a second. Fragments are expanded with memoised counts, so nested spreads cost nothing.
+    """
+
+    def enter_document(self, node: DocumentNode, *_args: Any) -> None:
+        """Count the response names of every selection set; abort validation past the limit."""
+        fragments = {d.name.value: d for d in node.definitions if isinstance(d, FragmentDefinitionNode)}
+        memo: dict[str, Counter[str]] = {}
+
+        def names(selection_set: SelectionSetNode | None, seen: frozenset[str]) -> Counter[str]:
+            counts: Counter[str] = Counter()
+            for selection in selection_set.selections if selection_set else ():
+                if isinstance(selection, FieldNode):
+                    counts[(selection.alias or selection.name).value] += 1
+                    check(names(selection.selection_set, seen))
+                elif isinstance(selection, InlineFragmentNode):
+                    counts += names(selection.selection_set, seen)
+                elif isinstance(selection, FragmentSpreadNode):
+                    name = selection.name.value
+                    if name in fragments and name not in seen:  # a cycle is another rule's error
+                        if name not in memo:
+                            memo[name] = names(fragments[name].selection_set, seen | {name})
+                        counts += memo[name]
+            return counts
+
+        def check(counts: Counter[str]) -> None:
+            name, times = max(counts.items(), key=lambda item: item[1], default=("", 0))
+            if times > MAX_REPEATS:
+                raise ValidationAbortedError(
+                    f"'{name}' is selected {times} times in one selection set; at most {MAX_REPEATS}."
+                )
+
+        for definition in node.definitions:
+            if isinstance(definition, OperationDefinitionNode | FragmentDefinitionNode):
+                check(names(definition.selection_set, frozenset()))
+
+
 def _limit_extensions(settings: Settings) -> list[type[SchemaExtension]]:
     # The rules are built once: strawberry caches validation by (document, rules), and the stock limiter
     # extensions make new rule classes per request, which defeats that cache (strawberry issue 4635).
     rules: list[type[ValidationRule]] = [
+        FewRepeatedFields,
         max_depth_rule(settings.graphql_max_depth, callback=None, should_ignore=None),
         max_aliases_rule(settings.graphql_max_aliases),
+        OneOperationField,
     ]
 
     class Limits(AddValidationRules):

@@ -1,30 +1,44 @@
-"""Request limits: the body size cap (413 as problem details) and the settings read from the environment."""
+"""Request limits: the settings read (and checked) from the environment, and the middleware that bounds
+each request body in size (413) and in time (408) and answers a client that leaves mid-body quietly."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sevens_rules.api.context import current_request
 from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE, dump, problem
+
+BODY_TIMEOUT_SECONDS = 10.0
+"""The whole request body must arrive within this many seconds of the request head (then a 408)."""
+
+
+class SettingsError(ValueError):
+    """An environment variable has a value the service does not accept; the message names both."""
 
 
 @dataclass(frozen=True)
 class Settings:
     """Service settings, from environment variables."""
 
-    max_body_bytes: int = 1 << 20
-    """``RULES_MAX_BODY_BYTES``: the largest request body accepted (default 1 MiB)."""
+    max_body_bytes: int = 64 * 1024
+    """``RULES_MAX_BODY_BYTES``: the largest request body accepted (default 64 KiB, about three times the
+    largest state a match reaches; README, "Limits")."""
     cors_origins: tuple[str, ...] = ()
     """``RULES_CORS_ORIGINS``: comma-separated origins allowed by CORS, or ``*``; empty disables CORS."""
     graphql_max_depth: int = 12
     """``RULES_GRAPHQL_MAX_DEPTH``: deepest GraphQL selection accepted."""
     graphql_max_aliases: int = 15
     """``RULES_GRAPHQL_MAX_ALIASES``: most aliases in one GraphQL document."""
-    graphql_max_tokens: int = 2000
-    """``RULES_GRAPHQL_MAX_TOKENS``: most tokens in one GraphQL document."""
+    graphql_max_tokens: int = 20_000
+    """``RULES_GRAPHQL_MAX_TOKENS``: most tokens in one GraphQL document (about three times the largest
+    state written inline)."""
     host: str = "127.0.0.1"
     """``HOST``: the address the server listens on (the image sets ``0.0.0.0``)."""
     port: int = 8000
@@ -43,29 +57,38 @@ class Settings:
     ``critical``."""
     commit: str | None = None
     """``RULES_COMMIT``: the source commit, shown by ``GET /version`` (the image sets it at build)."""
+    body_timeout: float = BODY_TIMEOUT_SECONDS
+    """Seconds allowed for the whole request body (not an environment variable)."""
 
     @classmethod
-    def from_env(cls) -> Settings:
-        """Read the settings; unset variables keep their defaults. Raises :class:`SettingsError`."""
-        env = os.environ
-        origins = tuple(o.strip() for o in env.get("RULES_CORS_ORIGINS", "").split(",") if o.strip())
-        log_level = env.get("RULES_LOG_LEVEL", cls.log_level).strip().lower()
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Read the settings; unset or empty variables keep their defaults.
+
+        Raises :class:`SettingsError` naming the first variable whose value is not accepted.
+        """
+        env = os.environ if env is None else env
+        log_level = env.get("RULES_LOG_LEVEL", "").strip().lower() or cls.log_level
         if log_level not in LOG_LEVELS:
-            raise SettingsError(f"RULES_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+            raise SettingsError(
+                f"RULES_LOG_LEVEL={env['RULES_LOG_LEVEL']!r} is not accepted: it must be one of "
+                f"{', '.join(LOG_LEVELS)}"
+            )
         return cls(
-            max_body_bytes=int(env.get("RULES_MAX_BODY_BYTES", cls.max_body_bytes)),
-            cors_origins=origins,
-            graphql_max_depth=int(env.get("RULES_GRAPHQL_MAX_DEPTH", cls.graphql_max_depth)),
-            graphql_max_aliases=int(env.get("RULES_GRAPHQL_MAX_ALIASES", cls.graphql_max_aliases)),
-            graphql_max_tokens=int(env.get("RULES_GRAPHQL_MAX_TOKENS", cls.graphql_max_tokens)),
-            host=env.get("HOST", cls.host).strip() or cls.host,
-            port=_bounded_int(env, "PORT", cls.port, 1, 65535),
-            workers=_bounded_int(env, "WEB_CONCURRENCY", cls.workers, 1, 64),
-            keep_alive_seconds=_bounded_int(env, "RULES_KEEP_ALIVE_SECONDS", cls.keep_alive_seconds, 1, 300),
-            graceful_shutdown_seconds=_bounded_int(
+            max_body_bytes=_integer(env, "RULES_MAX_BODY_BYTES", cls.max_body_bytes, 1024, 64 << 20),
+            cors_origins=_origins(env, "RULES_CORS_ORIGINS"),
+            graphql_max_depth=_integer(env, "RULES_GRAPHQL_MAX_DEPTH", cls.graphql_max_depth, 1, 100),
+            graphql_max_aliases=_integer(env, "RULES_GRAPHQL_MAX_ALIASES", cls.graphql_max_aliases, 0, 1000),
+            graphql_max_tokens=_integer(
+                env, "RULES_GRAPHQL_MAX_TOKENS", cls.graphql_max_tokens, 100, 10_000_000
+            ),
+            host=env.get("HOST", "").strip() or cls.host,
+            port=_integer(env, "PORT", cls.port, 1, 65535),
+            workers=_integer(env, "WEB_CONCURRENCY", cls.workers, 1, 64),
+            keep_alive_seconds=_integer(env, "RULES_KEEP_ALIVE_SECONDS", cls.keep_alive_seconds, 1, 300),
+            graceful_shutdown_seconds=_integer(
                 env, "RULES_GRACEFUL_SHUTDOWN_SECONDS", cls.graceful_shutdown_seconds, 0, 300
             ),
-            worker_healthcheck_seconds=_bounded_int(
+            worker_healthcheck_seconds=_integer(
                 env, "RULES_WORKER_HEALTHCHECK_SECONDS", cls.worker_healthcheck_seconds, 1, 300
             ),
             log_level=log_level,
@@ -74,36 +97,48 @@ class Settings:
 
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+"""The accepted values of ``RULES_LOG_LEVEL``."""
 
 
-class SettingsError(ValueError):
-    """An environment variable holds a value the service cannot run with."""
-
-
-def _bounded_int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
-    """An integer variable in ``low..high`` (unset or empty: ``default``)."""
+def _integer(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
     raw = env.get(name, "").strip()
     if not raw:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise SettingsError(f"{name} must be an integer, not {raw!r}") from None
-    if not low <= value <= high:
-        raise SettingsError(f"{name} must be between {low} and {high}, not {value}")
-    return value
+    if re.fullmatch(r"[0-9]+", raw) and low <= int(raw) <= high:
+        return int(raw)
+    raise SettingsError(f"{name}={raw!r} is not accepted: it must be a whole number from {low} to {high}")
+
+
+_ORIGIN = re.compile(r"https?://[^/\s,*]+")
+
+
+def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    origins = tuple(o.strip() for o in env.get(name, "").split(",") if o.strip())
+    if origins == ("*",) or all(_ORIGIN.fullmatch(o) for o in origins):
+        return origins
+    raise SettingsError(
+        f"{name}={env[name]!r} is not accepted: it must be '*' or comma-separated origins such as "
+        "https://example.com or http://localhost:3000 (scheme and host, no path)"
+    )
 
 
 class BodyTooLargeError(Exception):
     """Raised inside ``receive`` once the body passes the cap."""
 
 
-class BodyLimitMiddleware:
-    """Refuse bodies over ``max_bytes`` with a 413 problem, by Content-Length or while streaming."""
+class BodyTimeoutError(Exception):
+    """Raised inside ``receive`` when the body has not fully arrived in time."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+
+class BodyLimitMiddleware:
+    """Bound every request body: over ``max_bytes`` (by Content-Length or while streaming) is a 413
+    problem, not complete within ``timeout`` seconds a 408 problem; both close the connection. A client
+    that disconnects mid-body is logged as one line (INFO), not as a server error."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, timeout: float = BODY_TIMEOUT_SECONDS) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -116,18 +151,26 @@ class BodyLimitMiddleware:
                 except ValueError:
                     too_large = False
                 if too_large:
-                    await self._refuse(send)
+                    await self._refuse(send, 413, "request/too-large", self._too_large_detail())
                     return
         received = 0
-        started = False
+        started = body_done = False
+        deadline = asyncio.get_running_loop().time() + self.timeout
 
         async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, body_done
+            if body_done:  # only the body is timed; later receives wait for a disconnect
+                return await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                raise BodyTimeoutError from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
                     raise BodyTooLargeError
+                body_done = not message.get("more_body", False)
             return message
 
         async def tracking_send(message: Message) -> None:
@@ -140,16 +183,26 @@ class BodyLimitMiddleware:
             await self.app(scope, limited_receive, tracking_send)
         except BodyTooLargeError:
             if not started:
-                await self._refuse(send)
+                await self._refuse(send, 413, "request/too-large", self._too_large_detail())
+        except BodyTimeoutError:
+            if not started:
+                detail = f"The request body did not arrive within {self.timeout:g} seconds."
+                await self._refuse(send, 408, "request/timeout", detail)
+        except ClientDisconnect:
+            # not an error: the access line records it (status 499, at INFO), with no traceback
+            request = current_request.get()
+            if request is not None:
+                request.client_left()
 
-    async def _refuse(self, send: Send) -> None:
-        body = dump(
-            problem(413, "request/too-large", f"The request body is larger than {self.max_bytes} bytes.")
-        )
+    def _too_large_detail(self) -> str:
+        return f"The request body is larger than {self.max_bytes} bytes."
+
+    async def _refuse(self, send: Send, status: int, code: str, detail: str) -> None:
+        body = dump(problem(status, code, detail))
         await send(
             {
                 "type": "http.response.start",
-                "status": 413,
+                "status": status,
                 "headers": [
                     (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
                     (b"content-length", str(len(body)).encode()),

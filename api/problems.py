@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import logging
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
+import orjson
 from pydantic import BaseModel, ValidationError
 
 from sevens_rules.api.context import current_request
 from sevens_rules.engine.errors import (
+    TITLE_BY_CODE,
     IllegalMoveError,
     InconsistentStateError,
     InvalidRequestError,
@@ -17,9 +20,14 @@ from sevens_rules.engine.errors import (
     NotYourTurnError,
     RulesError,
 )
-from sevens_rules.schema.common import Issue, Problem, WireModel
+from sevens_rules.schema.common import MAX_LISTED_ISSUES, Issue, Problem, WireModel
+
+if TYPE_CHECKING:
+    from sevens_rules.api.operations import Operation
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+logger = logging.getLogger("sevens_rules")
 
 STATUS_BY_ERROR: dict[type[RulesError], int] = {
     InvalidRequestError: 422,
@@ -30,16 +38,28 @@ STATUS_BY_ERROR: dict[type[RulesError], int] = {
 }
 """The HTTP status of each engine error (GraphQL returns the same problem as data)."""
 
-TITLES = {
-    400: "Bad request",
-    404: "Not found",
-    405: "Method not allowed",
-    413: "Content too large",
-    415: "Unsupported media type",
-    422: "Unprocessable content",
-    500: "Internal error",
-    503: "Service unavailable",
+TITLES: dict[str, str] = {
+    "request/malformed-json": "Malformed JSON",
+    "request/unsupported-media-type": "Unsupported media type",
+    "request/too-large": "Content too large",
+    "request/timeout": "Request timeout",
+    "state/invalid": "Invalid state",
+    "move/invalid": "Invalid move",
+    "game/unknown": "Unknown game",
+    "operation/unknown": "Unknown operation",
+    "not-found": "Not found",
+    "method/not-allowed": "Method not allowed",
+    "graphql/bad-request": "Bad GraphQL request",
+    "graphql/too-costly": "GraphQL request too costly",
+    "http/error": "HTTP error",
+    "internal": "Internal error",
+    "service/not-ready": "Service not ready",
 }
+"""The one title of each problem code the API raises itself; the codes of :class:`RulesError` classes (the
+engine's and referee mode's) keep the titles their classes give (``TITLE_BY_CODE``)."""
+
+MOVE_CODES = frozenset(error.code for error in STATUS_BY_ERROR if issubclass(error, MoveError))
+"""The codes whose problems carry ``legal_moves`` (always, possibly empty); no other problem has it."""
 
 
 def problem(
@@ -47,50 +67,98 @@ def problem(
     code: str,
     detail: str,
     errors: Sequence[Issue] = (),
-    title: str | None = None,
     model: type[Problem] = Problem,
-    **extra: Any,
+    legal_moves: Sequence[Any] | None = None,
+    found: int | None = None,
 ) -> Problem:
-    """Build a problem of ``model`` (a game's problem model adds ``legal_moves``), carrying the id of the
-    request being answered and recording its code for the access log and metrics."""
+    """Build a problem of ``model`` (a game's problem model adds ``legal_moves``).
+
+    Issues past :data:`MAX_LISTED_ISSUES` are counted in ``more_errors`` instead of listed (``found``: how
+    many there were in all, when ``errors`` holds only the first ones); ``legal_moves`` is set exactly for
+    the codes in :data:`MOVE_CODES` (an empty list when none is given).
+    The problem carries the id of the request being answered, and its code is recorded for the access
+    log and metrics.
+    """
     request = current_request.get()
     if request is not None:
         request.problem_built(code)
+    listed = errors[:MAX_LISTED_ISSUES]
+    extra: dict[str, Any] = {}
+    if code in MOVE_CODES and "legal_moves" in model.model_fields:
+        extra["legal_moves"] = list(legal_moves or [])
     return model(
         type=f"urn:sevens-rules:problem:{code}",
-        title=title or TITLES.get(status, "Error"),
+        title=TITLES.get(code) or TITLE_BY_CODE[code],
         status=status,
         code=code,
         detail=detail,
-        errors=list(errors),
+        errors=list(listed),
+        more_errors=max(len(errors) if found is None else found, len(listed)) - len(listed),
         request_id=request.request_id if request is not None else None,
         **extra,
     )
 
 
 def from_validation_error(error: ValidationError, prefix: Sequence[str | int] = ()) -> Problem:
-    """A 400 for unparseable JSON, otherwise a 422 naming every offending field."""
-    details = error.errors(include_url=False, include_input=False, include_context=False)
+    """A 400 for unparseable JSON, otherwise a 422 naming the offending fields (the first few of them)."""
+    # ValidationError.json is several times faster than .errors() for a body full of mistakes (a
+    # megabyte of unknown keys is tens of thousands of errors); only the first few are converted.
+    details: list[dict[str, Any]] = orjson.loads(
+        error.json(include_url=False, include_input=False, include_context=False)
+    )
     if any(d["type"] == "json_invalid" for d in details):
         return problem(
             400, "request/malformed-json", "The body is not valid JSON.", [Issue.at([], details[0]["msg"])]
         )
-    locations = [[*prefix, *_clean_loc(d["loc"])] for d in details]
-    issues = [Issue.at(loc, d["msg"]) for loc, d in zip(locations, details, strict=True)]
+    shown = details[:MAX_LISTED_ISSUES]
+    locations = [[*prefix, *_clean_loc(d["loc"])] for d in shown]
+    issues = [Issue.at(loc, d["msg"]) for loc, d in zip(locations, shown, strict=True)]
     first = locations[0][0] if locations and locations[0] else ""
     code = {"state": "state/invalid", "move": "move/invalid"}.get(str(first), "request/invalid")
-    return problem(422, code, f"The request does not match the schema: {_summary(issues)}", issues)
+    summary = _summary(issues, len(details))
+    return problem(422, code, f"The request does not match the schema: {summary}", issues, found=len(details))
 
 
 def from_rules_error(error: RulesError, problem_model: type[Problem] = Problem) -> Problem:
     """The problem for an error the engine raised on purpose."""
     status: int = STATUS_BY_ERROR.get(type(error), getattr(error, "status", 422))
     prefix = [error.argument] if error.argument else []
-    issues = [Issue.at([*prefix, *i.path], i.message) for i in error.issues]
-    extra: dict[str, Any] = {}
-    if isinstance(error, MoveError) and "legal_moves" in problem_model.model_fields:
-        extra["legal_moves"] = error.legal_moves
-    return problem(status, error.code, error.detail, issues, title=error.title, model=problem_model, **extra)
+    issues = [Issue.at([*prefix, *i.path], i.message) for i in error.issues[:MAX_LISTED_ISSUES]]
+    legal = error.legal_moves if isinstance(error, MoveError) else None
+    return problem(status, error.code, error.detail, issues, problem_model, legal, found=len(error.issues))
+
+
+def internal_problem(where: str, problem_model: type[Problem] = Problem) -> Problem:
+    """Log the exception being handled (a bug) with its traceback, and answer a bare 500 problem.
+
+    Call it from an ``except`` block; REST and GraphQL both report their unexpected errors through it.
+    """
+    logger.exception("unexpected error in %s", where)
+    return problem(500, "internal", "An unexpected error occurred.", model=problem_model)
+
+
+def runner(op: Operation, where: str) -> Callable[[bytes], WireModel]:
+    """Run ``op`` on a JSON request body: its response, or a problem of the game's problem model.
+
+    The one place REST and GraphQL (``where`` names the route or field in logs) turn a request into an
+    answer: a body the schema refuses is a 422, an engine error its problem, anything else a logged 500.
+    A ValidationError raised while answering is a bug too (a response the models refuse), not a 422.
+    """
+    validate_json, run, problem_model = op.request.model_validate_json, op.run, op.problem
+
+    def answer(body: bytes) -> WireModel:
+        try:
+            request = validate_json(body)
+        except ValidationError as error:
+            return as_game_problem(from_validation_error(error), problem_model)
+        try:
+            return run(request)
+        except RulesError as error:
+            return from_rules_error(error, problem_model)
+        except Exception:  # a bug: logged, and answered without leaking a trace
+            return internal_problem(where, problem_model)
+
+    return answer
 
 
 def as_game_problem(base: Problem, problem_model: type[Problem]) -> Problem:
@@ -105,15 +173,17 @@ def _clean_loc(loc: Sequence[str | int]) -> list[str | int]:
     ]
 
 
-def _summary(issues: Sequence[Issue]) -> str:
+def _summary(issues: Sequence[Issue], count: int) -> str:
     first = issues[0] if issues else None
     if first is None:
         return "invalid"
     where = first.path or "(body)"
-    more = f" (and {len(issues) - 1} more)" if len(issues) > 1 else ""
+    more = f" (and {count - 1} more)" if count > 1 else ""
     return f"{where}: {first.message}{more}"
 
 
 def dump(model: BaseModel | WireModel) -> bytes:
-    """The canonical JSON bytes of a model."""
+    """The canonical JSON bytes of a model; a problem without ``legal_moves`` leaves the key out."""
+    if isinstance(model, Problem) and getattr(model, "legal_moves", None) is None:
+        return model.__pydantic_serializer__.to_json(model, exclude={"legal_moves"})
     return model.__pydantic_serializer__.to_json(model)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Mapping
 
-from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -13,18 +11,14 @@ from starlette.routing import Route
 from sevens_rules.api.operations import Operation, all_operations, games_response
 from sevens_rules.api.problems import (
     PROBLEM_MEDIA_TYPE,
-    as_game_problem,
     dump,
-    from_rules_error,
-    from_validation_error,
     problem,
+    runner,
 )
 from sevens_rules.api.sealing import Keyring
-from sevens_rules.engine.errors import RulesError
 from sevens_rules.schema.common import Problem
 
 JSON_MEDIA_TYPE = "application/json"
-logger = logging.getLogger("sevens_rules")
 
 
 def problem_response(body: Problem, headers: Mapping[str, str] | None = None) -> Response:
@@ -42,25 +36,16 @@ def is_json(content_type: str | None) -> bool:
 
 def operation_endpoint(op: Operation) -> Callable[[Request], Awaitable[Response]]:
     """The Starlette endpoint of one operation."""
-    validate_json = op.request.model_validate_json
-    run = op.run
-    problem_model = op.problem
+    answer = runner(op, op.path)
 
     async def endpoint(request: Request) -> Response:
         if not is_json(request.headers.get("content-type")):
             return problem_response(
                 problem(415, "request/unsupported-media-type", "Send the body as application/json.")
             )
-        body = await request.body()
-        try:
-            result = run(validate_json(body))
-        except ValidationError as error:
-            return problem_response(as_game_problem(from_validation_error(error), problem_model))
-        except RulesError as error:
-            return problem_response(from_rules_error(error, problem_model))
-        except Exception:  # a bug: report it without leaking a trace
-            logger.exception("unexpected error in %s", op.path)
-            return problem_response(problem(500, "internal", "An unexpected error occurred."))
+        result = answer(await request.body())
+        if isinstance(result, Problem):
+            return problem_response(result)
         return Response(dump(result), media_type=JSON_MEDIA_TYPE)
 
     endpoint.__name__ = op.operation_id

@@ -28,7 +28,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sevens_rules.api.context import REQUEST_ID_HEADER, RequestContext, current_request, request_id_from
+from sevens_rules.api.context import (
+    CLIENT_LEFT,
+    CLIENT_LEFT_STATUS,
+    REQUEST_ID_HEADER,
+    RequestContext,
+    current_request,
+    request_id_from,
+)
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import problem_response
 
@@ -112,6 +119,8 @@ class AccessMiddleware:
             )
         finally:
             elapsed = time.perf_counter() - start
+            if not started and request.code == CLIENT_LEFT:
+                status = CLIENT_LEFT_STATUS
             IN_FLIGHT.dec()
             current_request.reset(token)
             self._record(scope, request, status, elapsed)

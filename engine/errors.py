@@ -20,6 +20,10 @@ class IssueAt:
     message: str
 
 
+TITLE_BY_CODE: dict[str, str] = {}
+"""The title of each error code, filled as the error classes are defined (the API's and the engine's)."""
+
+
 class RulesError(Exception):
     """Base of every error the engine raises on purpose."""
 
@@ -27,6 +31,13 @@ class RulesError(Exception):
     title = "Rules error"
     argument = ""
     """The request field the issue paths are relative to ('state', 'move', ...; '' for the whole body)."""
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        # one title per code: a subclass that keeps its parent's code must keep its title too
+        if TITLE_BY_CODE.setdefault(cls.code, cls.title) != cls.title:
+            known = TITLE_BY_CODE[cls.code]
+            raise TypeError(f"{cls.__name__}: code {cls.code!r} already has the title {known!r}")
 
     def __init__(self, detail: str, issues: Sequence[IssueAt] = (), argument: str | None = None) -> None:
         super().__init__(detail)

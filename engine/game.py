@@ -320,7 +320,14 @@ def conservation_issues(
                 issues.append(IssueAt((*path, index), f"card {card_} is not in this game's deck"))
     missing = [c for c in deck if c not in present]
     if missing:
-        issues.append(IssueAt((), f"cards missing from {whole}: {' '.join(missing)}"))
+        # an empty hand beside hands that hold cards is the likeliest place they went missing from
+        hands = [(path, cards) for path, cards in locations if path[:1] == ("hands",)]
+        empty = [path for path, cards in hands if not cards]
+        message = f"cards missing from {whole}: {' '.join(missing)}"
+        if 0 < len(empty) < len(hands):
+            issues += [IssueAt(path, f"this hand is empty; {message}") for path in empty]
+        else:
+            issues.append(IssueAt((), message))
     return issues
 
 
@@ -387,6 +394,26 @@ def seat_issues(path: tuple[str | int, ...], seat: int | None, players: int) -> 
     if seat is not None and not 0 <= seat < players:
         return [IssueAt(path, f"seat {seat} does not exist at a table of {players}")]
     return []
+
+
+def bound_issues(path: tuple[str | int, ...], values: Sequence[int], most: int, why: str) -> list[IssueAt]:
+    """An issue for each count in ``values`` above ``most``, the largest the rules make possible (``why``
+    says why). Every counter a state carries is bounded so, so that no answer overflows the contract."""
+    return [
+        IssueAt((*path, index), f"must be at most {most} ({why})")
+        for index, value in enumerate(values)
+        if value > most
+    ]
+
+
+def check_deal_limit(deals: int, most: int) -> None:
+    """Refuse a ``next_deal`` once a match holds ``most`` deal records, the most a state may carry."""
+    if deals >= most:
+        raise InvalidRequestError(
+            f"This match has {deals} deals, the most this service keeps in one match.",
+            [IssueAt(("type",), f"no deal after the {most}th; start a new match")],
+            argument="move",
+        )
 
 
 def length_issues(path: tuple[str | int, ...], values: Sequence[Any], players: int) -> list[IssueAt]:

@@ -14,11 +14,11 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from sevens_rules.engine.dealing import SeededState, Seeding
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import EventT, Game, OptionsT, ScoreT, ViewT, check_deck
+from sevens_rules.engine.game import EventT, Game, OptionsT, ScoreT, ViewT, check_deal_limit, check_deck
 
 NEXT_DEAL = "next_deal"
 """The move tag, in every game, that starts the next deal (its enum members compare equal to it)."""
@@ -116,6 +116,10 @@ class DealSetup(Generic[OptionsT, MatchStateT]):
 class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT]):
     """A game played as a match of deals, with a ``next_deal`` move between them."""
 
+    max_deals: ClassVar[int | None] = None
+    """The most deal records a match may hold when the rules do not bound them (a ``next_deal`` past it is
+    refused); None when the rules end every match in time."""
+
     @abstractmethod
     def deal(self, setup: DealSetup[OptionsT, MatchStateT]) -> tuple[MatchStateT, list[EventT]]:
         """The state of a freshly dealt deal and every event of dealing it (``deal_started`` first)."""
@@ -196,6 +200,8 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
 
     def next_deal(self, state: MatchStateT, deck: Sequence[str] | None) -> tuple[MatchStateT, list[EventT]]:
         """Deal the next deal of the match (``deck`` is checked against the game's cards first)."""
+        if self.max_deals is not None:
+            check_deal_limit(len(getattr(state, "deals")), self.max_deals)  # noqa: B009 -- as options below
         check_deck(deck, self.deck, argument="move", path=("deck",))
         options: OptionsT = getattr(state, "options")  # noqa: B009 -- every state names its options
         setup = DealSetup(

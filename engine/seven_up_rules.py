@@ -25,6 +25,7 @@ from sevens_rules.engine.tricks import (
 )
 from sevens_rules.schema.common import Suit
 from sevens_rules.schema.seven_up import (
+    SEVEN_UP_MAX_DEALS,
     CaliforniaJackOptions,
     CaliforniaJackState,
     CaliforniaJackView,
@@ -113,6 +114,7 @@ class SevenUpRules(
 
     target: ClassVar[int] = 7
     hidden_piles: ClassVar[tuple[str, ...]] = ("stock",)
+    max_deals = SEVEN_UP_MAX_DEALS  # thrown-in deals are unbounded by the rules (README, "Limits")
 
     # ---- small helpers ------------------------------------------------------------------------
 

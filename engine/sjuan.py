@@ -24,6 +24,7 @@ from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, sort_c
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     best_seats,
+    bound_issues,
     conservation_issues,
     drawn_card_for_seat,
     length_issues,
@@ -33,6 +34,7 @@ from sevens_rules.engine.game import (
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
 from sevens_rules.schema.common import GameModels, Phase
 from sevens_rules.schema.sjuan import (
+    SJUAN_MATCH_TARGET,
     DominoFanTanOptions,
     DominoFanTanState,
     DominoFanTanView,
@@ -53,7 +55,7 @@ from sevens_rules.schema.sjuan import (
     SjuanView,
 )
 
-MATCH_TARGET = 100
+MATCH_TARGET = SJUAN_MATCH_TARGET
 """A match ends after a deal in which some penalty total reaches this."""
 
 SEVEN = RANKS.index("7")
@@ -291,6 +293,9 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             FULL_DECK,
         )
         issues += length_issues(("chips",), state.chips, n)
+        # a seat passes at most once between two plays (a whole round of passes would mean nobody can
+        # play), so in a deal it pays at most one chip per card played plus one, and one for a short hand
+        issues += bound_issues(("chips",), state.chips, len(state.table) + 2, "one pass between two plays")
         issues += seat_issues(("dealer",), state.dealer, n)
         issues += seat_issues(("turn",), state.turn, n)
         if issues:
@@ -345,6 +350,8 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             issues += seat_issues((*path, "winner"), deal.winner, n)
             if issues or not clean:
                 return issues
+            played = len(FULL_DECK) - sum(deal.cards_left)
+            issues += bound_issues((*path, "chips"), deal.chips, played + 1, "one pass between two plays")
             count_chips = state.options.chips_count
             expected = [
                 c + (p if count_chips else 0) for c, p in zip(deal.cards_left, deal.chips, strict=True)
@@ -359,6 +366,11 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
                 )
             if deal.winner is not None and deal.cards_left[deal.winner] != 0:
                 issues.append(IssueAt((*path, "winner"), "the winner must have emptied their hand"))
+            elif any(left == 0 for seat, left in enumerate(deal.cards_left) if seat != deal.winner):
+                # the deal ends the moment a hand is empty: this also bounds how many deals a match has
+                issues.append(
+                    IssueAt((*path, "cards_left"), "only the winner's hand is empty when a deal ends")
+                )
             if sum(deal.cards_left) > len(FULL_DECK) - 1:
                 issues.append(IssueAt((*path, "cards_left"), "at least one card was played in every deal"))
             first_dealer = state.deals[0].dealer

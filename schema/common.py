@@ -18,16 +18,21 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    GetCoreSchemaHandler,
     StringConstraints,
+    ValidationInfo,
     ValidatorFunctionWrapHandler,
     WrapValidator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import CoreSchema, PydanticCustomError
 
 MAX_SEATS = 8
 """The largest table of any game (Sjuan and Fan Tan seat up to eight)."""
 
 INT32_MAX = 2**31 - 1
+
+MAX_LISTED_ISSUES = 20
+"""A problem lists at most this many issues (then says how many more there were): bounded answers."""
 
 
 def _integral_float_to_int(value: Any) -> Any:
@@ -52,10 +57,39 @@ Count = Annotated[int, Field(ge=0, le=INT32_MAX), INTEGRAL]
 Ordinal = Annotated[int, Field(ge=1, le=INT32_MAX), INTEGRAL]
 """A positive number such as a deal number (1 for the first), bounded to GraphQL's 32-bit ``Int``."""
 
+
+def ordinal_up_to(most: int) -> Any:
+    """A positive number (1 for the first) of at most ``most``. ``Field(le=...)`` on a field typed
+    :data:`Ordinal` would not do: the alias's own bound comes later and wins."""
+    return Annotated[int, Field(ge=1, le=most), INTEGRAL]
+
+
 SignedCount = Annotated[int, Field(ge=-INT32_MAX, le=INT32_MAX), INTEGRAL]
 """A score that may be negative, bounded to GraphQL's 32-bit ``Int``."""
 
-Seat = Annotated[int, Field(ge=0, le=MAX_SEATS - 1, description="A seat, 0..n-1 clockwise."), INTEGRAL]
+
+def _seat_message(value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+    # A seat far out of range would otherwise get pydantic's generic bound message, while one just past
+    # the table gets the engine's "must be a seat between 0 and n-1": say what a seat is in both cases.
+    try:
+        return handler(value)
+    except ValueError as error:
+        integral = isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+        if integral and not isinstance(value, bool):
+            raise PydanticCustomError(
+                "seat_range",
+                "must be a seat between 0 and {last} (and a seat of this table)",
+                {"last": MAX_SEATS - 1},
+            ) from error
+        raise
+
+
+Seat = Annotated[
+    int,
+    Field(ge=0, le=MAX_SEATS - 1, description="A seat, 0..n-1 clockwise."),
+    INTEGRAL,
+    WrapValidator(_seat_message),
+]
 """A seat number; whether it exists at this table is checked against the state."""
 
 HEX256_PATTERN = r"^[0-9a-f]{64}$"
@@ -147,8 +181,23 @@ PiquetDeckOrder = Annotated[
 """An exact order of the 32-card deck (7 to Ace), top card first (every card once)."""
 
 
+def _fail_fast_lists(node: Any) -> None:
+    """Set ``fail_fast`` on every list schema within a pydantic core schema."""
+    if isinstance(node, dict):
+        if node.get("type") == "list":
+            node["fail_fast"] = True
+        for value in node.values():
+            _fail_fast_lists(value)
+    elif isinstance(node, list):
+        for value in node:
+            _fail_fast_lists(value)
+
+
 class WireModel(BaseModel):
     """Base of every wire model: strict types, no unknown fields, immutable.
+
+    Every list stops validating at its first bad item (``fail_fast``): a list of a thousand bad records
+    would otherwise cost a thousand times the work and the answer, and the first one says what is wrong.
 
     Its JSON schema comes in two modes: as input a field with a default may be left out; as output every
     field is always written, so the serialization schema lists every field as required.
@@ -157,6 +206,14 @@ class WireModel(BaseModel):
     model_config = ConfigDict(
         strict=True, extra="forbid", frozen=True, json_schema_serialization_defaults_required=True
     )
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: type[BaseModel], handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        schema = handler(source)
+        _fail_fast_lists(schema)
+        return schema
 
 
 class Suit(StrEnum):
@@ -204,7 +261,12 @@ class Problem(WireModel):
     status: IntegralInt
     code: str = Field(description="Stable machine code, e.g. 'state/inconsistent' or 'move/illegal'.")
     detail: str
-    errors: list[Issue] = Field(default_factory=list)
+    errors: list[Issue] = Field(
+        default_factory=list, description=f"What is wrong and where: at most {MAX_LISTED_ISSUES} issues."
+    )
+    more_errors: Count = Field(
+        default=0, description=f"Issues found beyond the first {MAX_LISTED_ISSUES} listed in errors."
+    )
     request_id: str | None = Field(
         default=None,
         max_length=128,

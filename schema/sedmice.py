@@ -22,7 +22,6 @@ from sevens_rules.schema.common import (
     Entropy,
     IntegralInt,
     MoveBase,
-    Ordinal,
     Phase,
     PiquetCard,
     PiquetCardList,
@@ -31,11 +30,16 @@ from sevens_rules.schema.common import (
     Seat,
     Seed,
     WireModel,
+    ordinal_up_to,
     seat_list,
 )
 
 TARGET_HITS_CHOICES = (1, 5, 10)
 """The match lengths the text allows: the first side to this many hits wins."""
+
+SEDMICE_MAX_DEALS = 2 * (max(TARGET_HITS_CHOICES) - 1) + 1
+"""The most deals a match can have: every deal gives one side at least one hit, so after 18 deals a side
+has 10 and the match is over."""
 
 
 def _check_target_hits(value: int) -> int:
@@ -130,7 +134,9 @@ class SedmiceState(WireModel):
     game: Literal["sedmice"]
     options: SedmiceOptions
     dealer: Seat
-    deal_number: Ordinal = Field(description="1 for the first deal of the match.")
+    deal_number: ordinal_up_to(SEDMICE_MAX_DEALS) = Field(  # type: ignore[valid-type]
+        description="1 for the first deal of the match."
+    )
     seed: Seed
     commitment: Commitment
     entropy: Entropy
@@ -145,7 +151,9 @@ class SedmiceState(WireModel):
     )
     taken: list[PiquetCardList] = side_list("Cards taken in tricks this deal, per side.")
     tricks: list[Count] = side_list("Tricks taken this deal, per side.")
-    deals: list[SedmiceDeal] = Field(max_length=1000, description="Finished deals, oldest first.")
+    deals: list[SedmiceDeal] = Field(
+        max_length=SEDMICE_MAX_DEALS, description="Finished deals, oldest first."
+    )
 
 
 class SedmiceEventType(StrEnum):

@@ -20,14 +20,23 @@ from sevens_rules.schema.common import (
     Entropy,
     FullDeckOrder,
     MoveBase,
-    Ordinal,
     RevealedSeed,
     Seat,
     Seed,
     Suit,
     WireModel,
+    ordinal_up_to,
     seat_list,
 )
+
+SEVEN_UP_MAX_POINTS = 6
+"""The most points one deal can score: two during the deal (the first turned card's Jack, then a gift or
+the Jack of the new trump a run turns), then High, Low, Jack and Game."""
+
+SEVEN_UP_MAX_DEALS = 100
+"""The most deals the service keeps in a match. The rules end a match within a dozen played deals, but
+thrown-in deals are unbounded (an explicit deck can force one every time): a ``next_deal`` past this many
+deals is refused."""
 
 
 class SevenUpOptions(WireModel):
@@ -133,7 +142,9 @@ class SevenUpDeal(WireModel):
     dealer: Seat
     outcome: SevenUpDealOutcome
     trump: Suit | None = Field(description="The trump suit in force at the end (null if none was settled).")
-    points: list[SevenUpPoint] = Field(max_length=64, description="Every point scored in the deal, in order.")
+    points: list[SevenUpPoint] = Field(
+        max_length=SEVEN_UP_MAX_POINTS, description="Every point scored in the deal, in order."
+    )
     by_side: list[Count] = seat_list("Points the deal counts for each side (all 0 when thrown in).")
 
 
@@ -157,7 +168,9 @@ class _SevenUpFamilyState(WireModel):
     """Fields common to the three games' states."""
 
     dealer: Seat
-    deal_number: Ordinal = Field(description="1 for the first deal of the match; thrown-in deals count.")
+    deal_number: ordinal_up_to(SEVEN_UP_MAX_DEALS) = Field(  # type: ignore[valid-type]
+        description="1 for the first deal of the match; thrown-in deals count."
+    )
     seed: Seed
     commitment: Commitment
     entropy: Entropy
@@ -176,8 +189,13 @@ class _SevenUpFamilyState(WireModel):
     leader: Seat | None = Field(description="The seat leading the current trick (play phase only).")
     trick: CardList = Field(max_length=3, description="Cards played to the current trick, from the leader.")
     tricks: list[SevenUpTrick] = Field(max_length=26, description="Completed tricks of this deal.")
-    points: list[SevenUpPoint] = Field(max_length=64, description="Points scored so far in the current deal.")
-    deals: list[SevenUpDeal] = Field(max_length=1000, description="Finished deals, oldest first.")
+    points: list[SevenUpPoint] = Field(
+        max_length=SEVEN_UP_MAX_POINTS, description="Points scored so far in the current deal."
+    )
+    deals: list[SevenUpDeal] = Field(
+        max_length=SEVEN_UP_MAX_DEALS,
+        description=f"Finished deals, oldest first (at most {SEVEN_UP_MAX_DEALS}: see README, Limits).",
+    )
 
 
 class SevenUpState(_SevenUpFamilyState):

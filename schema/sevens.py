@@ -31,6 +31,7 @@ from sevens_rules.schema.common import (
     Seed,
     Suit,
     WireModel,
+    ordinal_up_to,
     seat_list,
 )
 
@@ -39,6 +40,9 @@ SEVENS_PLAYERS = 4
 
 SEVENS_PASSES = 3
 """Passes each player may use in a deal; a fourth pass is a bust."""
+
+SEVENS_MAX_DEALS = 100
+"""The longest match the ``deals`` option allows."""
 
 SevensPassCount = Annotated[int, Field(ge=0, le=SEVENS_PASSES), INTEGRAL]
 """Passes a seat has used in the current deal: 0 to 3 (the fourth pass is the bust, see ``bust``)."""
@@ -51,7 +55,10 @@ class SevensOptions(WireModel):
     """Options of Sevens."""
 
     deals: IntegralInt = Field(
-        default=5, ge=1, le=100, description="Deals in a match (the text: 5); the highest total then wins."
+        default=5,
+        ge=1,
+        le=SEVENS_MAX_DEALS,
+        description="Deals in a match (the text: 5); the highest total then wins.",
     )
 
 
@@ -108,7 +115,9 @@ class SevensState(WireModel):
     game: Literal["sevens"]
     options: SevensOptions
     dealer: Seat
-    deal_number: Ordinal = Field(le=100, description="1 for the first deal of the match.")
+    deal_number: ordinal_up_to(SEVENS_MAX_DEALS) = Field(  # type: ignore[valid-type]
+        description="1 for the first deal of the match."
+    )
     seed: Seed
     commitment: Commitment
     entropy: Entropy
@@ -127,7 +136,7 @@ class SevensState(WireModel):
         max_length=4,
         description="Seats that went bust this deal (a fourth pass), in order; the first to bust ranks last.",
     )
-    deals: list[SevensDeal] = Field(max_length=100, description="Finished deals, oldest first.")
+    deals: list[SevensDeal] = Field(max_length=SEVENS_MAX_DEALS, description="Finished deals, oldest first.")
 
 
 class SevensEventType(StrEnum):

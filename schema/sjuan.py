@@ -20,14 +20,21 @@ from sevens_rules.schema.common import (
     FullDeckOrder,
     IntegralInt,
     MoveBase,
-    Ordinal,
     Phase,
     RevealedSeed,
     Seat,
     Seed,
     WireModel,
+    ordinal_up_to,
     seat_list,
 )
+
+SJUAN_MATCH_TARGET = 100
+"""A match ends after a deal in which some penalty total reaches this."""
+
+SJUAN_MAX_DEALS = 2 * SJUAN_MATCH_TARGET
+"""The most deals a match can have: every deal leaves a card (a penalty point) in a hand other than the
+winner's, so with two seats the totals pass 198 within 199 deals and the next ends the match."""
 
 
 class SjuanOptions(WireModel):
@@ -94,7 +101,9 @@ class SjuanFamilyState(WireModel):
     game: str
     options: SjuanOptions
     dealer: Seat
-    deal_number: Ordinal = Field(description="1 for the first deal of the match.")
+    deal_number: ordinal_up_to(SJUAN_MAX_DEALS) = Field(  # type: ignore[valid-type]
+        description="1 for the first deal of the match."
+    )
     seed: Seed
     commitment: Commitment
     entropy: Entropy
@@ -103,7 +112,7 @@ class SjuanFamilyState(WireModel):
     hands: list[CardList] = Field(min_length=2, max_length=8, description="Each seat's hand.")
     table: CardList = Field(description="Cards on the table in the order they were played.")
     chips: list[Count] = seat_list("Chips each seat has paid in the current deal.")
-    deals: list[SjuanDeal] = Field(max_length=1000, description="Finished deals, oldest first.")
+    deals: list[SjuanDeal] = Field(max_length=SJUAN_MAX_DEALS, description="Finished deals, oldest first.")
 
 
 class SjuanState(SjuanFamilyState):

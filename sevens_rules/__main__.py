@@ -24,6 +24,7 @@ import uvicorn
 # neither module imports prometheus_client, which must not load before the metrics directory is chosen
 from sevens_rules.api.limits import Settings, SettingsError
 from sevens_rules.api.logs import log_config
+from sevens_rules.api.server import HTTP_PROTOCOL, MAX_HEAD_BYTES
 
 APP = "sevens_rules.api.app:app"
 MULTIPROC_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
@@ -43,7 +44,8 @@ def server_options(settings: Settings) -> dict[str, Any]:
         "port": settings.port,
         "workers": settings.workers,
         "loop": fast_or("uvloop", "asyncio"),
-        "http": fast_or("httptools", "h11"),
+        "http": HTTP_PROTOCOL,  # httptools when installed, with a deadline for request heads
+        "h11_max_incomplete_event_size": MAX_HEAD_BYTES,  # the same head size if it falls back to h11
         "timeout_keep_alive": settings.keep_alive_seconds,
         # unbounded by default in uvicorn: a stuck request would hold a rollout until the pod is killed
         "timeout_graceful_shutdown": settings.graceful_shutdown_seconds,

@@ -253,11 +253,12 @@ def test_metrics_endpoint_exposes_the_series(client: TestClient) -> None:
     assert "sevens_rules_requests_in_flight" in text
 
 
-def test_several_graphql_fields_are_one_request_labelled_star(client: TestClient) -> None:
-    before = counter("*", 200)
+def test_a_graphql_document_refused_before_running_is_labelled_graphql(client: TestClient) -> None:
+    before = counter("graphql", 200, "graphql/error")
+    # two operation fields: refused by the cost rule (one per document), so no field ran
     query = "{ a: sjuanNew(players: 3) { __typename } b: fanTanNew(players: 3) { __typename } }"
-    client.post("/graphql", json={"query": query})
-    assert counter("*", 200) == before + 1
+    assert client.post("/graphql", json={"query": query}).json()["data"] is None
+    assert counter("graphql", 200, "graphql/error") == before + 1
 
 
 def test_the_games_query_is_labelled_games(client: TestClient) -> None:

@@ -153,31 +153,44 @@ def test_chips_count_false_counts_cards_only() -> None:
     assert after.deals[-1].pot == 3
 
 
-def _deal(number: int, penalties: list[int], winner: int) -> SjuanDeal:
-    """A finished three-player deal with these penalties: up to 10 cards left each, the rest chips."""
-    cards_left = [min(p, 10) if seat != winner else 0 for seat, p in enumerate(penalties)]
-    chips = [p - c for p, c in zip(penalties, cards_left, strict=True)]
-    return SjuanDeal(
-        number=number,
-        dealer=(number - 1) % 3,
-        winner=winner,
-        blocked=False,
-        cards_left=cards_left,
-        chips=chips,
-        penalties=penalties,
-        pot=sum(chips),
-    )
+def _history(penalties: list[int], winner: int) -> list[SjuanDeal]:
+    """Finished three-player deals won by ``winner`` whose penalties add up to ``penalties``: each loser's
+    total spread evenly over the deals, up to 10 cards left (at least one) and the rest chips, never more
+    chips than a deal allows (one per card played, plus one)."""
+    count = max(-(-p // 40) for p in penalties)
+    deals: list[SjuanDeal] = []
+    for index in range(count):
+        parts = [p // count + (1 if index < p % count else 0) for p in penalties]
+        cards_left = [0 if seat == winner else min(part, 10) for seat, part in enumerate(parts)]
+        chips = [part - cards for part, cards in zip(parts, cards_left, strict=True)]
+        assert all(cards > 0 for seat, cards in enumerate(cards_left) if seat != winner)
+        assert max(chips) <= len(FULL_DECK) - sum(cards_left) + 1
+        deals.append(
+            SjuanDeal(
+                number=index + 1,
+                dealer=index % 3,
+                winner=winner,
+                blocked=False,
+                cards_left=cards_left,
+                chips=chips,
+                penalties=parts,
+                pot=sum(chips),
+            )
+        )
+    return deals
 
 
 def test_the_match_ends_after_a_deal_in_which_a_total_reaches_100_and_the_lowest_total_wins() -> None:
-    history = [_deal(1, [0, 60, 40], 0)]
-    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], deals=history, dealer=1)
+    history = _history([0, 60, 40], 0)
+    dealer = len(history) % 3
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], deals=history, dealer=dealer)
     hand = len(state.hands[2])
     after, events = SJUAN.apply(state, move("play", 0, "8H"))
     assert SJUAN.score(after).totals == [0, 62, 40 + hand]
     assert 40 + hand < 100 and after.phase == "deal_over"  # nobody reached 100: the match goes on
-    history = [_deal(1, [0, 98, 40], 0)]
-    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], deals=history, dealer=1)
+    history = _history([0, 98, 40], 0)
+    dealer = len(history) % 3
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], deals=history, dealer=dealer)
     after, events = SJUAN.apply(state, move("play", 0, "8H"))
     score = SJUAN.score(after)
     assert after.phase == "match_over" and SJUAN.outcome(after).over
@@ -191,8 +204,9 @@ def test_match_winners_share_a_tied_lowest_total() -> None:
     probe = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"])
     hand = len(probe.hands[2])
     # seat 0 goes out with 0 and seat 2 keeps `hand` cards: a history that makes their totals equal
-    history = [_deal(1, [hand, 99, 0], 2)]
-    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], deals=history, dealer=1)
+    history = _history([hand, 99, 0], 2)
+    dealer = len(history) % 3
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], deals=history, dealer=dealer)
     after, _ = SJUAN.apply(state, move("play", 0, "8H"))
     score = SJUAN.score(after)
     assert score.totals[0] == score.totals[2] == hand

@@ -1,0 +1,119 @@
+"""The HTTP protocol the service is served with: uvicorn's, with a deadline and a size for request heads.
+
+uvicorn closes idle keep-alive connections, but does not time a request head that arrives slowly (or
+never), and with httptools does not bound its size. :class:`HeadDeadline` adds both; the body is timed by
+:class:`~sevens_rules.api.limits.BodyLimitMiddleware`, so every phase of a request has a deadline. The
+other server options (keep-alive, graceful shutdown) are in ``sevens_rules.__main__.server_options``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import logging
+from typing import Any
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+logger = logging.getLogger("sevens_rules")
+
+HEADER_TIMEOUT_SECONDS = 10.0
+"""A request head (request line and headers) must be complete this many seconds after the connection
+opens or the previous response ends; otherwise the connection is closed."""
+MAX_HEAD_BYTES = 16 * 1024
+"""The largest request head; a larger one is answered 400 and the connection closed."""
+
+
+class HeadDeadline:
+    """Mixin for uvicorn's HTTP protocols: a request head must arrive in time and within a size.
+
+    The clock starts when the connection opens and again when a response ends; it closes the connection
+    if no request is running by then (a running request's body has its own deadline, in
+    :class:`~sevens_rules.api.limits.BodyLimitMiddleware`). uvicorn's keep-alive timer alone does not do
+    this: it stops at the first byte of the next head, so a head sent a byte at a time was never timed.
+    """
+
+    header_timeout: float = HEADER_TIMEOUT_SECONDS
+    max_head_bytes: int = MAX_HEAD_BYTES
+    _head_deadline: asyncio.TimerHandle | None = None
+    _head_bytes: int | None = None
+    """Bytes of an unfinished request head received so far; ``None`` while no head is being read."""
+
+    # attributes of the uvicorn protocol this is mixed into
+    cycle: Any
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
+    client: tuple[str, int] | None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Start the clock for the first request head."""
+        super().connection_made(transport)  # type: ignore[misc]
+        self._arm_head_deadline()
+
+    def data_received(self, data: bytes) -> None:
+        """Count the bytes of a head that is still not complete after this chunk."""
+        super().data_received(data)  # type: ignore[misc]
+        if self._head_bytes is None:
+            return
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._head_bytes = None  # the head is complete: a request is running
+            return
+        self._head_bytes += len(data)
+        if self._head_bytes > self.max_head_bytes and not self.transport.is_closing():
+            logger.info("closed a connection from %s: request head too large", _peer(self.client))
+            self.transport.write(_HEAD_TOO_LARGE)
+            self.transport.close()
+
+    def on_response_complete(self) -> None:
+        """Restart the clock for the next request head on a kept-alive connection."""
+        # armed before uvicorn starts a pipelined request, which the deadline then finds running
+        self._arm_head_deadline()
+        super().on_response_complete()  # type: ignore[misc]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Drop the clock with the connection."""
+        self._disarm_head_deadline()
+        super().connection_lost(exc)  # type: ignore[misc]
+
+    def _arm_head_deadline(self) -> None:
+        self._disarm_head_deadline()
+        self._head_bytes = 0
+        self._head_deadline = self.loop.call_later(self.header_timeout, self._head_timed_out)
+
+    def _disarm_head_deadline(self) -> None:
+        if self._head_deadline is not None:
+            self._head_deadline.cancel()
+            self._head_deadline = None
+
+    def _head_timed_out(self) -> None:
+        self._head_deadline = None
+        if self.transport.is_closing() or (self.cycle is not None and not self.cycle.response_complete):
+            return
+        logger.info("closed a connection from %s: no complete request head in time", _peer(self.client))
+        self.transport.close()
+
+
+_HEAD_TOO_LARGE = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"connection: close\r\ncontent-length: 24\r\n\r\nRequest head too large.\n"
+)
+
+
+class HeadTimeoutH11Protocol(HeadDeadline, H11Protocol):
+    """uvicorn's pure-Python HTTP/1.1 protocol (h11) with the request-head deadline."""
+
+
+def _peer(client: tuple[str, int] | None) -> str:
+    return f"{client[0]}:{client[1]}" if client else "a client"
+
+
+if importlib.util.find_spec("httptools") is not None:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class HeadTimeoutHttpToolsProtocol(HeadDeadline, HttpToolsProtocol):
+        """uvicorn's httptools protocol (the fast one ``uvicorn[standard]`` picks) with the head deadline."""
+
+    HTTP_PROTOCOL: type[asyncio.Protocol] = HeadTimeoutHttpToolsProtocol
+else:  # pragma: no cover -- httptools has no build for this platform
+    HTTP_PROTOCOL = HeadTimeoutH11Protocol
+"""The HTTP protocol the service runs: httptools when installed, else h11, with the head deadline."""
