@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from sevens_rules.api.operations import operation_models
+from sevens_rules.api.operations import Operation, all_operations, operation_models
 from sevens_rules.engine.game import Game
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
@@ -46,6 +46,19 @@ def match_seed(game: AnyGame, number: int) -> Any:
     return number if _seed_kind(game.id) == "int" else f"{number:064x}"
 
 
+@cache
+def _new_operation(game_id: str) -> Operation:
+    return next(op for op in all_operations() if op.game.id == game_id and op.name == "new")
+
+
+def new_state(game: AnyGame, players: int, number: int) -> Any:
+    """A new match of ``game`` dealt from seed ``number`` (:func:`match_seed`), made as the service makes
+    it from a ``new`` request, so the bench follows whatever a seed is."""
+    new = _new_operation(game.id)
+    made: Any = new.run(new.request.model_validate({"players": players, "seed": match_seed(game, number)}))
+    return made.state
+
+
 def table_size(game: AnyGame) -> int:
     """The table size a game is benched at: four when allowed, else the largest allowed."""
     sizes = game.table_sizes()
@@ -56,7 +69,7 @@ def mid_deal(game: AnyGame, players: int) -> tuple[Any, list[Any]]:
     """A state ``MID_DEAL_MOVES`` random legal moves into a seeded match, never one without moves, and
     the moves that led there."""
     rng = random.Random(MOVES_SEED)
-    state = game.new(players, game.models.options(), match_seed(game, MATCH_SEED), None, None)
+    state = new_state(game, players, MATCH_SEED)
     path = []
     for _ in range(MID_DEAL_MOVES):
         _, moves = game.moves(state)
@@ -74,14 +87,13 @@ def playout_rate(game: AnyGame, players: int, seconds: float) -> tuple[float, in
 
     Returns moves per second, moves applied and matches finished. The clock includes dealing each match.
     """
-    options = game.models.options()
     moves_of, apply = game.moves, game.apply
     applied = finished = number = 0
     start = now = time.perf_counter()
     deadline = start + seconds
     while now < deadline:
         rng = random.Random(number)
-        state = game.new(players, options, match_seed(game, number), None, None)
+        state = new_state(game, players, number)
         number += 1
         while True:
             _, moves = moves_of(state)
