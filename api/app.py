@@ -107,10 +107,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         )
     return Starlette(
         routes=[
+            # first: routes are matched in order, and behind the REST operations GraphQL paid for
+            # matching every one of their paths on each request
+            Route("/graphql", graphql_app, methods=["POST"]),
             *routes(),
             Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
             Route("/openapi.json", openapi, methods=["GET"]),
-            Route("/graphql", graphql_app, methods=["POST"]),
         ],
         middleware=middleware,
         exception_handlers={HTTPException: http_error, Exception: server_error},
