@@ -13,7 +13,9 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.errors import (
@@ -27,9 +29,19 @@ from sevens_rules.engine.errors import (
 from sevens_rules.schema.common import WireModel
 from sevens_rules.schema.operations import GameModels
 
+
+class SeatMove(Protocol):
+    """What the shared checks read of a move: the seat making it."""
+
+    @property
+    def player(self) -> int:
+        """The seat making the move."""
+
+
 OptionsT = TypeVar("OptionsT", bound=WireModel)
-StateT = TypeVar("StateT", bound=WireModel)
-MoveT = TypeVar("MoveT", bound=WireModel)
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT", bound=SeatMove)
+ModelT = TypeVar("ModelT", bound=BaseModel)
 EventT = TypeVar("EventT", bound=WireModel)
 ViewT = TypeVar("ViewT", bound=WireModel)
 ScoreT = TypeVar("ScoreT", bound=WireModel)
@@ -48,6 +60,8 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     """The table sizes allowed when they are not every number from min to max (Sedmice: 2 or 4)."""
     simultaneous: ClassVar[bool] = False
     """True when several seats choose in the same step (their choices stay hidden until all chose)."""
+    hidden_piles: ClassVar[tuple[str, ...]] = ()
+    """The state's face-down piles (field names): no seat sees their cards or order, only their sizes."""
     models: ClassVar[GameModels]
     """The game's wire models."""
 
@@ -76,7 +90,7 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         """Every legal move of ``player`` (who is in :meth:`to_act`), in a stable order."""
 
     @abstractmethod
-    def play(self, state: StateT, move: MoveT) -> tuple[StateT, list[EventT]]:
+    def resolve(self, state: StateT, move: MoveT) -> tuple[StateT, list[EventT]]:
         """Apply a move already known to be legal; returns the new state and the events, in order."""
 
     @abstractmethod
@@ -146,8 +160,10 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         return f"{', '.join(most)} or {last}" if most else last
 
     def is_legal(self, state: StateT, move: MoveT) -> bool:
-        """Whether ``move`` is legal now. Games with large move sets may override this."""
-        return move in self.legal_moves(state, move.player)  # type: ignore[attr-defined]
+        """Whether ``move`` is legal now: whether it is among the seat's legal moves. Every game of the
+        registry is a :class:`~sevens_rules.engine.match.DealtMatch`, which answers ``next_deal`` itself and
+        lets a game check a move inside a deal without listing every move."""
+        return move in self.legal_moves(state, move.player)
 
     def check(self, state: StateT) -> None:
         """Refuse a state that could not have arisen in play, naming every problem found."""
@@ -177,7 +193,7 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
 
     def apply(self, state: StateT, move: MoveT) -> tuple[StateT, list[EventT]]:
         """Apply ``move`` after checking that its seat is to act and that it is legal."""
-        player: int = move.player  # type: ignore[attr-defined]
+        player = move.player
         seats = self.to_act(state)
         if not seats:
             raise MatchOverError("The match is over; no move is legal.", [])
@@ -195,7 +211,16 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
                 self.legal_moves(state, player),
                 [IssueAt((), "not among the legal moves")],
             )
-        return self.play(state, move)
+        return self.resolve(state, move)
+
+
+def updated(model: ModelT, **fields: object) -> ModelT:
+    """A copy of ``model`` with ``fields`` replaced, refusing a name the model has no field for (a typo
+    would otherwise be dropped silently and vanish on output)."""
+    unknown = fields.keys() - type(model).model_fields.keys()
+    if unknown:
+        raise TypeError(f"{type(model).__name__} has no field {', '.join(sorted(unknown))}")
+    return model.model_copy(update=fields)
 
 
 def duplicate_card_issues(locations: Iterable[tuple[tuple[str | int, ...], Sequence[str]]]) -> list[IssueAt]:

@@ -38,14 +38,8 @@ from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, shuffled, sort_cards
 from sevens_rules.engine.errors import IssueAt, NotYourTurnError
-from sevens_rules.engine.game import (
-    Game,
-    best_seats,
-    check_deck,
-    conservation_issues,
-    length_issues,
-    seat_issues,
-)
+from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
+from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.schema.common import INT32_MAX, MAX_SEATS
 from sevens_rules.schema.my_ship_sails import (
     DEALS_PER_MATCH,
@@ -101,7 +95,7 @@ def one_suit(hand: Sequence[str]) -> bool:
 
 
 class MyShipSails(
-    Game[
+    DealtMatch[
         MyShipSailsOptions,
         MyShipSailsState,
         MyShipSailsMove,
@@ -117,6 +111,7 @@ class MyShipSails(
     min_players = 4
     max_players = 7
     simultaneous = True
+    hidden_piles = ("unused",)
     models = GameModels(
         MyShipSailsOptions,
         MyShipSailsState,
@@ -128,21 +123,6 @@ class MyShipSails(
 
     # ---- public face ----------------------------------------------------------------------------
 
-    def players(self, state: MyShipSailsState) -> int:
-        return len(state.hands)
-
-    def start(
-        self,
-        players: int,
-        options: MyShipSailsOptions,
-        seed: int,
-        deck: Sequence[str] | None,
-        dealer: int | None,
-    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        dealer = dealer or 0
-        state, events = self._deal(players, options, seed, dealer, 1, [], deck)
-        return state, [_event("deal_started", player=dealer), *events]
-
     def to_act(self, state: MyShipSailsState) -> list[int]:
         if state.phase is STEP:
             return [seat for seat, choice in enumerate(state.pending) if choice is None]
@@ -150,9 +130,12 @@ class MyShipSails(
             return [(state.dealer + 1) % len(state.hands)]
         return []
 
-    def legal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
-        if state.phase is DEAL_OVER:
-            return [_NEXT_DEAL_MOVES[player]]
+    def next_deal_move(self, player: int, deck: list[str] | None = None) -> MyShipSailsMove:
+        if deck is None:
+            return _NEXT_DEAL_MOVES[player]
+        return MyShipSailsMove(type=NEXT_DEAL, player=player, deck=deck)
+
+    def deal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
         if state.phase is not STEP or state.pending[player] is not None:
             return []
         hand = state.hands[player]
@@ -162,10 +145,7 @@ class MyShipSails(
             moves.append(_DECLARE_MOVES[player])
         return moves
 
-    def is_legal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
-        if move.type == NEXT_DEAL:
-            # the deck argument is checked when the deal is made; it does not appear in the listed move
-            return state.phase is DEAL_OVER and move.card is None
+    def is_legal_in_deal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
         if state.phase is not STEP or move.deck is not None or state.pending[move.player] is not None:
             return False
         hand = state.hands[move.player]
@@ -188,18 +168,16 @@ class MyShipSails(
             )
         return super().apply(state, move)
 
-    def play(
+    def resolve_in_deal(
         self, state: MyShipSailsState, move: MyShipSailsMove
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        if move.type == NEXT_DEAL:
-            return self._next_deal(state, move)
         player = move.player
         pending = list(state.pending)
         pending[player] = _DECLARE_CHOICE if move.type == DECLARE else _PASS_CHOICES[move.card or ""]
         events = [_event("chosen", player=player)]
         if any(choice is None for choice in pending):
-            return state.model_copy(update={"pending": pending}), events
-        return self._resolve(state, pending, events)
+            return updated(state, pending=pending), events
+        return self._resolve_step(state, pending, events)
 
     def score(self, state: MyShipSailsState) -> MyShipSailsScore:
         totals = _totals(state.deals, len(state.hands))
@@ -208,53 +186,38 @@ class MyShipSails(
             totals=totals, deals=state.deals, over=over, winners=best_seats(totals) if over else []
         )
 
-    def view(self, state: MyShipSailsState, player: int) -> MyShipSailsView:
-        self.check_seat(state, player, "player")
-        return MyShipSailsView(
-            game="my-ship-sails",
-            options=state.options,
-            seat=player,
-            dealer=state.dealer,
-            deal_number=state.deal_number,
-            phase=state.phase,
+    def seat_view(self, state: MyShipSailsState, player: int) -> dict[str, object]:
+        return dict(
             hand=state.hands[player],
             choice=state.pending[player],
             chosen=[choice is not None for choice in state.pending],
-            hand_sizes=[len(h) for h in state.hands],
             unused_size=len(state.unused),
             exchanges=state.exchanges,
-            deals=state.deals,
         )
 
     # ---- dealing and resolving ------------------------------------------------------------------
 
-    def _deal(
-        self,
-        players: int,
-        options: MyShipSailsOptions,
-        seed: int,
-        dealer: int,
-        deal_number: int,
-        deals: list[MyShipSailsDeal],
-        deck: Sequence[str] | None,
+    def deal(
+        self, setup: DealSetup[MyShipSailsOptions, MyShipSailsState]
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         """Deal seven each from the dealer's left; with auto_declare a dealt one-suit hand ends the deal."""
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, seed, deal_number - 1)
+        players, options, dealer, deck = setup.players, setup.options, setup.dealer, setup.deck
+        cards = list(deck) if deck is not None else shuffled(FULL_DECK, setup.seed, setup.deal_number - 1)
         dealt = deal_round_robin(cards, players, (dealer + 1) % players, [HAND_SIZE] * players)
         state = MyShipSailsState(
             game="my-ship-sails",
             options=options,
             dealer=dealer,
-            deal_number=deal_number,
-            seed=seed,
+            deal_number=setup.deal_number,
+            seed=setup.seed,
             phase=STEP,
             hands=[sort_cards(h) for h in dealt],
             unused=sort_cards(cards[HAND_SIZE * players :]),
             pending=[None] * players,
             exchanges=0,
-            deals=deals,
+            deals=setup.deals,
         )
-        events: list[MyShipSailsEvent] = []
+        events = [_event("deal_started", player=dealer)]
         if options.auto_declare:
             return self._auto_declare(state, events)
         return state, events
@@ -268,7 +231,7 @@ class MyShipSails(
             return state, events
         return self._end_deal(state, declarers, auto=True, events=events)
 
-    def _resolve(
+    def _resolve_step(
         self, state: MyShipSailsState, pending: list[MyShipSailsChoice | None], events: list[MyShipSailsEvent]
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         """Every seat has chosen: declarations end the deal, otherwise all chosen cards move left at once."""
@@ -292,7 +255,7 @@ class MyShipSails(
             _event("received", player=seat, card=passed[seat - 1], from_player=(seat - 1) % n)
             for seat in range(n)
         ]
-        after = state.model_copy(update={"hands": hands, "pending": [None] * n, "exchanges": exchanges})
+        after = updated(state, hands=hands, pending=[None] * n, exchanges=exchanges)
         if state.options.auto_declare:
             after, events = self._auto_declare(after, events)
             if after.phase is not STEP:
@@ -321,18 +284,7 @@ class MyShipSails(
         if state.deal_number >= DEALS_PER_MATCH:
             phase = MATCH_OVER
             events.append(_event("match_ended", winners=best_seats(_totals(deals, n))))
-        return state.model_copy(update={"deals": deals, "phase": phase, "pending": [None] * n}), events
-
-    def _next_deal(
-        self, state: MyShipSailsState, move: MyShipSailsMove
-    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        check_deck(move.deck, FULL_DECK, argument="move", path=("deck",))
-        n = len(state.hands)
-        dealer = (state.dealer + 1) % n
-        after, events = self._deal(
-            n, state.options, state.seed, dealer, state.deal_number + 1, list(state.deals), move.deck
-        )
-        return after, [_event("deal_started", player=dealer), *events]
+        return updated(state, deals=deals, phase=phase, pending=[None] * n), events
 
     # ---- consistency ----------------------------------------------------------------------------
 

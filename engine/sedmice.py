@@ -39,7 +39,9 @@ from typing import Any, ClassVar
 
 from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, shuffled, sort_cards
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import Game, check_deck, conservation_issues, length_issues, seat_issues
+from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues, updated
+from sevens_rules.engine.match import DealSetup, DealtMatch
+from sevens_rules.schema.common import Phase
 from sevens_rules.schema.operations import GameModels
 from sevens_rules.schema.sedmice import (
     SedmiceDeal,
@@ -49,7 +51,6 @@ from sevens_rules.schema.sedmice import (
     SedmiceMove,
     SedmiceMoveType,
     SedmiceOptions,
-    SedmicePhase,
     SedmiceScore,
     SedmiceState,
     SedmiceView,
@@ -69,9 +70,9 @@ PLAY = SedmiceMoveType.play
 EXTEND = SedmiceMoveType.extend
 END_TRICK = SedmiceMoveType.end_trick
 NEXT_DEAL = SedmiceMoveType.next_deal
-PLAY_PHASE = SedmicePhase.play
-DEAL_OVER = SedmicePhase.deal_over
-MATCH_OVER = SedmicePhase.match_over
+PLAY_PHASE = Phase.play
+DEAL_OVER = Phase.deal_over
+MATCH_OVER = Phase.match_over
 
 
 def _event(kind: str, **fields: Any) -> SedmiceEvent:
@@ -134,7 +135,7 @@ def _sorted(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=_CARD_ORDER.__getitem__)
 
 
-class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, SedmiceView, SedmiceScore]):
+class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, SedmiceView, SedmiceScore]):
     """Sedmice: answer the led rank (sevens wild); the last to answer takes the trick; aces and tens count."""
 
     id = "sedmice"
@@ -142,40 +143,25 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
     min_players = 2
     max_players = 4
     player_counts: ClassVar[tuple[int, ...]] = (2, 4)
-    deck = PIQUET_DECK
     """The table sizes allowed: 2, or 4 in partnerships (3 is inside the range but refused by ``new``)."""
+    deck = PIQUET_DECK
+    hidden_piles = ("stock",)
+    """The 32-card deck, 7 to Ace."""
     models = GameModels(SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, SedmiceView, SedmiceScore)
 
     # ---- public face ----------------------------------------------------------------------------
 
-    def players(self, state: SedmiceState) -> int:
-        return len(state.hands)
-
-    def start(
-        self, players: int, options: SedmiceOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
-    ) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        state = self._deal(players, options, seed, dealer or 0, 1, [], deck)
-        return state, [_event("deal_started", player=state.dealer)]
-
-    def _deal(
-        self,
-        players: int,
-        options: SedmiceOptions,
-        seed: int,
-        dealer: int,
-        deal_number: int,
-        deals: list[SedmiceDeal],
-        deck: Sequence[str] | None,
-    ) -> SedmiceState:
-        cards = list(deck) if deck is not None else shuffled(PIQUET_DECK, seed, deal_number - 1)
+    def deal(self, setup: DealSetup[SedmiceOptions, SedmiceState]) -> tuple[SedmiceState, list[SedmiceEvent]]:
+        players, dealer, deck = setup.players, setup.dealer, setup.deck
+        cards = list(deck) if deck is not None else shuffled(PIQUET_DECK, setup.seed, setup.deal_number - 1)
         first = (dealer + 1) % players
         hands = deal_round_robin(cards, players, first, [HAND_SIZE] * players)
-        return SedmiceState(
+        state = SedmiceState(
             game="sedmice",
-            options=options,
+            options=setup.options,
             dealer=dealer,
-            deal_number=deal_number,
-            seed=seed,
+            deal_number=setup.deal_number,
+            seed=setup.seed,
             phase=PLAY_PHASE,
             leader=first,
             hands=[sort_cards(h, PIQUET_DECK) for h in hands],
@@ -183,8 +169,12 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
             trick=[],
             taken=[[], []],
             tricks=[0, 0],
-            deals=deals,
+            deals=setup.deals,
         )
+        return state, [_event("deal_started", player=dealer)]
+
+    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SedmiceMove:
+        return SedmiceMove(type=NEXT_DEAL, player=player, deck=deck)
 
     def to_act(self, state: SedmiceState) -> list[int]:
         if state.phase is PLAY_PHASE:
@@ -208,9 +198,7 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
         winner = trick_winner(state.trick, state.leader, len(state.hands))
         return winner % 2 != state.leader % 2
 
-    def legal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
-        if state.phase is DEAL_OVER:
-            return [SedmiceMove(type=NEXT_DEAL, player=player)]
+    def deal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
         if state.phase is not PLAY_PHASE:
             return []
         hand = state.hands[player]
@@ -226,15 +214,9 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
             return moves
         return [SedmiceMove(type=PLAY, player=player, card=c) for c in hand]
 
-    def is_legal(self, state: SedmiceState, move: SedmiceMove) -> bool:
-        if move.type == NEXT_DEAL:
-            # the deck argument is checked when the deal is made; it does not appear in the listed move
-            return state.phase is DEAL_OVER and move.card is None
-        return move.deck is None and move in self.legal_moves(state, move.player)
-
-    def play(self, state: SedmiceState, move: SedmiceMove) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        if move.type == NEXT_DEAL:
-            return self._next_deal(state, move)
+    def resolve_in_deal(
+        self, state: SedmiceState, move: SedmiceMove
+    ) -> tuple[SedmiceState, list[SedmiceEvent]]:
         if move.type == END_TRICK:
             return self._end_trick(state, [])
         assert move.card is not None
@@ -252,7 +234,7 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
         else:
             trick = [*state.trick[:-1], [*state.trick[-1], card]]
             events = [_event("played", player=player, card=card, answers=answers(card, trick[0][0][0]))]
-        after = state.model_copy(update={"hands": hands, "trick": trick})
+        after = updated(state, hands=hands, trick=trick)
         if len(trick[-1]) == n and not any(hands):
             # Nobody holds a card, so nobody could extend: the trick ends without a choice.
             return self._end_trick(after, events)
@@ -291,15 +273,8 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
             drawn += 1
             seat = (seat + 1) % n
         hands = [_sorted(h) if len(h) > 1 else h for h in hands]
-        after = state.model_copy(
-            update={
-                "hands": hands,
-                "stock": stock[drawn:],
-                "trick": [],
-                "taken": taken,
-                "tricks": tricks,
-                "leader": taker,
-            }
+        after = updated(
+            state, hands=hands, stock=stock[drawn:], trick=[], taken=taken, tricks=tricks, leader=taker
         )
         if any(hands):
             return after, events
@@ -328,19 +303,10 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
         if max(hit_totals(deals)) >= state.options.target_hits:
             phase = MATCH_OVER
             events.append(_event("match_ended", side=side, winners=self._side_seats(state, side)))
-        return state.model_copy(update={"deals": deals, "phase": phase}), events
+        return updated(state, deals=deals, phase=phase), events
 
     def _side_seats(self, state: SedmiceState, side: int) -> list[int]:
         return list(range(side, len(state.hands), 2))
-
-    def _next_deal(self, state: SedmiceState, move: SedmiceMove) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        check_deck(move.deck, PIQUET_DECK, argument="move", path=("deck",))
-        n = len(state.hands)
-        dealer = (state.dealer + 1) % n
-        after = self._deal(
-            n, state.options, state.seed, dealer, state.deal_number + 1, list(state.deals), move.deck
-        )
-        return after, [_event("deal_started", player=dealer)]
 
     def score(self, state: SedmiceState) -> SedmiceScore:
         totals = hit_totals(state.deals)
@@ -356,27 +322,18 @@ class Sedmice(Game[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, Sedm
             winners=winners,
         )
 
-    def view(self, state: SedmiceState, player: int) -> SedmiceView:
-        self.check_seat(state, player, "player")
+    def seat_view(self, state: SedmiceState, player: int) -> dict[str, object]:
         in_play = state.phase is PLAY_PHASE
-        return SedmiceView(
-            game="sedmice",
-            options=state.options,
-            seat=player,
-            dealer=state.dealer,
-            deal_number=state.deal_number,
-            phase=state.phase,
+        return dict(
             leader=state.leader,
             turn=self._turn(state) if in_play else None,
             winning=trick_winner(state.trick, state.leader, len(state.hands)) if state.trick else None,
             hand=state.hands[player],
-            hand_sizes=[len(h) for h in state.hands],
             stock_size=len(state.stock),
             trick=state.trick,
             points=[points(state.taken[0]), points(state.taken[1])],
             tricks=state.tricks,
             taken_sizes=[len(state.taken[0]), len(state.taken[1])],
-            deals=state.deals,
         )
 
     # ---- consistency ----------------------------------------------------------------------------

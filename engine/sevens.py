@@ -43,14 +43,14 @@ from collections.abc import Iterable, Sequence
 from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin, shuffled, sort_cards
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
-    Game,
     best_seats,
-    check_deck,
     conservation_issues,
     length_issues,
     seat_issues,
+    updated,
 )
-from sevens_rules.schema.common import Suit
+from sevens_rules.engine.match import DealSetup, DealtMatch
+from sevens_rules.schema.common import Phase, Suit
 from sevens_rules.schema.operations import GameModels
 from sevens_rules.schema.sevens import (
     SEVENS_PASSES,
@@ -61,7 +61,6 @@ from sevens_rules.schema.sevens import (
     SevensMove,
     SevensMoveType,
     SevensOptions,
-    SevensPhase,
     SevensRow,
     SevensScore,
     SevensState,
@@ -151,7 +150,7 @@ def _totals(deals: Sequence[SevensDeal]) -> list[int]:
     return totals
 
 
-class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore]):
+class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore]):
     """Sevens with three passes a deal and busting, four players, a match of five deals."""
 
     id = "sevens"
@@ -160,68 +159,45 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
     max_players = SEVENS_PLAYERS
     models = GameModels(SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore)
 
-    def players(self, state: SevensState) -> int:
-        return len(state.hands)
-
     # ---- dealing --------------------------------------------------------------------------------
 
-    def start(
-        self, players: int, options: SevensOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
-    ) -> tuple[SevensState, list[SevensEvent]]:
-        state = self._deal(options, seed, dealer or 0, 1, [], deck)
-        return state, [_event("deal_started", player=state.dealer)]
-
-    def _deal(
-        self,
-        options: SevensOptions,
-        seed: int,
-        dealer: int,
-        deal_number: int,
-        deals: list[SevensDeal],
-        deck: Sequence[str] | None,
-    ) -> SevensState:
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, seed, deal_number - 1)
+    def deal(self, setup: DealSetup[SevensOptions, SevensState]) -> tuple[SevensState, list[SevensEvent]]:
+        dealer, deal_number, deck = setup.dealer, setup.deal_number, setup.deck
+        cards = list(deck) if deck is not None else shuffled(FULL_DECK, setup.seed, deal_number - 1)
         dealt = deal_round_robin(cards, SEVENS_PLAYERS, (dealer + 1) % SEVENS_PLAYERS, [CARDS_EACH] * 4)
         # every 7 goes to the table at once; the 7♦ holder moves first
         first = next(seat for seat, hand in enumerate(dealt) if "7D" in hand)
         hands = [sort_cards(c for c in hand if c[0] != "7") for hand in dealt]
-        return SevensState(
+        state = SevensState(
             game="sevens",
-            options=options,
+            options=setup.options,
             dealer=dealer,
             deal_number=deal_number,
-            seed=seed,
-            phase=SevensPhase.play,
+            seed=setup.seed,
+            phase=Phase.play,
             turn=first,
             hands=hands,
             table=[_row(s, [_SEVEN]) for s in SUITS],
             passes=[0] * SEVENS_PLAYERS,
             out=[],
             bust=[],
-            deals=deals,
+            deals=setup.deals,
         )
+        return state, [_event("deal_started", player=dealer)]
 
-    def _next_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
-        check_deck(move.deck, FULL_DECK, argument="move", path=("deck",))
-        dealer = (state.dealer + 1) % SEVENS_PLAYERS
-        deals = list(state.deals)
-        after = self._deal(state.options, state.seed, dealer, state.deal_number + 1, deals, move.deck)
-        return after, [_event("deal_started", player=dealer)]
+    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevensMove:
+        return SevensMove(type=NEXT_DEAL, player=player, deck=deck)
 
     # ---- turns and moves ------------------------------------------------------------------------
 
     def to_act(self, state: SevensState) -> list[int]:
-        if state.phase is SevensPhase.play:
+        if state.phase is Phase.play:
             return [state.turn] if state.turn is not None else []
-        if state.phase is SevensPhase.deal_over:
+        if state.phase is Phase.deal_over:
             return [(state.dealer + 1) % SEVENS_PLAYERS]
         return []
 
-    def legal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
-        if player not in self.to_act(state):
-            return []
-        if state.phase is SevensPhase.deal_over:
-            return [SevensMove(type=NEXT_DEAL, player=player)]
+    def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
         ends = playable(state)
         moves = [SevensMove(type=PLAY, player=player, card=c) for c in state.hands[player] if c in ends]
         # while passes remain a player may pass even with a legal card; with none left only without one
@@ -229,13 +205,10 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
             moves.append(SevensMove(type=PASS, player=player))
         return moves
 
-    def is_legal(self, state: SevensState, move: SevensMove) -> bool:
+    def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:
         if move.player not in self.to_act(state):
             return False
-        if move.type == NEXT_DEAL:
-            # the deck argument is checked when the deal is made; it does not appear in the listed move
-            return state.phase is SevensPhase.deal_over and move.card is None
-        if state.phase is not SevensPhase.play or move.deck is not None:
+        if state.phase is not Phase.play or move.deck is not None:
             return False
         hand = state.hands[move.player]
         ends = playable(state)
@@ -245,9 +218,7 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
             state.passes[move.player] < SEVENS_PASSES or not any(c in ends for c in hand)
         )
 
-    def play(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
-        if move.type == NEXT_DEAL:
-            return self._next_deal(state, move)
+    def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
         player = move.player
         events: list[SevensEvent] = []
         if move.type == PASS:
@@ -256,7 +227,7 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
             if used <= SEVENS_PASSES:
                 passes = list(state.passes)
                 passes[player] = used
-                return self._continue(state.model_copy(update={"passes": passes}), player, events)
+                return self._continue(updated(state, passes=passes), player, events)
             return self._bust(state, player, events)
         card = move.card
         assert card is not None
@@ -274,7 +245,7 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
             out = [*state.out, player]
             update["out"] = out
             events.append(_event("went_out", player=player, place=len(out)))
-        return self._continue(state.model_copy(update=update), player, events)
+        return self._continue(updated(state, **update), player, events)
 
     def _bust(
         self, state: SevensState, player: int, events: list[SevensEvent]
@@ -288,7 +259,7 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
             for row in state.table
         ]
         events.append(_event("bust", player=player, cards=list(cards)))
-        after = state.model_copy(update={"hands": hands, "table": table, "bust": [*state.bust, player]})
+        after = updated(state, hands=hands, table=table, bust=[*state.bust, player])
         return self._continue(after, player, events)
 
     def _continue(
@@ -299,7 +270,7 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
         if len(active) == 1:
             return self._end_deal(state, active[0], events)
         turn = next(s for s in ((player + k) % SEVENS_PLAYERS for k in range(1, 5)) if s in active)
-        return state.model_copy(update={"turn": turn}), events
+        return updated(state, turn=turn), events
 
     def _end_deal(
         self, state: SevensState, survivor: int, events: list[SevensEvent]
@@ -313,37 +284,28 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
         )
         deals = [*state.deals, deal]
         events.append(_event("deal_ended", deal=deal))
-        phase = SevensPhase.deal_over
+        phase = Phase.deal_over
         if state.deal_number >= state.options.deals:
-            phase = SevensPhase.match_over
+            phase = Phase.match_over
             events.append(_event("match_ended", winners=best_seats(_totals(deals))))
-        return state.model_copy(update={"deals": deals, "phase": phase, "turn": None}), events
+        return updated(state, deals=deals, phase=phase, turn=None), events
 
     # ---- reading a state ------------------------------------------------------------------------
 
     def score(self, state: SevensState) -> SevensScore:
         totals = _totals(state.deals)
-        over = state.phase is SevensPhase.match_over
+        over = state.phase is Phase.match_over
         winners = best_seats(totals) if over else []
         return SevensScore(totals=totals, deals=state.deals, over=over, winners=winners)
 
-    def view(self, state: SevensState, player: int) -> SevensView:
-        self.check_seat(state, player, "player")
-        return SevensView(
-            game="sevens",
-            options=state.options,
-            seat=player,
-            dealer=state.dealer,
-            deal_number=state.deal_number,
-            phase=state.phase,
+    def seat_view(self, state: SevensState, player: int) -> dict[str, object]:
+        return dict(
             turn=state.turn,
             hand=state.hands[player],
-            hand_sizes=[len(h) for h in state.hands],
             table=state.table,
             passes=state.passes,
             out=state.out,
             bust=state.bust,
-            deals=state.deals,
         )
 
     # ---- consistency ----------------------------------------------------------------------------
@@ -383,7 +345,7 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
         if state.deal_number > state.options.deals:
             issues.append(IssueAt(("deal_number",), f"a match has {state.options.deals} deals"))
         active = _active(state)
-        if state.phase is SevensPhase.play:
+        if state.phase is Phase.play:
             if len(state.deals) != state.deal_number - 1:
                 issues.append(IssueAt(("deals",), "a deal in play must follow exactly deal_number - 1 deals"))
             if len(active) < 2:
@@ -403,7 +365,7 @@ class Sevens(Game[SevensOptions, SevensState, SevensMove, SevensEvent, SevensVie
                 path = ("deals", len(state.deals) - 1, "places")
                 issues.append(IssueAt(path, "does not match the order of out and bust"))
             last = state.deal_number == state.options.deals
-            if last != (state.phase is SevensPhase.match_over):
+            if last != (state.phase is Phase.match_over):
                 issues.append(IssueAt(("phase",), "the match is over exactly when the last deal has ended"))
         return issues
 

@@ -22,14 +22,9 @@ from typing import Any, ClassVar, cast
 
 from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, shuffled, sort_cards
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import (
-    Game,
-    best_seats,
-    check_deck,
-    conservation_issues,
-    length_issues,
-    seat_issues,
-)
+from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
+from sevens_rules.engine.match import DealSetup, DealtMatch
+from sevens_rules.schema.common import Phase
 from sevens_rules.schema.operations import GameModels
 from sevens_rules.schema.sjuan import (
     DominoFanTanOptions,
@@ -44,11 +39,9 @@ from sevens_rules.schema.sjuan import (
     SjuanEvent,
     SjuanEventType,
     SjuanFamilyState,
-    SjuanFamilyView,
     SjuanMove,
     SjuanMoveType,
     SjuanOptions,
-    SjuanPhase,
     SjuanScore,
     SjuanState,
     SjuanView,
@@ -73,13 +66,12 @@ def _event(kind: str, **fields: Any) -> SjuanEvent:
     return SjuanEvent(type=SjuanEventType(kind), **fields)
 
 
-class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
+class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     """Rules shared by the four games; subclasses set the opening, the row shape and the stock."""
 
     min_players = 3
     max_players = 8
     has_stock: ClassVar[bool] = False
-    view_model: ClassVar[type[Any]]
 
     # ---- the differences between the four games -------------------------------------------------
 
@@ -149,26 +141,17 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
     # ---- public face ----------------------------------------------------------------------------
 
-    def players(self, state: SjuanFamilyState) -> int:
-        return len(state.hands)
-
-    def start(
-        self, players: int, options: SjuanOptions, seed: int, deck: Sequence[str] | None, dealer: int | None
+    def deal(
+        self, setup: DealSetup[SjuanOptions, SjuanFamilyState]
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        state = self._deal(players, options, seed, dealer or 0, 1, [], deck)
-        return state, _deal_events(state)
-
-    def _deal(
-        self,
-        players: int,
-        options: SjuanOptions,
-        seed: int,
-        dealer: int,
-        deal_number: int,
-        deals: list[SjuanDeal],
-        deck: Sequence[str] | None,
-    ) -> SjuanFamilyState:
-        cards = list(deck) if deck is not None else shuffled(FULL_DECK, seed, deal_number - 1)
+        players, options, dealer, deal_number, deck = (
+            setup.players,
+            setup.options,
+            setup.dealer,
+            setup.deal_number,
+            setup.deck,
+        )
+        cards = list(deck) if deck is not None else shuffled(FULL_DECK, setup.seed, deal_number - 1)
         if self.has_stock:
             counts = [self.hand_size(options)] * players
         else:
@@ -178,31 +161,33 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         hands = [sort_cards(h) for h in deal_round_robin(cards, players, (dealer + 1) % players, counts)]
         largest = max(counts)
         chips = [1 if count < largest else 0 for count in counts]
-        return self.build_state(
+        state = self.build_state(
             options=options,
             dealer=dealer,
             deal_number=deal_number,
-            seed=seed,
-            phase=SjuanPhase.play,
+            seed=setup.seed,
+            phase=Phase.play,
             turn=self.first_turn(hands, dealer),
             hands=hands,
             table=[],
             chips=chips,
-            deals=deals,
+            deals=setup.deals,
             stock=cards[sum(counts) :],
         )
+        return state, _deal_events(state)
+
+    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SjuanMove:
+        return SjuanMove(type=NEXT_DEAL, player=player, deck=deck)
 
     def to_act(self, state: SjuanFamilyState) -> list[int]:
-        if state.phase is SjuanPhase.play:
+        if state.phase is Phase.play:
             assert state.turn is not None
             return [state.turn]
-        if state.phase is SjuanPhase.deal_over:
+        if state.phase is Phase.deal_over:
             return [(state.dealer + 1) % len(state.hands)]
         return []
 
-    def legal_moves(self, state: SjuanFamilyState, player: int) -> list[SjuanMove]:
-        if state.phase is SjuanPhase.deal_over:
-            return [SjuanMove(type=NEXT_DEAL, player=player)]
+    def deal_moves(self, state: SjuanFamilyState, player: int) -> list[SjuanMove]:
         playable = self.playable(state)
         plays = [SjuanMove(type=PLAY, player=player, card=c) for c in state.hands[player] if c in playable]
         if plays:
@@ -211,15 +196,9 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             return [SjuanMove(type=DRAW, player=player)]
         return [SjuanMove(type=PASS, player=player)]
 
-    def is_legal(self, state: SjuanFamilyState, move: SjuanMove) -> bool:
-        if move.type == NEXT_DEAL:
-            # the deck argument is checked when the deal is made; it does not appear in the listed move
-            return state.phase is SjuanPhase.deal_over and move.card is None
-        return move.deck is None and move in self.legal_moves(state, move.player)
-
-    def play(self, state: SjuanFamilyState, move: SjuanMove) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        if move.type == NEXT_DEAL:
-            return self._next_deal(state, move)
+    def resolve_in_deal(
+        self, state: SjuanFamilyState, move: SjuanMove
+    ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
         n = len(state.hands)
         player = move.player
         hands = list(state.hands)
@@ -228,26 +207,26 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             chips = list(state.chips)
             chips[player] += 1
             events.append(_event("passed", player=player, chips=1, reason="pass"))
-            return state.model_copy(update={"chips": chips, "turn": (player + 1) % n}), events
+            return updated(state, chips=chips, turn=(player + 1) % n), events
         if move.type == DRAW:
             stock = self.stock(state)
             drawn = stock[0]
             hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
             events.append(_event("drew", player=player, card=drawn))
-            after = state.model_copy(update={"hands": hands, "stock": stock[1:]})
+            after = updated(state, hands=hands, stock=stock[1:])
             keeps_turn = drawn in self.playable(after) or (
                 self.draws_until_playable(after) and len(stock) > 1
             )
-            return after.model_copy(update={"turn": player if keeps_turn else (player + 1) % n}), events
+            return updated(after, turn=player if keeps_turn else (player + 1) % n), events
         assert move.card is not None
         hands[player] = [c for c in hands[player] if c != move.card]
         events.append(_event("played", player=player, card=move.card))
-        after = state.model_copy(update={"hands": hands, "table": [*state.table, move.card]})
+        after = updated(state, hands=hands, table=[*state.table, move.card])
         if not hands[player]:
             return self._end_deal(after, winner=player, events=events)
         if self.blocked(after):
             return self._end_deal(after, winner=None, events=events)
-        return after.model_copy(update={"turn": (player + 1) % n}), events
+        return updated(after, turn=(player + 1) % n), events
 
     def _end_deal(
         self, state: SjuanFamilyState, winner: int | None, events: list[SjuanEvent]
@@ -270,28 +249,16 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         deals = [*state.deals, deal]
         events.append(_event("deal_ended", player=winner, deal=deal))
         totals = _totals(deals, len(state.hands))
-        phase = SjuanPhase.deal_over
+        phase = Phase.deal_over
         if max(totals) >= MATCH_TARGET:
-            phase = SjuanPhase.match_over
+            phase = Phase.match_over
             events.append(_event("match_ended", winners=best_seats(totals, lowest=True)))
-        return state.model_copy(update={"deals": deals, "phase": phase, "turn": None}), events
-
-    def _next_deal(
-        self, state: SjuanFamilyState, move: SjuanMove
-    ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        check_deck(move.deck, FULL_DECK, argument="move", path=("deck",))
-        n = len(state.hands)
-        dealer = (state.dealer + 1) % n
-        after = self._deal(
-            n, state.options, state.seed, dealer, state.deal_number + 1, list(state.deals), move.deck
-        )
-        events = _deal_events(after)
-        return after, events
+        return updated(state, deals=deals, phase=phase, turn=None), events
 
     def score(self, state: SjuanFamilyState) -> SjuanScore:
         n = len(state.hands)
         totals = _totals(state.deals, n)
-        over = state.phase is SjuanPhase.match_over
+        over = state.phase is Phase.match_over
         return SjuanScore(
             totals=totals,
             pot=sum(state.chips),
@@ -300,24 +267,14 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             winners=best_seats(totals, lowest=True) if over else [],
         )
 
-    def view(self, state: SjuanFamilyState, player: int) -> SjuanFamilyView:
-        self.check_seat(state, player, "player")
-        view: SjuanFamilyView = self.view_model(
-            game=self.id,
-            options=state.options,
-            seat=player,
-            dealer=state.dealer,
-            deal_number=state.deal_number,
-            phase=state.phase,
+    def seat_view(self, state: SjuanFamilyState, player: int) -> dict[str, object]:
+        return dict(
             turn=state.turn,
             hand=state.hands[player],
-            hand_sizes=[len(h) for h in state.hands],
             table=state.table,
             stock_size=len(self.stock(state)),
             chips=state.chips,
-            deals=state.deals,
         )
-        return view
 
     def consistency_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         n = len(state.hands)
@@ -334,12 +291,12 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         if issues:
             return issues
         if state.deals:
-            expected_dealer = state.deals[0].dealer + len(state.deals) - (state.phase is not SjuanPhase.play)
+            expected_dealer = state.deals[0].dealer + len(state.deals) - (state.phase is not Phase.play)
             if state.dealer != expected_dealer % n:
                 issues.append(IssueAt(("dealer",), "the deal passes to the left after every deal"))
         issues += self.table_issues(state)
         issues += self._deal_history_issues(state)
-        if state.phase is SjuanPhase.play:
+        if state.phase is Phase.play:
             if state.turn is None:
                 issues.append(IssueAt(("turn",), "a deal in play must have a seat to act"))
             if len(state.deals) != state.deal_number - 1:
@@ -362,7 +319,7 @@ class SjuanFamily(Game[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
                 )
         if not issues:
             reached = max(_totals(state.deals, n)) >= MATCH_TARGET
-            if reached != (state.phase is SjuanPhase.match_over):
+            if reached != (state.phase is Phase.match_over):
                 issues.append(
                     IssueAt(("phase",), "the match is over exactly when a total has reached 100 after a deal")
                 )
@@ -431,7 +388,6 @@ class Sjuan(SjuanFamily):
 
     id = "sjuan"
     name = "Sjuan"
-    view_model = SjuanView
     models = GameModels(SjuanOptions, SjuanState, SjuanMove, SjuanEvent, SjuanView, SjuanScore)
 
     def first_turn(self, hands: Sequence[Sequence[str]], dealer: int) -> int:
@@ -444,7 +400,7 @@ class Sjuan(SjuanFamily):
         issues = super().table_issues(state)
         if state.table and state.table[0] != "7H":
             issues.append(IssueAt(("table", 0), "Sjuan opens with 7H"))
-        opening = not state.table and state.phase is SjuanPhase.play and state.turn is not None
+        opening = not state.table and state.phase is Phase.play and state.turn is not None
         if opening and "7H" not in state.hands[state.turn]:  # type: ignore[index]
             issues.append(IssueAt(("turn",), "the 7H holder opens"))
         return issues
@@ -455,7 +411,6 @@ class FanTan(SjuanFamily):
 
     id = "fan-tan"
     name = "Fan Tan"
-    view_model = FanTanView
     models = GameModels(SjuanOptions, FanTanState, SjuanMove, SjuanEvent, FanTanView, SjuanScore)
 
 
@@ -464,7 +419,6 @@ class FreeFanTan(SjuanFamily):
 
     id = "free-fan-tan"
     name = "Free fan tan"
-    view_model = FreeFanTanView
     models = GameModels(FreeFanTanOptions, FreeFanTanState, SjuanMove, SjuanEvent, FreeFanTanView, SjuanScore)
 
     def opening_cards(self, state: SjuanFamilyState) -> set[str]:
@@ -519,7 +473,7 @@ class DominoFanTan(SjuanFamily):
     min_players = 2
     max_players = 2
     has_stock = True
-    view_model = DominoFanTanView
+    hidden_piles = ("stock",)
     models = GameModels(
         DominoFanTanOptions, DominoFanTanState, SjuanMove, SjuanEvent, DominoFanTanView, SjuanScore
     )

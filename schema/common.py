@@ -100,6 +100,14 @@ class Suit(StrEnum):
     S = "S"
 
 
+class Phase(StrEnum):
+    """Where a match stands: a deal in play, between deals (the next dealer deals), or finished."""
+
+    play = "play"
+    deal_over = "deal_over"
+    match_over = "match_over"
+
+
 class Issue(WireModel):
     """One thing wrong with a request: where (a JSON Pointer into the request body) and what."""
 

@@ -21,6 +21,7 @@ from sevens_rules.schema.common import (
     IntegralInt,
     MoveBase,
     Ordinal,
+    Phase,
     PiquetCard,
     PiquetCardList,
     PiquetDeckOrder,
@@ -68,14 +69,6 @@ class SedmiceOptions(WireModel):
         json_schema_extra={"enum": list(TARGET_HITS_CHOICES)},
         description="The match ends when a side has this many hits: 1, 5 or 10.",
     )
-
-
-class SedmicePhase(StrEnum):
-    """Where a match stands."""
-
-    play = "play"
-    deal_over = "deal_over"
-    match_over = "match_over"
 
 
 class SedmiceMoveType(StrEnum):
@@ -136,7 +129,7 @@ class SedmiceState(WireModel):
     dealer: Seat
     deal_number: Ordinal = Field(description="1 for the first deal of the match.")
     seed: Seed
-    phase: SedmicePhase
+    phase: Phase
     leader: Seat = Field(
         description="The leader of the trick on the table or of the next one; after a deal, its last taker."
     )
@@ -192,7 +185,7 @@ class SedmiceView(WireModel):
     seat: Seat = Field(description="The seat this view is for.")
     dealer: Seat
     deal_number: Count
-    phase: SedmicePhase
+    phase: Phase
     leader: Seat
     turn: Seat | None = Field(description="The seat to act in the deal; null after a deal.")
     winning: Seat | None = Field(description="Who would take the trick on the table now; null without one.")

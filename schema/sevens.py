@@ -23,6 +23,7 @@ from sevens_rules.schema.common import (
     IntegralInt,
     MoveBase,
     Ordinal,
+    Phase,
     Seat,
     Seed,
     Suit,
@@ -49,14 +50,6 @@ class SevensOptions(WireModel):
     deals: IntegralInt = Field(
         default=5, ge=1, le=100, description="Deals in a match (the text: 5); the highest total then wins."
     )
-
-
-class SevensPhase(StrEnum):
-    """Where a match stands."""
-
-    play = "play"
-    deal_over = "deal_over"
-    match_over = "match_over"
 
 
 SevensMoveType = StrEnum("SevensMoveType", {"play": "play", "pass": "pass", "next_deal": "next_deal"})
@@ -114,7 +107,7 @@ class SevensState(WireModel):
     dealer: Seat
     deal_number: Ordinal = Field(le=100, description="1 for the first deal of the match.")
     seed: Seed
-    phase: SevensPhase
+    phase: Phase
     turn: Seat | None = Field(description="The seat to act while the phase is 'play'; null otherwise.")
     hands: list[CardList] = Field(min_length=4, max_length=4, description="Each seat's hand, sorted.")
     table: list[SevensRow] = Field(
@@ -179,7 +172,7 @@ class SevensView(WireModel):
     seat: Seat = Field(description="The seat this view is for.")
     dealer: Seat
     deal_number: Count
-    phase: SevensPhase
+    phase: Phase
     turn: Seat | None
     hand: CardList
     hand_sizes: list[Count] = seat_list("Number of cards in each hand.")

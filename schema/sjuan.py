@@ -19,6 +19,7 @@ from sevens_rules.schema.common import (
     IntegralInt,
     MoveBase,
     Ordinal,
+    Phase,
     Seat,
     Seed,
     WireModel,
@@ -53,14 +54,6 @@ class DominoFanTanOptions(SjuanOptions):
     draw_until_playable: bool = Field(
         default=False, description="A player keeps drawing until they can play or the stock is empty."
     )
-
-
-class SjuanPhase(StrEnum):
-    """Where a match stands."""
-
-    play = "play"
-    deal_over = "deal_over"
-    match_over = "match_over"
 
 
 SjuanMoveType = StrEnum(
@@ -100,7 +93,7 @@ class SjuanFamilyState(WireModel):
     dealer: Seat
     deal_number: Ordinal = Field(description="1 for the first deal of the match.")
     seed: Seed
-    phase: SjuanPhase
+    phase: Phase
     turn: Seat | None = Field(description="The seat to act while the phase is 'play'; null otherwise.")
     hands: list[CardList] = Field(min_length=2, max_length=8, description="Each seat's hand.")
     table: CardList = Field(description="Cards on the table in the order they were played.")
@@ -172,7 +165,7 @@ class SjuanFamilyView(WireModel):
     seat: Seat = Field(description="The seat this view is for.")
     dealer: Seat
     deal_number: Count
-    phase: SjuanPhase
+    phase: Phase
     turn: Seat | None
     hand: CardList
     hand_sizes: list[Count] = seat_list("Number of cards in each hand.")

@@ -1,4 +1,4 @@
-"""Seeded random playouts through the engine's public functions (used by tests and the bench)."""
+"""Seeded random playouts through the engine's public functions, for the tests (the bench has its own)."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.game import updated
 from sevens_rules.engine.seven_up import CaliforniaJack
 from sevens_rules.engine.tricks import card_points
 from sevens_rules.schema.common import Suit
@@ -136,7 +137,7 @@ def test_race_to_ten_counts_high_first() -> None:
         [(R.high, 1), (R.low, 1), (R.jack, 1)],
     )
     start = CJ.new(2, CaliforniaJackOptions(), 8, None, 0)
-    start = start.model_copy(update={"deals": deals, "deal_number": 7})
+    start = updated(start, deals=deals, deal_number=7)
     assert CJ.consistency_issues(start) == [] and CJ.score(start).totals == [9, 9]
     done, events, _ = _play_deal(start)
     final = done.tricks[-1].trump
@@ -151,8 +152,8 @@ def test_race_to_ten_counts_high_first() -> None:
 def test_california_jack_consistency_checks() -> None:
     state = CJ.new(2, CaliforniaJackOptions(), 0, list(FULL_DECK), 0)
     assert CJ.consistency_issues(state) == []
-    assert CJ.consistency_issues(state.model_copy(update={"trump": "H"}))  # top card sets trump
-    moved = state.model_copy(update={"stock": state.stock[1:], "set_aside": state.stock[:1]})
+    assert CJ.consistency_issues(updated(state, trump="H"))  # top card sets trump
+    moved = updated(state, stock=state.stock[1:], set_aside=state.stock[:1])
     assert CJ.consistency_issues(moved)  # nothing is ever set aside
     built = build(
         CaliforniaJackState,
@@ -173,7 +174,7 @@ def test_california_jack_view_hides_the_stock_below_its_top() -> None:
     text = view.model_dump_json()
     assert view.stock_top == state.stock[0]
     assert not any(f'"{c}"' in text for c in state.stock[1:] + state.hands[1])
-    shuffled_below = state.model_copy(update={"stock": [state.stock[0], *reversed(state.stock[1:])]})
+    shuffled_below = updated(state, stock=[state.stock[0], *reversed(state.stock[1:])])
     assert CJ.view(shuffled_below, 0) == view
 
 
@@ -181,9 +182,9 @@ def test_the_first_trick_is_played_in_the_suit_of_the_face_up_card() -> None:
     for options in (CaliforniaJackOptions(), CaliforniaJackOptions(fixed_trump=True)):
         state = CJ.new(2, options, 0, list(FULL_DECK), 0)
         assert state.stock[0] == "KC" and state.trump == "C" and CJ.consistency_issues(state) == []
-        assert CJ.consistency_issues(state.model_copy(update={"trump": Suit.S}))  # fixed_trump too
+        assert CJ.consistency_issues(updated(state, trump=Suit.S))  # fixed_trump too
         started, _ = CJ.apply(state, mv("play", 1, card="AC"))  # a trick in progress: still no trick done
-        assert CJ.consistency_issues(started.model_copy(update={"trump": Suit.S}))
+        assert CJ.consistency_issues(updated(started, trump=Suit.S))
 
 
 def test_every_california_jack_trick_has_a_trump() -> None:
@@ -191,22 +192,22 @@ def test_every_california_jack_trick_has_a_trump() -> None:
     state, _ = CJ.apply(state, mv("play", 1, card="AC"))
     state, _ = CJ.apply(state, mv("play", 0, card="4C"))
     assert state.tricks[0].trump == "C" and CJ.consistency_issues(state) == []
-    untrumped = [state.tricks[0].model_copy(update={"trump": None})]  # AC still wins: only the trump differs
-    assert CJ.consistency_issues(state.model_copy(update={"tricks": untrumped}))
+    untrumped = [updated(state.tricks[0], trump=None)]  # AC still wins: only the trump differs
+    assert CJ.consistency_issues(updated(state, tricks=untrumped))
     done, _, _ = _play_deal(CJ.new(2, CaliforniaJackOptions(), 3, None, 0))
     assert CJ.consistency_issues(done) == []
     tricks = list(done.tricks)
-    tricks[0] = tricks[0].model_copy(update={"trump": None})
-    assert CJ.consistency_issues(done.model_copy(update={"tricks": tricks}))
+    tricks[0] = updated(tricks[0], trump=None)
+    assert CJ.consistency_issues(updated(done, tricks=tricks))
 
 
 def test_california_jack_recorded_points_are_those_the_tricks_give() -> None:
     done, _, _ = _play_deal(CJ.new(2, CaliforniaJackOptions(), 5, None, 0))
     record = done.deals[-1]
-    flipped = [p.model_copy(update={"seat": 1 - p.side, "side": 1 - p.side}) for p in record.points]
+    flipped = [updated(p, seat=1 - p.side, side=1 - p.side) for p in record.points]
     by_side = [sum(1 for p in flipped if p.side == side) for side in (0, 1)]
-    wrong = record.model_copy(update={"points": flipped, "by_side": by_side})
-    assert CJ.consistency_issues(done.model_copy(update={"deals": [wrong]}))
+    wrong = updated(record, points=flipped, by_side=by_side)
+    assert CJ.consistency_issues(updated(done, deals=[wrong]))
     other = Suit("S" if done.trump != "S" else "H")
-    final = done.model_copy(update={"trump": other, "deals": [record.model_copy(update={"trump": other})]})
+    final = updated(done, trump=other, deals=[updated(record, trump=other)])
     assert [i.message for i in CJ.consistency_issues(final)] == ["the final trump suit is the last trick's"]

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, MoveError, NotYourTurnError
+from sevens_rules.engine.game import updated
 from sevens_rules.engine.registry import GAMES
 from tests.playout import AnyGame, playout
 
@@ -54,7 +55,7 @@ def check_listed_and_unlisted(game: AnyGame, state: Any) -> None:
     for move in listed[:3]:
         if getattr(move, "card", None) is not None:
             for card in DECK_CARDS:
-                variant = move.model_copy(update={"card": card})
+                variant = updated(move, card=card)
                 if variant in listed:
                     continue
                 with pytest.raises(MoveError):
@@ -62,10 +63,10 @@ def check_listed_and_unlisted(game: AnyGame, state: Any) -> None:
         for seat in range(game.players(state)):
             if seat not in to_act:
                 with pytest.raises(NotYourTurnError):
-                    game.apply(state, move.model_copy(update={"player": seat}))
+                    game.apply(state, updated(move, player=seat))
     with pytest.raises(InvalidRequestError):
         if listed:
-            game.apply(state, listed[0].model_copy(update={"player": game.players(state)}))
+            game.apply(state, updated(listed[0], player=game.players(state)))
         else:
             raise InvalidRequestError("no move to probe")
 
@@ -90,7 +91,7 @@ def check_views_hide_other_hands(game: AnyGame, state: Any, rng: random.Random) 
             for o in others:
                 new_hands[o], pool = pool[: len(hands[o])], pool[len(hands[o]) :]
                 new_hands[o] = sorted(new_hands[o], key=DECK_CARDS.index)
-            permuted = state.model_copy(update={"hands": new_hands})
+            permuted = updated(state, hands=new_hands)
             if not game.consistency_issues(permuted):
                 assert game.view(permuted, seat) == view
 

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from sevens_rules.engine.cards import FULL_DECK, shuffled, sort_cards
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError, RulesError
+from sevens_rules.engine.game import updated
 from sevens_rules.engine.my_ship_sails import MyShipSails, one_suit
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.my_ship_sails import (
@@ -358,7 +359,7 @@ def test_auto_declare_declares_after_an_exchange_without_asking_the_others() -> 
 def test_auto_declare_leaves_no_one_suit_hand_waiting() -> None:
     # with auto_declare a one-suit hand in a step could only mean the automatic declaration was skipped
     state, _ = step(build(TWO_COMPLETE), TWO_COMPLETE_PASSES)
-    waiting = state.model_copy(update={"options": MyShipSailsOptions(auto_declare=True)})
+    waiting = updated(state, options=MyShipSailsOptions(auto_declare=True))
     assert any("auto_declare" in issue.message for issue in GAME.consistency_issues(waiting))
 
 
@@ -514,7 +515,7 @@ def _hidden_variant(state: MyShipSailsState, seat: int, rng: random.Random) -> M
     for o in others:
         if pending[o] is not None:
             pending[o] = MyShipSailsChoice(type=MyShipSailsChoiceType("pass"), card=rng.choice(hands[o]))
-    return state.model_copy(update={"hands": hands, "unused": sort_cards(pool), "pending": pending})
+    return updated(state, hands=hands, unused=sort_cards(pool), pending=pending)
 
 
 @settings(max_examples=80, deadline=None, derandomize=True)
@@ -558,11 +559,11 @@ def test_no_leak_covers_pending_choices_mid_step() -> None:
 
 def test_consistency_every_hand_holds_seven_and_every_card_is_somewhere_once() -> None:
     state = build(EXAMPLE)
-    short = state.model_copy(update={"hands": [state.hands[0][:6], *state.hands[1:]]})
+    short = updated(state, hands=[state.hands[0][:6], *state.hands[1:]])
     assert GAME.consistency_issues(short)
-    twice = state.model_copy(update={"unused": [*state.unused, "AH"]})
+    twice = updated(state, unused=[*state.unused, "AH"])
     assert any("twice" in i.message for i in GAME.consistency_issues(twice))
-    three = state.model_copy(update={"hands": state.hands[:3], "pending": [None] * 3})
+    three = updated(state, hands=state.hands[:3], pending=[None] * 3)
     assert GAME.consistency_issues(three)
 
 
@@ -571,18 +572,17 @@ def test_consistency_pending_choices_fit_the_hands_and_the_phase() -> None:
     assert GAME.consistency_issues(build(EXAMPLE, pending={0: "declare"}))  # not one suit
     everyone = build(EXAMPLE, pending={0: "4S", 1: "8C", 2: "JC", 3: "9H"})
     assert any("resolved" in i.message for i in GAME.consistency_issues(everyone))
-    wrong_length = build(EXAMPLE).model_copy(update={"pending": [None] * 5})
+    wrong_length = updated(build(EXAMPLE), pending=[None] * 5)
     assert GAME.consistency_issues(wrong_length)
-    declare_with_card = build(EXAMPLE).model_copy(
-        update={
-            "pending": [MyShipSailsChoice(type=MyShipSailsChoiceType("declare"), card="AH"), None, None, None]
-        }
+    declare_with_card = updated(
+        build(EXAMPLE),
+        pending=[MyShipSailsChoice(type=MyShipSailsChoiceType("declare"), card="AH"), None, None, None],
     )
     assert GAME.consistency_issues(declare_with_card)
     over, _ = step(build(EXAMPLE, options=MyShipSailsOptions(max_exchanges=1)), ["4S", "8C", "JC", "9H"])
     assert GAME.consistency_issues(over) == []
     choice = MyShipSailsChoice(type=MyShipSailsChoiceType("pass"), card=over.hands[0][0])
-    assert GAME.consistency_issues(over.model_copy(update={"pending": [choice, None, None, None]}))
+    assert GAME.consistency_issues(updated(over, pending=[choice, None, None, None]))
 
 
 def test_consistency_exchanges_deals_and_winners() -> None:

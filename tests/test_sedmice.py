@@ -16,7 +16,9 @@ from pydantic import ValidationError
 
 from sevens_rules.engine.cards import PIQUET_DECK, shuffled
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
+from sevens_rules.engine.game import updated
 from sevens_rules.engine.sedmice import Sedmice
+from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
@@ -24,7 +26,6 @@ from sevens_rules.schema.sedmice import (
     SedmiceMove,
     SedmiceMoveType,
     SedmiceOptions,
-    SedmicePhase,
     SedmiceState,
 )
 
@@ -75,7 +76,7 @@ def make_state(
         dealer=dealer,
         deal_number=deal_number or len(deals) + (1 if phase == "play" else 0),
         seed=seed,
-        phase=SedmicePhase(phase),
+        phase=Phase(phase),
         leader=leader,
         hands=[list(h) for h in hands],
         stock=list(stock),
@@ -157,7 +158,7 @@ def test_two_players_or_four_in_partnerships_only() -> None:
     assert error.value.argument == "players"
     assert GAME.player_counts == (2, 4)
     state = GAME.new(4, SedmiceOptions(), 0, None, None)
-    three = state.model_copy(update={"hands": state.hands[:3], "stock": [*state.stock, *state.hands[3]]})
+    three = updated(state, hands=state.hands[:3], stock=[*state.stock, *state.hands[3]])
     assert GAME.consistency_issues(three)
 
 
@@ -413,9 +414,9 @@ def test_aces_and_tens_score_ten_points_each() -> None:
 def test_play_continues_until_all_hands_are_empty_then_the_deal_is_scored() -> None:
     state = final_trick([["TS"], ["8S"]], 0, ["AC", "AD", "AH", "TC", "TD"])
     state, events = run(state, mv(0, "play", "TS"))
-    assert state.phase is SedmicePhase.play
+    assert state.phase is Phase.play
     state, events = run(state, mv(1, "play", "8S"))
-    assert state.phase is SedmicePhase.deal_over
+    assert state.phase is Phase.deal_over
     assert [e.type.value for e in events] == ["played", "trick_taken", "deal_ended"]
     assert state.hands == [[], []] and state.stock == [] and state.trick == []
 
@@ -497,7 +498,7 @@ def test_the_match_ends_when_a_side_reaches_target_hits() -> None:
     after, events = run(
         state, mv(0, "play", "8S"), mv(1, "play", "9S"), mv(2, "play", "TS"), mv(3, "play", "JS")
     )
-    assert after.phase is SedmicePhase.match_over
+    assert after.phase is Phase.match_over
     assert of_type(events, "match_ended")[0].winners == [0, 2]
     assert GAME.moves(after) == ([], [])
     score = GAME.score(after)
@@ -531,7 +532,7 @@ def test_hits_accumulate_over_deals_to_the_target() -> None:
     assert GAME.score(state).hits == [0, 4]
     after, _ = run(state, mv(1, "play", "9S"), mv(0, "play", "8S"))
     assert after.deals[2].hits == [0, 1]
-    assert after.phase is SedmicePhase.match_over
+    assert after.phase is Phase.match_over
     assert GAME.score(after).winners == [1]
 
 
@@ -553,7 +554,7 @@ def test_after_a_deal_the_next_dealer_deals_and_the_player_to_his_left_leads() -
     deck = list(reversed(PIQUET_DECK))
     nxt, events = GAME.apply(over, SedmiceMove(player=1, type=SedmiceMoveType.next_deal, deck=deck))
     assert [(e.type.value, e.player) for e in events] == [("deal_started", 1)]
-    assert (nxt.dealer, nxt.deal_number, nxt.leader, nxt.phase) == (1, 2, 0, SedmicePhase.play)
+    assert (nxt.dealer, nxt.deal_number, nxt.leader, nxt.phase) == (1, 2, 0, Phase.play)
     assert nxt.hands == [order(deck[0:8:2]), order(deck[1:8:2])]
     assert nxt.stock == deck[8:] and nxt.taken == [[], []] and nxt.tricks == [0, 0]
     assert nxt.deals == over.deals
@@ -582,12 +583,11 @@ def test_a_view_hides_other_hands_and_the_stock_order_but_shows_the_trick() -> N
     # other hands reshuffled among themselves and with the stock, a different stock order and seed
     hidden = [*state.hands[1], *state.hands[2], *state.hands[3], *state.stock]
     random.Random(3).shuffle(hidden)
-    other = state.model_copy(
-        update={
-            "hands": [state.hands[0], order(hidden[0:3]), order(hidden[3:6]), order(hidden[6:10])],
-            "stock": hidden[10:],
-            "seed": 12345,
-        }
+    other = updated(
+        state,
+        hands=[state.hands[0], order(hidden[0:3]), order(hidden[3:6]), order(hidden[6:10])],
+        stock=hidden[10:],
+        seed=12345,
     )
     assert GAME.consistency_issues(other) == []
     assert GAME.view(other, 0) == view
@@ -607,34 +607,32 @@ def test_hand_sizes_must_be_equal_at_the_start_of_each_round() -> None:
 
 def test_every_one_of_the_32_cards_exactly_once() -> None:
     state = example()
-    missing = state.model_copy(update={"stock": state.stock[1:]})
+    missing = updated(state, stock=state.stock[1:])
     assert GAME.consistency_issues(missing)
-    twice = state.model_copy(update={"stock": [*state.stock[1:], "9C"]})
+    twice = updated(state, stock=[*state.stock[1:], "9C"])
     assert GAME.consistency_issues(twice)
-    foreign = state.model_copy(update={"stock": [*state.stock[1:], "2C"]})
+    foreign = updated(state, stock=[*state.stock[1:], "2C"])
     assert GAME.consistency_issues(foreign)
 
 
 def test_sides_lists_hold_two_entries_and_whole_rounds() -> None:
     state, _ = run(example_round(), mv(1, "end_trick"))
-    assert GAME.consistency_issues(state.model_copy(update={"tricks": [0, 1, 0]}))
-    assert GAME.consistency_issues(state.model_copy(update={"taken": [state.taken[1], state.taken[0], []]}))
+    assert GAME.consistency_issues(updated(state, tricks=[0, 1, 0]))
+    assert GAME.consistency_issues(updated(state, taken=[state.taken[1], state.taken[0], []]))
     # three cards in a pile cannot be whole rounds of four
-    uneven = state.model_copy(update={"taken": [state.taken[1][:1], state.taken[1][1:]], "tricks": [1, 1]})
+    uneven = updated(state, taken=[state.taken[1][:1], state.taken[1][1:]], tricks=[1, 1])
     assert GAME.consistency_issues(uneven)
-    assert GAME.consistency_issues(state.model_copy(update={"tricks": [0, 2]}))  # 2 tricks need 8 cards
-    assert GAME.consistency_issues(state.model_copy(update={"tricks": [0, 0]}))
+    assert GAME.consistency_issues(updated(state, tricks=[0, 2]))  # 2 tricks need 8 cards
+    assert GAME.consistency_issues(updated(state, tricks=[0, 0]))
 
 
 def test_a_posted_extension_that_does_not_answer_is_inconsistent() -> None:
     state = example_round()
-    bad = state.model_copy(
-        update={"trick": [*state.trick, ["8D"]], "hands": [state.hands[0], ["9H", "7S"], *state.hands[2:]]}
-    )
+    bad = updated(state, trick=[*state.trick, ["8D"]], hands=[state.hands[0], ["9H", "7S"], *state.hands[2:]])
     assert any(i.path == ("trick", 1, 0) for i in GAME.consistency_issues(bad))
     losing = example_round(options=SedmiceOptions(extend_only_when_losing=True))
-    extended = losing.model_copy(
-        update={"trick": [*losing.trick, ["9H"]], "hands": [losing.hands[0], ["8D", "7S"], *losing.hands[2:]]}
+    extended = updated(
+        losing, trick=[*losing.trick, ["9H"]], hands=[losing.hands[0], ["8D", "7S"], *losing.hands[2:]]
     )
     assert any(i.path == ("trick", 1, 0) for i in GAME.consistency_issues(extended))
 
@@ -656,15 +654,15 @@ def test_a_posted_deal_record_must_match_the_hit_rules() -> None:
         side=0,
         reason=SedmiceHitReason.tie_last_trick,
     )
-    state = GAME.new(2, SedmiceOptions(), 0, None, 1).model_copy(update={"deals": [wrong], "deal_number": 2})
+    state = updated(GAME.new(2, SedmiceOptions(), 0, None, 1), deals=[wrong], deal_number=2)
     assert any(i.path == ("deals", 0, "hits") for i in GAME.consistency_issues(state))
-    right = wrong.model_copy(update={"hits": [0, 1], "side": 1})
-    assert GAME.consistency_issues(state.model_copy(update={"deals": [right]})) == []
+    right = updated(wrong, hits=[0, 1], side=1)
+    assert GAME.consistency_issues(updated(state, deals=[right])) == []
 
 
 def test_the_first_trick_is_led_by_the_player_left_of_the_dealer() -> None:
     state = example()
-    assert GAME.consistency_issues(state.model_copy(update={"leader": 2}))
+    assert GAME.consistency_issues(updated(state, leader=2))
 
 
 # ---- random playouts -----------------------------------------------------------------------------

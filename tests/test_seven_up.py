@@ -13,6 +13,7 @@ import pytest
 
 from sevens_rules.engine.cards import FULL_DECK, shuffled
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
+from sevens_rules.engine.game import updated
 from sevens_rules.engine.seven_up import FourHandedSevenUp, SevenUp, cut_for_dealer
 from sevens_rules.engine.tricks import card_points, legal_follows, trick_winner
 from sevens_rules.schema.common import Suit
@@ -444,8 +445,9 @@ def test_game_tie_gives_nobody_the_point() -> None:
     assert done.deals[-1].points == [] and done.deals[-1].by_side == [0, 0]
 
 
-def test_count_out_low_wins_before_the_opponents_jack_and_game() -> None:
-    # seat 0 has 6, seat 1 has 5. Seat 1 played AH and won JH (High, Jack, Game); seat 0 played 2H (Low).
+def _count_out_at_six_to_five() -> SevenUpState:
+    """Seat 0 at 6 and seat 1 at 5 before the last trick of a deal in which seat 1 played AH and won JH
+    (High, Jack, Game) and seat 0 played 2H (Low)."""
     deals = history(
         [(R.high, 0), (R.low, 0), (R.jack, 0), (R.game, 0)],
         [(R.high, 0), (R.low, 0), (R.jack, 1), (R.game, 1)],
@@ -463,6 +465,11 @@ def test_count_out_low_wins_before_the_opponents_jack_and_game() -> None:
         leader=1,
         deals=deals,
     )
+    return state
+
+
+def test_count_out_low_wins_before_the_opponents_jack_and_game() -> None:
+    state = _count_out_at_six_to_five()
     assert SU.score(state).totals == [6, 5]
     done, events = _finish(state)
     # High: seat 1 reaches 6; Low: seat 0 reaches 7 and wins; Jack and Game are never counted
@@ -525,7 +532,7 @@ def test_a_gift_can_win_the_match() -> None:
 
 
 def _issues(state: SevenUpState, **update: Any) -> list[str]:
-    return [i.message for i in SU.consistency_issues(state.model_copy(update=update))]
+    return [i.message for i in SU.consistency_issues(updated(state, **update))]
 
 
 def test_consistency_checks_catch_impossible_states() -> None:
@@ -550,9 +557,7 @@ def test_view_shows_own_hand_and_hides_others_and_the_stock() -> None:
     text = view.model_dump_json()
     assert not any(f'"{c}"' in text for c in state.hands[0] + state.stock)
     assert "seed" not in type(view).model_fields
-    swapped = state.model_copy(
-        update={"hands": [state.stock[:6], state.hands[1]], "stock": state.hands[0] + state.stock[6:]}
-    )
+    swapped = updated(state, hands=[state.stock[:6], state.hands[1]], stock=state.hands[0] + state.stock[6:])
     assert SU.view(swapped, 1) == view
 
 
@@ -560,7 +565,7 @@ def test_next_deal_moves_the_dealer_left() -> None:
     state = seven_up(
         dealer=1,
         deal_number=1,
-        deals=[history([(R.game, 1)])[0].model_copy(update={"dealer": 1})],  # no trump played; 11 to 5
+        deals=[updated(history([(R.game, 1)])[0], dealer=1)],  # no trump played; 11 to 5
         phase=SevenUpPhase.deal_over,
         turned="9H",
         trump="H",
@@ -598,8 +603,8 @@ def _recorded(state: Any, index: int, points: Sequence[tuple[SevenUpPointReason,
     counted = (update.get("outcome") or deal.outcome) is not SevenUpDealOutcome.thrown_in
     by_side = [sum(1 for p in records if p.side == side) if counted else 0 for side in (0, 1)]
     deals = list(state.deals)
-    deals[index] = deal.model_copy(update={"points": records, "by_side": by_side, **update})
-    return state.model_copy(update={"deals": deals})
+    deals[index] = updated(deal, points=records, by_side=by_side, **update)
+    return updated(state, deals=deals)
 
 
 def _ran(placed: Mapping[int, str]) -> SevenUpState:
@@ -662,7 +667,7 @@ def test_a_gift_comes_only_after_the_dealer_gives() -> None:
     gift = [_point(R.gift, 1)]
     assert _issues(state, points=gift)  # stand_or_beg: nobody has begged
     begged, _ = SU.apply(state, mv("beg", 1))
-    assert [i.message for i in SU.consistency_issues(begged.model_copy(update={"points": gift}))]
+    assert [i.message for i in SU.consistency_issues(updated(begged, points=gift))]
     given, _ = SU.apply(begged, mv("give", 0))
     assert point_list(given.points) == [("gift", 1)] and SU.consistency_issues(given) == []
     assert _issues(given, points=[_point(R.gift, 0)])  # the gift goes to the eldest
@@ -699,23 +704,7 @@ def test_the_recorded_end_of_hand_points_are_those_the_tricks_give() -> None:
 
 
 def test_the_recorded_end_of_hand_points_stop_at_the_winning_point() -> None:
-    deals = history(
-        [(R.high, 0), (R.low, 0), (R.jack, 0), (R.game, 0)],
-        [(R.high, 0), (R.low, 0), (R.jack, 1), (R.game, 1)],
-        [(R.high, 1), (R.low, 1), (R.jack, 1)],
-    )
-    state = _last_trick(
-        [
-            trick(0, ["2H", "AH"], "H", 1),
-            trick(1, ["JH", "3C"], "H", 1),
-            trick(1, ["TS", "4S"], "H", 1),
-            trick(1, ["KS", "5S"], "H", 1),
-            trick(1, ["QD", "6D"], "H", 1),
-        ],
-        [["7D"], ["AD"]],
-        leader=1,
-        deals=deals,
-    )
+    state = _count_out_at_six_to_five()
     done, _ = _finish(state)
     assert done.phase is SevenUpPhase.match_over and point_list(done.deals[-1].points) == [
         ("high", 1),
@@ -725,30 +714,30 @@ def test_the_recorded_end_of_hand_points_stop_at_the_winning_point() -> None:
     assert SU.consistency_issues(_recorded(done, 3, [(R.high, 1), (R.low, 0), (R.jack, 1)]))  # counted on
     assert SU.consistency_issues(_recorded(done, 3, [(R.high, 0), (R.low, 0)]))  # not the tricks' High
     tricks = list(done.tricks)
-    tricks[2] = tricks[2].model_copy(update={"trump": Suit.C})  # TS 4S: the same winner with clubs
+    tricks[2] = updated(tricks[2], trump=Suit.C)  # TS 4S: the same winner with clubs
     assert _issues(done, tricks=tricks)  # match_over keeps the tricks: each in the deal's trump
 
 
 def test_a_finished_deals_tricks_are_played_in_its_trump() -> None:
     done = _played_deal_over()
     tricks = list(done.tricks)
-    tricks[1] = tricks[1].model_copy(update={"trump": Suit.S})  # AC 3C: the same winner with spades
+    tricks[1] = updated(tricks[1], trump=Suit.S)  # AC 3C: the same winner with spades
     assert _issues(done, tricks=tricks)
-    deal = done.deals[-1].model_copy(update={"trump": Suit.S})
+    deal = updated(done.deals[-1], trump=Suit.S)
     assert _issues(done, deals=[deal])  # the record keeps the deal's trump
 
 
 def test_a_deal_that_ended_the_match_is_the_last_deal() -> None:
     deals = history([(R.high, 0)], [(R.low, 1)])
-    deals[0] = deals[0].model_copy(update={"outcome": SevenUpDealOutcome.match_won})
+    deals[0] = updated(deals[0], outcome=SevenUpDealOutcome.match_won)
     state = SU.new(2, SevenUpOptions(), 0, deck_at({12: "5H"}), 0)
-    state = state.model_copy(update={"deals": deals, "deal_number": 3})
+    state = updated(state, deals=deals, deal_number=3)
     assert SU.consistency_issues(state)
     # nor does a deal follow the deal in which a side reached 7
     seven = history(
         [(R.high, 0), (R.low, 0), (R.jack, 0), (R.game, 0)], [(R.high, 0), (R.low, 0), (R.jack, 0)], []
     )
-    assert SU.consistency_issues(state.model_copy(update={"deals": seven, "deal_number": 4, "dealer": 1}))
+    assert SU.consistency_issues(updated(state, deals=seven, deal_number=4, dealer=1))
 
 
 def test_deal_records_hold_the_points_their_outcome_allows() -> None:
@@ -757,10 +746,10 @@ def test_deal_records_hold_the_points_their_outcome_allows() -> None:
     def issues(*points: tuple[SevenUpPointReason, int], outcome: SevenUpDealOutcome | None = None) -> bool:
         deals = history([])
         if outcome is SevenUpDealOutcome.thrown_in:
-            deals = [deals[0].model_copy(update={"outcome": outcome, "trump": None})]
-        later = _recorded(state.model_copy(update={"deals": deals}), 0, points)
+            deals = [updated(deals[0], outcome=outcome, trump=None)]
+        later = _recorded(updated(state, deals=deals), 0, points)
         dealer = 0 if outcome is SevenUpDealOutcome.thrown_in else 1  # after a throw-in the same dealer
-        return bool(SU.consistency_issues(later.model_copy(update={"deal_number": 2, "dealer": dealer})))
+        return bool(SU.consistency_issues(updated(later, deal_number=2, dealer=dealer)))
 
     thrown = SevenUpDealOutcome.thrown_in
     assert not issues((R.turned_jack, 0), outcome=thrown)  # the first turned card's Jack, cancelled
@@ -792,9 +781,7 @@ def test_four_handed_seats_right_of_the_dealer_see_only_a_count_until_trump_is_s
     for seat in (0, 1):
         assert FOUR.view(state, seat).hand == state.hands[seat]
     # their view does not change when their own cards change (they cannot see them)
-    swapped = state.model_copy(
-        update={"hands": [state.hands[0], state.hands[1], state.hands[3], state.hands[2]]}
-    )
+    swapped = updated(state, hands=[state.hands[0], state.hands[1], state.hands[3], state.hands[2]])
     assert FOUR.view(swapped, 2) == FOUR.view(state, 2)
     begged, _ = FOUR.apply(state, mv("beg", 1))
     assert FOUR.view(begged, 3).hand_hidden
@@ -870,9 +857,9 @@ def test_four_handed_game_point_goes_to_the_side_with_most_card_points() -> None
 def test_four_handed_consistency_checks_sides() -> None:
     state = FOUR.new(4, SevenUpOptions(), 0, deck_at({24: "JD"}), 2)
     assert FOUR.consistency_issues(state) == []
-    wrong = state.model_copy(update={"points": [SevenUpPoint(reason=R.turned_jack, seat=2, side=1)]})
+    wrong = updated(state, points=[SevenUpPoint(reason=R.turned_jack, seat=2, side=1)])
     assert FOUR.consistency_issues(wrong)
-    seatless = state.model_copy(update={"points": [SevenUpPoint(reason=R.turned_jack, seat=None, side=0)]})
+    seatless = updated(state, points=[SevenUpPoint(reason=R.turned_jack, seat=None, side=0)])
     assert FOUR.consistency_issues(seatless)
 
 
@@ -895,7 +882,7 @@ def _four_with_history(*per_deal: Sequence[tuple[SevenUpPointReason, int]], plac
     """Four-handed, dealer 2 dealing deal 3 after two played deals with the given points."""
     deals = history(*per_deal, partners=True)
     state = FOUR.new(4, SevenUpOptions(), 0, deck_at(placed), 2)
-    state = state.model_copy(update={"deals": deals, "deal_number": len(deals) + 1})
+    state = updated(state, deals=deals, deal_number=len(deals) + 1)
     assert FOUR.consistency_issues(state) == []
     return state
 

@@ -13,15 +13,15 @@ from pydantic import ValidationError
 
 from sevens_rules.engine.cards import FULL_DECK, shuffled, sort_cards
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
+from sevens_rules.engine.game import updated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sevens import Sevens
-from sevens_rules.schema.common import Suit
+from sevens_rules.schema.common import Phase, Suit
 from sevens_rules.schema.sevens import (
     SevensDeal,
     SevensMove,
     SevensMoveType,
     SevensOptions,
-    SevensPhase,
     SevensRow,
     SevensState,
 )
@@ -51,7 +51,7 @@ def build(
     dealer: int = 0,
     deal_number: int = 1,
     deals: Sequence[SevensDeal] = (),
-    phase: SevensPhase = SevensPhase.play,
+    phase: Phase = Phase.play,
 ) -> SevensState:
     """A state from explicit hands and rows; every other card is dealt round-robin to ``filler`` seats.
 
@@ -190,7 +190,7 @@ def test_only_run_ends_are_playable_not_cards_of_a_full_suit() -> None:
     assert plays(state, 0) == ["6C", "8C"]
     after, events = play(state, 0, "8C")
     assert row(after, "C").run == ["7C", "8C"]
-    assert plays(after.model_copy(update={"turn": 0}), 0) == ["6C"]
+    assert plays(updated(after, turn=0), 0) == ["6C"]
     assert events[0].type == "played" and events[0].card == "8C" and events[0].joined is None
 
 
@@ -304,12 +304,12 @@ def test_bust_cards_join_the_run_when_the_gap_is_filled() -> None:
     assert row(after, "S").laid == ["3S"]
     assert events[0].joined == ["JS"]
     # the run now ends at J♠, so Q♠ is playable; below, 4♠ fills the gap to the laid 3♠, then 2♠ follows
-    after = after.model_copy(update={"turn": 1})
+    after = updated(after, turn=1)
     assert plays(after, 1) == ["4S", "QS"]
     after, events = play(after, 1, "4S")
     assert row(after, "S").run[0] == "3S" and row(after, "S").laid == []
     assert events[0].joined == ["3S"]
-    assert plays(after.model_copy(update={"turn": 1}), 1) == ["2S", "QS"]
+    assert plays(updated(after, turn=1), 1) == ["2S", "QS"]
 
 
 def test_filling_the_gap_joins_every_laid_card_chained_to_it() -> None:
@@ -330,7 +330,7 @@ def test_filling_the_gap_joins_every_laid_card_chained_to_it() -> None:
     assert row(after, "S").run == ["5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS"]
     assert row(after, "S").laid == []
     assert events[0].joined == ["JS", "QS"]
-    assert plays(after.model_copy(update={"turn": 1}), 1) == ["4S", "KS"]
+    assert plays(updated(after, turn=1), 1) == ["4S", "KS"]
 
 
 def test_a_player_holding_a_card_at_a_run_end_cannot_bust_so_laid_cards_never_touch_the_run() -> None:
@@ -359,7 +359,7 @@ def test_a_player_who_goes_out_takes_the_next_place() -> None:
     state = checked(build({0: "8H"}, runs={"C": FULL, "D": FULL}, filler=(1, 2, 3)))
     after, events = play(state, 0, "8H")
     assert after.out == [0]
-    assert after.phase is SevensPhase.play
+    assert after.phase is Phase.play
     assert after.turn == 1
     assert [(e.type, e.player, e.place) for e in events][1:] == [("went_out", 0, 1)]
 
@@ -378,7 +378,7 @@ def test_deal_ends_at_once_when_one_player_is_left_and_bust_players_place_last()
         )
     )
     after, events = play(state, 0, "8H")
-    assert after.phase is SevensPhase.deal_over
+    assert after.phase is Phase.deal_over
     assert after.turn is None
     assert GAME.to_act(after) == [1]  # the next dealer starts the next deal
     assert after.deals[-1].places == [2, 4, 1, 3]
@@ -424,7 +424,7 @@ def test_when_three_players_bust_the_survivor_is_first() -> None:
     assert after.hands[0] == ["AS", "2S", "3S", "4S", "TS"]
     assert after.deals[-1].places == [1, 4, 3, 2]
     assert after.deals[-1].points == [3, 0, 1, 2]
-    assert after.phase is SevensPhase.deal_over
+    assert after.phase is Phase.deal_over
 
 
 # ---- the match --------------------------------------------------------------------------------------
@@ -455,7 +455,7 @@ def test_five_deals_then_the_highest_total_wins_ties_shared() -> None:
         )
     )
     after, events = play(state, 0, "6S")
-    assert after.phase is SevensPhase.match_over
+    assert after.phase is Phase.match_over
     assert after.deals[-1].points == [2, 3, 0, 1]
     assert [e.type for e in events][-2:] == ["deal_ended", "match_ended"]
     assert events[-1].winners == [0, 1]
@@ -480,7 +480,7 @@ def test_a_deal_before_the_fifth_does_not_end_the_match() -> None:
         )
     )
     after, events = play(state, 0, "6S")
-    assert after.phase is SevensPhase.deal_over
+    assert after.phase is Phase.deal_over
     assert events[-1].type == "deal_ended"
     assert GAME.score(after).over is False and GAME.score(after).winners == []
 
@@ -537,8 +537,8 @@ def test_view_hides_other_hands_but_shows_passes_places_and_table() -> None:
     assert "seed" not in view.model_dump()
     # swapping cards between two other hands changes nothing seat 1 can see
     h2, h3 = state.hands[2], state.hands[3]
-    swapped = state.model_copy(update={"hands": [[], state.hands[1], [*h2[1:], h3[0]], [h2[0], *h3[1:]]]})
-    other_seed = swapped.model_copy(update={"seed": 99})
+    swapped = updated(state, hands=[[], state.hands[1], [*h2[1:], h3[0]], [h2[0], *h3[1:]]])
+    other_seed = updated(swapped, seed=99)
     assert GAME.view(other_seed, 1) == view
     assert GAME.view(state, 2) != view
 
@@ -571,17 +571,17 @@ def test_consistency_a_bust_player_has_used_three_passes_and_holds_nothing() -> 
 def test_consistency_places_are_unique() -> None:
     base = build({0: "", 1: "8H"}, runs={"D": FULL, "S": FULL}, out=(0,), turn=1, filler=(1, 2, 3))
     assert GAME.consistency_issues(base) == []
-    assert GAME.consistency_issues(base.model_copy(update={"out": [0, 0]}))
-    assert GAME.consistency_issues(base.model_copy(update={"bust": [0], "passes": [3, 0, 0, 0]}))
-    assert GAME.consistency_issues(base.model_copy(update={"out": [0, 5]}))
+    assert GAME.consistency_issues(updated(base, out=[0, 0]))
+    assert GAME.consistency_issues(updated(base, bust=[0], passes=[3, 0, 0, 0]))
+    assert GAME.consistency_issues(updated(base, out=[0, 5]))
 
 
 def test_consistency_out_and_bust_players_hold_no_turn() -> None:
     base = build({0: "", 1: "8H"}, runs={"D": FULL, "S": FULL}, out=(0,), turn=1, filler=(1, 2, 3))
-    assert [i.path for i in GAME.consistency_issues(base.model_copy(update={"turn": 0}))] == [("turn",)]
-    bust = base.model_copy(update={"out": [], "bust": [0], "passes": [3, 0, 0, 0]})
+    assert [i.path for i in GAME.consistency_issues(updated(base, turn=0))] == [("turn",)]
+    bust = updated(base, out=[], bust=[0], passes=[3, 0, 0, 0])
     assert GAME.consistency_issues(bust) == []
-    assert [i.path for i in GAME.consistency_issues(bust.model_copy(update={"turn": 0}))] == [("turn",)]
+    assert [i.path for i in GAME.consistency_issues(updated(bust, turn=0))] == [("turn",)]
 
 
 def test_consistency_table_runs_match_the_cards() -> None:
@@ -590,8 +590,8 @@ def test_consistency_table_runs_match_the_cards() -> None:
 
     def with_spades(run: list[str], laid: list[str]) -> SevensState:
         table = list(base.table)
-        table[3] = spades.model_copy(update={"run": run, "laid": laid})
-        return base.model_copy(update={"table": table})
+        table[3] = updated(spades, run=run, laid=laid)
+        return updated(base, table=table)
 
     # a broken run (6♠ moved to laid, leaving 5♠ cut off from the 7)
     assert GAME.consistency_issues(with_spades(["5S", "7S", "8S", "9S"], ["6S"]))
@@ -603,21 +603,21 @@ def test_consistency_table_runs_match_the_cards() -> None:
     # a card of another suit in the row (taken from the hand that held it), and rows out of order
     holder = next(seat for seat, hand in enumerate(base.hands) if "TH" in hand)
     hands = [[c for c in h if c != "TH"] for h in base.hands]
-    foreign = with_spades(spades.run, ["TH"]).model_copy(update={"hands": hands, "bust": [holder]})
+    foreign = updated(with_spades(spades.run, ["TH"]), hands=hands, bust=[holder])
     assert any(i.path == ("table", 3, "laid", 0) for i in GAME.consistency_issues(foreign))
-    swapped = base.model_copy(update={"table": [base.table[1], base.table[0], *base.table[2:]]})
+    swapped = updated(base, table=[base.table[1], base.table[0], *base.table[2:]])
     assert GAME.consistency_issues(swapped)
     # a card twice or missing
-    dup = base.model_copy(update={"hands": [[*base.hands[0], "5S"], *base.hands[1:]]})
+    dup = updated(base, hands=[[*base.hands[0], "5S"], *base.hands[1:]])
     assert GAME.consistency_issues(dup)
 
 
 def test_consistency_deal_history_and_phase() -> None:
     base = _base()
-    assert GAME.consistency_issues(base.model_copy(update={"deal_number": 2}))  # missing deal record
-    assert GAME.consistency_issues(base.model_copy(update={"phase": SevensPhase.deal_over, "turn": None}))
+    assert GAME.consistency_issues(updated(base, deal_number=2))  # missing deal record
+    assert GAME.consistency_issues(updated(base, phase=Phase.deal_over, turn=None))
     bad = SevensDeal(number=1, dealer=3, places=[1, 1, 3, 4], points=[3, 3, 1, 0])
-    assert GAME.consistency_issues(base.model_copy(update={"deal_number": 2, "deals": [bad]}))
+    assert GAME.consistency_issues(updated(base, deal_number=2, deals=[bad]))
 
 
 # ---- playouts ---------------------------------------------------------------------------------------

@@ -9,12 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK
+from sevens_rules.engine.game import updated
 from sevens_rules.engine.registry import GAMES
 from tests.playout import playout
 
 ORDER = {c: i for i, c in enumerate(FULL_DECK)}
-HIDDEN_PILES = ("stock", "unused")
-"""Face-down piles whose order and content no seat sees (a face-up stock top is the game's own test)."""
 
 
 def _state_after(game_id: str, seed: int, steps: int) -> Any:
@@ -32,7 +31,7 @@ def _hidden_variant(game_id: str, state: Any, seat: int, rng: random.Random) -> 
     """Shuffle the cards of the other hands and of face-down piles among themselves, keeping sizes."""
     hands = list(state.hands)
     others = [o for o in range(len(hands)) if o != seat]
-    piles = [p for p in HIDDEN_PILES if p in type(state).model_fields and game_id != "california-jack"]
+    piles = GAMES[game_id].hidden_piles
     pool = [c for o in others for c in hands[o]] + [c for p in piles for c in getattr(state, p)]
     rng.shuffle(pool)
     update: dict[str, Any] = {}
@@ -42,7 +41,7 @@ def _hidden_variant(game_id: str, state: Any, seat: int, rng: random.Random) -> 
     for p in piles:
         size = len(getattr(state, p))
         update[p], pool = pool[:size], pool[size:]
-    return state.model_copy(update=update)
+    return updated(state, **update)
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)

@@ -1,0 +1,196 @@
+"""The deal and match cycle every game shares, written once.
+
+A match is a series of deals. :class:`DealtMatch` deals the first one, lets the game play it, and once a
+deal is over (phase ``deal_over``) accepts only the ``next_deal`` move of the seat after the dealer, which
+deals again, optionally from an exact deck. A game supplies hooks: :meth:`DealtMatch.deal` (how a deal is
+dealt), :meth:`DealtMatch.to_act` (who acts), :meth:`DealtMatch.deal_moves` (the legal moves inside a
+deal), :meth:`DealtMatch.resolve_in_deal` (how a move inside a deal resolves), and may override
+:meth:`DealtMatch.next_dealer` (who deals next) and :meth:`DealtMatch.is_legal_in_deal` (a faster
+legality check than listing the moves).
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar, cast
+
+from sevens_rules.engine.game import EventT, Game, OptionsT, ScoreT, ViewT, check_deck
+
+NEXT_DEAL = "next_deal"
+"""The move tag, in every game, that starts the next deal (its enum members compare equal to it)."""
+
+DEAL_OVER = "deal_over"
+"""The phase, in every game, between two deals of a match."""
+
+MATCH_OVER = "match_over"
+"""The phase, in every game, of a finished match."""
+
+
+class DealtState(Protocol):
+    """What the shared cycle reads of a game's state: the table, the dealer, the deal and the phase."""
+
+    @property
+    def hands(self) -> Sequence[Sequence[str]]:
+        """Each seat's hand (one entry per seat)."""
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt the current deal."""
+
+    @property
+    def deal_number(self) -> int:
+        """1 for the first deal of the match."""
+
+    @property
+    def seed(self) -> int:
+        """The seed of the seeded shuffle."""
+
+    @property
+    def phase(self) -> str:
+        """Where the match stands."""
+
+    @property
+    def options(self) -> object:
+        """The match's options."""
+
+    @property
+    def deals(self) -> Sequence[object]:
+        """The finished deals, oldest first."""
+
+
+class DealtMove(Protocol):
+    """What the shared cycle reads of a move: its seat, its tag, and the arguments of ``next_deal``."""
+
+    @property
+    def player(self) -> int:
+        """The seat making the move."""
+
+    @property
+    def type(self) -> str:
+        """The move's tag."""
+
+    @property
+    def deck(self) -> list[str] | None:
+        """The exact deck order of a ``next_deal`` move (top first), if named."""
+
+
+MatchStateT = TypeVar("MatchStateT", bound=DealtState)
+MatchMoveT = TypeVar("MatchMoveT", bound=DealtMove)
+
+
+@dataclass(frozen=True)
+class DealSetup(Generic[OptionsT, MatchStateT]):
+    """Everything a deal is dealt from."""
+
+    players: int
+    options: OptionsT
+    seed: int
+    dealer: int
+    deal_number: int
+    deck: Sequence[str] | None
+    """The exact order to deal from (top first); None: the seeded shuffle of deal ``deal_number``."""
+    deals: list[Any] = field(default_factory=list)
+    """The finished deals carried into the new state."""
+    previous: MatchStateT | None = None
+    """The state the deal is dealt from (None: the first deal of a match)."""
+
+
+class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT]):
+    """A game played as a match of deals, with a ``next_deal`` move between them."""
+
+    @abstractmethod
+    def deal(self, setup: DealSetup[OptionsT, MatchStateT]) -> tuple[MatchStateT, list[EventT]]:
+        """The state of a freshly dealt deal and every event of dealing it (``deal_started`` first)."""
+
+    @abstractmethod
+    def deal_moves(self, state: MatchStateT, player: int) -> list[MatchMoveT]:
+        """Every legal move of ``player`` (to act) while a deal is being played, in a stable order."""
+
+    @abstractmethod
+    def resolve_in_deal(self, state: MatchStateT, move: MatchMoveT) -> tuple[MatchStateT, list[EventT]]:
+        """Resolve a legal move inside a deal (never ``next_deal``): the new state and its events."""
+
+    @abstractmethod
+    def next_deal_move(self, player: int, deck: list[str] | None = None) -> MatchMoveT:
+        """The ``next_deal`` move of ``player`` (as the move list shows it when ``deck`` is None)."""
+
+    @abstractmethod
+    def seat_view(self, state: MatchStateT, player: int) -> dict[str, object]:
+        """The fields of ``player``'s view beyond the common ones (game, options, seat, dealer, deal number,
+        phase, hand sizes, finished deals): their hand and whatever else the game shows that seat. The view
+        model refuses a name it does not have."""
+
+    def view(self, state: MatchStateT, player: int) -> ViewT:
+        self.check_seat(state, player, "player")
+        common = {
+            "game": self.id,
+            "options": state.options,
+            "seat": player,
+            "dealer": state.dealer,
+            "deal_number": state.deal_number,
+            "phase": state.phase,
+            "hand_sizes": [len(hand) for hand in state.hands],
+            "deals": state.deals,
+        }
+        view = self.models.view.model_validate({**common, **self.seat_view(state, player)})
+        return cast(ViewT, view)
+
+    def players(self, state: MatchStateT) -> int:
+        return len(state.hands)
+
+    def first_dealer(self, players: int, options: OptionsT, seed: int) -> int:
+        """Who deals the first deal when the request names nobody: seat 0 unless the game says otherwise."""
+        return 0
+
+    def next_dealer(self, state: MatchStateT) -> int:
+        """Who deals the next deal: the seat left of the dealer unless the game says otherwise."""
+        return (state.dealer + 1) % self.players(state)
+
+    def start(
+        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+    ) -> tuple[MatchStateT, list[EventT]]:
+        if dealer is None:
+            dealer = self.first_dealer(players, options, seed)
+        return self.deal(DealSetup(players, options, seed, dealer, 1, deck))
+
+    def next_deal(self, state: MatchStateT, deck: Sequence[str] | None) -> tuple[MatchStateT, list[EventT]]:
+        """Deal the next deal of the match (``deck`` is checked against the game's cards first)."""
+        check_deck(deck, self.deck, argument="move", path=("deck",))
+        options: OptionsT = getattr(state, "options")  # noqa: B009 -- every state names its options
+        setup = DealSetup(
+            self.players(state),
+            options,
+            state.seed,
+            self.next_dealer(state),
+            state.deal_number + 1,
+            deck,
+            list(state.deals),
+            state,
+        )
+        return self.deal(setup)
+
+    def legal_moves(self, state: MatchStateT, player: int) -> list[MatchMoveT]:
+        if player not in self.to_act(state):
+            return []
+        if state.phase == DEAL_OVER:
+            return [self.next_deal_move(player)]
+        return self.deal_moves(state, player)
+
+    def is_legal(self, state: MatchStateT, move: MatchMoveT) -> bool:
+        """Whether ``move`` is legal now: ``next_deal`` between deals (its deck is checked when dealt, it
+        is not part of the listed move), else :meth:`is_legal_in_deal`."""
+        if move.type == NEXT_DEAL:
+            return state.phase == DEAL_OVER and move == self.next_deal_move(move.player, move.deck)
+        return state.phase != DEAL_OVER and self.is_legal_in_deal(state, move)
+
+    def is_legal_in_deal(self, state: MatchStateT, move: MatchMoveT) -> bool:
+        """Whether ``move`` (not ``next_deal``) is legal inside the deal; games with large move sets
+        override this to avoid listing every move."""
+        return move.deck is None and move in self.deal_moves(state, move.player)
+
+    def resolve(self, state: MatchStateT, move: MatchMoveT) -> tuple[MatchStateT, list[EventT]]:
+        if move.type == NEXT_DEAL:
+            return self.next_deal(state, move.deck)
+        return self.resolve_in_deal(state, move)

@@ -1,0 +1,610 @@
+"""The rules of the Seven-Up family: dealing, moves, scoring and views, with the hooks its variants override.
+
+The games themselves (and the decisions taken where the rulings are silent) are in
+:mod:`sevens_rules.engine.seven_up`; the consistency checks of a posted state in
+:mod:`sevens_rules.engine.seven_up_checks`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from sevens_rules.engine.cards import FULL_DECK, shuffled
+from sevens_rules.engine.game import updated
+from sevens_rules.engine.match import DealSetup, DealtMatch
+from sevens_rules.engine.tricks import (
+    card_points,
+    highest,
+    legal_follows,
+    lowest,
+    strength,
+    trick_winner,
+    unique_best,
+)
+from sevens_rules.schema.common import Suit
+from sevens_rules.schema.seven_up import (
+    CaliforniaJackOptions,
+    CaliforniaJackState,
+    CaliforniaJackView,
+    FourHandedSevenUpState,
+    FourHandedSevenUpView,
+    SevenUpCutRound,
+    SevenUpDeal,
+    SevenUpDealOutcome,
+    SevenUpDealScore,
+    SevenUpEvent,
+    SevenUpEventType,
+    SevenUpMove,
+    SevenUpMoveType,
+    SevenUpOptions,
+    SevenUpPhase,
+    SevenUpPoint,
+    SevenUpPointReason,
+    SevenUpScore,
+    SevenUpSideBreakdown,
+    SevenUpState,
+    SevenUpTrick,
+    SevenUpView,
+)
+
+HAND_SIZE = 6
+"""Cards in a hand after the deal (and after discarding)."""
+PACKET = 3
+"""Cards per packet when dealing and running."""
+CUT_DEAL_INDEX = -1
+"""The shuffle index of the cut pack (deal indexes of real deals start at 0)."""
+
+_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
+
+StateT = TypeVar("StateT", SevenUpState, FourHandedSevenUpState, CaliforniaJackState)
+OptionsT = TypeVar("OptionsT", SevenUpOptions, CaliforniaJackOptions)
+ViewT = TypeVar("ViewT", SevenUpView, FourHandedSevenUpView, CaliforniaJackView)
+
+Phase = SevenUpPhase
+Reason = SevenUpPointReason
+Outcome = SevenUpDealOutcome
+STAND = SevenUpMoveType.stand
+BEG = SevenUpMoveType.beg
+GIVE = SevenUpMoveType.give
+RUN = SevenUpMoveType.run
+DISCARD = SevenUpMoveType.discard
+PLAY = SevenUpMoveType.play
+NEXT_DEAL = SevenUpMoveType.next_deal
+_ACTIVE = (Phase.stand_or_beg, Phase.give_or_run, Phase.discard, Phase.play)
+_UNSETTLED = (Phase.stand_or_beg, Phase.give_or_run)
+
+
+def _sorted(cards: Sequence[str]) -> list[str]:
+    return sorted(cards, key=_ORDER.__getitem__)
+
+
+def _event(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
+    return SevenUpEvent(type=kind, **fields)
+
+
+def _fixed_trump(options: Any) -> bool:
+    return bool(getattr(options, "fixed_trump", False))
+
+
+def cut_for_dealer(seed: int, players: int) -> tuple[list[SevenUpCutRound], int]:
+    """The documented cut: rounds cut from ``shuffled(FULL_DECK, seed, -1)`` and the seat that deals."""
+    pack = shuffled(FULL_DECK, seed, CUT_DEAL_INDEX)
+    seats = list(range(players))
+    rounds: list[SevenUpCutRound] = []
+    position = 0
+    while position + len(seats) <= len(pack):
+        cards = pack[position : position + len(seats)]
+        position += len(seats)
+        rounds.append(SevenUpCutRound(seats=seats, cards=cards))
+        best = max(strength(c) for c in cards)
+        tied = [s for s, c in zip(seats, cards, strict=True) if strength(c) == best]
+        if len(tied) == 1:
+            return rounds, tied[0]
+        seats = tied
+    return rounds, seats[0]
+
+
+class SevenUpRules(
+    DealtMatch[OptionsT, StateT, SevenUpMove, SevenUpEvent, ViewT, SevenUpScore],
+    Generic[OptionsT, StateT, ViewT],
+):
+    """Rules shared by the three games; each variant overrides the hooks where it differs."""
+
+    target: ClassVar[int] = 7
+    hidden_piles: ClassVar[tuple[str, ...]] = ("stock",)
+
+    # ---- small helpers ------------------------------------------------------------------------
+
+    def side_count(self, players: int) -> int:
+        """Number of scoring sides."""
+        return players
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat scores for."""
+        return seat
+
+    def game_point_seat(self, side: int) -> int | None:
+        """The seat a Game point names (each seat is its own side; a partnership's names none)."""
+        return side
+
+    def tricks_per_deal(self) -> int:
+        """Tricks in a complete deal (6; California Jack plays out the 52 cards: 26)."""
+        return HAND_SIZE
+
+    def game_point(self, options: Any) -> bool:
+        """Whether Game is scored at the end of a hand."""
+        return True
+
+    def _point(self, reason: Reason, seat: int | None, side: int) -> SevenUpPoint:
+        return SevenUpPoint(reason=reason, seat=seat, side=side)
+
+    def _seat_point(self, reason: Reason, seat: int) -> SevenUpPoint:
+        return SevenUpPoint(reason=reason, seat=seat, side=self.side_of(seat))
+
+    def totals(self, state: StateT) -> list[int]:
+        """Match points per side: counted finished deals plus the points of the deal in progress."""
+        totals = [0] * self.side_count(len(state.hands))
+        for deal in state.deals:
+            for side, points in enumerate(deal.by_side):
+                if side < len(totals):
+                    totals[side] += points
+        for point in state.points:
+            if point.side < len(totals):
+                totals[point.side] += 1
+        return totals
+
+    def next_dealer(self, state: StateT) -> int:
+        """Who deals next: the same dealer after a throw-in, else the seat left of the dealer."""
+        if state.deals and state.deals[-1].outcome is Outcome.thrown_in:
+            return state.dealer
+        return (state.dealer + 1) % len(state.hands)
+
+    def build_state(self, **fields: Any) -> StateT:
+        """A state of this game from its fields."""
+        model: Any = self.models.state
+        state: StateT = model(game=self.id, **fields)
+        return state
+
+    # ---- new match and dealing ----------------------------------------------------------------
+
+    def start(
+        self, players: int, options: OptionsT, seed: int, deck: Sequence[str] | None, dealer: int | None
+    ) -> tuple[StateT, list[SevenUpEvent]]:
+        cut: list[SevenUpCutRound] = []
+        if dealer is None:
+            cut, dealer = cut_for_dealer(seed, players)
+        empty = self.build_state(
+            options=options,
+            dealer=dealer,
+            deal_number=1,
+            seed=seed,
+            phase=Phase.deal_over,
+            cut=cut,
+            hands=[[] for _ in range(players)],
+            stock=list(FULL_DECK),
+            turned=None,
+            trump=None,
+            set_aside=[],
+            discarded=[[] for _ in range(players)],
+            leader=None,
+            trick=[],
+            tricks=[],
+            points=[],
+            deals=[],
+        )
+        return self.deal(DealSetup(players, options, seed, dealer, 1, deck, [], empty))
+
+    def deal(self, setup: DealSetup[OptionsT, StateT]) -> tuple[StateT, list[SevenUpEvent]]:
+        # the state dealt into: the previous deal's, or the empty table of start (with the cut)
+        state = setup.previous
+        assert state is not None
+        n, dealer, deal_number, deck = setup.players, setup.dealer, setup.deal_number, setup.deck
+        cards = list(deck) if deck is not None else shuffled(FULL_DECK, state.seed, deal_number - 1)
+        hands: list[list[str]] = [[] for _ in range(n)]
+        position = 0
+        for _ in range(HAND_SIZE // PACKET):
+            for k in range(n):
+                seat = (dealer + 1 + k) % n
+                hands[seat] += cards[position : position + PACKET]
+                position += PACKET
+        events = [_event(SevenUpEventType.deal_started, player=dealer)]
+        common: dict[str, Any] = {
+            "dealer": dealer,
+            "deal_number": deal_number,
+            "hands": [_sorted(h) for h in hands],
+            "set_aside": [],
+            "discarded": [[] for _ in range(n)],
+            "trick": [],
+            "tricks": [],
+            "points": [],
+        }
+        return self.reveal_trump(updated(state, **common), cards[position:], events)
+
+    def reveal_trump(
+        self, state: StateT, rest: list[str], events: list[SevenUpEvent]
+    ) -> tuple[StateT, list[SevenUpEvent]]:
+        """After the hands are dealt from the state's dealer: the trump of the deal from the ``rest`` of the
+        pack (Seven-Up turns the next card for the eldest to stand or beg on; its Jack scores at once)."""
+        dealer = state.dealer
+        turned = rest[0]
+        after = updated(
+            state, phase=Phase.stand_or_beg, stock=rest[1:], turned=turned, trump=Suit(turned[1]), leader=None
+        )
+        events.append(_event(SevenUpEventType.trump_turned, player=dealer, card=turned, suit=Suit(turned[1])))
+        if turned[0] == "J":
+            after, _ = self._award(after, [(self._seat_point(Reason.turned_jack, dealer), turned)], events)
+        return after, events
+
+    # ---- scoring ------------------------------------------------------------------------------
+
+    def _award(
+        self,
+        state: StateT,
+        new_points: Sequence[tuple[SevenUpPoint, str | None]],
+        events: list[SevenUpEvent],
+        end_of_hand: bool = False,
+    ) -> tuple[StateT, bool]:
+        """Add points one at a time; the match ends (and the deal closes) at the first that reaches the
+        target. Returns the new state and whether the match ended."""
+        totals = self.totals(state)
+        counted, ended = self.counted(totals, [point for point, _ in new_points])
+        points = list(state.points)
+        for point, card_ in new_points[:counted]:
+            points.append(point)
+            totals[point.side] += 1
+            events.append(
+                _event(
+                    SevenUpEventType.point,
+                    player=point.seat,
+                    side=point.side,
+                    card=card_,
+                    reason=point.reason,
+                    totals=list(totals),
+                )
+            )
+        state = updated(state, points=points)
+        if ended:
+            outcome = Outcome.played if end_of_hand else Outcome.match_won
+            winning_side = new_points[counted - 1][0].side
+            return self._close(state, outcome, events, winning_side=winning_side), True
+        return state, False
+
+    def counted(self, totals: Sequence[int], points: Sequence[SevenUpPoint]) -> tuple[int, bool]:
+        """How many of ``points``, added one at a time to the match ``totals``, are counted: all of them,
+        or up to and including the first that brings a side to the target (counting stops there). The
+        flag says whether the target was reached."""
+        running = list(totals)
+        for i, point in enumerate(points):
+            running[point.side] += 1
+            if running[point.side] >= self.target:
+                return i + 1, True
+        return len(points), False
+
+    def _close(
+        self, state: StateT, outcome: Outcome, events: list[SevenUpEvent], winning_side: int | None = None
+    ) -> StateT:
+        """Record the deal and move to ``deal_over`` (or ``match_over`` when ``winning_side`` is set)."""
+        n = len(state.hands)
+        by_side = [0] * self.side_count(n)
+        if outcome is not Outcome.thrown_in:
+            for point in state.points:
+                by_side[point.side] += 1
+        deal = SevenUpDeal(
+            number=state.deal_number,
+            dealer=state.dealer,
+            outcome=outcome,
+            trump=state.trump,
+            points=state.points,
+            by_side=by_side,
+        )
+        events.append(_event(SevenUpEventType.deal_ended, player=state.dealer, deal=deal))
+        phase = Phase.deal_over
+        if winning_side is not None:
+            phase = Phase.match_over
+            winners = [s for s in range(n) if self.side_of(s) == winning_side]
+            events.append(_event(SevenUpEventType.match_ended, side=winning_side, winners=winners))
+        return updated(state, points=[], deals=[*state.deals, deal], phase=phase, leader=None)
+
+    def honour_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
+        """High, Low and Jack of a played hand, with their cards: High and Low to whoever played the
+        highest and lowest trump, Jack to the winner of the trick holding the trump Jack."""
+        n = len(state.hands)
+        trump = state.trump
+        points: list[tuple[SevenUpPoint, str | None]] = []
+        if trump is not None:
+            played_by = {c: (t.leader + i) % n for t in state.tricks for i, c in enumerate(t.cards)}
+            high = highest(played_by, trump)
+            low = lowest(played_by, trump)
+            if high is not None and low is not None:
+                # one trump played alone is both the highest and the lowest: it takes both points
+                points.append((self._seat_point(Reason.high, played_by[high]), high))
+                points.append((self._seat_point(Reason.low, played_by[low]), low))
+            jack = "J" + trump
+            for trick in state.tricks:
+                if jack in trick.cards:
+                    points.append((self._seat_point(Reason.jack, trick.winner), jack))
+                    break
+        return points
+
+    def hand_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
+        """The end-of-hand points in counting order, High, Low, Jack, then Game (when scored), each with
+        the card behind it (None for Game)."""
+        n = len(state.hands)
+        points = self.honour_points(state)
+        if self.game_point(state.options):
+            won = [0] * self.side_count(n)
+            for trick in state.tricks:
+                won[self.side_of(trick.winner)] += card_points(trick.cards)
+            side = unique_best(won)
+            if side is not None:
+                points.append((self._point(Reason.game, self.game_point_seat(side), side), None))
+        return points
+
+    # ---- turns and moves ----------------------------------------------------------------------
+
+    def to_act(self, state: StateT) -> list[int]:
+        n = len(state.hands)
+        phase = state.phase
+        if phase is Phase.play:
+            assert state.leader is not None
+            return [(state.leader + len(state.trick)) % n]
+        if phase is Phase.stand_or_beg:
+            return [(state.dealer + 1) % n]
+        if phase is Phase.give_or_run:
+            return [state.dealer]
+        if phase is Phase.discard:
+            for k in range(n):
+                seat = (state.dealer + 1 + k) % n
+                if len(state.hands[seat]) > HAND_SIZE:
+                    return [seat]
+            return []
+        if phase is Phase.deal_over:
+            return [self.next_dealer(state)]
+        return []
+
+    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevenUpMove:
+        return SevenUpMove(type=NEXT_DEAL, player=player, deck=deck)
+
+    def deal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
+        phase = state.phase
+        if phase is Phase.play:
+            led = state.trick[0][1] if state.trick else None
+            cards = legal_follows(
+                state.hands[player], led, state.trump, state.options.may_trump_when_able_to_follow
+            )
+            return [SevenUpMove(type=PLAY, player=player, card=c) for c in cards]
+        if phase is Phase.stand_or_beg:
+            return [SevenUpMove(type=STAND, player=player), SevenUpMove(type=BEG, player=player)]
+        if phase is Phase.give_or_run:
+            return [SevenUpMove(type=GIVE, player=player), SevenUpMove(type=RUN, player=player)]
+        if phase is Phase.discard:
+            # one card per move (see the module notes): at most 21 choices instead of every combination
+            if len(state.hands[player]) <= HAND_SIZE:
+                return []
+            return [SevenUpMove(type=DISCARD, player=player, cards=[c]) for c in _sorted(state.hands[player])]
+        return []
+
+    def is_legal_in_deal(self, state: StateT, move: SevenUpMove) -> bool:
+        # a play is checked without building the move list (half the cost of a random playout)
+        if move.type is PLAY:
+            if (
+                state.phase is not Phase.play
+                or move.card is None
+                or move.cards is not None
+                or move.deck is not None
+            ):
+                return False
+            led = state.trick[0][1] if state.trick else None
+            follows = legal_follows(
+                state.hands[move.player], led, state.trump, state.options.may_trump_when_able_to_follow
+            )
+            return move.card in follows
+        return move in self.deal_moves(state, move.player)
+
+    def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
+        player = move.player
+        kind = move.type
+        if kind is PLAY:
+            assert move.card is not None
+            return self._play_card(state, player, move.card)
+        if kind is STAND:
+            events = [_event(SevenUpEventType.stood, player=player)]
+            return self._start_play(state), events
+        if kind is BEG:
+            events = [_event(SevenUpEventType.begged, player=player)]
+            return updated(state, phase=Phase.give_or_run), events
+        if kind is GIVE:
+            events = [_event(SevenUpEventType.gave, player=player)]
+            eldest = (state.dealer + 1) % len(state.hands)
+            after, ended = self._award(state, [(self._seat_point(Reason.gift, eldest), None)], events)
+            return (after if ended else self._start_play(after)), events
+        if kind is RUN:
+            return self._run(state, player)
+        if kind is DISCARD:
+            assert move.cards is not None
+            return self._discard(state, player, move.cards)
+        raise AssertionError(f"{kind} is not a move inside a deal")
+
+    def draw_after_trick(self, state: StateT, events: list[SevenUpEvent]) -> StateT:
+        """The state after a trick is gathered, before the next lead (Seven-Up: nobody draws)."""
+        return state
+
+    def _start_play(self, state: StateT) -> StateT:
+        return updated(state, phase=Phase.play, leader=(state.dealer + 1) % len(state.hands))
+
+    def _run(self, state: StateT, player: int) -> tuple[StateT, list[SevenUpEvent]]:
+        n = len(state.hands)
+        events = [_event(SevenUpEventType.ran, player=player)]
+        assert state.turned is not None
+        refused = state.turned[1]
+        set_aside = [*state.set_aside, state.turned]
+        stock = list(state.stock)
+        hands = [list(h) for h in state.hands]
+        events.append(_event(SevenUpEventType.set_aside, player=state.dealer, card=state.turned))
+        while True:
+            if len(stock) < PACKET * n + 1:
+                thrown = updated(
+                    state,
+                    set_aside=set_aside,
+                    stock=stock,
+                    hands=[_sorted(h) for h in hands],
+                    turned=None,
+                    trump=None,
+                )
+                events.append(_event(SevenUpEventType.thrown_in, player=state.dealer))
+                return self._close(thrown, Outcome.thrown_in, events), events
+            for k in range(n):
+                seat = (state.dealer + 1 + k) % n
+                hands[seat] += stock[:PACKET]
+                del stock[:PACKET]
+            turned = stock.pop(0)
+            events.append(
+                _event(SevenUpEventType.trump_turned, player=state.dealer, card=turned, suit=Suit(turned[1]))
+            )
+            if turned[1] == refused:
+                set_aside.append(turned)
+                events.append(_event(SevenUpEventType.set_aside, player=state.dealer, card=turned))
+                continue
+            after = updated(
+                state,
+                phase=Phase.discard,
+                set_aside=set_aside,
+                stock=stock,
+                hands=[_sorted(h) for h in hands],
+                turned=turned,
+                trump=Suit(turned[1]),
+            )
+            if turned[0] == "J":
+                after, _ = self._award(
+                    after, [(self._seat_point(Reason.turned_jack, state.dealer), turned)], events
+                )
+            return after, events
+
+    def _discard(self, state: StateT, player: int, cards: Sequence[str]) -> tuple[StateT, list[SevenUpEvent]]:
+        gone = set(cards)
+        hands = list(state.hands)
+        hands[player] = [c for c in hands[player] if c not in gone]
+        discarded: list[list[str]] = list(state.discarded)
+        discarded[player] = _sorted([*discarded[player], *cards])
+        events = [_event(SevenUpEventType.discarded, player=player, count=len(cards))]
+        after = updated(state, hands=hands, discarded=discarded)
+        if all(len(h) <= HAND_SIZE for h in hands):
+            after = self._start_play(after)
+        return after, events
+
+    def _play_card(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
+        n = len(state.hands)
+        hands: list[list[str]] = list(state.hands)
+        hands[player] = [c for c in hands[player] if c != card_]
+        trick = [*state.trick, card_]
+        events = [_event(SevenUpEventType.played, player=player, card=card_)]
+        if len(trick) < n:
+            return updated(state, hands=hands, trick=trick), events
+        assert state.leader is not None
+        trump = state.trump
+        winner: int = trick_winner(trick, state.leader, n, trump)
+        done = SevenUpTrick(leader=state.leader, cards=trick, trump=trump, winner=winner)
+        events.append(_event(SevenUpEventType.trick_won, player=winner, cards=trick))
+        after = updated(state, hands=hands, trick=[], tricks=[*state.tricks, done], leader=winner)
+        after = self.draw_after_trick(after, events)
+        if any(after.hands):
+            return after, events
+        # the hand is over: High, Low, Jack, Game, one at a time
+        after, ended = self._award(after, self.hand_points(after), events, end_of_hand=True)
+        if ended:
+            return after, events
+        return self._close(after, Outcome.played, events), events
+
+    # ---- score and view -----------------------------------------------------------------------
+
+    def score(self, state: StateT) -> SevenUpScore:
+        n = len(state.hands)
+        sides = self.side_count(n)
+        totals = self.totals(state)
+        over = state.phase is Phase.match_over
+        winning = None
+        if over:
+            winning = next((s for s in range(sides) if totals[s] >= self.target), None)
+        deals = [self._deal_score(d.number, d.dealer, d.outcome, d.points, n) for d in state.deals]
+        if state.phase in _ACTIVE:
+            deals.append(self._deal_score(state.deal_number, state.dealer, None, state.points, n))
+        return SevenUpScore(
+            target=self.target,
+            side_of_seat=[self.side_of(s) for s in range(n)],
+            totals=totals,
+            deals=deals,
+            over=over,
+            winning_side=winning,
+            winners=[] if winning is None else [s for s in range(n) if self.side_of(s) == winning],
+        )
+
+    def _deal_score(
+        self, number: int, dealer: int, outcome: Outcome | None, points: list[SevenUpPoint], n: int
+    ) -> SevenUpDealScore:
+        counted = outcome is not Outcome.thrown_in
+        sides = []
+        for side in range(self.side_count(n)):
+            mine = [p.reason for p in points if p.side == side]
+            sides.append(
+                SevenUpSideBreakdown(
+                    side=side,
+                    seats=[s for s in range(n) if self.side_of(s) == side],
+                    turned_jack=mine.count(Reason.turned_jack),
+                    gift=mine.count(Reason.gift),
+                    high=mine.count(Reason.high),
+                    low=mine.count(Reason.low),
+                    jack=mine.count(Reason.jack),
+                    game=mine.count(Reason.game),
+                    total=len(mine) if counted else 0,
+                )
+            )
+        return SevenUpDealScore(
+            number=number, dealer=dealer, outcome=outcome, counted=counted, points=points, sides=sides
+        )
+
+    def trump_settled(self, state: StateT) -> bool:
+        """Whether the deal the state holds has settled its trump: the eldest stood, the dealer gave, or
+        a run turned a new suit. Never after a throw-in, nor when the first turned Jack won the match
+        before anyone stood or begged (California Jack: always)."""
+        if state.phase in (Phase.discard, Phase.play):
+            return True
+        if state.phase in _UNSETTLED:
+            return False
+        if not state.deals:
+            return True
+        last = state.deals[-1]
+        if last.outcome is Outcome.thrown_in:
+            return False
+        if last.outcome is Outcome.match_won and not state.set_aside:
+            return any(p.reason is Reason.gift for p in last.points)
+        return True
+
+    def hand_hidden(self, state: StateT, player: int) -> bool:
+        """Whether ``player`` may not look at their own hand now (Four-handed, seats dealer+2 and
+        dealer+3 while the trump of the deal is not settled, see :meth:`trump_settled`)."""
+        return False
+
+    def stock_top(self, state: StateT) -> str | None:
+        """The stock card a seat sees face up (none: Seven-Up's stock is face down)."""
+        return None
+
+    def seat_view(self, state: StateT, player: int) -> dict[str, object]:
+        hidden = self.hand_hidden(state, player)
+        return dict(
+            to_act=self.to_act(state),
+            hand=[] if hidden else state.hands[player],
+            hand_hidden=hidden,
+            stock_size=len(state.stock),
+            stock_top=self.stock_top(state),
+            turned=state.turned,
+            trump=state.trump,
+            set_aside=state.set_aside,
+            discarded=state.discarded[player],
+            discard_counts=[len(d) for d in state.discarded],
+            leader=state.leader,
+            trick=state.trick,
+            tricks=state.tricks,
+            points=state.points,
+            totals=self.totals(state),
+        )
