@@ -113,9 +113,11 @@ def free_port() -> int:
         return port
 
 
-def wait_listening(proc: subprocess.Popen[bytes], port: int, log_path: Path, tries: int = 300) -> None:
-    """Poll until the server accepts a connection; fail when it exits or after ``tries`` polls."""
-    for _ in range(tries):
+def wait_listening(proc: subprocess.Popen[bytes], port: int, log_path: Path, seconds: float = 180) -> None:
+    """Poll until the server accepts a connection; fail when it exits or after ``seconds`` (building the
+    service's models and schema takes a few seconds, much longer on a crowded machine)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise BenchError(f"the server exited with {proc.returncode}:\n{log_path.read_text()[-2000:]}")
         try:

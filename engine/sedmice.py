@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 
 from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, shuffled, sort_cards
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues, updated
+from sevens_rules.engine.game import conservation_issues, length_issues, listed, seat_issues, updated
 from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.operations import GameModels
@@ -208,11 +208,13 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             if self._may_extend(state):
                 led_rank = state.trick[0][0][0]
                 moves = [
-                    SedmiceMove(type=EXTEND, player=player, card=c) for c in hand if answers(c, led_rank)
+                    listed(SedmiceMove, type=EXTEND, player=player, card=c)
+                    for c in hand
+                    if answers(c, led_rank)
                 ]
-            moves.append(SedmiceMove(type=END_TRICK, player=player))
+            moves.append(listed(SedmiceMove, type=END_TRICK, player=player))
             return moves
-        return [SedmiceMove(type=PLAY, player=player, card=c) for c in hand]
+        return [listed(SedmiceMove, type=PLAY, player=player, card=c) for c in hand]
 
     def resolve_in_deal(
         self, state: SedmiceState, move: SedmiceMove
