@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import random
+from itertools import islice
 from typing import Any
 
 import pytest
@@ -13,22 +13,13 @@ from sevens_rules.engine.game import listed, updated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sjuan import SjuanFamily
 from sevens_rules.schema.sjuan import SjuanMove, SjuanMoveType
+from tests.playout import playout
 
 
 def states_of(game_id: str, seed: int, count: int) -> list[Any]:
-    """``count`` states of a random playout of ``game_id`` (at its largest table), first deal included."""
+    """The first ``count`` states of a random playout of ``game_id`` at its largest table."""
     game = GAMES[game_id]
-    players = max(game.table_sizes())
-    state = game.new(players, game.models.options(), seed, None, None)
-    rng = random.Random(seed)
-    states = [state]
-    while len(states) < count:
-        _, moves = game.moves(state)
-        if not moves:
-            break
-        state, _ = game.apply(state, rng.choice(moves))
-        states.append(state)
-    return states
+    return [state for state, _ in islice(playout(game, max(game.table_sizes()), seed), count)]
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
