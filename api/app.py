@@ -165,11 +165,13 @@ def create_app(settings: Settings | None = None, keyring: Keyring | None = None)
     middleware.insert(0, Middleware(AccessMiddleware))
     return Starlette(
         routes=[
+            # first: routes are matched in order, and behind the REST operations GraphQL paid for
+            # matching every one of their paths on each request
+            Route(GRAPHQL_PATH, graphql_app, methods=["POST"]),
             *routes(keyring),
             Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
             Route("/v1/games/{game}/sealed/{operation}", unknown_game, methods=["GET", "POST"]),
             Route("/openapi.json", openapi, methods=["GET"]),
-            Route(GRAPHQL_PATH, graphql_app, methods=["POST"]),
             *probe_routes(schema, settings.commit),
             Route("/metrics", metrics, methods=["GET"]),
             *docs_routes(),

@@ -17,7 +17,8 @@ from typing import Any
 import orjson
 from pydantic import TypeAdapter
 
-from bench.bench import AnyGame, dumped, median_us, mid_deal_path
+from bench.endpoints import dumped
+from bench.inprocess import MATCH_SEED, AnyGame, match_seed, median_us, mid_deal
 from sevens_rules.api.operations import Operation, all_operations
 from sevens_rules.api.problems import dump
 from sevens_rules.api.sealed import LOG_VERSIONS
@@ -61,6 +62,18 @@ def _token(ring: Keyring, game: AnyGame, match_id: bytes, state: Any, log: list[
 def _events_json(game: AnyGame) -> Callable[[list[Any]], bytes]:
     adapter: TypeAdapter[list[Any]] = TypeAdapter(list[game.models.event])  # type: ignore[name-defined]
     return lambda events: adapter.dump_json(events, exclude_defaults=True)
+
+
+def mid_deal_path(game: AnyGame, players: int) -> tuple[Any, list[list[Any]]]:
+    """The bench's mid-deal state and the events of the first deal and of every move that led to it."""
+    _, path = mid_deal(game, players)
+    seeding = Seeding(match_seed(game, MATCH_SEED))
+    state, first = game.new_match(players, game.models.options(), seeding, None, None)
+    events = [first]
+    for move in path:
+        state, caused = game.apply(state, move)
+        events.append(caused)
+    return state, events
 
 
 def bench_sealed(game: AnyGame, players: int, seconds: float) -> SealedResult:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from functools import cache
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from collections.abc import Hashable, Iterable, Sequence
+from functools import cache, lru_cache
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -273,10 +273,39 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
 def updated(model: ModelT, **fields: object) -> ModelT:
     """A copy of ``model`` with ``fields`` replaced, refusing a name the model has no field for (a typo
     would otherwise be dropped silently and vanish on output)."""
-    unknown = fields.keys() - type(model).model_fields.keys()
+    cls = type(model)
+    unknown = fields.keys() - cls.__pydantic_fields__.keys()
     if unknown:
-        raise TypeError(f"{type(model).__name__} has no field {', '.join(sorted(unknown))}")
-    return model.model_copy(update=fields)
+        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
+    # What model_copy(update=fields) does, without its general bookkeeping (deep copies, private
+    # attributes, extra fields: wire models are closed and have none). Every applied move runs this, and
+    # model_copy was a quarter of a random playout. Like model_copy, it does not validate: the engine only
+    # updates its own states with values it computed.
+    copy = cls.__new__(cls)
+    _set_attribute(copy, "__dict__", {**model.__dict__, **fields})
+    _set_attribute(copy, "__pydantic_fields_set__", model.__pydantic_fields_set__.union(fields))
+    _set_attribute(copy, "__pydantic_extra__", None)
+    _set_attribute(copy, "__pydantic_private__", None)
+    return copy
+
+
+_set_attribute = object.__setattr__
+"""Sets an attribute of a frozen model (as pydantic itself does when it copies one)."""
+
+
+def listed(model: type[ModelT], **fields: Hashable) -> ModelT:
+    """The move (or any small immutable model) with these fields, made once and then shared.
+
+    Legal-move lists are rebuilt for every request and every playout step, and building the same few
+    hundred frozen moves again through validation was a sixth of a random playout. The models are frozen
+    and equal fields make equal models, so a shared instance is always the right answer.
+    """
+    return cast(ModelT, _listed(model, tuple(fields.items())))
+
+
+@lru_cache(maxsize=16_384)
+def _listed(model: type[BaseModel], fields: tuple[tuple[str, Hashable], ...]) -> BaseModel:
+    return model(**dict(fields))
 
 
 def drawn_card_for_seat(event: EventT, seat: int) -> EventT:

@@ -43,6 +43,7 @@ from sevens_rules.engine.game import (
     conservation_issues,
     drawn_card_for_seat,
     length_issues,
+    listed,
     seat_issues,
     updated,
 )
@@ -217,11 +218,13 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             if self._may_extend(state):
                 led_rank = state.trick[0][0][0]
                 moves = [
-                    SedmiceMove(type=EXTEND, player=player, card=c) for c in hand if answers(c, led_rank)
+                    listed(SedmiceMove, type=EXTEND, player=player, card=c)
+                    for c in hand
+                    if answers(c, led_rank)
                 ]
-            moves.append(SedmiceMove(type=END_TRICK, player=player))
+            moves.append(listed(SedmiceMove, type=END_TRICK, player=player))
             return moves
-        return [SedmiceMove(type=PLAY, player=player, card=c) for c in hand]
+        return [listed(SedmiceMove, type=PLAY, player=player, card=c) for c in hand]
 
     def resolve_in_deal(
         self, state: SedmiceState, move: SedmiceMove

@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
-from sevens_rules.engine.game import updated
+from sevens_rules.engine.game import listed, updated
 from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.engine.tricks import (
     card_points,
@@ -380,11 +380,17 @@ class SevenUpRules(
             cards = legal_follows(
                 state.hands[player], led, state.trump, state.options.may_trump_when_able_to_follow
             )
-            return [SevenUpMove(type=PLAY, player=player, card=c) for c in cards]
+            return [listed(SevenUpMove, type=PLAY, player=player, card=c) for c in cards]
         if phase is Phase.stand_or_beg:
-            return [SevenUpMove(type=STAND, player=player), SevenUpMove(type=BEG, player=player)]
+            return [
+                listed(SevenUpMove, type=STAND, player=player),
+                listed(SevenUpMove, type=BEG, player=player),
+            ]
         if phase is Phase.give_or_run:
-            return [SevenUpMove(type=GIVE, player=player), SevenUpMove(type=RUN, player=player)]
+            return [
+                listed(SevenUpMove, type=GIVE, player=player),
+                listed(SevenUpMove, type=RUN, player=player),
+            ]
         if phase is Phase.discard:
             # one card per move (see the module notes): at most 21 choices instead of every combination
             if len(state.hands[player]) <= HAND_SIZE:

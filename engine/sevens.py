@@ -47,6 +47,7 @@ from sevens_rules.engine.game import (
     best_seats,
     conservation_issues,
     length_issues,
+    listed,
     seat_issues,
     updated,
 )
@@ -197,10 +198,12 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
 
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
         ends = playable(state)
-        moves = [SevensMove(type=PLAY, player=player, card=c) for c in state.hands[player] if c in ends]
+        moves = [
+            listed(SevensMove, type=PLAY, player=player, card=c) for c in state.hands[player] if c in ends
+        ]
         # while passes remain a player may pass even with a legal card; with none left only without one
         if state.passes[player] < SEVENS_PASSES or not moves:
-            moves.append(SevensMove(type=PASS, player=player))
+            moves.append(listed(SevensMove, type=PASS, player=player))
         return moves
 
     def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:

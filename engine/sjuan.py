@@ -28,6 +28,7 @@ from sevens_rules.engine.game import (
     conservation_issues,
     drawn_card_for_seat,
     length_issues,
+    listed,
     seat_issues,
     updated,
 )
@@ -60,6 +61,13 @@ MATCH_TARGET = SJUAN_MATCH_TARGET
 
 SEVEN = RANKS.index("7")
 KING = RANKS.index("K")
+_SEVENS = tuple("7" + s for s in "CDHS")
+_NEIGHBOURS = {
+    r + s: tuple(RANKS[n] + s for n in (i - 1, i + 1) if 0 <= n <= KING)
+    for i, r in enumerate(RANKS)
+    for s in "CDHS"
+}
+"""The cards next in rank to each card, in its suit (none below the Ace, none above the King)."""
 _CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 _RANK = {r: i for i, r in enumerate(RANKS)}
 
@@ -93,27 +101,15 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return {"7" + s for s in "CDHS"}
 
     def playable(self, state: SjuanFamilyState) -> set[str]:
-        """Every card that could be played on the table now (whoever holds it)."""
+        """Every card that could be played on the table now (whoever holds it): a 7 that is not out yet,
+        or a card next in rank to one of its suit on the table (the rows run unbroken through their 7,
+        so that is the card below each row and the card above it)."""
         if not state.table:
             return self.opening_cards(state)
-        low: dict[str, int] = {}
-        high: dict[str, int] = {}
-        for c in state.table:
-            r, s = _RANK[c[0]], c[1]
-            if s not in low or r < low[s]:
-                low[s] = r
-            if s not in high or r > high[s]:
-                high[s] = r
-        cards = set()
-        for s in "CDHS":
-            if s not in low:
-                cards.add("7" + s)
-                continue
-            if low[s] > 0:
-                cards.add(RANKS[low[s] - 1] + s)
-            if high[s] < KING:
-                cards.add(RANKS[high[s] + 1] + s)
-        return cards
+        on_table = set(state.table)
+        cards = {c for card in state.table for c in _NEIGHBOURS[card]}
+        cards.update(_SEVENS)
+        return cards - on_table
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         """Issues unless every suit's cards on the table form one unbroken row through its 7."""
@@ -198,12 +194,14 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
     def deal_moves(self, state: SjuanFamilyState, player: int) -> list[SjuanMove]:
         playable = self.playable(state)
-        plays = [SjuanMove(type=PLAY, player=player, card=c) for c in state.hands[player] if c in playable]
+        plays = [
+            listed(SjuanMove, type=PLAY, player=player, card=c) for c in state.hands[player] if c in playable
+        ]
         if plays:
             return plays
         if self.stock(state):
-            return [SjuanMove(type=DRAW, player=player)]
-        return [SjuanMove(type=PASS, player=player)]
+            return [listed(SjuanMove, type=DRAW, player=player)]
+        return [listed(SjuanMove, type=PASS, player=player)]
 
     def resolve_in_deal(
         self, state: SjuanFamilyState, move: SjuanMove

@@ -1,0 +1,166 @@
+"""In-process part of the bench: random playouts of every game through the public engine API, and the
+median time of one ``moves`` and one ``apply`` on a mid-deal state."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from sevens_rules.api.operations import Operation, all_operations
+from sevens_rules.engine.game import Game
+
+AnyGame = Game[Any, Any, Any, Any, Any, Any]
+
+MATCH_SEED = 2024
+"""Deal seed number of every mid-deal state (see :func:`match_seed`)."""
+MOVES_SEED = 20
+"""Seed of the RNG that picks the moves leading to a mid-deal state."""
+MID_DEAL_MOVES = 20
+"""Random legal moves from the first deal to the mid-deal state."""
+IN_PROCESS_TARGET = 60_000
+"""Moves per second every game should reach in process."""
+
+
+def match_seed(game: AnyGame, number: int) -> str:
+    """The deal seed numbered ``number``: ``number`` written as the 64 hex digits a seed is."""
+    return f"{number:064x}"
+
+
+@cache
+def _new_operation(game_id: str) -> Operation:
+    return next(op for op in all_operations() if op.game.id == game_id and op.name == "new")
+
+
+def new_state(game: AnyGame, players: int, number: int) -> Any:
+    """A new match of ``game`` dealt from seed ``number`` (:func:`match_seed`), made as the service makes
+    it from a ``new`` request."""
+    new = _new_operation(game.id)
+    made: Any = new.run(new.request.model_validate({"players": players, "seed": match_seed(game, number)}))
+    return made.state
+
+
+def table_size(game: AnyGame) -> int:
+    """The table size a game is benched at: four when allowed, else the largest allowed."""
+    sizes = game.table_sizes()
+    return 4 if 4 in sizes else max(sizes)
+
+
+def mid_deal(game: AnyGame, players: int) -> tuple[Any, list[Any]]:
+    """A state ``MID_DEAL_MOVES`` random legal moves into a seeded match, never one without moves, and
+    the moves that led there."""
+    rng = random.Random(MOVES_SEED)
+    state = new_state(game, players, MATCH_SEED)
+    path = []
+    for _ in range(MID_DEAL_MOVES):
+        _, moves = game.moves(state)
+        move = rng.choice(moves)
+        following, _ = game.apply(state, move)
+        if not game.moves(following)[1]:
+            break
+        state = following
+        path.append(move)
+    return state, path
+
+
+def playout_rate(game: AnyGame, players: int, seconds: float) -> tuple[float, float, int, int]:
+    """Random seeded playouts (list moves, pick one, apply) for about ``seconds``.
+
+    Returns moves per second of wall time and per second of this process's CPU time (the steadier number
+    on a crowded machine), moves applied and matches finished. The clocks include dealing each match.
+    """
+    moves_of, apply = game.moves, game.apply
+    applied = finished = number = 0
+    cpu_start = time.process_time()
+    start = now = time.perf_counter()
+    deadline = start + seconds
+    while now < deadline:
+        rng = random.Random(number)
+        state = new_state(game, players, number)
+        number += 1
+        while True:
+            _, moves = moves_of(state)
+            if not moves:
+                finished += 1
+                break
+            state, _ = apply(state, rng.choice(moves))
+            applied += 1
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
+    return applied / elapsed, applied / cpu, applied, finished
+
+
+def median_us(call: Callable[[], object], seconds: float, min_calls: int = 200) -> float:
+    """Median wall time of one ``call`` in microseconds, over about ``seconds`` of calls."""
+    for _ in range(20):
+        call()
+    samples: list[int] = []
+    clock = time.perf_counter_ns
+    deadline = clock() + int(seconds * 1e9)
+    while len(samples) < min_calls or (clock() < deadline and len(samples) < 1_000_000):
+        t0 = clock()
+        call()
+        samples.append(clock() - t0)
+    return statistics.median(samples) / 1000
+
+
+@dataclass(frozen=True)
+class EngineResult:
+    """One game's in-process numbers."""
+
+    game: str
+    players: int
+    moves_per_second: float
+    moves_per_cpu_second: float
+    applied: int
+    finished: int
+    moves_us: float
+    apply_us: float
+
+
+def bench_game(game: AnyGame, seconds: float) -> EngineResult:
+    """Playout rate and the medians of one ``moves`` and one ``apply`` on a mid-deal state."""
+    players = table_size(game)
+    state, _ = mid_deal(game, players)
+    move = game.moves(state)[1][0]
+    rate, cpu_rate, applied, finished = playout_rate(game, players, seconds)
+    timing = max(0.1, seconds / 6)
+    moves_us = median_us(lambda: game.moves(state), timing)
+    apply_us = median_us(lambda: game.apply(state, move), timing)
+    return EngineResult(game.id, players, rate, cpu_rate, applied, finished, moves_us, apply_us)
+
+
+def in_process_table(results: list[EngineResult]) -> str:
+    """The in-process markdown table with the target line."""
+    lines = [
+        "| game | players | moves/s | moves/CPU-s | median moves µs | median apply µs | ≥ target? |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for r in results:
+        met = "yes" if r.moves_per_second >= IN_PROCESS_TARGET else "no"
+        lines.append(
+            f"| {r.game} | {r.players} | {r.moves_per_second:,.0f} | {r.moves_per_cpu_second:,.0f} "
+            f"| {r.moves_us:.1f} | {r.apply_us:.1f} "
+            f"| {met} |"
+        )
+    below = [r.game for r in results if r.moves_per_second < IN_PROCESS_TARGET]
+    lines.append("")
+    lines.append(
+        f"Target ≥ {IN_PROCESS_TARGET:,} moves/s in process: met by {len(results) - len(below)} of "
+        f"{len(results)} games" + (f" (not: {', '.join(below)})." if below else ".")
+    )
+    total_moves = sum(r.applied for r in results)
+    total_matches = sum(r.finished for r in results)
+    lines.append(
+        f"Playouts: {total_moves:,} moves, {total_matches:,} finished matches; mid-deal state = seed "
+        f"{MATCH_SEED}, {MID_DEAL_MOVES} random moves (RNG seed {MOVES_SEED}); apply timed with its first "
+        "legal move."
+    )
+    return "\n".join(lines)
