@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-import orjson
-from cross_web import HTTPException as GraphQLHTTPException
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -13,14 +11,12 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
-from strawberry.asgi import GraphQL
-from strawberry.http import GraphQLHTTPResponse
-from strawberry.types import ExecutionResult
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from sevens_rules.api.context import REQUEST_ID_HEADER
 from sevens_rules.api.docs import docs_routes
 from sevens_rules.api.graphql import build_schema
+from sevens_rules.api.graphql_http import GraphQLEndpoint
 from sevens_rules.api.limits import BodyLimitMiddleware, Settings, SettingsError
 from sevens_rules.api.openapi import openapi_json
 from sevens_rules.api.probes import probe_routes
@@ -29,69 +25,34 @@ from sevens_rules.api.rest import problem_response, routes
 from sevens_rules.api.sealing import Keyring, SealKeysError
 from sevens_rules.api.telemetry import GRAPHQL_PATH, AccessMiddleware, lifespan, metrics
 from sevens_rules.engine.registry import GAMES
-from sevens_rules.schema.common import MAX_LISTED_ISSUES
 
 OPERATIONS = ("new", "moves", "apply", "score", "view", "seed", "verify")
 
 
-class GraphQLApp(GraphQL):
-    """Strawberry's ASGI app, with its transport errors (unparseable body, no query...) as problem details."""
+class DirectRoutes:
+    """A POST to an operation's exact path goes straight to its endpoint, as Starlette's router would
+    send it, and everything else on to the router.
+
+    The router tries its routes in order, a regular expression each, and the ~130 operation routes come
+    first: a request for the last game paid for a hundred matches. With a dictionary every operation
+    costs the same; the endpoints raise no ``HTTPException``, so Starlette's exception middleware between
+    here and the router has nothing to do for them.
+    """
+
+    def __init__(self, app: ASGIApp, routes: list[Route]) -> None:
+        self.app = app
+        self.by_path = {route.path: route for route in routes if route.methods == {"POST"}}
+        if any(route.param_convertors for route in self.by_path.values()):
+            raise ValueError("DirectRoutes takes routes without path parameters")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await super().__call__(scope, receive, send)
-            return
-        try:
-            response = await self.run(Request(scope=scope, receive=receive))
-        except GraphQLHTTPException as error:
-            code = {405: "method/not-allowed", 415: "request/unsupported-media-type"}.get(
-                error.status_code, "graphql/bad-request"
-            )
-            response = problem_response(problem(error.status_code, code, error.reason))
-        await response(scope, receive, send)
-
-    def decode_json(self, data: str | bytes) -> object:
-        # orjson refuses nesting deeper than 1024 with a JSONDecodeError (a 400); the stdlib parser
-        # strawberry uses would hit Python's recursion limit on a deeply nested body (a 500).
-        body = orjson.loads(data)
-        # strawberry reads the body with dict methods: JSON that is not an object ("abc", 5, null, a
-        # list, which would be a batch) would be an AttributeError, so it is refused here.
-        if not isinstance(body, dict):
-            raise GraphQLHTTPException(400, "The body must be a JSON object with a 'query' string.")
-        if not isinstance(body.get("operationName"), str | None):
-            raise GraphQLHTTPException(400, "The GraphQL 'operationName' must be a string or null.")
-        return body
-
-    def encode_json(self, data: object) -> bytes:
-        return orjson.dumps(data)
-
-    async def process_result(self, request: Request, result: ExecutionResult) -> GraphQLHTTPResponse:
-        """The GraphQL answer, with its errors bounded like a problem's issues.
-
-        graphql-core quotes the offending input in its messages (pretty-printed, a line per list item):
-        a 40 KB document of bad values was a 1 MB answer.
-        """
-        answer = await super().process_result(request, result)
-        errors = answer.get("errors")
-        if errors:
-            shown: list[object] = [_shortened(error) for error in errors[:MAX_LISTED_ISSUES]]
-            if len(errors) > MAX_LISTED_ISSUES:
-                shown.append({"message": f"... and {len(errors) - MAX_LISTED_ISSUES} more errors."})
-            answer["errors"] = shown
-        return answer
-
-
-MAX_MESSAGE_CHARS = 300
-"""GraphQL error messages are cut to this length."""
-
-
-def _shortened(error: object) -> object:
-    if not isinstance(error, dict):
-        return error
-    message = error.get("message")
-    if not isinstance(message, str) or len(message) <= MAX_MESSAGE_CHARS:
-        return error
-    return {**error, "message": message[:MAX_MESSAGE_CHARS] + " ..."}
+        if scope["type"] == "http" and scope["method"] == "POST" and not scope.get("root_path"):
+            route = self.by_path.get(scope["path"])
+            if route is not None:
+                scope["route"], scope["endpoint"], scope["path_params"] = route, route.endpoint, {}
+                await route.app(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 async def unknown_game(request: Request) -> Response:
@@ -146,7 +107,6 @@ def create_app(settings: Settings | None = None, keyring: Keyring | None = None)
         except SealKeysError as error:
             raise SystemExit(f"sevens-rules: {error}") from None
     schema = build_schema(settings, keyring)
-    graphql_app = GraphQLApp(schema, graphql_ide=None, allow_queries_via_get=False)
     middleware = [
         Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes, timeout=settings.body_timeout)
     ]
@@ -163,12 +123,12 @@ def create_app(settings: Settings | None = None, keyring: Keyring | None = None)
         )
     # outermost: every answer, even a 413 or a CORS refusal, carries the request id and is logged
     middleware.insert(0, Middleware(AccessMiddleware))
+    operation_routes = [Route(GRAPHQL_PATH, GraphQLEndpoint(schema), methods=["POST"]), *routes(keyring)]
+    # innermost: the operations by their exact paths (see DirectRoutes)
+    middleware.append(Middleware(DirectRoutes, routes=operation_routes))
     return Starlette(
         routes=[
-            # first: routes are matched in order, and behind the REST operations GraphQL paid for
-            # matching every one of their paths on each request
-            Route(GRAPHQL_PATH, graphql_app, methods=["POST"]),
-            *routes(keyring),
+            *operation_routes,
             Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
             Route("/v1/games/{game}/sealed/{operation}", unknown_game, methods=["GET", "POST"]),
             Route("/openapi.json", openapi, methods=["GET"]),

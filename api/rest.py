@@ -47,26 +47,26 @@ class OperationEndpoint:
         self.answer = runner(op, op.path)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not is_json(_header(scope, b"content-type")):
+        if not is_json(header(scope, b"content-type")):
             problem_body = problem(
                 415, "request/unsupported-media-type", "Send the body as application/json."
             )
             await problem_response(problem_body)(scope, receive, send)
             return
-        result = self.answer(await _read_body(receive))
+        result = self.answer(await read_body(receive))
         if isinstance(result, Problem):
             await problem_response(result)(scope, receive, send)
             return
         payload = dump(result)
-        headers = [(b"content-length", str(len(payload)).encode()), _JSON_CONTENT_TYPE]
+        headers = [(b"content-length", str(len(payload)).encode()), JSON_CONTENT_TYPE]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": payload})
 
 
-_JSON_CONTENT_TYPE = (b"content-type", JSON_MEDIA_TYPE.encode())
+JSON_CONTENT_TYPE = (b"content-type", JSON_MEDIA_TYPE.encode())
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
+def header(scope: Scope, name: bytes) -> str | None:
     """The first request header called ``name`` (lower case), decoded as Starlette decodes headers."""
     for key, value in scope["headers"]:
         if key == name:
@@ -75,7 +75,7 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-async def _read_body(receive: Receive) -> bytes:
+async def read_body(receive: Receive) -> bytes:
     """The whole request body (raises ``ClientDisconnect`` when the client left, as Starlette does)."""
     chunks = []
     while True:

@@ -8,6 +8,7 @@ sums all of them (the library's multiprocess mode).
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import time
@@ -186,7 +187,16 @@ async def metrics(request: Request) -> Response:
 
 @asynccontextmanager
 async def lifespan(app: object) -> AsyncIterator[None]:
-    """On a worker's shutdown, drop its live gauges (in flight) from the multiprocess files."""
+    """On a worker's start, freeze what it has built; on its shutdown, drop its live gauges (in flight)
+    from the multiprocess files.
+
+    Freezing (``gc.freeze``) moves every object alive at startup (the schema, the models, the GraphQL
+    types: about 160,000) out of the garbage collector's reach. They live as long as the process, and
+    each full collection otherwise walked them all: about 200 ms on a busy core, a pause that every
+    request in flight waited through.
+    """
+    gc.collect()
+    gc.freeze()
     yield
     if os.environ.get(MULTIPROC_DIR_VARIABLE):
         multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]

@@ -74,6 +74,7 @@ def playout_rate(game: AnyGame, players: int, seconds: float) -> tuple[float, fl
     on a crowded machine), moves applied and matches finished. The clocks include dealing each match.
     """
     moves_of, apply = game.moves, game.apply
+    new_state(game, players, 0)  # outside the clock: the first call builds the service's models once
     applied = finished = number = 0
     cpu_start = time.process_time()
     start = now = time.perf_counter()

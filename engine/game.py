@@ -293,14 +293,19 @@ _set_attribute = object.__setattr__
 """Sets an attribute of a frozen model (as pydantic itself does when it copies one)."""
 
 
-def listed(model: type[ModelT], **fields: Hashable) -> ModelT:
-    """The move (or any small immutable model) with these fields, made once and then shared.
+def listed(model: type[ModelT], **fields: object) -> ModelT:
+    """The move or event (or any small immutable model) with these fields, made once and then shared.
 
     Legal-move lists are rebuilt for every request and every playout step, and building the same few
-    hundred frozen moves again through validation was a sixth of a random playout. The models are frozen
-    and equal fields make equal models, so a shared instance is always the right answer.
+    hundred frozen moves again through validation was a sixth of a random playout; events are made for
+    every applied move. The models are frozen and equal fields make equal models, so a shared instance
+    is always the right answer. A model with an unhashable field (a list) is made afresh.
     """
-    return cast(ModelT, _listed(model, tuple(fields.items())))
+    key = tuple(fields.items())
+    try:
+        return cast(ModelT, _listed(model, key))
+    except TypeError:  # a list among the fields: nothing to share
+        return model(**fields)
 
 
 @lru_cache(maxsize=16_384)

@@ -38,7 +38,14 @@ from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, sort_cards
 from sevens_rules.engine.errors import IssueAt, NotYourTurnError
-from sevens_rules.engine.game import best_seats, conservation_issues, length_issues, seat_issues, updated
+from sevens_rules.engine.game import (
+    best_seats,
+    conservation_issues,
+    length_issues,
+    listed,
+    seat_issues,
+    updated,
+)
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
 from sevens_rules.schema.common import INT32_MAX, MAX_SEATS, GameModels
 from sevens_rules.schema.my_ship_sails import (
@@ -82,7 +89,7 @@ _DECLARE_CHOICE = MyShipSailsChoice(type=CHOICE_DECLARE)
 
 
 def _event(kind: MyShipSailsEventType, **fields: Any) -> MyShipSailsEvent:
-    return MyShipSailsEvent(type=kind, **fields)
+    return listed(MyShipSailsEvent, type=kind, **fields)
 
 
 def one_suit(hand: Sequence[str]) -> bool:

@@ -82,7 +82,7 @@ MATCH_OVER = Phase.match_over
 
 
 def _event(kind: SedmiceEventType, **fields: Any) -> SedmiceEvent:
-    return SedmiceEvent(type=kind, **fields)
+    return listed(SedmiceEvent, type=kind, **fields)
 
 
 def answers(card: str, led_rank: str) -> bool:

@@ -80,7 +80,7 @@ def _sorted(cards: Sequence[str]) -> list[str]:
 
 
 def _event(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
-    return SevenUpEvent(type=kind, **fields)
+    return listed(SevenUpEvent, type=kind, **fields)
 
 
 def _fixed_trump(options: Any) -> bool:

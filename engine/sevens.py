@@ -86,7 +86,7 @@ NEXT_DEAL = SevensMoveType.next_deal
 
 
 def _event(kind: SevensEventType, **fields: Any) -> SevensEvent:
-    return SevensEvent(type=kind, **fields)
+    return listed(SevensEvent, type=kind, **fields)
 
 
 def _row(suit: str, ranks: Iterable[int]) -> SevensRow:

@@ -79,7 +79,7 @@ NEXT_DEAL = SjuanMoveType.next_deal
 
 
 def _event(kind: SjuanEventType, **fields: Any) -> SjuanEvent:
-    return SjuanEvent(type=kind, **fields)
+    return listed(SjuanEvent, type=kind, **fields)
 
 
 class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):

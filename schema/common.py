@@ -8,6 +8,7 @@ JSON Schema calls them integers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -94,17 +95,18 @@ Seat = Annotated[
 
 HEX256_PATTERN = r"^[0-9a-f]{64}$"
 """256 bits written as 64 lowercase hexadecimal digits."""
+_HEX256 = re.compile(r"[0-9a-f]{64}")
 
 
 def _hex256(what: str) -> WrapValidator:
     """A validator that accepts exactly 64 lowercase hex digits and otherwise names what ``what`` is."""
 
     def check(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        if not (isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)):
+        if not (isinstance(value, str) and _HEX256.fullmatch(value)):
             raise PydanticCustomError(
                 "hex256", "{what} is a string of 64 lowercase hexadecimal digits (256 bits)", {"what": what}
             )
-        return handler(value)
+        return value  # exactly the string the inner (str) schema would give
 
     return WrapValidator(check)
 
