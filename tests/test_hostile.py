@@ -697,6 +697,12 @@ def test_any_seat_out_of_range_gets_a_seat_message(client: TestClient, seat: int
     assert problem["errors"][0]["message"].startswith("must be a seat between 0 and ")
 
 
+@pytest.mark.parametrize("content_type", [None, "text/plain", "multipart/form-data"])
+def test_graphql_takes_json_bodies_only(client: TestClient, content_type: str | None) -> None:
+    response = post_raw(client, "/graphql", b'{"query": "{ games { id } }"}', content_type)
+    assert_problem(response, 415, "request/unsupported-media-type")
+
+
 def test_each_code_has_one_title_and_legal_moves_exactly_on_move_problems(client: TestClient) -> None:
     state = new_state(client, "sjuan", 3)
     turn = state["turn"]
