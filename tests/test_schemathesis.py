@@ -95,12 +95,21 @@ def no_internal_problem_as_data(ctx: Any, response: Any, case: Any) -> bool | No
     return None
 
 
+def negative_data_refused(ctx: Any, response: Any, case: Any) -> bool | None:
+    """Schemathesis's ``negative_data_rejection``, with 413 among the refusals: a schema-violating body
+    larger than the body limit is refused for its size before its content is read."""
+    if response.status_code == 413:
+        assert response.json()["code"] == "request/too-large", response.text
+        return None
+    return negative_data_rejection(ctx, response, case)
+
+
 REST_CHECKS = [
     not_a_server_error,
     status_code_conformance,
     content_type_conformance,
     response_schema_conformance,
-    negative_data_rejection,
+    negative_data_refused,
     no_stack_trace,
     problem_carries_its_status,
 ]
