@@ -19,25 +19,28 @@ logger = logging.getLogger("sevens_rules")
 
 HEADER_TIMEOUT_SECONDS = 10.0
 """A request head (request line and headers) must be complete this many seconds after the connection
-opens or the previous response ends; otherwise the connection is closed."""
+opens, or after its first byte on a kept-alive connection (whose idle time before that first byte is
+uvicorn's keep-alive timeout); otherwise the connection is closed."""
 MAX_HEAD_BYTES = 16 * 1024
-"""The largest request head; a larger one is answered 400 and the connection closed."""
+"""The largest request head; a larger one is answered 431 and the connection closed."""
 
 
 class HeadDeadline:
     """Mixin for uvicorn's HTTP protocols: a request head must arrive in time and within a size.
 
-    The clock starts when the connection opens and again when a response ends; it closes the connection
-    if no request is running by then (a running request's body has its own deadline, in
-    :class:`~sevens_rules.api.limits.BodyLimitMiddleware`). uvicorn's keep-alive timer alone does not do
-    this: it stops at the first byte of the next head, so a head sent a byte at a time was never timed.
+    uvicorn times an idle kept-alive connection, but its timer stops at the first byte of the next head,
+    so a head sent a byte at a time (or a new connection that sends nothing) was never timed. The clock
+    here starts when the connection opens, and again when a chunk leaves a head unfinished; it closes
+    the connection if no request is running by then (a running request's body has its own deadline, in
+    :class:`~sevens_rules.api.limits.BodyLimitMiddleware`). A head that arrives whole, the usual case,
+    starts no clock at all.
     """
 
     header_timeout: float = HEADER_TIMEOUT_SECONDS
     max_head_bytes: int = MAX_HEAD_BYTES
     _head_deadline: asyncio.TimerHandle | None = None
-    _head_bytes: int | None = None
-    """Bytes of an unfinished request head received so far; ``None`` while no head is being read."""
+    _head_bytes: int = 0
+    """Bytes of the unfinished request head received so far."""
 
     # attributes of the uvicorn protocol this is mixed into
     cycle: Any
@@ -48,37 +51,31 @@ class HeadDeadline:
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Start the clock for the first request head."""
         super().connection_made(transport)  # type: ignore[misc]
-        self._arm_head_deadline()
+        self._head_deadline = self.loop.call_later(self.header_timeout, self._head_timed_out)
 
     def data_received(self, data: bytes) -> None:
-        """Count the bytes of a head that is still not complete after this chunk."""
+        """After uvicorn has read the chunk: stop the clock if a request now runs, otherwise count the
+        unfinished head's bytes and start the clock if it is not running."""
         super().data_received(data)  # type: ignore[misc]
-        if self._head_bytes is None:
-            return
         if self.cycle is not None and not self.cycle.response_complete:
-            self._head_bytes = None  # the head is complete: a request is running
+            self._head_bytes = 0
+            if self._head_deadline is not None:
+                self._disarm_head_deadline()
             return
         self._head_bytes += len(data)
-        if self._head_bytes > self.max_head_bytes and not self.transport.is_closing():
-            logger.info("closed a connection from %s: request head too large", _peer(self.client))
-            self.transport.write(_HEAD_TOO_LARGE)
-            self.transport.close()
-
-    def on_response_complete(self) -> None:
-        """Restart the clock for the next request head on a kept-alive connection."""
-        # armed before uvicorn starts a pipelined request, which the deadline then finds running
-        self._arm_head_deadline()
-        super().on_response_complete()  # type: ignore[misc]
+        if self._head_bytes > self.max_head_bytes:
+            if not self.transport.is_closing():
+                logger.info("closed a connection from %s: request head too large", _peer(self.client))
+                self.transport.write(_HEAD_TOO_LARGE)
+                self.transport.close()
+            return
+        if self._head_deadline is None:
+            self._head_deadline = self.loop.call_later(self.header_timeout, self._head_timed_out)
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Drop the clock with the connection."""
         self._disarm_head_deadline()
         super().connection_lost(exc)  # type: ignore[misc]
-
-    def _arm_head_deadline(self) -> None:
-        self._disarm_head_deadline()
-        self._head_bytes = 0
-        self._head_deadline = self.loop.call_later(self.header_timeout, self._head_timed_out)
 
     def _disarm_head_deadline(self) -> None:
         if self._head_deadline is not None:
