@@ -43,6 +43,7 @@ TITLES: dict[str, str] = {
     "request/unsupported-media-type": "Unsupported media type",
     "request/too-large": "Content too large",
     "request/timeout": "Request timeout",
+    "request/head-too-large": "Request head too large",
     "state/invalid": "Invalid state",
     "move/invalid": "Invalid move",
     "game/unknown": "Unknown game",

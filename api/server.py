@@ -15,6 +15,8 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE, dump, problem
+
 logger = logging.getLogger("sevens_rules")
 
 HEADER_TIMEOUT_SECONDS = 10.0
@@ -90,10 +92,19 @@ class HeadDeadline:
         self.transport.close()
 
 
-_HEAD_TOO_LARGE = (
-    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
-    b"connection: close\r\ncontent-length: 24\r\n\r\nRequest head too large.\n"
-)
+def _head_too_large() -> bytes:
+    """The whole HTTP answer to an oversized head: a 431 problem, written before any request exists."""
+    body = dump(
+        problem(431, "request/head-too-large", f"The request head is larger than {MAX_HEAD_BYTES} bytes.")
+    )
+    head = (
+        "HTTP/1.1 431 Request Header Fields Too Large\r\n"
+        f"content-type: {PROBLEM_MEDIA_TYPE}\r\nconnection: close\r\ncontent-length: {len(body)}\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+_HEAD_TOO_LARGE = _head_too_large()
 
 
 class HeadTimeoutH11Protocol(HeadDeadline, H11Protocol):
