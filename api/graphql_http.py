@@ -8,6 +8,7 @@ GraphQL-over-HTTP spec asks of a JSON POST; transport errors are problem details
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 import orjson
@@ -18,6 +19,7 @@ from strawberry.exceptions import MissingQueryError
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
 from strawberry.types.graphql import OperationType
 
+from sevens_rules.api.context import current_request
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import JSON_CONTENT_TYPE, header, is_json, problem_response, read_body
 from sevens_rules.schema.common import MAX_LISTED_ISSUES
@@ -33,11 +35,23 @@ class BadGraphQLRequestError(Exception):
     """The body is not a GraphQL request (answered 400 ``graphql/bad-request``)."""
 
 
+SCHEMA_ANSWERS_KEPT = 8
+"""Answers kept of documents that read only the schema (introspection), by their text."""
+
+
 class GraphQLEndpoint:
-    """The ASGI endpoint of ``POST /graphql`` for ``schema``."""
+    """The ASGI endpoint of ``POST /graphql`` for ``schema``.
+
+    A document without variables whose execution ran no field of the service (only introspection and
+    ``__typename``) has an answer that depends on its text alone, since the schema is fixed: such answers
+    are kept (the last :data:`SCHEMA_ANSWERS_KEPT`). The standard introspection query of this schema
+    takes a few hundred milliseconds to execute and answers about half a megabyte; tools send it again
+    and again.
+    """
 
     def __init__(self, schema: Schema) -> None:
         self.schema = schema
+        self.schema_answers: OrderedDict[tuple[str, str | None], bytes] = OrderedDict()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not is_json(header(scope, b"content-type")):
@@ -46,6 +60,10 @@ class GraphQLEndpoint:
             return
         try:
             query, variables, operation_name = _graphql_request(await read_body(receive))
+            kept = self.schema_answers.get((query, operation_name)) if variables is None else None
+            if kept is not None:
+                await _send_json(send, kept)
+                return
             result = await self.schema.execute(
                 query,
                 variable_values=variables,
@@ -65,9 +83,18 @@ class GraphQLEndpoint:
         if result.extensions:
             answer["extensions"] = result.extensions
         payload = orjson.dumps(answer)
-        headers = [(b"content-length", str(len(payload)).encode()), JSON_CONTENT_TYPE]
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": payload})
+        request = current_request.get()
+        if variables is None and not result.errors and request is not None and request.operation is None:
+            self.schema_answers[(query, operation_name)] = payload
+            if len(self.schema_answers) > SCHEMA_ANSWERS_KEPT:
+                self.schema_answers.popitem(last=False)
+        await _send_json(send, payload)
+
+
+async def _send_json(send: Send, payload: bytes) -> None:
+    headers = [(b"content-length", str(len(payload)).encode()), JSON_CONTENT_TYPE]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})
 
 
 def _graphql_request(body: bytes) -> tuple[str, dict[str, Any] | None, str | None]:

@@ -727,3 +727,25 @@ def test_each_code_has_one_title_and_legal_moves_exactly_on_move_problems(client
         assert problem["title"] == (TITLES.get(problem["code"]) or TITLE_BY_CODE[problem["code"]])
     assert all(len(found) == 1 for found in titles.values()), titles
     assert {"request/invalid", "state/invalid", "move/invalid", "move/not-your-turn"} <= set(titles)
+
+
+def test_answers_that_read_only_the_schema_are_kept_and_others_are_not() -> None:
+    from graphql import get_introspection_query
+
+    from sevens_rules.api.graphql_http import GraphQLEndpoint
+
+    app = create_app(DEFAULTS)
+    endpoint = next(r.endpoint for r in app.routes if getattr(r, "path", None) == "/graphql")
+    assert isinstance(endpoint, GraphQLEndpoint)
+    introspection = get_introspection_query()
+    with TestClient(app) as client:
+        first = client.post("/graphql", json={"query": introspection})
+        assert first.status_code == 200 and first.json()["data"]["__schema"]["queryType"]["name"] == "Query"
+        assert (introspection, None) in endpoint.schema_answers
+        assert client.post("/graphql", json={"query": introspection}).content == first.content
+        for query in ("{ games { id } }", "{ sjuanSeed { __typename } }"):
+            client.post("/graphql", json={"query": query})
+            assert (query, None) not in endpoint.schema_answers
+        typed = "query($n: String!) { __type(name: $n) { name } }"
+        client.post("/graphql", json={"query": typed, "variables": {"n": "Query"}})
+        assert not any(key[0] == typed for key in endpoint.schema_answers)
