@@ -19,6 +19,7 @@ from sevens_rules.api.graphql import build_schema
 from sevens_rules.api.graphql_http import GraphQLEndpoint
 from sevens_rules.api.limits import BodyLimitMiddleware, Settings, SettingsError
 from sevens_rules.api.openapi import openapi_json
+from sevens_rules.api.operations import all_operations
 from sevens_rules.api.probes import probe_routes
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import problem_response, routes
@@ -26,7 +27,8 @@ from sevens_rules.api.sealing import Keyring, SealKeysError
 from sevens_rules.api.telemetry import GRAPHQL_PATH, AccessMiddleware, lifespan, metrics
 from sevens_rules.engine.registry import GAMES
 
-OPERATIONS = ("new", "moves", "apply", "score", "view", "seed", "verify")
+OPERATIONS = tuple(dict.fromkeys(op.name for op in all_operations() if not op.sealed))
+"""The operation names of every game, in the operation list's order (new, moves, apply, ...)."""
 
 
 class DirectRoutes:

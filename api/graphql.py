@@ -306,7 +306,6 @@ def _limits_extension(settings: Settings) -> type[SchemaExtension]:
     # bounded: a client sending ever new documents costs a parse and a validation each, not memory
     cached_parse = lru_cache(maxsize=DOCUMENT_CACHE_SIZE)(parse)
     cached_validate = lru_cache(maxsize=DOCUMENT_CACHE_SIZE)(validate_document)
-    combined: dict[tuple[type[ASTValidationRule], ...], tuple[type[ASTValidationRule], ...]] = {}
 
     class Limits(SchemaExtension):
         def on_parse(self) -> Iterator[None]:
@@ -317,10 +316,8 @@ def _limits_extension(settings: Settings) -> type[SchemaExtension]:
 
         def on_validate(self) -> Iterator[None]:
             context = self.execution_context
-            base = tuple(context.validation_rules)
-            rules = combined.get(base)
-            if rules is None:
-                rules = combined[base] = (*base, *service_rules)
+            # equal tuples are one cache key, so the rules need not be the same object every time
+            rules = (*context.validation_rules, *service_rules)
             context.validation_rules = rules
             context.pre_execution_errors = cached_validate(
                 context.schema._schema, context.graphql_document, rules

@@ -133,7 +133,7 @@ class BodyTimeoutError(Exception):
 class BodyLimitMiddleware:
     """Bound every request body: over ``max_bytes`` (by Content-Length or while streaming) is a 413
     problem, not complete within ``timeout`` seconds a 408 problem; both close the connection. A client
-    that disconnects mid-body is logged as one line (INFO), not as a server error."""
+    that disconnects mid-body is no error: its request's access line says so (status 499, at INFO)."""
 
     def __init__(self, app: ASGIApp, max_bytes: int, timeout: float = BODY_TIMEOUT_SECONDS) -> None:
         self.app = app

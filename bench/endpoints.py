@@ -61,8 +61,6 @@ class PlainSetup:
 
     model: Any
     """The state."""
-    seed: Any
-    """The seed the state carries (an integer or a string), None when it carries none."""
     path: list[Any]
     """The moves from the first deal to the state, as JSON data."""
     endpoints: list[Endpoint]
@@ -157,7 +155,7 @@ def plain_setup() -> PlainSetup:
             graphql_apply_ok,
         ),
     ]
-    return PlainSetup(state, state_json.get("seed"), [dumped(m) for m in path], endpoints)
+    return PlainSetup(state, [dumped(m) for m in path], endpoints)
 
 
 def bench_seal_keys() -> str:
@@ -174,29 +172,22 @@ class SealedSetup:
     endpoints: list[Endpoint]
     unavailable: str | None
     """Why the sealed rows could not be measured (None: they were)."""
-    same_deal: bool
-    """Whether the sealed position is the plain rows' position (same seed and moves)."""
 
 
 def sealed_setup(base_url: str, plain: PlainSetup) -> SealedSetup:
-    """Sealed ``moves`` and ``apply`` at the plain rows' position: sealed ``new`` with the plain state's
-    seed (or none, when it refuses it), then the same random walk, asked seat by seat with seat keys.
+    """Sealed ``moves`` and ``apply`` after the plain rows' random walk: sealed ``new`` (the service draws
+    the seed: a client never chooses it), then the same choices, asked seat by seat with seat keys.
 
     A service without sealed routes (404) makes the rows "not available"; one that has them but answers
     anything unexpected is an error, as for every other row.
     """
     prefix = f"{base_url}/v1/games/{HTTP_GAME}/sealed"
-    status, answer = post_json(f"{prefix}/new", {"players": HTTP_PLAYERS, "seed": plain.seed})
+    status, answer = post_json(f"{prefix}/new", {"players": HTTP_PLAYERS})
     if status == 404:
-        return SealedSetup([], "the service has no sealed routes (404 at sealed/new)", False)
-    seeded = status == 200
-    if status in (400, 422):  # a seed the sealed mode will not take: deal from its own
-        status, answer = post_json(f"{prefix}/new", {"players": HTTP_PLAYERS})
+        return SealedSetup([], "the service has no sealed routes (404 at sealed/new)")
     if status != 200 or not isinstance(answer, dict):
         raise BenchError(f"sealed new answered {status}: {answer!r:.1000}")
     keys = answer.get("seat_keys")
-    if isinstance(keys, dict):
-        keys = [keys[str(seat)] for seat in range(HTTP_PLAYERS)]
     if not isinstance(keys, list) or len(keys) != HTTP_PLAYERS:
         raise BenchError(f"sealed new answered no seat_keys list: {answer!r:.1000}")
     token = answer.get("token")
@@ -220,7 +211,6 @@ def sealed_setup(base_url: str, plain: PlainSetup) -> SealedSetup:
         token = answer["token"]
 
     seat, moves = next((s, m) for s in range(HTTP_PLAYERS) if (m := seat_moves(s)))
-    same_deal = seeded and moves == [dumped(m) for m in GAMES[HTTP_GAME].moves(plain.model, seat)[1]]
     asked = {"token": token, "seat": seat, "seat_key": keys[seat]}
     endpoints = [
         Endpoint(
@@ -237,4 +227,4 @@ def sealed_setup(base_url: str, plain: PlainSetup) -> SealedSetup:
             at_least_as_fast_as="REST `apply`",
         ),
     ]
-    return SealedSetup(endpoints, None, same_deal)
+    return SealedSetup(endpoints, None)

@@ -26,7 +26,7 @@ IN_PROCESS_TARGET = 60_000
 """Moves per second every game should reach in process."""
 
 
-def match_seed(game: AnyGame, number: int) -> str:
+def match_seed(number: int) -> str:
     """The deal seed numbered ``number``: ``number`` written as the 64 hex digits a seed is."""
     return f"{number:064x}"
 
@@ -40,7 +40,7 @@ def new_state(game: AnyGame, players: int, number: int) -> Any:
     """A new match of ``game`` dealt from seed ``number`` (:func:`match_seed`), made as the service makes
     it from a ``new`` request."""
     new = _new_operation(game.id)
-    made: Any = new.run(new.request.model_validate({"players": players, "seed": match_seed(game, number)}))
+    made: Any = new.run(new.request.model_validate({"players": players, "seed": match_seed(number)}))
     return made.state
 
 

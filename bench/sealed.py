@@ -67,7 +67,7 @@ def _events_json(game: AnyGame) -> Callable[[list[Any]], bytes]:
 def mid_deal_path(game: AnyGame, players: int) -> tuple[Any, list[list[Any]]]:
     """The bench's mid-deal state and the events of the first deal and of every move that led to it."""
     _, path = mid_deal(game, players)
-    seeding = Seeding(match_seed(game, MATCH_SEED))
+    seeding = Seeding(match_seed(MATCH_SEED))
     state, first = game.new_match(players, game.models.options(), seeding, None, None)
     events = [first]
     for move in path:

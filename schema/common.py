@@ -95,7 +95,7 @@ Seat = Annotated[
 
 HEX256_PATTERN = r"^[0-9a-f]{64}$"
 """256 bits written as 64 lowercase hexadecimal digits."""
-_HEX256 = re.compile(r"[0-9a-f]{64}")
+_HEX256 = re.compile(HEX256_PATTERN)
 
 
 def _hex256(what: str) -> WrapValidator:
