@@ -29,6 +29,8 @@ from sevens_rules.engine.registry import GAMES
 
 OPERATIONS = tuple(dict.fromkeys(op.name for op in all_operations() if not op.sealed))
 """The operation names of every game, in the operation list's order (new, moves, apply, ...)."""
+SEALED_OPERATIONS = tuple(dict.fromkeys(op.name for op in all_operations() if op.sealed))
+"""The sealed operation names of every game (under ``/v1/games/{game}/sealed/``)."""
 
 
 class DirectRoutes:
@@ -58,9 +60,19 @@ class DirectRoutes:
 
 
 async def unknown_game(request: Request) -> Response:
-    """404 for a game or operation the service does not have."""
+    """404 for a game or operation the service does not have; 405 for a method other than POST on an
+    operation it has."""
+    return _unknown(request, OPERATIONS)
+
+
+async def unknown_sealed(request: Request) -> Response:
+    """:func:`unknown_game` for the sealed operations' paths."""
+    return _unknown(request, SEALED_OPERATIONS)
+
+
+def _unknown(request: Request, operations: tuple[str, ...]) -> Response:
     game, operation = request.path_params["game"], request.path_params["operation"]
-    if game in GAMES and operation in OPERATIONS:  # the route exists; only POST reaches it
+    if game in GAMES and operation in operations:  # the route exists; only POST reaches it
         return problem_response(
             problem(405, "method/not-allowed", f"{request.method} is not allowed here."), {"Allow": "POST"}
         )
@@ -70,7 +82,7 @@ async def unknown_game(request: Request) -> Response:
         )
     return problem_response(
         problem(
-            404, "operation/unknown", f"There is no operation '{operation}'. Known: {', '.join(OPERATIONS)}."
+            404, "operation/unknown", f"There is no operation '{operation}'. Known: {', '.join(operations)}."
         )
     )
 
@@ -132,7 +144,7 @@ def create_app(settings: Settings | None = None, keyring: Keyring | None = None)
         routes=[
             *operation_routes,
             Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
-            Route("/v1/games/{game}/sealed/{operation}", unknown_game, methods=["GET", "POST"]),
+            Route("/v1/games/{game}/sealed/{operation}", unknown_sealed, methods=["GET", "POST"]),
             Route("/openapi.json", openapi, methods=["GET"]),
             *probe_routes(schema, settings.commit),
             Route("/metrics", metrics, methods=["GET"]),

@@ -33,6 +33,7 @@ from tests.seeds import seed_hex
 PROBLEM = "application/problem+json"
 JSON = {"content-type": "application/json"}
 OPERATIONS = ("new", "moves", "apply", "score", "view", "seed", "verify")
+SEALED_OPERATIONS = ("new", "moves", "apply", "view", "score")
 RANKS = "A23456789TJQK"
 DECK = [rank + suit for suit in "CDHS" for rank in RANKS]
 ROOT = Path(__file__).resolve().parent.parent
@@ -294,6 +295,20 @@ def test_unknown_operation_is_404(client: TestClient, game_ids: list[str]) -> No
     for game in game_ids:
         body = assert_problem(post(client, f"/v1/games/{game}/shuffle", {}), 404, "operation/unknown")
         assert "shuffle" in body["detail"]
+
+
+@pytest.mark.parametrize("operation", sorted(set(OPERATIONS) - set(SEALED_OPERATIONS)))
+def test_plain_only_operation_under_sealed_is_404(client: TestClient, operation: str) -> None:
+    # seed and verify exist as plain operations only: a POST to their sealed path names no operation
+    body = assert_problem(post(client, f"/v1/games/sjuan/sealed/{operation}", {}), 404, "operation/unknown")
+    assert f"'{operation}'" in body["detail"]
+    assert "apply" in body["detail"]
+
+
+def test_get_on_a_sealed_operation_is_405(client: TestClient) -> None:
+    response = no_trace(client.get("/v1/games/sjuan/sealed/apply"))
+    assert_problem(response, 405, "method/not-allowed")
+    assert response.headers["allow"] == "POST"
 
 
 def test_unknown_path_is_404(client: TestClient) -> None:
