@@ -6,6 +6,7 @@ import base64
 import os
 import random
 import warnings
+import zlib
 from typing import Any
 
 import orjson
@@ -219,6 +220,18 @@ def test_truncated_extended_and_respelled_tokens_are_refused() -> None:
         respelled = token[:-1] + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"[last ^ 1]
         assert base64.urlsafe_b64decode(respelled + "=" * (-len(respelled) % 4)) == raw
         assert _score(respelled)[1]["code"] == "token/malformed"
+
+
+def test_a_token_sealed_with_zlibs_default_settings_still_opens(monkeypatch: pytest.MonkeyPatch) -> None:
+    # tokens issued before the seal used a small zlib window (zlib.compress at level 1) stay valid
+    with monkeypatch.context() as patched:
+        patched.setattr("sevens_rules.api.sealing._COMPRESSION", (1, zlib.DEFLATED, 15, 8))
+        match = _new("sjuan", 4)
+    seat, move = _first_move("sjuan", match)
+    status, applied = call(RING, "sjuan", "apply", _seat_body(match, seat, move=move))
+    assert status == 200, applied
+    assert applied["version"] == 2
+    assert _state("sjuan", applied["token"]).hands != _state("sjuan", match["token"]).hands
 
 
 def test_a_token_of_another_game_or_another_key_is_refused_with_its_own_code() -> None:
