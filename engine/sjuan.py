@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import chain
+from operator import add
 from typing import Any, ClassVar, cast
 
 from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, sort_cards
@@ -382,48 +383,55 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return issues
 
     def deal_record_check(self, state: SjuanFamilyState) -> RecordCheck:
+        # A posted state carries up to 200 finished deals and every request checks them all: each check
+        # below computes what it compares once and builds an issue (and its path) only when one is found.
         n = len(state.hands)
+        deals = state.deals
+        count_chips = state.options.chips_count
         running = [0] * n
 
         def check(index: int, clean: bool) -> list[IssueAt]:
             nonlocal running
-            deal = state.deals[index]
+            deal = deals[index]
+            cards_left, chips, penalties, winner = deal.cards_left, deal.chips, deal.penalties, deal.winner
             path = ("deals", index)
             issues: list[IssueAt] = []
-            for name in ("cards_left", "chips", "penalties"):
-                issues += length_issues((*path, name), getattr(deal, name), n)
-            issues += seat_issues((*path, "dealer"), deal.dealer, n)
-            issues += seat_issues((*path, "winner"), deal.winner, n)
+            # a per-seat list of the wrong length or a seat off the table, worded by the shared helpers
+            # (asked only when something is off: the common record is well formed)
+            seats_fit = len(cards_left) == len(chips) == len(penalties) == n and 0 <= deal.dealer < n
+            if not seats_fit or (winner is not None and not 0 <= winner < n):
+                for name, values in (("cards_left", cards_left), ("chips", chips), ("penalties", penalties)):
+                    issues += length_issues((*path, name), values, n)
+                issues += seat_issues((*path, "dealer"), deal.dealer, n)
+                issues += seat_issues((*path, "winner"), winner, n)
             if issues or not clean:
                 return issues
-            played = len(FULL_DECK) - sum(deal.cards_left)
-            issues += bound_issues((*path, "chips"), deal.chips, played + 1, "one pass between two plays")
-            count_chips = state.options.chips_count
-            expected = [
-                c + (p if count_chips else 0) for c, p in zip(deal.cards_left, deal.chips, strict=True)
-            ]
-            if deal.penalties != expected:
+            left = sum(cards_left)
+            most_chips = len(FULL_DECK) - left + 1  # one per card played, plus one
+            if max(chips) > most_chips:
+                issues += bound_issues((*path, "chips"), chips, most_chips, "one pass between two plays")
+            if penalties != (list(map(add, cards_left, chips)) if count_chips else cards_left):
                 issues.append(IssueAt((*path, "penalties"), "must be cards left (+ chips when chips_count)"))
-            if deal.pot != sum(deal.chips):
+            if deal.pot != sum(chips):
                 issues.append(IssueAt((*path, "pot"), "must be the sum of the chips paid"))
-            if (deal.winner is None) != deal.blocked:
+            if (winner is None) != deal.blocked:
                 issues.append(
                     IssueAt((*path, "blocked"), "a deal has a winner exactly when it is not blocked")
                 )
-            if deal.winner is not None and deal.cards_left[deal.winner] != 0:
+            if winner is not None and cards_left[winner] != 0:
                 issues.append(IssueAt((*path, "winner"), "the winner must have emptied their hand"))
-            elif any(left == 0 for seat, left in enumerate(deal.cards_left) if seat != deal.winner):
-                # the deal ends the moment a hand is empty: this also bounds how many deals a match has
+            elif cards_left.count(0) > (winner is not None):
+                # an empty hand besides the winner's (whose hand is empty here): the deal ends the moment a
+                # hand is empty (this also bounds how many deals a match has)
                 issues.append(
                     IssueAt((*path, "cards_left"), "only the winner's hand is empty when a deal ends")
                 )
-            if sum(deal.cards_left) > len(FULL_DECK) - 1:
+            if left > len(FULL_DECK) - 1:
                 issues.append(IssueAt((*path, "cards_left"), "at least one card was played in every deal"))
-            first_dealer = state.deals[0].dealer
-            if deal.dealer != (first_dealer + index) % n:
+            if deal.dealer != (deals[0].dealer + index) % n:
                 issues.append(IssueAt((*path, "dealer"), "the deal passes to the left after every deal"))
-            running = [t + p for t, p in zip(running, deal.penalties, strict=True)]
-            if index < len(state.deals) - 1 and max(running) >= MATCH_TARGET:
+            running = list(map(add, running, penalties))
+            if index < len(deals) - 1 and max(running) >= MATCH_TARGET:
                 issues.append(IssueAt(path, "the match ended at an earlier deal"))
             return issues
 

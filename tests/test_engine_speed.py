@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from itertools import islice
 from typing import Any
 
@@ -15,6 +16,7 @@ from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sjuan import SjuanFamily
 from sevens_rules.schema.sjuan import DominoFanTanOptions, FreeFanTanOptions, SjuanMove, SjuanMoveType
 from tests.playout import playout
+from tests.sjuan_helpers import first_deal_history_issues, with_a_corrupted_deal
 
 
 def states_of(game_id: str, seed: int, count: int) -> list[Any]:
@@ -185,3 +187,44 @@ def test_sjuan_move_lists_are_the_validated_moves_of_the_playable_cards(game_id:
             kind = "draw" if getattr(state, "stock", None) else "pass"
             expected = [SjuanMove(type=SjuanMoveType(kind), player=player)]
         assert game.deal_moves(state, player) == expected
+
+
+RECORD_ISSUES = (
+    "must have one entry per seat",
+    "does not exist at a table",
+    "must be at most",
+    "must be cards left (+ chips when chips_count)",
+    "must be the sum of the chips paid",
+    "a deal has a winner exactly when it is not blocked",
+    "the winner must have emptied their hand",
+    "only the winner's hand is empty when a deal ends",
+    "at least one card was played in every deal",
+    "the deal passes to the left after every deal",
+    "the match ended at an earlier deal",
+)
+"""The record check's issues (or the start of their message), each of which the test below must meet."""
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "chips_count"),
+    [("sjuan", 3, True), ("fan-tan", 5, False), ("free-fan-tan", 4, True), ("domino-fan-tan", 2, True)],
+)
+def test_sjuan_record_check_finds_what_the_first_version_found(
+    game_id: str, players: int, chips_count: bool
+) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    options = game.models.options.model_validate({"chips_count": chips_count})
+    rng = random.Random(players)
+    found: set[str] = set()
+    for seed in range(2):
+        match = [state for state, _ in playout(game, players, seed, options) if state.deals]
+        for state in match[:: max(1, len(match) // 40)]:
+            assert game.deal_history_issues(state) == first_deal_history_issues(game, state) == []
+            for _ in range(25):
+                corrupted = with_a_corrupted_deal(state, rng)
+                if corrupted is not None:
+                    expected = first_deal_history_issues(game, corrupted)
+                    assert game.deal_history_issues(corrupted) == expected
+                    found.update(issue.message for issue in expected)
+    assert [kind for kind in RECORD_ISSUES if not any(kind in message for message in found)] == []
