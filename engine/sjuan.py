@@ -17,7 +17,9 @@ Decisions where the rulings are silent (also in the README):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import chain
+from operator import add
 from typing import Any, ClassVar, cast
 
 from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, sort_cards
@@ -33,7 +35,7 @@ from sevens_rules.engine.game import (
     updated,
 )
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
-from sevens_rules.schema.common import GameModels, Phase
+from sevens_rules.schema.common import MAX_SEATS, GameModels, Phase
 from sevens_rules.schema.sjuan import (
     SJUAN_MATCH_TARGET,
     DominoFanTanOptions,
@@ -61,9 +63,9 @@ MATCH_TARGET = SJUAN_MATCH_TARGET
 
 SEVEN = RANKS.index("7")
 KING = RANKS.index("K")
-_SEVENS = tuple("7" + s for s in "CDHS")
+_SEVENS = frozenset("7" + s for s in "CDHS")
 _NEIGHBOURS = {
-    r + s: tuple(RANKS[n] + s for n in (i - 1, i + 1) if 0 <= n <= KING)
+    r + s: frozenset(RANKS[n] + s for n in (i - 1, i + 1) if 0 <= n <= KING)
     for i, r in enumerate(RANKS)
     for s in "CDHS"
 }
@@ -80,6 +82,30 @@ NEXT_DEAL = SjuanMoveType.next_deal
 
 def _event(kind: SjuanEventType, **fields: Any) -> SjuanEvent:
     return listed(SjuanEvent, type=kind, **fields)
+
+
+# Every step of a deal lists the moves of the seat to act and makes one event: the moves and events of
+# every seat and card are made (and validated) once here, like ``listed`` would share them, but found
+# with a plain lookup instead of hashing their fields each time.
+_SEATS = range(MAX_SEATS)
+_PLAYS = tuple({c: SjuanMove(type=PLAY, player=seat, card=c) for c in FULL_DECK} for seat in _SEATS)
+"""``_PLAYS[seat][card]``: the move playing ``card``."""
+_PASSES = tuple(SjuanMove(type=PASS, player=seat) for seat in _SEATS)
+"""``_PASSES[seat]``: the seat's pass."""
+_DRAWS = tuple(SjuanMove(type=DRAW, player=seat) for seat in _SEATS)
+"""``_DRAWS[seat]``: the seat's draw from the stock."""
+_PLAYED = tuple(
+    {c: SjuanEvent(type=SjuanEventType.played, player=seat, card=c) for c in FULL_DECK} for seat in _SEATS
+)
+"""``_PLAYED[seat][card]``: the event of ``seat`` playing ``card``."""
+_DREW = tuple(
+    {c: SjuanEvent(type=SjuanEventType.drew, player=seat, card=c) for c in FULL_DECK} for seat in _SEATS
+)
+"""``_DREW[seat][card]``: the event of ``seat`` drawing ``card``."""
+_PASSED = tuple(
+    SjuanEvent(type=SjuanEventType.passed, player=seat, chips=1, reason="pass") for seat in _SEATS
+)
+"""``_PASSED[seat]``: the event of ``seat`` passing and paying a chip."""
 
 
 class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
@@ -100,16 +126,28 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         """The cards that may start the table while it is empty: any 7 unless a game says otherwise."""
         return {"7" + s for s in "CDHS"}
 
-    def playable(self, state: SjuanFamilyState) -> set[str]:
-        """Every card that could be played on the table now (whoever holds it): a 7 that is not out yet,
-        or a card next in rank to one of its suit on the table (the rows run unbroken through their 7,
-        so that is the card below each row and the card above it)."""
+    def playable_cards(self, state: SjuanFamilyState, cards: Iterable[str]) -> list[str]:
+        """Those of ``cards`` that could be played on the table now, in their order: while the table is
+        empty an opening card; then a 7 that is not out yet, or a card next in rank to one of its suit on
+        the table (the rows run unbroken through their 7, so that is the card below each row and the card
+        above it).
+
+        The one statement of what may be played: the move list, the legality check, a drawn card, a
+        blocked deal and :meth:`playable` all ask it.
+        """
         if not state.table:
-            return self.opening_cards(state)
+            opening = self.opening_cards(state)
+            return [c for c in cards if c in opening]
         on_table = set(state.table)
-        cards = {c for card in state.table for c in _NEIGHBOURS[card]}
-        cards.update(_SEVENS)
-        return cards - on_table
+        return [
+            c
+            for c in cards
+            if c not in on_table and (c in _SEVENS or not on_table.isdisjoint(_NEIGHBOURS[c]))
+        ]
+
+    def playable(self, state: SjuanFamilyState) -> set[str]:
+        """Every card that could be played on the table now (whoever holds it)."""
+        return set(self.playable_cards(state, FULL_DECK))
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         """Issues unless every suit's cards on the table form one unbroken row through its 7."""
@@ -193,15 +231,27 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return []
 
     def deal_moves(self, state: SjuanFamilyState, player: int) -> list[SjuanMove]:
-        playable = self.playable(state)
-        plays = [
-            listed(SjuanMove, type=PLAY, player=player, card=c) for c in state.hands[player] if c in playable
-        ]
-        if plays:
-            return plays
-        if self.stock(state):
-            return [listed(SjuanMove, type=DRAW, player=player)]
-        return [listed(SjuanMove, type=PASS, player=player)]
+        plays = _PLAYS[player]
+        moves = [plays[c] for c in self.playable_cards(state, state.hands[player])]
+        return moves or [self._no_play_move(state, player)]
+
+    def _no_play_move(self, state: SjuanFamilyState, player: int) -> SjuanMove:
+        """The one move of a player holding no playable card: draw while there is a stock, else pass."""
+        return _DRAWS[player] if self.stock(state) else _PASSES[player]
+
+    def is_legal_in_deal(self, state: SjuanFamilyState, move: SjuanMove) -> bool:
+        """Exactly ``move in self.deal_moves(state, move.player)`` without listing the moves: the plays
+        of a list differ in their card, and a list without plays is the one draw or pass, so only one
+        listed move can equal ``move``; it is compared as ``in`` would (a move naming a deck equals none)."""
+        player = move.player
+        playable = self.playable_cards(state, state.hands[player])
+        if move.card in playable:
+            listed_move = _PLAYS[player][move.card]
+        elif playable:
+            return False
+        else:
+            listed_move = self._no_play_move(state, player)
+        return listed_move is move or listed_move == move
 
     def resolve_in_deal(
         self, state: SjuanFamilyState, move: SjuanMove
@@ -209,31 +259,30 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         n = len(state.hands)
         player = move.player
         hands = list(state.hands)
-        events: list[SjuanEvent] = []
         if move.type == PASS:
             chips = list(state.chips)
             chips[player] += 1
-            events.append(_event(SjuanEventType.passed, player=player, chips=1, reason="pass"))
-            return updated(state, chips=chips, turn=(player + 1) % n), events
+            return updated(state, chips=chips, turn=(player + 1) % n), [_PASSED[player]]
         if move.type == DRAW:
             stock = self.stock(state)
             drawn = stock[0]
             hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
-            events.append(_event(SjuanEventType.drew, player=player, card=drawn))
             after = updated(state, hands=hands, stock=stock[1:])
-            keeps_turn = drawn in self.playable(after) or (
+            keeps_turn = bool(self.playable_cards(after, (drawn,))) or (
                 self.draws_until_playable(after) and len(stock) > 1
             )
-            return updated(after, turn=player if keeps_turn else (player + 1) % n), events
-        assert move.card is not None
-        hands[player] = [c for c in hands[player] if c != move.card]
-        events.append(_event(SjuanEventType.played, player=player, card=move.card))
-        after = updated(state, hands=hands, table=[*state.table, move.card])
+            return updated(after, turn=player if keeps_turn else (player + 1) % n), [_DREW[player][drawn]]
+        card = move.card
+        assert card is not None
+        hands[player] = [c for c in hands[player] if c != card]
+        events = [_PLAYED[player][card]]
+        # the turn passes on unless the deal ends here (then _end_deal clears it)
+        after = updated(state, hands=hands, table=[*state.table, card], turn=(player + 1) % n)
         if not hands[player]:
             return self._end_deal(after, winner=player, events=events)
         if self.blocked(after):
             return self._end_deal(after, winner=None, events=events)
-        return updated(after, turn=(player + 1) % n), events
+        return after, events
 
     def _end_deal(
         self, state: SjuanFamilyState, winner: int | None, events: list[SjuanEvent]
@@ -334,48 +383,55 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return issues
 
     def deal_record_check(self, state: SjuanFamilyState) -> RecordCheck:
+        # A posted state carries up to 200 finished deals and every request checks them all: each check
+        # below computes what it compares once and builds an issue (and its path) only when one is found.
         n = len(state.hands)
+        deals = state.deals
+        count_chips = state.options.chips_count
         running = [0] * n
 
         def check(index: int, clean: bool) -> list[IssueAt]:
             nonlocal running
-            deal = state.deals[index]
+            deal = deals[index]
+            cards_left, chips, penalties, winner = deal.cards_left, deal.chips, deal.penalties, deal.winner
             path = ("deals", index)
             issues: list[IssueAt] = []
-            for name in ("cards_left", "chips", "penalties"):
-                issues += length_issues((*path, name), getattr(deal, name), n)
-            issues += seat_issues((*path, "dealer"), deal.dealer, n)
-            issues += seat_issues((*path, "winner"), deal.winner, n)
+            # a per-seat list of the wrong length or a seat off the table, worded by the shared helpers
+            # (asked only when something is off: the common record is well formed)
+            seats_fit = len(cards_left) == len(chips) == len(penalties) == n and 0 <= deal.dealer < n
+            if not seats_fit or (winner is not None and not 0 <= winner < n):
+                for name, values in (("cards_left", cards_left), ("chips", chips), ("penalties", penalties)):
+                    issues += length_issues((*path, name), values, n)
+                issues += seat_issues((*path, "dealer"), deal.dealer, n)
+                issues += seat_issues((*path, "winner"), winner, n)
             if issues or not clean:
                 return issues
-            played = len(FULL_DECK) - sum(deal.cards_left)
-            issues += bound_issues((*path, "chips"), deal.chips, played + 1, "one pass between two plays")
-            count_chips = state.options.chips_count
-            expected = [
-                c + (p if count_chips else 0) for c, p in zip(deal.cards_left, deal.chips, strict=True)
-            ]
-            if deal.penalties != expected:
+            left = sum(cards_left)
+            most_chips = len(FULL_DECK) - left + 1  # one per card played, plus one
+            if max(chips) > most_chips:
+                issues += bound_issues((*path, "chips"), chips, most_chips, "one pass between two plays")
+            if penalties != (list(map(add, cards_left, chips)) if count_chips else cards_left):
                 issues.append(IssueAt((*path, "penalties"), "must be cards left (+ chips when chips_count)"))
-            if deal.pot != sum(deal.chips):
+            if deal.pot != sum(chips):
                 issues.append(IssueAt((*path, "pot"), "must be the sum of the chips paid"))
-            if (deal.winner is None) != deal.blocked:
+            if (winner is None) != deal.blocked:
                 issues.append(
                     IssueAt((*path, "blocked"), "a deal has a winner exactly when it is not blocked")
                 )
-            if deal.winner is not None and deal.cards_left[deal.winner] != 0:
+            if winner is not None and cards_left[winner] != 0:
                 issues.append(IssueAt((*path, "winner"), "the winner must have emptied their hand"))
-            elif any(left == 0 for seat, left in enumerate(deal.cards_left) if seat != deal.winner):
-                # the deal ends the moment a hand is empty: this also bounds how many deals a match has
+            elif cards_left.count(0) > (winner is not None):
+                # an empty hand besides the winner's (whose hand is empty here): the deal ends the moment a
+                # hand is empty (this also bounds how many deals a match has)
                 issues.append(
                     IssueAt((*path, "cards_left"), "only the winner's hand is empty when a deal ends")
                 )
-            if sum(deal.cards_left) > len(FULL_DECK) - 1:
+            if left > len(FULL_DECK) - 1:
                 issues.append(IssueAt((*path, "cards_left"), "at least one card was played in every deal"))
-            first_dealer = state.deals[0].dealer
-            if deal.dealer != (first_dealer + index) % n:
+            if deal.dealer != (deals[0].dealer + index) % n:
                 issues.append(IssueAt((*path, "dealer"), "the deal passes to the left after every deal"))
-            running = [t + p for t, p in zip(running, deal.penalties, strict=True)]
-            if index < len(state.deals) - 1 and max(running) >= MATCH_TARGET:
+            running = list(map(add, running, penalties))
+            if index < len(deals) - 1 and max(running) >= MATCH_TARGET:
                 issues.append(IssueAt(path, "the match ended at an earlier deal"))
             return issues
 
@@ -442,21 +498,27 @@ class FreeFanTan(SjuanFamily):
     def opening_cards(self, state: SjuanFamilyState) -> set[str]:
         return set(FULL_DECK)
 
-    def playable(self, state: SjuanFamilyState) -> set[str]:
+    def playable_cards(self, state: SjuanFamilyState, cards: Iterable[str]) -> list[str]:
+        """Those of ``cards`` that could be played now, in their order: any card on an empty table, then
+        the next card up of each suit's row (every row starts at the first card's rank; without wrap it
+        ends at the King, with wrap it goes on from the Ace to the rank below the start)."""
         if not state.table:
-            return self.opening_cards(state)
+            opening = self.opening_cards(state)
+            return [c for c in cards if c in opening]
         start = RANKS.index(state.table[0][0])
-        lengths = dict.fromkeys("CDHS", 0)
-        for c in state.table:
-            lengths[c[1]] += 1
-        cards = set()
-        for s, length in lengths.items():
-            if cast(FreeFanTanOptions, state.options).wrap:
+        wrap = cast(FreeFanTanOptions, state.options).wrap
+        # a row's length is the number of its suit's cards on the table; every card is two characters,
+        # rank then suit, so the suit letters are every second character (counted without a Python loop)
+        suits = "".join(state.table)[1::2]
+        next_cards = set()
+        for s in "CDHS":
+            length = suits.count(s)
+            if wrap:
                 if length < 13:
-                    cards.add(RANKS[(start + length) % 13] + s)
+                    next_cards.add(RANKS[(start + length) % 13] + s)
             elif start + length <= KING:
-                cards.add(RANKS[start + length] + s)
-        return cards
+                next_cards.add(RANKS[start + length] + s)
+        return [c for c in cards if c in next_cards]
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         if not state.table:
@@ -479,8 +541,7 @@ class FreeFanTan(SjuanFamily):
     def blocked(self, state: SjuanFamilyState) -> bool:
         if not state.table:
             return False
-        playable = self.playable(state)
-        return not any(c in playable for hand in state.hands for c in hand)
+        return not self.playable_cards(state, chain.from_iterable(state.hands))
 
 
 class DominoFanTan(SjuanFamily):
