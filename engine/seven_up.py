@@ -67,6 +67,7 @@ from sevens_rules.engine.game import updated
 from sevens_rules.engine.seven_up_checks import SevenUpFamily
 from sevens_rules.engine.seven_up_rules import (
     HAND_SIZE,
+    SUIT_OF,
     Outcome,
     Phase,
     Reason,
@@ -75,7 +76,7 @@ from sevens_rules.engine.seven_up_rules import (
     _sorted,
     cut_for_dealer,
 )
-from sevens_rules.schema.common import GameModels, Suit
+from sevens_rules.schema.common import GameModels
 from sevens_rules.schema.seven_up import (
     CaliforniaJackOptions,
     CaliforniaJackState,
@@ -165,13 +166,13 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
     ) -> tuple[CaliforniaJackState, list[SevenUpEvent]]:
         """The rest of the pack is the stock; its face-up top card sets trump and the eldest leads."""
         top = rest[0]
-        events.append(_event(SevenUpEventType.trump_turned, card=top, suit=Suit(top[1])))
+        events.append(_event(SevenUpEventType.trump_turned, card=top, suit=SUIT_OF[top[1]]))
         after = updated(
             state,
             phase=Phase.play,
             stock=rest,
             turned=None,
-            trump=Suit(top[1]),
+            trump=SUIT_OF[top[1]],
             leader=(state.dealer + 1) % len(state.hands),
         )
         return after, events
@@ -193,8 +194,8 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
         after = updated(state, hands=hands, stock=stock[2:])
         if len(stock) > 2 and not _fixed_trump(state.options):
             top = stock[2]
-            after = updated(after, trump=Suit(top[1]))
-            events.append(_event(SevenUpEventType.trump_turned, card=top, suit=Suit(top[1])))
+            after = updated(after, trump=SUIT_OF[top[1]])
+            events.append(_event(SevenUpEventType.trump_turned, card=top, suit=SUIT_OF[top[1]]))
         return after
 
     def honour_points(self, state: CaliforniaJackState) -> list[tuple[SevenUpPoint, str | None]]:

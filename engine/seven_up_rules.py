@@ -7,7 +7,7 @@ The games themselves (and the decisions taken where the rulings are silent) are 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from sevens_rules.engine.cards import FULL_DECK
@@ -23,7 +23,7 @@ from sevens_rules.engine.tricks import (
     trick_winner,
     unique_best,
 )
-from sevens_rules.schema.common import Suit
+from sevens_rules.schema.common import MAX_SEATS, Suit
 from sevens_rules.schema.seven_up import (
     SEVEN_UP_MAX_DEALS,
     CaliforniaJackOptions,
@@ -71,8 +71,43 @@ RUN = SevenUpMoveType.run
 DISCARD = SevenUpMoveType.discard
 PLAY = SevenUpMoveType.play
 NEXT_DEAL = SevenUpMoveType.next_deal
-_ACTIVE = (Phase.stand_or_beg, Phase.give_or_run, Phase.discard, Phase.play)
-_UNSETTLED = (Phase.stand_or_beg, Phase.give_or_run)
+# The phases and deal outcomes as module constants: on the hot paths (every step of a playout
+# reads the phase several times) ``Phase.play`` costs an attribute lookup through the enum's metaclass,
+# several times the cost of reading a global.
+STAND_OR_BEG = Phase.stand_or_beg
+GIVE_OR_RUN = Phase.give_or_run
+DISCARDING = Phase.discard
+PLAYING = Phase.play
+DEAL_OVER = Phase.deal_over
+MATCH_OVER = Phase.match_over
+PLAYED = Outcome.played
+THROWN_IN = Outcome.thrown_in
+MATCH_WON = Outcome.match_won
+_ACTIVE = (STAND_OR_BEG, GIVE_OR_RUN, DISCARDING, PLAYING)
+_UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
+SUIT_OF: Mapping[str, Suit] = {suit.value: suit for suit in Suit}
+"""The suit of a card's suit letter (``SUIT_OF[card[1]]``): the same member ``Suit(letter)`` gives, without
+the enum call."""
+
+
+# Moves and events naming a seat and a card, made once. Move lists are rebuilt at every step of a playout
+# and every request, and a card is played at almost every step: validating the same frozen models again
+# (or even looking them up through ``listed``) was a large part of a random playout. The tables cover
+# every seat a validated move can name, so a lookup never fails where building the model would succeed.
+# A ``discard`` move holds a one-card list: it is shared like the rest, and nothing mutates it.
+_PLAY_MOVES: tuple[Mapping[str, SevenUpMove], ...] = tuple(
+    {c: SevenUpMove(type=PLAY, player=seat, card=c) for c in FULL_DECK} for seat in range(MAX_SEATS)
+)
+"""``_PLAY_MOVES[seat][card]``: the ``play`` move of ``card`` by ``seat``."""
+_DISCARD_MOVES: tuple[Mapping[str, SevenUpMove], ...] = tuple(
+    {c: SevenUpMove(type=DISCARD, player=seat, cards=[c]) for c in FULL_DECK} for seat in range(MAX_SEATS)
+)
+"""``_DISCARD_MOVES[seat][card]``: the ``discard`` move of ``card`` alone by ``seat``."""
+_PLAYED_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
+    {c: SevenUpEvent(type=SevenUpEventType.played, player=seat, card=c) for c in FULL_DECK}
+    for seat in range(MAX_SEATS)
+)
+"""``_PLAYED_EVENTS[seat][card]``: the ``played`` event of ``card`` by ``seat``."""
 
 
 def _sorted(cards: Sequence[str]) -> list[str]:
@@ -80,7 +115,14 @@ def _sorted(cards: Sequence[str]) -> list[str]:
 
 
 def _event(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
+    """An event of plain fields, made once and shared (see ``listed``)."""
     return listed(SevenUpEvent, type=kind, **fields)
+
+
+def _event_with_list(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
+    """An event holding a list or a deal record (a trick's cards, totals, a deal, winners): there is nothing
+    to share, so it is made directly rather than first tried against the shared events."""
+    return SevenUpEvent(type=kind, **fields)
 
 
 def _fixed_trump(options: Any) -> bool:
@@ -139,10 +181,10 @@ class SevenUpRules(
         return True
 
     def _point(self, reason: Reason, seat: int | None, side: int) -> SevenUpPoint:
-        return SevenUpPoint(reason=reason, seat=seat, side=side)
+        return listed(SevenUpPoint, reason=reason, seat=seat, side=side)
 
     def _seat_point(self, reason: Reason, seat: int) -> SevenUpPoint:
-        return SevenUpPoint(reason=reason, seat=seat, side=self.side_of(seat))
+        return self._point(reason, seat, self.side_of(seat))
 
     def totals(self, state: StateT) -> list[int]:
         """Match points per side: counted finished deals plus the points of the deal in progress."""
@@ -158,7 +200,7 @@ class SevenUpRules(
 
     def next_dealer(self, state: StateT) -> int:
         """Who deals next: the same dealer after a throw-in, else the seat left of the dealer."""
-        if state.deals and state.deals[-1].outcome is Outcome.thrown_in:
+        if state.deals and state.deals[-1].outcome is THROWN_IN:
             return state.dealer
         return (state.dealer + 1) % len(state.hands)
 
@@ -186,7 +228,7 @@ class SevenUpRules(
             dealer=dealer,
             deal_number=1,
             **seeding.state_fields(),
-            phase=Phase.deal_over,
+            phase=DEAL_OVER,
             cut=cut,
             hands=[[] for _ in range(players)],
             stock=list(FULL_DECK),
@@ -236,9 +278,11 @@ class SevenUpRules(
         dealer = state.dealer
         turned = rest[0]
         after = updated(
-            state, phase=Phase.stand_or_beg, stock=rest[1:], turned=turned, trump=Suit(turned[1]), leader=None
+            state, phase=STAND_OR_BEG, stock=rest[1:], turned=turned, trump=SUIT_OF[turned[1]], leader=None
         )
-        events.append(_event(SevenUpEventType.trump_turned, player=dealer, card=turned, suit=Suit(turned[1])))
+        events.append(
+            _event(SevenUpEventType.trump_turned, player=dealer, card=turned, suit=SUIT_OF[turned[1]])
+        )
         if turned[0] == "J":
             after, _ = self._award(after, [(self._seat_point(Reason.turned_jack, dealer), turned)], events)
         return after, events
@@ -261,7 +305,7 @@ class SevenUpRules(
             points.append(point)
             totals[point.side] += 1
             events.append(
-                _event(
+                _event_with_list(
                     SevenUpEventType.point,
                     player=point.seat,
                     side=point.side,
@@ -272,7 +316,7 @@ class SevenUpRules(
             )
         state = updated(state, points=points)
         if ended:
-            outcome = Outcome.played if end_of_hand else Outcome.match_won
+            outcome = PLAYED if end_of_hand else MATCH_WON
             winning_side = new_points[counted - 1][0].side
             return self._close(state, outcome, events, winning_side=winning_side), True
         return state, False
@@ -294,7 +338,7 @@ class SevenUpRules(
         """Record the deal and move to ``deal_over`` (or ``match_over`` when ``winning_side`` is set)."""
         n = len(state.hands)
         by_side = [0] * self.side_count(n)
-        if outcome is not Outcome.thrown_in:
+        if outcome is not THROWN_IN:
             for point in state.points:
                 by_side[point.side] += 1
         deal = SevenUpDeal(
@@ -305,12 +349,12 @@ class SevenUpRules(
             points=state.points,
             by_side=by_side,
         )
-        events.append(_event(SevenUpEventType.deal_ended, player=state.dealer, deal=deal))
-        phase = Phase.deal_over
+        events.append(_event_with_list(SevenUpEventType.deal_ended, player=state.dealer, deal=deal))
+        phase = DEAL_OVER
         if winning_side is not None:
-            phase = Phase.match_over
+            phase = MATCH_OVER
             winners = [s for s in range(n) if self.side_of(s) == winning_side]
-            events.append(_event(SevenUpEventType.match_ended, side=winning_side, winners=winners))
+            events.append(_event_with_list(SevenUpEventType.match_ended, side=winning_side, winners=winners))
         return updated(state, points=[], deals=[*state.deals, deal], phase=phase, leader=None)
 
     def honour_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
@@ -353,66 +397,71 @@ class SevenUpRules(
     def to_act(self, state: StateT) -> list[int]:
         n = len(state.hands)
         phase = state.phase
-        if phase is Phase.play:
+        if phase is PLAYING:
             assert state.leader is not None
             return [(state.leader + len(state.trick)) % n]
-        if phase is Phase.stand_or_beg:
+        if phase is STAND_OR_BEG:
             return [(state.dealer + 1) % n]
-        if phase is Phase.give_or_run:
+        if phase is GIVE_OR_RUN:
             return [state.dealer]
-        if phase is Phase.discard:
+        if phase is DISCARDING:
             for k in range(n):
                 seat = (state.dealer + 1 + k) % n
                 if len(state.hands[seat]) > HAND_SIZE:
                     return [seat]
             return []
-        if phase is Phase.deal_over:
+        if phase is DEAL_OVER:
             return [self.next_dealer(state)]
         return []
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevenUpMove:
         return SevenUpMove(type=NEXT_DEAL, player=player, deck=deck)
 
-    def deal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
+    def card_choices(self, state: StateT, player: int) -> tuple[Mapping[str, SevenUpMove], list[str]]:
+        """The moves of this phase that name a card, by card, and the cards ``player`` may name now: the
+        cards the following rule allows in ``play``, each card of a hand still above six in ``discard``
+        (one card per move, see the module notes), none in other phases. The move list and the legality
+        check are both built from it."""
         phase = state.phase
-        if phase is Phase.play:
+        if phase is PLAYING:
             led = state.trick[0][1] if state.trick else None
             cards = legal_follows(
                 state.hands[player], led, state.trump, state.options.may_trump_when_able_to_follow
             )
-            return [listed(SevenUpMove, type=PLAY, player=player, card=c) for c in cards]
-        if phase is Phase.stand_or_beg:
+            return _PLAY_MOVES[player], cards
+        if phase is DISCARDING:
+            hand = state.hands[player]
+            return _DISCARD_MOVES[player], (_sorted(hand) if len(hand) > HAND_SIZE else [])
+        return {}, []
+
+    def deal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
+        phase = state.phase
+        if phase is PLAYING or phase is DISCARDING:
+            moves, cards = self.card_choices(state, player)
+            return [moves[c] for c in cards]
+        if phase is STAND_OR_BEG:
             return [
                 listed(SevenUpMove, type=STAND, player=player),
                 listed(SevenUpMove, type=BEG, player=player),
             ]
-        if phase is Phase.give_or_run:
+        if phase is GIVE_OR_RUN:
             return [
                 listed(SevenUpMove, type=GIVE, player=player),
                 listed(SevenUpMove, type=RUN, player=player),
             ]
-        if phase is Phase.discard:
-            # one card per move (see the module notes): at most 21 choices instead of every combination
-            if len(state.hands[player]) <= HAND_SIZE:
-                return []
-            return [SevenUpMove(type=DISCARD, player=player, cards=[c]) for c in _sorted(state.hands[player])]
         return []
 
     def is_legal_in_deal(self, state: StateT, move: SevenUpMove) -> bool:
-        # a play is checked without building the move list (half the cost of a random playout)
-        if move.type is PLAY:
-            if (
-                state.phase is not Phase.play
-                or move.card is None
-                or move.cards is not None
-                or move.deck is not None
-            ):
-                return False
-            led = state.trick[0][1] if state.trick else None
-            follows = legal_follows(
-                state.hands[move.player], led, state.trump, state.options.may_trump_when_able_to_follow
-            )
-            return move.card in follows
+        # A play or a discard is checked without building the move list (that was half the cost of a
+        # random playout): it is legal when it is exactly the listed move of its card and the card is
+        # among those the phase allows (``card_choices``, which the list is built from too).
+        kind = move.type
+        if kind is PLAY or kind is DISCARD:
+            card_ = move.card if kind is PLAY else (move.cards[0] if move.cards else None)
+            moves, cards = self.card_choices(state, move.player)
+            listed_move = moves.get(card_) if card_ is not None else None
+            # ``is`` first: a move picked from a listed move list is the very same object
+            return listed_move is not None and (listed_move is move or listed_move == move) and card_ in cards
         return move in self.deal_moves(state, move.player)
 
     def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
@@ -426,7 +475,7 @@ class SevenUpRules(
             return self._start_play(state), events
         if kind is BEG:
             events = [_event(SevenUpEventType.begged, player=player)]
-            return updated(state, phase=Phase.give_or_run), events
+            return updated(state, phase=GIVE_OR_RUN), events
         if kind is GIVE:
             events = [_event(SevenUpEventType.gave, player=player)]
             eldest = (state.dealer + 1) % len(state.hands)
@@ -444,7 +493,7 @@ class SevenUpRules(
         return state
 
     def _start_play(self, state: StateT) -> StateT:
-        return updated(state, phase=Phase.play, leader=(state.dealer + 1) % len(state.hands))
+        return updated(state, phase=PLAYING, leader=(state.dealer + 1) % len(state.hands))
 
     def _run(self, state: StateT, player: int) -> tuple[StateT, list[SevenUpEvent]]:
         n = len(state.hands)
@@ -466,14 +515,16 @@ class SevenUpRules(
                     trump=None,
                 )
                 events.append(_event(SevenUpEventType.thrown_in, player=state.dealer))
-                return self._close(thrown, Outcome.thrown_in, events), events
+                return self._close(thrown, THROWN_IN, events), events
             for k in range(n):
                 seat = (state.dealer + 1 + k) % n
                 hands[seat] += stock[:PACKET]
                 del stock[:PACKET]
             turned = stock.pop(0)
             events.append(
-                _event(SevenUpEventType.trump_turned, player=state.dealer, card=turned, suit=Suit(turned[1]))
+                _event(
+                    SevenUpEventType.trump_turned, player=state.dealer, card=turned, suit=SUIT_OF[turned[1]]
+                )
             )
             if turned[1] == refused:
                 set_aside.append(turned)
@@ -481,12 +532,12 @@ class SevenUpRules(
                 continue
             after = updated(
                 state,
-                phase=Phase.discard,
+                phase=DISCARDING,
                 set_aside=set_aside,
                 stock=stock,
                 hands=[_sorted(h) for h in hands],
                 turned=turned,
-                trump=Suit(turned[1]),
+                trump=SUIT_OF[turned[1]],
             )
             if turned[0] == "J":
                 after, _ = self._award(
@@ -511,14 +562,14 @@ class SevenUpRules(
         hands: list[list[str]] = list(state.hands)
         hands[player] = [c for c in hands[player] if c != card_]
         trick = [*state.trick, card_]
-        events = [_event(SevenUpEventType.played, player=player, card=card_)]
+        events = [_PLAYED_EVENTS[player][card_]]
         if len(trick) < n:
             return updated(state, hands=hands, trick=trick), events
         assert state.leader is not None
         trump = state.trump
         winner: int = trick_winner(trick, state.leader, n, trump)
         done = SevenUpTrick(leader=state.leader, cards=trick, trump=trump, winner=winner)
-        events.append(_event(SevenUpEventType.trick_won, player=winner, cards=trick))
+        events.append(_event_with_list(SevenUpEventType.trick_won, player=winner, cards=trick))
         after = updated(state, hands=hands, trick=[], tricks=[*state.tricks, done], leader=winner)
         after = self.draw_after_trick(after, events)
         if any(after.hands):
@@ -527,7 +578,7 @@ class SevenUpRules(
         after, ended = self._award(after, self.hand_points(after), events, end_of_hand=True)
         if ended:
             return after, events
-        return self._close(after, Outcome.played, events), events
+        return self._close(after, PLAYED, events), events
 
     # ---- score and view -----------------------------------------------------------------------
 
@@ -548,7 +599,7 @@ class SevenUpRules(
 
     def winning_side(self, state: StateT, totals: Sequence[int]) -> int | None:
         """The side that won a finished match (the first side at the target); None while it goes on."""
-        if state.phase is not Phase.match_over:
+        if state.phase is not MATCH_OVER:
             return None
         return next((side for side, total in enumerate(totals) if total >= self.target), None)
 
@@ -563,7 +614,7 @@ class SevenUpRules(
     def _deal_score(
         self, number: int, dealer: int, outcome: Outcome | None, points: list[SevenUpPoint], n: int
     ) -> SevenUpDealScore:
-        counted = outcome is not Outcome.thrown_in
+        counted = outcome is not THROWN_IN
         sides = []
         for side in range(self.side_count(n)):
             mine = [p.reason for p in points if p.side == side]
@@ -588,16 +639,16 @@ class SevenUpRules(
         """Whether the deal the state holds has settled its trump: the eldest stood, the dealer gave, or
         a run turned a new suit. Never after a throw-in, nor when the first turned Jack won the match
         before anyone stood or begged (California Jack: always)."""
-        if state.phase in (Phase.discard, Phase.play):
+        if state.phase in (DISCARDING, PLAYING):
             return True
         if state.phase in _UNSETTLED:
             return False
         if not state.deals:
             return True
         last = state.deals[-1]
-        if last.outcome is Outcome.thrown_in:
+        if last.outcome is THROWN_IN:
             return False
-        if last.outcome is Outcome.match_won and not state.set_aside:
+        if last.outcome is MATCH_WON and not state.set_aside:
             return any(p.reason is Reason.gift for p in last.points)
         return True
 

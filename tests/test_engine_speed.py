@@ -9,11 +9,15 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from sevens_rules.engine import seven_up_rules
 from sevens_rules.engine.cards import FULL_DECK, RANKS
 from sevens_rules.engine.game import listed, updated
 from sevens_rules.engine.match import DealtMatch
 from sevens_rules.engine.registry import GAMES
+from sevens_rules.engine.seven_up import SevenUpFamily
 from sevens_rules.engine.sjuan import SjuanFamily
+from sevens_rules.schema.common import MAX_SEATS, Suit
+from sevens_rules.schema.seven_up import SevenUpEvent, SevenUpEventType, SevenUpMove, SevenUpMoveType
 from sevens_rules.schema.sjuan import DominoFanTanOptions, FreeFanTanOptions, SjuanMove, SjuanMoveType
 from tests.playout import playout
 from tests.sjuan_helpers import first_deal_history_issues, with_a_corrupted_deal
@@ -228,3 +232,67 @@ def test_sjuan_record_check_finds_what_the_first_version_found(
                     assert game.deal_history_issues(corrupted) == expected
                     found.update(issue.message for issue in expected)
     assert [kind for kind in RECORD_ISSUES if not any(kind in message for message in found)] == []
+
+
+# ---- Seven-Up family ---------------------------------------------------------------------------------
+
+SEVEN_UP_GAMES = ["seven-up", "four-handed-seven-up", "california-jack"]
+
+
+def test_seven_up_move_and_event_tables_are_the_validated_models() -> None:
+    for seat in range(MAX_SEATS):
+        for card in FULL_DECK:
+            play = SevenUpMove(type=SevenUpMoveType.play, player=seat, card=card)
+            discard = SevenUpMove(type=SevenUpMoveType.discard, player=seat, cards=[card])
+            played = SevenUpEvent(type=SevenUpEventType.played, player=seat, card=card)
+            assert seven_up_rules._PLAY_MOVES[seat][card] == play
+            assert seven_up_rules._DISCARD_MOVES[seat][card] == discard
+            assert seven_up_rules._PLAYED_EVENTS[seat][card] == played
+    assert dict(seven_up_rules.SUIT_OF) == {s.value: Suit(s.value) for s in Suit}
+
+
+def _seven_up_probes(players: int) -> list[SevenUpMove]:
+    """Moves to ask the legality check about, validated afresh (not the shared listed ones): every card
+    played and discarded by every seat, and moves of the right kind with a field too many or a card too
+    many, and each decision."""
+    probes = []
+    for seat in range(players):
+        for card in FULL_DECK:
+            probes.append(SevenUpMove(type=SevenUpMoveType.play, player=seat, card=card))
+            probes.append(SevenUpMove(type=SevenUpMoveType.discard, player=seat, cards=[card]))
+        for kind in ("stand", "beg", "give", "run"):
+            probes.append(SevenUpMove(type=SevenUpMoveType(kind), player=seat))
+        probes += [
+            SevenUpMove(type=SevenUpMoveType.play, player=seat, card="AS", cards=["AS"]),
+            SevenUpMove(type=SevenUpMoveType.play, player=seat, card="AS", deck=list(FULL_DECK)),
+            SevenUpMove(type=SevenUpMoveType.play, player=seat),
+            SevenUpMove(type=SevenUpMoveType.discard, player=seat, cards=["AS", "KS"]),
+            SevenUpMove(type=SevenUpMoveType.discard, player=seat, cards=[]),
+            SevenUpMove(type=SevenUpMoveType.discard, player=seat, cards=["AS"], card="AS"),
+            SevenUpMove(type=SevenUpMoveType.discard, player=seat),
+        ]
+    return probes
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_legality_check_is_membership_in_the_move_list(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    players = max(game.table_sizes())
+    probes = _seven_up_probes(players)
+    # the check must have said yes and no to every kind of move made inside a deal
+    kinds = ("play",) if game_id == "california-jack" else ("play", "discard", "stand", "beg", "give", "run")
+    wanted = {(kind, answer) for kind in kinds for answer in (True, False)}
+    seen: set[tuple[str, bool]] = set()
+    seed = 0
+    while seed < 3 or (not wanted <= seen and seed < 30):
+        for step, (state, move) in enumerate(playout(game, players, seed)):
+            if step % 5 and move is not None and move.type is not SevenUpMoveType.discard:
+                continue  # every discard state, every fifth of the rest
+            candidates = [*probes, *(m for seat in range(players) for m in game.deal_moves(state, seat))]
+            for probe in candidates:
+                legal = probe in game.deal_moves(state, probe.player)
+                assert game.is_legal_in_deal(state, probe) == legal, (state, probe)
+                seen.add((probe.type.value, legal))
+        seed += 1
+    assert wanted <= seen, wanted - seen
