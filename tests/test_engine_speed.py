@@ -8,10 +8,20 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from sevens_rules.engine import sevens
 from sevens_rules.engine.cards import RANKS
 from sevens_rules.engine.game import listed, updated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sjuan import SjuanFamily
+from sevens_rules.schema.common import Suit
+from sevens_rules.schema.sevens import (
+    SevensEvent,
+    SevensEventType,
+    SevensMove,
+    SevensMoveType,
+    SevensRow,
+    SevensState,
+)
 from sevens_rules.schema.sjuan import SjuanMove, SjuanMoveType
 from tests.playout import playout
 
@@ -85,3 +95,107 @@ def test_playable_cards_are_the_row_ends(game_id: str) -> None:
                 assert game.playable(state) == row_ends_by_scanning(state.table)
                 checked += 1
     assert checked > 100
+
+
+# ---- Sevens -----------------------------------------------------------------------------------------
+
+
+def sevens_row_by_scanning(suit: str, cards: set[str]) -> SevensRow:
+    """The Sevens row of ``suit`` read off the cards of that suit on the table: the unbroken run through
+    the 7, and the other cards laid apart, ascending."""
+    ranks = sorted(RANKS.index(c[0]) for c in cards if c[1] == suit)
+    low = high = RANKS.index("7")
+    while low - 1 in ranks:
+        low -= 1
+    while high + 1 in ranks:
+        high += 1
+    run = [RANKS[r] + suit for r in range(low, high + 1)]
+    laid = [RANKS[r] + suit for r in ranks if not low <= r <= high]
+    return SevensRow(suit=Suit(suit), run=run, laid=laid)
+
+
+def sevens_ends_by_scanning(state: SevensState) -> set[str]:
+    """The Sevens rule read off the runs: the card below each run's lowest card and the card above its
+    highest, within Ace..King."""
+    cards = set()
+    for row in state.table:
+        ranks = [RANKS.index(c[0]) for c in row.run]
+        if min(ranks) > 0:
+            cards.add(RANKS[min(ranks) - 1] + row.suit)
+        if max(ranks) < len(RANKS) - 1:
+            cards.add(RANKS[max(ranks) + 1] + row.suit)
+    return cards
+
+
+def sevens_transitions(seeds: range, count: int) -> list[tuple[SevensState, SevensMove]]:
+    """``(state, move)`` pairs of random Sevens playouts, moves inside a deal only."""
+    pairs = []
+    for seed in seeds:
+        for state, move in islice(playout(GAMES["sevens"], 4, seed), count):
+            if move is not None and move.type != "next_deal":
+                pairs.append((state, move))
+    return pairs
+
+
+def test_sevens_row_ends_and_moves_are_read_off_the_runs() -> None:
+    game = GAMES["sevens"]
+    for state, move in sevens_transitions(range(4), 300):
+        ends = sevens_ends_by_scanning(state)
+        assert sevens.playable(state) == ends
+        seat = move.player
+        plays = [c for c in state.hands[seat] if c in ends]
+        expected = [SevensMove(type=SevensMoveType.play, player=seat, card=c) for c in plays]
+        if state.passes[seat] < 3 or not plays:
+            expected.append(SevensMove(type=SevensMoveType("pass"), player=seat))
+        moves = game.legal_moves(state, seat)
+        assert moves == expected
+        # the shared moves are the validated ones, down to the fields they were given
+        assert [m.model_fields_set for m in moves] == [m.model_fields_set for m in expected]
+
+
+def test_sevens_legality_check_agrees_with_the_move_list() -> None:
+    game = GAMES["sevens"]
+    checked = 0
+    for state, _ in sevens_transitions(range(4), 300):
+        for seat in range(4):
+            listed_moves = game.legal_moves(state, seat)
+            candidates = [
+                SevensMove(type=SevensMoveType.play, player=seat, card=c)
+                for c in [*state.hands[seat], *sevens.playable(state), "7C"]
+            ]
+            candidates.append(SevensMove(type=SevensMoveType("pass"), player=seat))
+            for move in candidates:
+                assert game.is_legal(state, move) == (move in listed_moves), (move, state)
+                checked += 1
+    assert checked > 10_000
+
+
+def test_sevens_rows_and_events_after_a_move_are_those_read_off_the_table() -> None:
+    game = GAMES["sevens"]
+    kinds = set()
+    for state, move in sevens_transitions(range(6), 400):
+        after, events = game.apply(state, move)
+        on_table = {c for row in state.table for c in [*row.run, *row.laid]}
+        card = move.card or ""
+        if move.type == "play":
+            on_table.add(card)
+            suit_row = state.table["CDHS".index(card[1])]
+            kinds.add("beside laid cards" if suit_row.laid else "run only")
+        elif any(e.type == "bust" for e in events):
+            on_table |= set(state.hands[move.player])
+            kinds.add("bust")
+        assert after.table == [sevens_row_by_scanning(s, on_table) for s in "CDHS"]
+        assert [r.model_fields_set for r in after.table] == [{"suit", "run", "laid"}] * 4
+        if move.type == "play":
+            old_run = set(suit_row.run)
+            new_run = after.table["CDHS".index(card[1])].run
+            joined = [c for c in new_run if c not in old_run and c != card]
+            expected = SevensEvent(
+                type=SevensEventType.played, player=move.player, card=move.card, joined=joined or None
+            )
+        else:
+            used = state.passes[move.player] + 1
+            expected = SevensEvent(type=SevensEventType.passed, player=move.player, passes=used)
+        assert events[0] == expected
+        assert events[0].model_fields_set == expected.model_fields_set
+    assert kinds == {"run only", "beside laid cards", "bust"}
