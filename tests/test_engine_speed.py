@@ -8,12 +8,20 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from sevens_rules.engine import sevens
-from sevens_rules.engine.cards import RANKS
+from sevens_rules.engine import sedmice, sevens
+from sevens_rules.engine.cards import PIQUET_DECK, RANKS
 from sevens_rules.engine.game import listed, updated
+from sevens_rules.engine.match import DealtMatch
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sjuan import SjuanFamily
 from sevens_rules.schema.common import Suit
+from sevens_rules.schema.sedmice import (
+    SedmiceEvent,
+    SedmiceEventType,
+    SedmiceMove,
+    SedmiceMoveType,
+    SedmiceOptions,
+)
 from sevens_rules.schema.sevens import (
     SevensEvent,
     SevensEventType,
@@ -199,3 +207,98 @@ def test_sevens_rows_and_events_after_a_move_are_those_read_off_the_table() -> N
         assert events[0] == expected
         assert events[0].model_fields_set == expected.model_fields_set
     assert kinds == {"run only", "beside laid cards", "bust"}
+
+
+# ---- Sedmice ----------------------------------------------------------------------------------------
+
+
+def sedmice_transitions(players: int, options: SedmiceOptions, seeds: range) -> list[tuple[Any, Any]]:
+    """``(state, move)`` pairs of random Sedmice playouts, moves inside a deal only."""
+    game = GAMES["sedmice"]
+    return [
+        (state, move)
+        for seed in seeds
+        for state, move in islice(playout(game, players, seed, options), 400)
+        if move is not None and move.type != "next_deal"
+    ]
+
+
+SEDMICE_TABLES = [
+    (players, SedmiceOptions(extend_only_when_losing=losing))
+    for players in (2, 4)
+    for losing in (False, True)
+]
+
+
+@pytest.mark.parametrize(("players", "options"), SEDMICE_TABLES)
+def test_sedmice_moves_are_the_rule_read_off_the_trick(players: int, options: SedmiceOptions) -> None:
+    game = GAMES["sedmice"]
+    kinds = set()
+    for state, move in sedmice_transitions(players, options, range(3)):
+        seat, hand = move.player, state.hands[move.player]
+        if state.trick and len(state.trick[-1]) == players:
+            led = state.trick[0][0][0]
+            winner = sedmice.trick_winner(state.trick, state.leader, players)
+            allowed = not options.extend_only_when_losing or winner % 2 != seat % 2
+            extensions = [c for c in hand if c[0] in (led, "7")] if allowed else []
+            expected = [SedmiceMove(type=SedmiceMoveType.extend, player=seat, card=c) for c in extensions]
+            expected.append(SedmiceMove(type=SedmiceMoveType.end_trick, player=seat))
+            kinds.add("extend" if extensions else "end only")
+        else:
+            expected = [SedmiceMove(type=SedmiceMoveType.play, player=seat, card=c) for c in hand]
+            kinds.add("play")
+        moves = game.legal_moves(state, seat)
+        assert moves == expected
+        # the shared moves are the validated ones, down to the fields they were given
+        assert [m.model_fields_set for m in moves] == [m.model_fields_set for m in expected]
+    assert kinds == {"play", "extend", "end only"}
+
+
+@pytest.mark.parametrize(("players", "options"), SEDMICE_TABLES)
+def test_sedmice_legality_check_agrees_with_the_move_list(players: int, options: SedmiceOptions) -> None:
+    game = GAMES["sedmice"]
+    assert isinstance(game, DealtMatch)
+    checked = 0
+    for state, move in sedmice_transitions(players, options, range(3)):
+        seat = move.player
+        candidates = [
+            SedmiceMove(type=kind, player=seat, card=c)
+            for kind in (SedmiceMoveType.play, SedmiceMoveType.extend, SedmiceMoveType.end_trick)
+            for c in [None, *PIQUET_DECK]
+        ]
+        for candidate in candidates:
+            # the check every game has unless it overrides it: the move is among the listed ones
+            listing = DealtMatch.is_legal_in_deal(game, state, candidate)
+            assert game.is_legal_in_deal(state, candidate) == listing, candidate
+            checked += listing
+    assert checked > 1000
+
+
+@pytest.mark.parametrize(("players", "options"), SEDMICE_TABLES)
+def test_sedmice_events_are_the_validated_events(players: int, options: SedmiceOptions) -> None:
+    game = GAMES["sedmice"]
+    kinds = set()
+    for state, move in sedmice_transitions(players, options, range(3)):
+        _, events = game.apply(state, move)
+        expected = []
+        if move.type == "extend":
+            expected.append(
+                SedmiceEvent(type=SedmiceEventType.extended, player=move.player, card=move.card, answers=True)
+            )
+        elif move.type == "play":
+            card = move.card or ""
+            answering = not state.trick or card[0] in (state.trick[0][0][0], "7")
+            expected.append(
+                SedmiceEvent(type=SedmiceEventType.played, player=move.player, card=card, answers=answering)
+            )
+        drawn = [e for e in events if e.type == "drew"]
+        stock = list(state.stock)
+        for event in drawn:
+            assert event.card == stock.pop(0)
+            kinds.add("drew")
+        expected += [SedmiceEvent(type=SedmiceEventType.drew, player=e.player, card=e.card) for e in drawn]
+        shared = [e for e in events if e.type in ("played", "extended", "drew")]
+        assert shared == expected
+        assert [e.model_fields_set for e in shared] == [e.model_fields_set for e in expected]
+        kinds.add(move.type)
+    assert kinds == {"play", "extend", "end_trick", "drew"}
