@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import random
 from itertools import islice
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
-from sevens_rules.engine import sedmice, sevens
-from sevens_rules.engine.cards import PIQUET_DECK, RANKS
+from sevens_rules.engine import my_ship_sails, sedmice, sevens
+from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS
 from sevens_rules.engine.game import listed, updated
 from sevens_rules.engine.match import DealtMatch
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sjuan import SjuanFamily
 from sevens_rules.schema.common import Suit
+from sevens_rules.schema.my_ship_sails import MyShipSailsEvent, MyShipSailsEventType, MyShipSailsOptions
 from sevens_rules.schema.sedmice import (
     SedmiceEvent,
     SedmiceEventType,
@@ -302,3 +304,69 @@ def test_sedmice_events_are_the_validated_events(players: int, options: SedmiceO
         assert [e.model_fields_set for e in shared] == [e.model_fields_set for e in expected]
         kinds.add(move.type)
     assert kinds == {"play", "extend", "end_trick", "drew"}
+
+
+# ---- My Ship Sails ----------------------------------------------------------------------------------
+
+
+def test_my_ship_sails_one_suit_is_seven_cards_of_a_single_suit() -> None:
+    rng = random.Random(5)
+    hands = [
+        hand
+        for players in (4, 7)
+        for state, _ in islice(playout(GAMES["my-ship-sails"], players, 1), 200)
+        for hand in state.hands
+    ]
+    hands += [rng.sample(FULL_DECK, 7) for _ in range(500)]  # in any order, not only deck order
+    hands += [rng.sample(FULL_DECK[13 * s : 13 * s + 13], 7) for s in range(4) for _ in range(20)]
+    hands += [[*hand[:6], hand[-1][0] + suit] for hand in hands[-80:] for suit in "CDHS"]
+    hands += [hand[:6] for hand in hands[-80:]]
+    verdicts = [my_ship_sails.one_suit(hand) for hand in hands]
+    assert verdicts == [len(hand) == 7 and len({c[1] for c in hand}) == 1 for hand in hands]
+    assert 100 < sum(verdicts) < len(hands) - 1000
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_my_ship_sails_events_are_the_validated_events(players: int) -> None:
+    game = GAMES["my-ship-sails"]
+    received = 0
+    for state, move in islice(playout(game, players, 2), 600):
+        if move is None or move.type == "next_deal":
+            continue
+        _, events = game.apply(state, move)
+        expected = [MyShipSailsEvent(type=MyShipSailsEventType.chosen, player=move.player)]
+        exchanged = [e for e in events if e.type == "exchanged"]
+        if exchanged:
+            passed = {seat: choice.card for seat, choice in enumerate(state.pending) if choice is not None}
+            passed[move.player] = move.card
+            expected += exchanged
+            expected += [
+                MyShipSailsEvent(
+                    type=MyShipSailsEventType.received,
+                    player=seat,
+                    card=passed[(seat - 1) % players],
+                    from_player=(seat - 1) % players,
+                )
+                for seat in range(players)
+            ]
+            received += players
+        assert events == expected
+        assert [e.model_fields_set for e in events] == [e.model_fields_set for e in expected]
+    assert received > 100
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_my_ship_sails_legal_moves_are_those_of_the_shared_cycle(players: int) -> None:
+    game = GAMES["my-ship-sails"]
+    assert isinstance(game, DealtMatch)
+    phases = set()
+    for options in (
+        MyShipSailsOptions(max_exchanges=3),
+        MyShipSailsOptions(auto_declare=True, max_exchanges=5),
+    ):
+        for state, _ in islice(playout(game, players, 3, options), 300):
+            for seat in range(-1, players + 1):
+                # the shared cycle: nothing for a seat not to act, else next_deal or the deal's moves
+                assert game.legal_moves(state, seat) == DealtMatch.legal_moves(game, state, seat)
+            phases.add(state.phase)
+    assert phases == {"step", "deal_over", "match_over"}
