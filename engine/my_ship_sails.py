@@ -34,6 +34,7 @@ Decisions where the rulings and the text are silent (the README refers here):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, sort_cards
@@ -92,12 +93,26 @@ def _event(kind: MyShipSailsEventType, **fields: Any) -> MyShipSailsEvent:
     return listed(MyShipSailsEvent, type=kind, **fields)
 
 
+_CHOSEN_EVENTS = [
+    MyShipSailsEvent(type=MyShipSailsEventType.chosen, player=seat) for seat in range(MAX_SEATS)
+]
+"""The ``chosen`` event of each seat (every move reports one)."""
+
+
+@cache
+def _received_event(seat: int, card: str, giver: int) -> MyShipSailsEvent:
+    """The ``received`` event of ``seat`` getting ``card`` from ``giver``, made once and then shared (every
+    exchange reports one per seat; the event is frozen)."""
+    return MyShipSailsEvent(type=MyShipSailsEventType.received, player=seat, card=card, from_player=giver)
+
+
 def one_suit(hand: Sequence[str]) -> bool:
     """Whether ``hand`` is seven cards of one suit (the only hand that may declare)."""
     if len(hand) != HAND_SIZE:
         return False
     suit = hand[0][1]
-    return all(c[1] == suit for c in hand)
+    # Hands are kept in deck order, suit by suit, so the last card settles nearly every hand at once.
+    return hand[-1][1] == suit and all(c[1] == suit for c in hand)
 
 
 class MyShipSails(
@@ -141,6 +156,13 @@ class MyShipSails(
             return _NEXT_DEAL_MOVES[player]
         return MyShipSailsMove(type=NEXT_DEAL, player=player, deck=deck)
 
+    def legal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
+        # In a step the seats to act are those without a choice, which deal_moves asks itself: the shared
+        # cycle would first list every seat to act (to_act) for each seat whose moves are listed.
+        if state.phase is STEP and 0 <= player < len(state.pending):
+            return self.deal_moves(state, player)
+        return super().legal_moves(state, player)
+
     def deal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
         if state.phase is not STEP or state.pending[player] is not None:
             return []
@@ -180,7 +202,7 @@ class MyShipSails(
         player = move.player
         pending = list(state.pending)
         pending[player] = _DECLARE_CHOICE if move.type == DECLARE else _PASS_CHOICES[move.card or ""]
-        events = [_event(MyShipSailsEventType.chosen, player=player)]
+        events = [_CHOSEN_EVENTS[player]]
         if any(choice is None for choice in pending):
             return updated(state, pending=pending), events
         return self._resolve_step(state, pending, events)
@@ -264,12 +286,7 @@ class MyShipSails(
             hands.append(kept)
         exchanges = state.exchanges + 1
         events.append(_event(MyShipSailsEventType.exchanged, exchange=exchanges))
-        events += [
-            _event(
-                MyShipSailsEventType.received, player=seat, card=passed[seat - 1], from_player=(seat - 1) % n
-            )
-            for seat in range(n)
-        ]
+        events += [_received_event(seat, passed[seat - 1], (seat - 1) % n) for seat in range(n)]
         after = updated(state, hands=hands, pending=[None] * n, exchanges=exchanges)
         if state.options.auto_declare:
             after, events = self._auto_declare(after, events)

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin, sort_cards
+from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     conservation_issues,
@@ -68,6 +68,8 @@ DEAL_POINTS = 80
 """Points in a deal: four aces and four tens, 10 each."""
 SIDES = 2
 """Both table sizes have two sides."""
+MOST_PLAYERS = 4
+"""The larger of the two table sizes."""
 
 _CARD_ORDER = {c: i for i, c in enumerate(PIQUET_DECK)}
 _POINT_RANKS = frozenset("AT")
@@ -83,6 +85,28 @@ MATCH_OVER = Phase.match_over
 
 def _event(kind: SedmiceEventType, **fields: Any) -> SedmiceEvent:
     return listed(SedmiceEvent, type=kind, **fields)
+
+
+# Moves and events made once per seat and card (both frozen, so shared by every list holding them): every
+# playout step and request lists a seat's moves, and every play and refill reports events.
+_SEATS = range(MOST_PLAYERS)
+_PLAY_MOVES = [{c: SedmiceMove(type=PLAY, player=seat, card=c) for c in PIQUET_DECK} for seat in _SEATS]
+_EXTEND_MOVES = [{c: SedmiceMove(type=EXTEND, player=seat, card=c) for c in PIQUET_DECK} for seat in _SEATS]
+_END_TRICK_MOVES = [SedmiceMove(type=END_TRICK, player=seat) for seat in _SEATS]
+_PLAYED_EVENTS = {
+    (seat, c, answering): SedmiceEvent(type=SedmiceEventType.played, player=seat, card=c, answers=answering)
+    for seat in _SEATS
+    for c in PIQUET_DECK
+    for answering in (False, True)
+}
+"""The ``played`` event by seat, card and whether the card answers the led card."""
+_EXTENDED_EVENTS = [
+    {c: SedmiceEvent(type=SedmiceEventType.extended, player=seat, card=c, answers=True) for c in PIQUET_DECK}
+    for seat in _SEATS
+]
+_DREW_EVENTS = [
+    {c: SedmiceEvent(type=SedmiceEventType.drew, player=seat, card=c) for c in PIQUET_DECK} for seat in _SEATS
+]
 
 
 def answers(card: str, led_rank: str) -> bool:
@@ -147,8 +171,8 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
     id = "sedmice"
     name = "Sedmice"
     min_players = 2
-    max_players = 4
-    player_counts: ClassVar[tuple[int, ...]] = (2, 4)
+    max_players = MOST_PLAYERS
+    player_counts: ClassVar[tuple[int, ...]] = (2, MOST_PLAYERS)
     """The table sizes allowed: 2, or 4 in partnerships (3 is inside the range but refused by ``new``)."""
     deck = PIQUET_DECK
     hidden_piles = ("stock",)
@@ -174,7 +198,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             **setup.seeding.state_fields(),
             phase=PLAY_PHASE,
             leader=first,
-            hands=[sort_cards(h, PIQUET_DECK) for h in hands],
+            hands=[_sorted(h) for h in hands],
             stock=cards[HAND_SIZE * players :],
             trick=[],
             taken=[[], []],
@@ -208,23 +232,37 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         winner = trick_winner(state.trick, state.leader, len(state.hands))
         return winner % 2 != state.leader % 2
 
+    def _round_complete(self, state: SedmiceState) -> bool:
+        """Whether every seat has played to the trick's last round: the leader then ends or extends it."""
+        return bool(state.trick) and len(state.trick[-1]) == len(state.hands)
+
+    def _extensions(self, state: SedmiceState, player: int) -> list[str]:
+        """The cards ``player`` (the leader, after a full round) may extend the trick with, in hand order:
+        those answering the led card, when the option allows an extension at all."""
+        if not self._may_extend(state):
+            return []
+        led_rank = state.trick[0][0][0]
+        return [c for c in state.hands[player] if answers(c, led_rank)]
+
     def deal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
         if state.phase is not PLAY_PHASE:
             return []
-        hand = state.hands[player]
-        n = len(state.hands)
-        if state.trick and len(state.trick[-1]) == n:
-            moves = []
-            if self._may_extend(state):
-                led_rank = state.trick[0][0][0]
-                moves = [
-                    listed(SedmiceMove, type=EXTEND, player=player, card=c)
-                    for c in hand
-                    if answers(c, led_rank)
-                ]
-            moves.append(listed(SedmiceMove, type=END_TRICK, player=player))
+        if self._round_complete(state):
+            moves = [_EXTEND_MOVES[player][c] for c in self._extensions(state, player)]
+            moves.append(_END_TRICK_MOVES[player])
             return moves
-        return [listed(SedmiceMove, type=PLAY, player=player, card=c) for c in hand]
+        return [_PLAY_MOVES[player][c] for c in state.hands[player]]
+
+    def is_legal_in_deal(self, state: SedmiceState, move: SedmiceMove) -> bool:
+        """Whether ``move`` is among :meth:`deal_moves` of its seat, read off the same helpers without
+        listing them."""
+        if state.phase is not PLAY_PHASE or move.deck is not None:
+            return False
+        if self._round_complete(state):
+            if move.type == END_TRICK:
+                return move.card is None
+            return move.type == EXTEND and move.card in self._extensions(state, move.player)
+        return move.type == PLAY and move.card in state.hands[move.player]
 
     def resolve_in_deal(
         self, state: SedmiceState, move: SedmiceMove
@@ -239,17 +277,13 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         hands[player] = [c for c in hands[player] if c != card]
         if move.type == EXTEND:
             trick = [*state.trick, [card]]
-            events = [_event(SedmiceEventType.extended, player=player, card=card, answers=True)]
+            events = [_EXTENDED_EVENTS[player][card]]
         elif not state.trick:
             trick = [[card]]
-            events = [_event(SedmiceEventType.played, player=player, card=card, answers=True)]
+            events = [_PLAYED_EVENTS[player, card, True]]
         else:
             trick = [*state.trick[:-1], [*state.trick[-1], card]]
-            events = [
-                _event(
-                    SedmiceEventType.played, player=player, card=card, answers=answers(card, trick[0][0][0])
-                )
-            ]
+            events = [_PLAYED_EVENTS[player, card, answers(card, trick[0][0][0])]]
         after = updated(state, hands=hands, trick=trick)
         if len(trick[-1]) == n and not any(hands):
             # Nobody holds a card, so nobody could extend: the trick ends without a choice.
@@ -285,7 +319,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         while drawn < len(stock) and len(hands[seat]) < HAND_SIZE:
             card = stock[drawn]
             hands[seat].append(card)
-            events.append(_event(SedmiceEventType.drew, player=seat, card=card))
+            events.append(_DREW_EVENTS[seat][card])
             drawn += 1
             seat = (seat + 1) % n
         hands = [_sorted(h) if len(h) > 1 else h for h in hands]

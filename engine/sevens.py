@@ -39,9 +39,10 @@ Decisions where the rulings and the text are silent:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
-from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     best_seats,
@@ -79,6 +80,7 @@ _SEVEN = _RANK["7"]
 _KING = _RANK["K"]
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _SUIT_ENUM = {s: Suit(s) for s in SUITS}
+_CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 
 PLAY = SevensMoveType.play
 PASS = SevensMoveType("pass")
@@ -91,7 +93,14 @@ def _event(kind: SevensEventType, **fields: Any) -> SevensEvent:
 
 def _row(suit: str, ranks: Iterable[int]) -> SevensRow:
     """The row of ``suit`` holding cards of ``ranks``: the run through the 7, the rest laid apart."""
-    present = set(ranks)
+    return _row_of(suit, frozenset(ranks))
+
+
+@lru_cache(maxsize=4096)
+def _row_of(suit: str, present: frozenset[int]) -> SevensRow:
+    # A row is a function of its suit and ranks alone, and rows are frozen (the engine never changes a
+    # list in place), so each is made once and shared: a bust recomputes all four rows, and a play beside
+    # laid cards recomputes its row.
     low = high = _SEVEN
     while low - 1 in present:
         low -= 1
@@ -108,28 +117,79 @@ def _row_ranks(row: SevensRow) -> list[int]:
     return [_RANK[c[0]] for c in row.run] + [_RANK[c[0]] for c in row.laid]
 
 
-def row_ends(row: SevensRow) -> list[str]:
-    """The cards that may be played on ``row``: one rank below its run and one above, within Ace..King."""
-    suit = row.run[0][1]
-    low = _RANK[row.run[0][0]]
-    high = _RANK[row.run[-1][0]]
+def _run_ends(first: str, last: str) -> tuple[str, ...]:
+    """The cards that may be played on a run from ``first`` to ``last``: one rank below ``first`` and one
+    above ``last``, within Ace..King, in the suit of ``first``."""
+    suit = first[1]
+    low = _RANK[first[0]]
+    high = _RANK[last[0]]
     ends = []
     if low > 0:
         ends.append(RANKS[low - 1] + suit)
     if high < _KING:
         ends.append(RANKS[high + 1] + suit)
-    return ends
+    return tuple(ends)
+
+
+# Every playout step and every request reads the row ends of all four rows, so they are looked up by the
+# run's first and last card (every pair of cards, so that any run a state can hold has its entry).
+_RUN_ENDS = {(first, last): _run_ends(first, last) for first in FULL_DECK for last in FULL_DECK}
+
+# The rows of runs without laid cards, by (suit, lowest rank, highest rank): nearly every play turns one
+# such row into another, and these rows are frozen, so the same instance serves every state holding it.
+_RUN_ROWS = {
+    (suit, low, high): _row(suit, range(low, high + 1))
+    for suit in SUITS
+    for low in range(_SEVEN + 1)
+    for high in range(_SEVEN, _KING + 1)
+}
+
+# Moves and events made once per seat and card (both frozen, so shared by every list holding them).
+_PLAY_MOVES = [
+    {c: SevensMove(type=PLAY, player=seat, card=c) for c in FULL_DECK} for seat in range(SEVENS_PLAYERS)
+]
+_PASS_MOVES = [SevensMove(type=PASS, player=seat) for seat in range(SEVENS_PLAYERS)]
+_PLAYED_EVENTS = [
+    {c: SevensEvent(type=SevensEventType.played, player=seat, card=c, joined=None) for c in FULL_DECK}
+    for seat in range(SEVENS_PLAYERS)
+]
+_PASSED_EVENTS = {
+    (seat, used): SevensEvent(type=SevensEventType.passed, player=seat, passes=used)
+    for seat in range(SEVENS_PLAYERS)
+    for used in range(1, SEVENS_PASSES + 2)
+}
+"""The ``passed`` event by seat and passes used, this one included (1 to 3, and 4 for the bust)."""
+_SEATS_LEFT_OF = [
+    [(seat + k) % SEVENS_PLAYERS for k in range(1, SEVENS_PLAYERS + 1)] for seat in range(SEVENS_PLAYERS)
+]
+"""The seats in turn order after each seat, ending with the seat itself."""
+
+
+def row_ends(row: SevensRow) -> list[str]:
+    """The cards that may be played on ``row``: one rank below its run and one above, within Ace..King."""
+    return list(_RUN_ENDS[row.run[0], row.run[-1]])
 
 
 def playable(state: SevensState) -> set[str]:
     """Every card that may be played on the table now (whoever holds it)."""
-    return {c for row in state.table for c in row_ends(row)}
+    return {c for row in state.table for c in _RUN_ENDS[row.run[0], row.run[-1]]}
 
 
-def _active(state: SevensState) -> list[int]:
+def _plays(state: SevensState, player: int) -> list[str]:
+    """The cards of ``player``'s hand that may be played now, in hand order."""
+    ends = playable(state)
+    return [c for c in state.hands[player] if c in ends]
+
+
+def _may_pass(passes_used: int, plays: Sequence[str]) -> bool:
+    """Whether a seat may pass: while passes remain even with a legal card; with none left only without
+    one (that pass is the fourth, the bust)."""
+    return passes_used < SEVENS_PASSES or not plays
+
+
+def _active(out: Sequence[int], bust: Sequence[int]) -> list[int]:
     """Seats neither out nor bust, in seat order."""
-    gone = set(state.out) | set(state.bust)
-    return [seat for seat in range(SEVENS_PLAYERS) if seat not in gone]
+    return [seat for seat in range(SEVENS_PLAYERS) if seat not in out and seat not in bust]
 
 
 def deal_places(out: Sequence[int], bust: Sequence[int], survivor: int) -> list[int]:
@@ -166,7 +226,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         dealt = deal_round_robin(cards, SEVENS_PLAYERS, (dealer + 1) % SEVENS_PLAYERS, [CARDS_EACH] * 4)
         # every 7 goes to the table at once; the 7♦ holder moves first
         first = next(seat for seat, hand in enumerate(dealt) if "7D" in hand)
-        hands = [sort_cards(c for c in hand if c[0] != "7") for hand in dealt]
+        hands = [sorted((c for c in hand if c[0] != "7"), key=_CARD_ORDER.__getitem__) for hand in dealt]
         state = SevensState(
             game="sevens",
             options=setup.options,
@@ -176,7 +236,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             phase=Phase.play,
             turn=first,
             hands=hands,
-            table=[_row(s, [_SEVEN]) for s in SUITS],
+            table=[_RUN_ROWS[s, _SEVEN, _SEVEN] for s in SUITS],
             passes=[0] * SEVENS_PLAYERS,
             out=[],
             bust=[],
@@ -197,13 +257,10 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         return []
 
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
-        ends = playable(state)
-        moves = [
-            listed(SevensMove, type=PLAY, player=player, card=c) for c in state.hands[player] if c in ends
-        ]
-        # while passes remain a player may pass even with a legal card; with none left only without one
-        if state.passes[player] < SEVENS_PASSES or not moves:
-            moves.append(listed(SevensMove, type=PASS, player=player))
+        plays = _plays(state, player)
+        moves = [_PLAY_MOVES[player][c] for c in plays]
+        if _may_pass(state.passes[player], plays):
+            moves.append(_PASS_MOVES[player])
         return moves
 
     def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:
@@ -211,24 +268,23 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             return False
         if state.phase is not Phase.play or move.deck is not None:
             return False
-        hand = state.hands[move.player]
-        ends = playable(state)
         if move.type == PLAY:
-            return move.card is not None and move.card in hand and move.card in ends
-        return move.card is None and (
-            state.passes[move.player] < SEVENS_PASSES or not any(c in ends for c in hand)
-        )
+            return (
+                move.card is not None
+                and move.card in state.hands[move.player]
+                and move.card in playable(state)
+            )
+        return move.card is None and _may_pass(state.passes[move.player], _plays(state, move.player))
 
     def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
         player = move.player
-        events: list[SevensEvent] = []
         if move.type == PASS:
             used = state.passes[player] + 1
-            events.append(_event(SevensEventType.passed, player=player, passes=used))
+            events = [_PASSED_EVENTS[player, used]]
             if used <= SEVENS_PASSES:
                 passes = list(state.passes)
                 passes[player] = used
-                return self._continue(updated(state, passes=passes), player, events)
+                return self._continue(state, player, events, {"passes": passes})
             return self._bust(state, player, events)
         card = move.card
         assert card is not None
@@ -236,17 +292,24 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         hands[player] = [c for c in hands[player] if c != card]
         index = _SUIT_INDEX[card[1]]
         old = state.table[index]
-        new = _row(card[1], [*_row_ranks(old), _RANK[card[0]]])
-        joined = [c for c in new.run if c not in old.run and c != card]
+        rank = _RANK[card[0]]
+        low, high = _RANK[old.run[0][0]], _RANK[old.run[-1][0]]
+        if not old.laid and (rank == low - 1 or rank == high + 1):
+            # the usual play: a card at an end of a run with no laid cards, which it cannot join
+            new = _RUN_ROWS[card[1], min(low, rank), max(high, rank)]
+            events = [_PLAYED_EVENTS[player][card]]
+        else:
+            new = _row(card[1], [*_row_ranks(old), rank])
+            joined = [c for c in new.run if c not in old.run and c != card]
+            events = [_event(SevensEventType.played, player=player, card=card, joined=joined or None)]
         table = list(state.table)
         table[index] = new
-        events.append(_event(SevensEventType.played, player=player, card=card, joined=joined or None))
         update: dict[str, object] = {"hands": hands, "table": table}
         if not hands[player]:
             out = [*state.out, player]
             update["out"] = out
             events.append(_event(SevensEventType.went_out, player=player, place=len(out)))
-        return self._continue(updated(state, **update), player, events)
+        return self._continue(state, player, events, update)
 
     def _bust(
         self, state: SevensState, player: int, events: list[SevensEvent]
@@ -260,18 +323,21 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             for row in state.table
         ]
         events.append(_event(SevensEventType.bust, player=player, cards=list(cards)))
-        after = updated(state, hands=hands, table=table, bust=[*state.bust, player])
-        return self._continue(after, player, events)
+        update = {"hands": hands, "table": table, "bust": [*state.bust, player]}
+        return self._continue(state, player, events, update)
 
     def _continue(
-        self, state: SevensState, player: int, events: list[SevensEvent]
+        self, state: SevensState, player: int, events: list[SevensEvent], update: dict[str, object]
     ) -> tuple[SevensState, list[SevensEvent]]:
-        """Give the turn to the next active seat on the left, or end the deal when one is left."""
-        active = _active(state)
+        """``state`` with ``update``, the turn given to the next active seat on the left, or the deal ended
+        when one is left."""
+        out: Sequence[int] = update.get("out", state.out)  # type: ignore[assignment]
+        bust: Sequence[int] = update.get("bust", state.bust)  # type: ignore[assignment]
+        active = _active(out, bust)
         if len(active) == 1:
-            return self._end_deal(state, active[0], events)
-        turn = next(s for s in ((player + k) % SEVENS_PLAYERS for k in range(1, 5)) if s in active)
-        return updated(state, turn=turn), events
+            return self._end_deal(updated(state, **update), active[0], events)
+        turn = next(seat for seat in _SEATS_LEFT_OF[player] if seat in active)
+        return updated(state, **update, turn=turn), events
 
     def _end_deal(
         self, state: SevensState, survivor: int, events: list[SevensEvent]
@@ -345,7 +411,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             return issues
         if state.deal_number > state.options.deals:
             issues.append(IssueAt(("deal_number",), f"a match has {state.options.deals} deals"))
-        active = _active(state)
+        active = _active(state.out, state.bust)
         if state.phase is Phase.play:
             if len(state.deals) != state.deal_number - 1:
                 issues.append(IssueAt(("deals",), "a deal in play must follow exactly deal_number - 1 deals"))

@@ -9,15 +9,31 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from sevens_rules.engine import seven_up_rules
-from sevens_rules.engine.cards import FULL_DECK, RANKS
+from sevens_rules.engine import my_ship_sails, sedmice, seven_up_rules, sevens
+from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS
 from sevens_rules.engine.game import listed, updated
 from sevens_rules.engine.match import DealtMatch
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.seven_up import SevenUpFamily
 from sevens_rules.engine.sjuan import SjuanFamily
 from sevens_rules.schema.common import MAX_SEATS, Suit
+from sevens_rules.schema.my_ship_sails import MyShipSailsEvent, MyShipSailsEventType, MyShipSailsOptions
+from sevens_rules.schema.sedmice import (
+    SedmiceEvent,
+    SedmiceEventType,
+    SedmiceMove,
+    SedmiceMoveType,
+    SedmiceOptions,
+)
 from sevens_rules.schema.seven_up import SevenUpEvent, SevenUpEventType, SevenUpMove, SevenUpMoveType
+from sevens_rules.schema.sevens import (
+    SevensEvent,
+    SevensEventType,
+    SevensMove,
+    SevensMoveType,
+    SevensRow,
+    SevensState,
+)
 from sevens_rules.schema.sjuan import DominoFanTanOptions, FreeFanTanOptions, SjuanMove, SjuanMoveType
 from tests.playout import playout
 from tests.sjuan_helpers import first_deal_history_issues, with_a_corrupted_deal
@@ -296,3 +312,268 @@ def test_seven_up_legality_check_is_membership_in_the_move_list(game_id: str) ->
                 seen.add((probe.type.value, legal))
         seed += 1
     assert wanted <= seen, wanted - seen
+
+
+# ---- Sevens -----------------------------------------------------------------------------------------
+
+
+def sevens_row_by_scanning(suit: str, cards: set[str]) -> SevensRow:
+    """The Sevens row of ``suit`` read off the cards of that suit on the table: the unbroken run through
+    the 7, and the other cards laid apart, ascending."""
+    ranks = sorted(RANKS.index(c[0]) for c in cards if c[1] == suit)
+    low = high = RANKS.index("7")
+    while low - 1 in ranks:
+        low -= 1
+    while high + 1 in ranks:
+        high += 1
+    run = [RANKS[r] + suit for r in range(low, high + 1)]
+    laid = [RANKS[r] + suit for r in ranks if not low <= r <= high]
+    return SevensRow(suit=Suit(suit), run=run, laid=laid)
+
+
+def sevens_ends_by_scanning(state: SevensState) -> set[str]:
+    """The Sevens rule read off the runs: the card below each run's lowest card and the card above its
+    highest, within Ace..King."""
+    cards = set()
+    for row in state.table:
+        ranks = [RANKS.index(c[0]) for c in row.run]
+        if min(ranks) > 0:
+            cards.add(RANKS[min(ranks) - 1] + row.suit)
+        if max(ranks) < len(RANKS) - 1:
+            cards.add(RANKS[max(ranks) + 1] + row.suit)
+    return cards
+
+
+def sevens_transitions(seeds: range, count: int) -> list[tuple[SevensState, SevensMove]]:
+    """``(state, move)`` pairs of random Sevens playouts, moves inside a deal only."""
+    pairs = []
+    for seed in seeds:
+        for state, move in islice(playout(GAMES["sevens"], 4, seed), count):
+            if move is not None and move.type != "next_deal":
+                pairs.append((state, move))
+    return pairs
+
+
+def test_sevens_row_ends_and_moves_are_read_off_the_runs() -> None:
+    game = GAMES["sevens"]
+    for state, move in sevens_transitions(range(4), 300):
+        ends = sevens_ends_by_scanning(state)
+        assert sevens.playable(state) == ends
+        seat = move.player
+        plays = [c for c in state.hands[seat] if c in ends]
+        expected = [SevensMove(type=SevensMoveType.play, player=seat, card=c) for c in plays]
+        if state.passes[seat] < 3 or not plays:
+            expected.append(SevensMove(type=SevensMoveType("pass"), player=seat))
+        moves = game.legal_moves(state, seat)
+        assert moves == expected
+        # the shared moves are the validated ones, down to the fields they were given
+        assert [m.model_fields_set for m in moves] == [m.model_fields_set for m in expected]
+
+
+def test_sevens_legality_check_agrees_with_the_move_list() -> None:
+    game = GAMES["sevens"]
+    checked = 0
+    for state, _ in sevens_transitions(range(4), 300):
+        for seat in range(4):
+            listed_moves = game.legal_moves(state, seat)
+            candidates = [
+                SevensMove(type=SevensMoveType.play, player=seat, card=c)
+                for c in [*state.hands[seat], *sevens.playable(state), "7C"]
+            ]
+            candidates.append(SevensMove(type=SevensMoveType("pass"), player=seat))
+            for move in candidates:
+                assert game.is_legal(state, move) == (move in listed_moves), (move, state)
+                checked += 1
+    assert checked > 10_000
+
+
+def test_sevens_rows_and_events_after_a_move_are_those_read_off_the_table() -> None:
+    game = GAMES["sevens"]
+    kinds = set()
+    for state, move in sevens_transitions(range(6), 400):
+        after, events = game.apply(state, move)
+        on_table = {c for row in state.table for c in [*row.run, *row.laid]}
+        card = move.card or ""
+        if move.type == "play":
+            on_table.add(card)
+            suit_row = state.table["CDHS".index(card[1])]
+            kinds.add("beside laid cards" if suit_row.laid else "run only")
+        elif any(e.type == "bust" for e in events):
+            on_table |= set(state.hands[move.player])
+            kinds.add("bust")
+        assert after.table == [sevens_row_by_scanning(s, on_table) for s in "CDHS"]
+        assert [r.model_fields_set for r in after.table] == [{"suit", "run", "laid"}] * 4
+        if move.type == "play":
+            old_run = set(suit_row.run)
+            new_run = after.table["CDHS".index(card[1])].run
+            joined = [c for c in new_run if c not in old_run and c != card]
+            expected = SevensEvent(
+                type=SevensEventType.played, player=move.player, card=move.card, joined=joined or None
+            )
+        else:
+            used = state.passes[move.player] + 1
+            expected = SevensEvent(type=SevensEventType.passed, player=move.player, passes=used)
+        assert events[0] == expected
+        assert events[0].model_fields_set == expected.model_fields_set
+    assert kinds == {"run only", "beside laid cards", "bust"}
+
+
+# ---- Sedmice ----------------------------------------------------------------------------------------
+
+
+def sedmice_transitions(players: int, options: SedmiceOptions, seeds: range) -> list[tuple[Any, Any]]:
+    """``(state, move)`` pairs of random Sedmice playouts, moves inside a deal only."""
+    game = GAMES["sedmice"]
+    return [
+        (state, move)
+        for seed in seeds
+        for state, move in islice(playout(game, players, seed, options), 400)
+        if move is not None and move.type != "next_deal"
+    ]
+
+
+SEDMICE_TABLES = [
+    (players, SedmiceOptions(extend_only_when_losing=losing))
+    for players in (2, 4)
+    for losing in (False, True)
+]
+
+
+@pytest.mark.parametrize(("players", "options"), SEDMICE_TABLES)
+def test_sedmice_moves_are_the_rule_read_off_the_trick(players: int, options: SedmiceOptions) -> None:
+    game = GAMES["sedmice"]
+    kinds = set()
+    for state, move in sedmice_transitions(players, options, range(3)):
+        seat, hand = move.player, state.hands[move.player]
+        if state.trick and len(state.trick[-1]) == players:
+            led = state.trick[0][0][0]
+            winner = sedmice.trick_winner(state.trick, state.leader, players)
+            allowed = not options.extend_only_when_losing or winner % 2 != seat % 2
+            extensions = [c for c in hand if c[0] in (led, "7")] if allowed else []
+            expected = [SedmiceMove(type=SedmiceMoveType.extend, player=seat, card=c) for c in extensions]
+            expected.append(SedmiceMove(type=SedmiceMoveType.end_trick, player=seat))
+            kinds.add("extend" if extensions else "end only")
+        else:
+            expected = [SedmiceMove(type=SedmiceMoveType.play, player=seat, card=c) for c in hand]
+            kinds.add("play")
+        moves = game.legal_moves(state, seat)
+        assert moves == expected
+        # the shared moves are the validated ones, down to the fields they were given
+        assert [m.model_fields_set for m in moves] == [m.model_fields_set for m in expected]
+    assert kinds == {"play", "extend", "end only"}
+
+
+@pytest.mark.parametrize(("players", "options"), SEDMICE_TABLES)
+def test_sedmice_legality_check_agrees_with_the_move_list(players: int, options: SedmiceOptions) -> None:
+    game = GAMES["sedmice"]
+    assert isinstance(game, DealtMatch)
+    checked = 0
+    for state, move in sedmice_transitions(players, options, range(3)):
+        seat = move.player
+        candidates = [
+            SedmiceMove(type=kind, player=seat, card=c)
+            for kind in (SedmiceMoveType.play, SedmiceMoveType.extend, SedmiceMoveType.end_trick)
+            for c in [None, *PIQUET_DECK]
+        ]
+        for candidate in candidates:
+            # the check every game has unless it overrides it: the move is among the listed ones
+            listing = DealtMatch.is_legal_in_deal(game, state, candidate)
+            assert game.is_legal_in_deal(state, candidate) == listing, candidate
+            checked += listing
+    assert checked > 1000
+
+
+@pytest.mark.parametrize(("players", "options"), SEDMICE_TABLES)
+def test_sedmice_events_are_the_validated_events(players: int, options: SedmiceOptions) -> None:
+    game = GAMES["sedmice"]
+    kinds = set()
+    for state, move in sedmice_transitions(players, options, range(3)):
+        _, events = game.apply(state, move)
+        expected = []
+        if move.type == "extend":
+            expected.append(
+                SedmiceEvent(type=SedmiceEventType.extended, player=move.player, card=move.card, answers=True)
+            )
+        elif move.type == "play":
+            card = move.card or ""
+            answering = not state.trick or card[0] in (state.trick[0][0][0], "7")
+            expected.append(
+                SedmiceEvent(type=SedmiceEventType.played, player=move.player, card=card, answers=answering)
+            )
+        drawn = [e for e in events if e.type == "drew"]
+        stock = list(state.stock)
+        for event in drawn:
+            assert event.card == stock.pop(0)
+            kinds.add("drew")
+        expected += [SedmiceEvent(type=SedmiceEventType.drew, player=e.player, card=e.card) for e in drawn]
+        shared = [e for e in events if e.type in ("played", "extended", "drew")]
+        assert shared == expected
+        assert [e.model_fields_set for e in shared] == [e.model_fields_set for e in expected]
+        kinds.add(move.type)
+    assert kinds == {"play", "extend", "end_trick", "drew"}
+
+
+# ---- My Ship Sails ----------------------------------------------------------------------------------
+
+
+def test_my_ship_sails_one_suit_is_seven_cards_of_a_single_suit() -> None:
+    rng = random.Random(5)
+    hands = [
+        hand
+        for players in (4, 7)
+        for state, _ in islice(playout(GAMES["my-ship-sails"], players, 1), 200)
+        for hand in state.hands
+    ]
+    hands += [rng.sample(FULL_DECK, 7) for _ in range(500)]  # in any order, not only deck order
+    hands += [rng.sample(FULL_DECK[13 * s : 13 * s + 13], 7) for s in range(4) for _ in range(20)]
+    hands += [[*hand[:6], hand[-1][0] + suit] for hand in hands[-80:] for suit in "CDHS"]
+    hands += [hand[:6] for hand in hands[-80:]]
+    verdicts = [my_ship_sails.one_suit(hand) for hand in hands]
+    assert verdicts == [len(hand) == 7 and len({c[1] for c in hand}) == 1 for hand in hands]
+    assert 100 < sum(verdicts) < len(hands) - 1000
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_my_ship_sails_events_are_the_validated_events(players: int) -> None:
+    game = GAMES["my-ship-sails"]
+    received = 0
+    for state, move in islice(playout(game, players, 2), 600):
+        if move is None or move.type == "next_deal":
+            continue
+        _, events = game.apply(state, move)
+        expected = [MyShipSailsEvent(type=MyShipSailsEventType.chosen, player=move.player)]
+        exchanged = [e for e in events if e.type == "exchanged"]
+        if exchanged:
+            passed = {seat: choice.card for seat, choice in enumerate(state.pending) if choice is not None}
+            passed[move.player] = move.card
+            expected += exchanged
+            expected += [
+                MyShipSailsEvent(
+                    type=MyShipSailsEventType.received,
+                    player=seat,
+                    card=passed[(seat - 1) % players],
+                    from_player=(seat - 1) % players,
+                )
+                for seat in range(players)
+            ]
+            received += players
+        assert events == expected
+        assert [e.model_fields_set for e in events] == [e.model_fields_set for e in expected]
+    assert received > 100
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_my_ship_sails_legal_moves_are_those_of_the_shared_cycle(players: int) -> None:
+    game = GAMES["my-ship-sails"]
+    assert isinstance(game, DealtMatch)
+    phases = set()
+    for options in (
+        MyShipSailsOptions(max_exchanges=3),
+        MyShipSailsOptions(auto_declare=True, max_exchanges=5),
+    ):
+        for state, _ in islice(playout(game, players, 3, options), 300):
+            for seat in range(-1, players + 1):
+                # the shared cycle: nothing for a seat not to act, else next_deal or the deal's moves
+                assert game.legal_moves(state, seat) == DealtMatch.legal_moves(game, state, seat)
+            phases.add(state.phase)
+    assert phases == {"step", "deal_over", "match_over"}
