@@ -1,0 +1,132 @@
+"""The GraphQL shortcuts answer exactly what the library paths they stand in for answer.
+
+``ServiceSchema.answer`` does what strawberry's ``Schema.execute`` does, without its per-request
+machinery. These tests compare the two on documents of every kind (answers, problems as data, variable,
+validation and syntax errors, the limits, requests that are not GraphQL), so they fail if strawberry or
+graphql-core changes under the shortcuts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import inspect
+from typing import Any
+
+import pytest
+
+from sevens_rules.api.graphql import ServiceSchema, build_schema, state_fragments
+from sevens_rules.api.graphql_http import _ALLOWED
+from sevens_rules.api.limits import Settings
+from tests.seeds import seed_hex
+
+SCHEMA = build_schema(Settings(graphql_max_tokens=2_000))
+FRAGMENTS = next(
+    block for block in state_fragments(SCHEMA).split("\n\n") if block.startswith("fragment SjuanStateFields ")
+)
+
+NEW = (
+    "query New($seed: String!) { sjuanNew(players: 4, seed: $seed) {"
+    " ... on SjuanNewResponse { state { ...SjuanStateFields } } } }\n" + FRAGMENTS
+)
+MOVES = (
+    "query Moves($s: SjuanStateInput!, $p: Int) { sjuanMoves(state: $s, player: $p) { __typename"
+    " ... on SjuanMovesResponse { to_act moves { type player card deck } }"
+    " ... on SjuanProblem { code status errors { path message } } } }"
+)
+APPLY = (
+    "query Apply($s: SjuanStateInput!, $m: SjuanMoveInput!) { sjuanApply(state: $s, move: $m) { __typename"
+    " ... on SjuanApplyResponse { state { ...SjuanStateFields } events { type player card chips } }"
+    " ... on SjuanProblem { code legal_moves { type player card } } } }\n" + FRAGMENTS
+)
+
+
+def outcome(run: Any) -> tuple[Any, ...]:
+    """What a request gave: its data and formatted errors, or the exception it raised."""
+    try:
+        result = run()
+    except Exception as error:  # the exception is the outcome being compared
+        return ("raised", type(error), str(error))
+    errors = [error.formatted for error in result.errors or ()]
+    return ("answered", result.data, errors, result.extensions or None)
+
+
+def answered(schema: ServiceSchema, query: str, variables: Any = None, name: str | None = None) -> Any:
+    return outcome(lambda: schema.answer(query, variables, name, _ALLOWED))
+
+
+def executed(schema: ServiceSchema, query: str, variables: Any = None, name: str | None = None) -> Any:
+    return outcome(
+        lambda: asyncio.run(
+            schema.execute(query, variables, operation_name=name, allowed_operation_types=_ALLOWED)
+        )
+    )
+
+
+def sjuan_state() -> dict[str, Any]:
+    result = SCHEMA.answer(NEW, {"seed": seed_hex(5)}, None, _ALLOWED)
+    assert result.data is not None, result.errors
+    state: dict[str, Any] = result.data["sjuanNew"]["state"]
+    return state
+
+
+STATE = sjuan_state()
+BROKEN = {**copy.deepcopy(STATE), "turn": "three", "hands": [["2C", 3]]}
+INCONSISTENT = {**copy.deepcopy(STATE), "table": ["7H", "7H"]}
+
+CASES: list[tuple[str, str, Any, str | None]] = [
+    ("moves", MOVES, {"s": STATE}, None),
+    ("moves of a seat", MOVES, {"s": STATE, "p": 1}, None),
+    ("apply", APPLY, {"s": STATE, "m": {"type": "pass", "player": STATE["turn"]}}, None),
+    ("illegal move", APPLY, {"s": STATE, "m": {"type": "play", "player": STATE["turn"], "card": "AS"}}, None),
+    ("inconsistent state", MOVES, {"s": INCONSISTENT}, None),
+    ("variable of the wrong type", MOVES, {"s": BROKEN}, None),
+    ("unknown field in a variable", MOVES, {"s": {**STATE, "extra": 1}}, None),
+    ("missing variable", MOVES, {}, None),
+    ("no variables", MOVES, None, None),
+    ("null variable", MOVES, {"s": None}, None),
+    ("list for an object", MOVES, {"s": [STATE]}, None),
+    ("value for a list", MOVES, {"s": {**STATE, "table": "7H"}}, None),
+    ("int out of range", MOVES, {"s": STATE, "p": 2**31}, None),
+    ("float for an int", MOVES, {"s": {**STATE, "dealer": 1.0}}, None),
+    ("deep variable", MOVES, {"s": {**STATE, "hands": [[[[[["2C"]]]]]]}}, None),
+    ("games", "{ games { id name min_players max_players } }", None, None),
+    ("typename", "{ __typename }", None, None),
+    ("introspection", '{ __type(name: "SjuanMove") { name fields { name } } }', None, None),
+    ("syntax error", "{ games { id }", None, None),
+    ("token limit", "{ games { " + " ".join(["id"] * 2_100) + " } }", None, None),
+    ("unknown field", "{ games { nope } }", None, None),
+    ("depth limit", "{ games " + "{ options " * 12 + "{ name }" + " }" * 13, None, None),
+    ("alias limit", "{ " + " ".join(f"a{i}: games {{ id }}" for i in range(16)) + " }", None, None),
+    (
+        "two operation fields",
+        "query($s: SjuanStateInput!) { a: sjuanMoves(state: $s) { __typename } "
+        "b: sjuanScore(state: $s) { __typename } }",
+        {"s": STATE},
+        None,
+    ),
+    ("repeated field", "{ games { " + " ".join(["id"] * 9) + " } }", None, None),
+    ("first of two operations", "query A { games { id } } query B { __typename }", None, None),
+    ("named operation", "query A { games { id } } query B { __typename }", None, "B"),
+    ("unknown operation", "query A { games { id } }", None, "C"),
+    ("anonymous and named", "{ games { id } } query B { __typename }", None, None),
+    ("mutation", "mutation { games { id } }", None, None),
+    ("subscription", "subscription { games { id } }", None, None),
+    ("empty query", "", None, None),
+    ("skip directive", "query($no: Boolean!) { games @skip(if: $no) { id } }", {"no": True}, None),
+]
+
+
+@pytest.mark.parametrize(("query", "variables", "name"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_answer_is_what_strawberry_execute_answers(query: str, variables: Any, name: str | None) -> None:
+    assert answered(SCHEMA, query, variables, name) == executed(SCHEMA, query, variables, name)
+    # and again, from the document caches
+    assert answered(SCHEMA, query, variables, name) == executed(SCHEMA, query, variables, name)
+
+
+def test_every_resolver_is_synchronous() -> None:
+    """``answer`` runs graphql-core's synchronous execution, which takes every resolved value as final."""
+    for graphql_type in SCHEMA._schema.type_map.values():
+        for name, field in getattr(graphql_type, "fields", {}).items():
+            resolve = getattr(field, "resolve", None)
+            assert not inspect.iscoroutinefunction(resolve), f"{graphql_type}.{name} is asynchronous"
