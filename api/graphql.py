@@ -34,7 +34,6 @@ from graphql import (
     SelectionSetNode,
     ValidationContext,
     ValidationRule,
-    execute_sync,
     get_named_type,
     parse,
     specified_rules,
@@ -57,6 +56,7 @@ from strawberry.types.unset import UNSET
 from strawberry.utils.operation import get_first_operation, get_operation_type
 
 from sevens_rules.api.context import current_request
+from sevens_rules.api.graphql_execution import Coercers, PreparedOperation, ServiceExecutor, execute
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.operations import Operation, all_operations, games_response
 from sevens_rules.api.problems import runner
@@ -296,16 +296,17 @@ DOCUMENT_CACHE_SIZE = 256
 
 
 class Documents:
-    """Parses with the token limit and validates with the service's rules, keeping the last
-    :data:`DOCUMENT_CACHE_SIZE` results of each by the document's text.
+    """Parses with the token limit, validates with the service's rules and prepares operations for
+    execution, keeping the last :data:`DOCUMENT_CACHE_SIZE` results of each by the document's text.
 
     The rules are built once: graphql-core's own rules, the service's limits, and the rules strawberry
     adds to every validation. The stock limiter extensions make new rule classes per request, which
-    defeats a cache keyed by rules (strawberry issue 4635). Both caches are keyed by the text, which
+    defeats a cache keyed by rules (strawberry issue 4635). The caches are keyed by the text, which
     hashes once per string; a parsed document hashes by walking its whole tree.
     """
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, schema: GraphQLSchema, settings: Settings) -> None:
+        self.schema = schema
         self.rules: tuple[type[ASTValidationRule], ...] = (
             *specified_rules,
             FewRepeatedFields,
@@ -314,17 +315,20 @@ class Documents:
             OneOperationField,
         )
         self.max_tokens = settings.graphql_max_tokens
-        self.schema: GraphQLSchema | None = None
+        self.coercers = Coercers(schema)
         # bounded: a client sending ever new documents costs a parse and a validation each, not memory
         self.parse = lru_cache(maxsize=DOCUMENT_CACHE_SIZE)(self._parse)
         self.validation_errors = lru_cache(maxsize=DOCUMENT_CACHE_SIZE)(self._validation_errors)
+        self.prepared = lru_cache(maxsize=DOCUMENT_CACHE_SIZE)(self._prepared)
 
     def _parse(self, query: str) -> DocumentNode:
         return parse(query, max_tokens=self.max_tokens)
 
     def _validation_errors(self, query: str) -> list[GraphQLError]:
-        assert self.schema is not None, "validation needs the schema"
         return validate_document(self.schema, self.parse(query), self.rules)
+
+    def _prepared(self, query: str, operation_name: str | None) -> PreparedOperation | None:
+        return self.coercers.prepare(self.parse(query), operation_name)
 
 
 class Limits(SchemaExtension):
@@ -357,9 +361,13 @@ class ServiceSchema(strawberry.Schema):
     """
 
     def __init__(self, query: type, settings: Settings) -> None:
-        self.documents = Documents(settings)
-        super().__init__(query=query, config=StrawberryConfig(auto_camel_case=False), extensions=[Limits])
-        self.documents.schema = self._schema
+        super().__init__(
+            query=query,
+            config=StrawberryConfig(auto_camel_case=False),
+            extensions=[Limits],
+            execution_context_class=ServiceExecutor,
+        )
+        self.documents = Documents(self._schema, settings)
 
     def answer(
         self,
@@ -371,8 +379,9 @@ class ServiceSchema(strawberry.Schema):
         """The answer strawberry's ``execute`` gives (with the :class:`Limits` extension), in the same steps
         but without its per-request machinery: an execution context, four extension context managers
         with their exit stacks and hook generators, a middleware manager and an awaitability check of
-        every resolved value. That machinery was about a seventh of a ``sjuanMoves`` request, and the
+        every resolved value. That machinery was about a quarter of a ``sjuanMoves`` request, and the
         schema needs none of it: its only extension is the limits, and every resolver is synchronous.
+        Execution itself is graphql-core's, set up by :func:`execute` (variables by compiled coercers).
 
         Raises what ``execute`` raises for a request that is not GraphQL: :class:`MissingQueryError`,
         :class:`CannotGetOperationTypeError` and :class:`InvalidOperationTypeError`.
@@ -396,14 +405,9 @@ class ServiceSchema(strawberry.Schema):
         if errors:
             self._process_errors(errors)
             return ExecutionResult(data=None, errors=errors)
+        prepared = self.documents.prepared(query, operation_name)
         try:
-            result = execute_sync(
-                self._schema,
-                document,
-                variable_values=variables,
-                operation_name=operation_name,
-                executor_class=self.execution_context_class,
-            )
+            result = execute(self._schema, document, prepared, operation_name, variables)
         except Exception as error:  # as strawberry does: an error of the whole request, not a 500
             return self._refused(error)
         if result.errors:

@@ -11,11 +11,24 @@ from __future__ import annotations
 import asyncio
 import copy
 import inspect
+import random
 from typing import Any
 
 import pytest
+from graphql import (
+    GraphQLInputField,
+    GraphQLInputObjectType,
+    GraphQLInputType,
+    GraphQLInt,
+    GraphQLList,
+    parse,
+)
+from graphql.execution.execute import assume_not_async_iterable, assume_not_awaitable
+from graphql.execution.values import VariableValues, get_variable_values
+from graphql.language.parser import MAX_NESTING_DEPTH
 
 from sevens_rules.api.graphql import ServiceSchema, build_schema, state_fragments
+from sevens_rules.api.graphql_execution import Coercers, ServiceExecutor, executor
 from sevens_rules.api.graphql_http import _ALLOWED
 from sevens_rules.api.limits import Settings
 from tests.seeds import seed_hex
@@ -130,3 +143,134 @@ def test_every_resolver_is_synchronous() -> None:
         for name, field in getattr(graphql_type, "fields", {}).items():
             resolve = getattr(field, "resolve", None)
             assert not inspect.iscoroutinefunction(resolve), f"{graphql_type}.{name} is asynchronous"
+
+
+def game_states() -> list[tuple[str, dict[str, Any]]]:
+    """A state of every game (its GraphQL state input type and the state), a few moves in."""
+    games = SCHEMA.answer("{ games { id min_players } }", None, None, _ALLOWED).data
+    assert games is not None
+    blocks = state_fragments(SCHEMA).split("\n\n")
+    found = []
+    for game in games["games"]:
+        prefix = "".join(part.capitalize() for part in game["id"].split("-"))
+        field = prefix[0].lower() + prefix[1:]
+        fragment = next(block for block in blocks if block.startswith(f"fragment {prefix}StateFields "))
+        new = (
+            f'{{ {field}New(players: {game["min_players"]}, seed: "{seed_hex(3)}") {{'
+            f" ... on {prefix}NewResponse {{ state {{ ...{prefix}StateFields }} }} }} }}\n{fragment}"
+        )
+        result = SCHEMA.answer(new, None, None, _ALLOWED)
+        assert result.data is not None, result.errors
+        found.append((f"{prefix}StateInput", result.data[f"{field}New"]["state"]))
+    return found
+
+
+REPLACEMENTS: list[Any] = [
+    None,
+    "x",
+    "",
+    0,
+    -1,
+    1.0,
+    1.5,
+    True,
+    [],
+    {},
+    2**31,
+    -(2**31) - 1,
+    [[]],
+    {"a": 1},
+    "play",
+]
+
+
+def mutated(value: Any, rng: random.Random) -> Any:
+    """``value`` with one random change: a member removed, added, replaced, wrapped in a list or unwrapped."""
+    value = copy.deepcopy(value)
+    paths: list[tuple[Any, Any]] = []
+
+    def walk(parent: Any) -> None:
+        for key in list(parent) if isinstance(parent, dict) else range(len(parent)):
+            paths.append((parent, key))
+            if isinstance(parent[key], dict | list):
+                walk(parent[key])
+
+    walk(value)
+    parent, key = rng.choice(paths)
+    change = rng.randrange(5)
+    if change == 0 and isinstance(parent, dict):
+        del parent[key]
+    elif change == 1 and isinstance(parent, dict):
+        parent["unknown"] = 1
+    elif change == 2:
+        parent[key] = [parent[key]]
+    elif change == 3 and isinstance(parent[key], list) and len(parent[key]) == 1:
+        parent[key] = parent[key][0]
+    else:
+        parent[key] = rng.choice(REPLACEMENTS)
+    return value
+
+
+@pytest.mark.parametrize(("type_name", "state"), game_states(), ids=lambda x: x if isinstance(x, str) else "")
+def test_coercers_coerce_variables_as_graphql_core_does(type_name: str, state: dict[str, Any]) -> None:
+    """Where the coercers take a value, graphql-core coerces it to the same (and they take real states)."""
+    query = f"query($s: {type_name}!, $p: Int, $q: [Int]) {{ __typename }}"
+    document = parse(query)
+    prepared = SCHEMA.documents.coercers.prepare(document, None)
+    assert prepared is not None
+    rng = random.Random(type_name)
+    cases: list[dict[str, Any]] = [{"s": state}, {"s": state, "p": 2, "q": 3}, {"s": state, "q": [1, None]}]
+    cases += [{"s": mutated(state, rng)} for _ in range(300)]
+    definitions = prepared.operation.variable_definitions or ()
+    taken = 0
+    for variables in cases:
+        expected = get_variable_values(SCHEMA._schema, definitions, variables)
+        values = prepared.variable_values(variables)
+        if values is not None:
+            taken += 1
+            assert isinstance(expected, VariableValues), (variables, expected)
+            assert values.coerced == expected.coerced, variables
+            assert sources(values) == sources(expected), variables
+    assert taken > 3
+
+
+def sources(values: VariableValues) -> dict[str, Any]:
+    """The sources of coerced variables, their types by name (a parsed type is a new object each time)."""
+    return {
+        name: (source.signature.name, str(source.signature.type), source.signature.default, source.value)
+        for name, source in values.sources.items()
+    }
+
+
+def test_coercers_leave_nested_and_recursive_types_to_graphql_core() -> None:
+    deep: GraphQLInputType = GraphQLInt
+    for _ in range(MAX_NESTING_DEPTH + 1):
+        deep = GraphQLList(deep)
+    recursive = GraphQLInputObjectType("Node", lambda: {"next": GraphQLInputField(recursive)})
+    coercers = Coercers(SCHEMA._schema)
+    assert coercers.coercer(deep) is None and coercers.coercer(recursive) is None
+    assert coercers.coercer(GraphQLList(GraphQLList(GraphQLInt))) is not None
+
+
+def test_executor_is_the_one_graphql_core_builds() -> None:
+    """The executor made without ``Executor.build`` is the one it builds (per-execution state aside)."""
+    document = parse(APPLY)
+    variables = {"s": STATE, "m": {"type": "pass", "player": STATE["turn"]}}
+    prepared = SCHEMA.documents.coercers.prepare(document, "Apply")
+    ours = executor(SCHEMA._schema, document, prepared, "Apply", variables)
+    built = ServiceExecutor.build(
+        SCHEMA._schema,
+        document,
+        raw_variable_values=variables,
+        operation_name="Apply",
+        is_awaitable=assume_not_awaitable,
+        is_async_iterable=assume_not_async_iterable,
+    )
+    assert isinstance(ours, ServiceExecutor) and isinstance(built, ServiceExecutor)
+    assert ours.fragments and set(vars(ours)) == set(vars(built))
+    per_execution = {"async_helpers", "collected_errors", "_stream_usages", "variable_values"}
+    for name, value in vars(built).items():
+        if name not in per_execution:
+            assert getattr(ours, name) == value, name
+    assert ours.variable_values.coerced == built.variable_values.coerced
+    assert sources(ours.variable_values) == sources(built.variable_values)
