@@ -29,6 +29,8 @@ from graphql import (
     GraphQLInputType,
     GraphQLList,
     GraphQLNonNull,
+    GraphQLOutputType,
+    GraphQLResolveInfo,
     GraphQLScalarType,
     GraphQLSchema,
     OperationDefinitionNode,
@@ -36,11 +38,12 @@ from graphql import (
     is_required_input_field,
 )
 from graphql.execution import default_field_resolver, default_type_resolver
-from graphql.execution.collect_fields import FragmentDetails
+from graphql.execution.collect_fields import FieldDetailsList, FragmentDetails
 from graphql.execution.execute import assume_not_async_iterable, assume_not_awaitable
 from graphql.execution.get_variable_signature import GraphQLVariableSignature, get_variable_signature
 from graphql.execution.values import VariableValues, VariableValueSource
 from graphql.language.parser import MAX_NESTING_DEPTH
+from graphql.pyutils import Path
 from graphql.utilities.coerce_input_value import coerce_default_value
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
@@ -56,7 +59,80 @@ class UnsureError(Exception):
 
 
 class ServiceExecutor(StrawberryGraphQLCoreExecutionContext):
-    """graphql-core's executor as strawberry sets it up, made by :func:`executor` for one request."""
+    """graphql-core's executor as strawberry sets it up, made by :func:`executor` for one request, and
+    completing scalar and enum values (alone or in lists) in one step.
+
+    graphql-core completes a value through several calls (non-null, then list, leaf, coercion), and
+    each item of a list through a few more (a path, an item completion, the same again): most of the
+    time of a response of cards. A leaf value or a list of them is completed here by its type's own
+    output coercion; anything unusual on the way (a null, an exception as a value, a value the type
+    refuses) goes back to graphql-core, which completes the value from the start and reports its error
+    as always. Output coercion has no side effects, so trying it twice changes nothing.
+    """
+
+    def complete_value(
+        self,
+        return_type: GraphQLOutputType,
+        field_details_list: FieldDetailsList,
+        info: GraphQLResolveInfo[Any],
+        path: Path,
+        result: Any,
+        position_context: Any,
+    ) -> Any:
+        """A scalar or enum value completed by its type's output coercion; the rest by graphql-core."""
+        leaf = _leaf_of(return_type)
+        if leaf is not None:
+            completed = _coerced_output(leaf, result)
+            if completed is not None:
+                return completed
+        return super().complete_value(return_type, field_details_list, info, path, result, position_context)
+
+    def complete_list_value(
+        self,
+        return_type: GraphQLList[GraphQLOutputType],
+        field_details_list: FieldDetailsList,
+        info: GraphQLResolveInfo[Any],
+        path: Path,
+        result: Any,
+        position_context: Any,
+    ) -> Any:
+        """A list of scalars or enums completed item by item in one loop; the rest by graphql-core
+        (``@stream``, which would change list completion, is not in the schema)."""
+        leaf = _leaf_of(return_type.of_type)
+        if leaf is not None and type(result) is list:
+            completed = []
+            for item in result:
+                value = _coerced_output(leaf, item)
+                if value is None:
+                    break
+                completed.append(value)
+            else:
+                return completed
+        return super().complete_list_value(
+            return_type, field_details_list, info, path, result, position_context
+        )
+
+
+LEAF_TYPES = (GraphQLScalarType, GraphQLEnumType)
+
+
+def _leaf_of(type_: GraphQLOutputType) -> GraphQLScalarType | GraphQLEnumType | None:
+    """The scalar or enum type of a field or list item, non-null or not."""
+    if type(type_) is GraphQLNonNull:
+        type_ = type_.of_type
+    return type_ if isinstance(type_, LEAF_TYPES) else None
+
+
+def _coerced_output(leaf: GraphQLScalarType | GraphQLEnumType, value: Any) -> Any:
+    """What graphql-core completes a present value of a leaf type to, or None to let it complete
+    (and report) a null, an exception returned as a value, or a value the type refuses."""
+    if value is None or isinstance(value, Exception):
+        return None
+    try:
+        coerced = leaf.coerce_output_value(value)
+    except Exception:
+        return None
+    return None if coerced is Undefined else coerced
 
 
 class PreparedOperation(NamedTuple):

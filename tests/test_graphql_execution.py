@@ -12,17 +12,21 @@ import asyncio
 import copy
 import inspect
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from graphql import (
+    Executor,
     GraphQLInputField,
     GraphQLInputObjectType,
     GraphQLInputType,
     GraphQLInt,
     GraphQLList,
+    execute_sync,
     parse,
 )
+from graphql import build_schema as build_graphql_schema
 from graphql.execution.execute import assume_not_async_iterable, assume_not_awaitable
 from graphql.execution.values import VariableValues, get_variable_values
 from graphql.language.parser import MAX_NESTING_DEPTH
@@ -274,3 +278,72 @@ def test_executor_is_the_one_graphql_core_builds() -> None:
             assert getattr(ours, name) == value, name
     assert ours.variable_values.coerced == built.variable_values.coerced
     assert sources(ours.variable_values) == sources(built.variable_values)
+
+
+LEAVES_SDL = """
+enum Suit { hearts spades }
+scalar Anything
+type Query {
+  anything: Anything  anythings: [Anything!]!
+  name: String!  maybe: String  count: Int!  counts: [Int!]!  maybe_counts: [Int]  suits: [Suit!]!
+  suit: Suit  nested: [[String!]!]!  nested_maybe: [[String]]  flag: Boolean  ratio: Float  id: ID
+}
+"""
+ODD_VALUES: list[Any] = [
+    None,
+    "a",
+    "",
+    "hearts",
+    "clubs",
+    0,
+    1,
+    -(2**31),
+    2**31,
+    1.0,
+    1.5,
+    float("nan"),
+    True,
+    False,
+    b"x",
+    ValueError("broken"),
+    object(),
+    ["a"],
+    [1, None],
+    [None],
+    [[1]],
+    ("a",),
+    {"a": 1},
+    iter(["a"]),
+]
+LEAF_VALUES = [
+    *ODD_VALUES,
+    *([value] for value in ODD_VALUES),
+    *([[value]] for value in ODD_VALUES),
+    *([1, value] for value in ODD_VALUES),
+    *([["a"], value] for value in ODD_VALUES),
+]
+
+
+LEAVES_SCHEMA = build_graphql_schema(LEAVES_SDL)
+
+
+@pytest.mark.parametrize("field", list(LEAVES_SCHEMA.type_map["Query"].fields))  # type: ignore[attr-defined]
+def test_leaves_complete_as_graphql_core_completes_them(field: str) -> None:
+    """Leaf values and lists of them, good and bad, complete to graphql-core's data and errors."""
+    document = parse(f"{{ {field} }}")
+
+    def completed(value: Any, executor_class: type[Executor[Any]] | None) -> Any:
+        result = execute_sync(LEAVES_SCHEMA, document, {field: value}, executor_class=executor_class)
+        return result.data, [error.formatted for error in result.errors or ()]
+
+    for value in LEAF_VALUES:
+        if isinstance(value, Iterator) or (
+            isinstance(value, list) and any(isinstance(item, Iterator) for item in value)
+        ):
+            continue  # an iterator is used up by the first completion
+        assert completed(value, ServiceExecutor) == completed(value, None), (field, value)
+
+
+def test_the_schema_has_no_stream_directive() -> None:
+    """``@stream`` would change how lists complete; ``ServiceExecutor`` completes them without it."""
+    assert SCHEMA._schema.get_directive("stream") is None
