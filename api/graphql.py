@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 import types
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from enum import Enum
 from functools import lru_cache
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
@@ -28,6 +28,7 @@ from graphql import (
     FragmentSpreadNode,
     GraphQLError,
     GraphQLObjectType,
+    GraphQLSchema,
     InlineFragmentNode,
     OperationDefinitionNode,
     SelectionSetNode,
@@ -35,20 +36,27 @@ from graphql import (
     ValidationRule,
     get_named_type,
     parse,
+    specified_rules,
 )
 from graphql.validation.validate import ValidationAbortedError
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
+from strawberry.exceptions import MissingQueryError
 from strawberry.extensions import SchemaExtension
 from strawberry.extensions.max_aliases import create_validator as max_aliases_rule
 from strawberry.extensions.query_depth_limiter import create_validator as max_depth_rule
 from strawberry.scalars import JSON
 from strawberry.schema.config import StrawberryConfig
+from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
 from strawberry.schema.schema import validate_document
+from strawberry.types import ExecutionResult
 from strawberry.types.base import StrawberryObjectDefinition
+from strawberry.types.graphql import OperationType
 from strawberry.types.unset import UNSET
+from strawberry.utils.operation import get_first_operation, get_operation_type
 
 from sevens_rules.api.context import current_request
+from sevens_rules.api.graphql_execution import Coercers, PreparedOperation, ServiceExecutor, execute
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.operations import Operation, all_operations, games_response
 from sevens_rules.api.problems import runner
@@ -287,57 +295,141 @@ DOCUMENT_CACHE_SIZE = 256
 """Parsed and validated GraphQL documents kept (least recently used first out)."""
 
 
-def _limits_extension(settings: Settings) -> type[SchemaExtension]:
-    """One extension that parses with the token limit and validates with the service's rules, both
-    through LRU caches (what ``MaxTokensLimiter``, ``ParserCache``,
-    ``AddValidationRules`` and ``ValidationCache`` do together, with one set of hooks instead of four:
-    their per-request hook calls were a tenth of a ``sjuanMoves`` request).
+class Documents:
+    """Parses with the token limit, validates with the service's rules and prepares operations for
+    execution, keeping the last :data:`DOCUMENT_CACHE_SIZE` results of each by the document's text.
 
-    The rules are built once: the validation cache is keyed by (document, rules), and the stock limiter
-    extensions make new rule classes per request, which defeats that cache (strawberry issue 4635).
+    The rules are built once: graphql-core's own rules, the service's limits, and the rules strawberry
+    adds to every validation. The stock limiter extensions make new rule classes per request, which
+    defeats a cache keyed by rules (strawberry issue 4635). The caches are keyed by the text, which
+    hashes once per string; a parsed document hashes by walking its whole tree.
     """
-    service_rules: tuple[type[ASTValidationRule], ...] = (
-        FewRepeatedFields,
-        max_depth_rule(settings.graphql_max_depth, callback=None, should_ignore=None),
-        max_aliases_rule(settings.graphql_max_aliases),
-        OneOperationField,
-    )
-    max_tokens = settings.graphql_max_tokens
-    # bounded: a client sending ever new documents costs a parse and a validation each, not memory
-    cached_parse = lru_cache(maxsize=DOCUMENT_CACHE_SIZE)(parse)
-    cached_validate = lru_cache(maxsize=DOCUMENT_CACHE_SIZE)(validate_document)
 
-    class Limits(SchemaExtension):
-        def on_parse(self) -> Iterator[None]:
-            context = self.execution_context
-            context.parse_options["max_tokens"] = max_tokens
-            context.graphql_document = cached_parse(context.query, **context.parse_options)
-            yield
+    def __init__(self, schema: GraphQLSchema, settings: Settings) -> None:
+        self.schema = schema
+        self.rules: tuple[type[ASTValidationRule], ...] = (
+            *specified_rules,
+            FewRepeatedFields,
+            max_depth_rule(settings.graphql_max_depth, callback=None, should_ignore=None),
+            max_aliases_rule(settings.graphql_max_aliases),
+            OneOperationField,
+        )
+        self.max_tokens = settings.graphql_max_tokens
+        self.coercers = Coercers(schema)
+        # bounded: a client sending ever new documents costs a parse and a validation each, not memory
+        self.parse = lru_cache(maxsize=DOCUMENT_CACHE_SIZE)(self._parse)
+        self.validation_errors = lru_cache(maxsize=DOCUMENT_CACHE_SIZE)(self._validation_errors)
+        self.prepared = lru_cache(maxsize=DOCUMENT_CACHE_SIZE)(self._prepared)
 
-        def on_validate(self) -> Iterator[None]:
-            context = self.execution_context
-            # equal tuples are one cache key, so the rules need not be the same object every time
-            rules = (*context.validation_rules, *service_rules)
-            context.validation_rules = rules
-            context.pre_execution_errors = cached_validate(
-                context.schema._schema, context.graphql_document, rules
-            )
-            yield
+    def _parse(self, query: str) -> DocumentNode:
+        return parse(query, max_tokens=self.max_tokens)
 
-    return Limits
+    def _validation_errors(self, query: str) -> list[GraphQLError]:
+        return validate_document(self.schema, self.parse(query), self.rules)
+
+    def _prepared(self, query: str, operation_name: str | None) -> PreparedOperation | None:
+        return self.coercers.prepare(self.parse(query), operation_name)
 
 
-class _QuietSchema(strawberry.Schema):
-    """A schema that does not log client errors (bad queries, bad variables) as server tracebacks."""
+class Limits(SchemaExtension):
+    """Strawberry's own entry points (``execute``, ``execute_sync``) parse and validate through the
+    schema's :class:`Documents`, so they apply the same limits as :meth:`ServiceSchema.answer`."""
+
+    def on_parse(self) -> Iterator[None]:
+        """Parse through the cache, with the token limit."""
+        context = self.execution_context
+        context.graphql_document = _documents(context.schema).parse(context.query)
+        yield
+
+    def on_validate(self) -> Iterator[None]:
+        """Validate through the cache, with the service's rules."""
+        context = self.execution_context
+        assert context.query is not None  # parsing refused a request without one
+        context.pre_execution_errors = _documents(context.schema).validation_errors(context.query)
+        yield
+
+
+def _documents(schema: Any) -> Documents:
+    assert isinstance(schema, ServiceSchema)
+    return schema.documents
+
+
+class ServiceSchema(strawberry.Schema):
+    """The GraphQL schema of the service, answering requests through :meth:`answer`.
+
+    Client errors (bad queries, bad variables) are not logged as server tracebacks.
+    """
+
+    def __init__(self, query: type, settings: Settings) -> None:
+        super().__init__(
+            query=query,
+            config=StrawberryConfig(auto_camel_case=False),
+            extensions=[Limits],
+            execution_context_class=ServiceExecutor,
+        )
+        self.documents = Documents(self._schema, settings)
+
+    def answer(
+        self,
+        query: str,
+        variables: dict[str, Any] | None,
+        operation_name: str | None,
+        allowed_operation_types: Collection[OperationType],
+    ) -> ExecutionResult:
+        """The answer strawberry's ``execute`` gives (with the :class:`Limits` extension), in the same steps
+        but without its per-request machinery: an execution context, four extension context managers
+        with their exit stacks and hook generators, a middleware manager and an awaitability check of
+        every resolved value. That machinery was about a quarter of a ``sjuanMoves`` request, and the
+        schema needs none of it: its only extension is the limits, and every resolver is synchronous.
+        Execution itself is graphql-core's, set up by :func:`execute` (variables by compiled coercers).
+
+        Raises what ``execute`` raises for a request that is not GraphQL: :class:`MissingQueryError`,
+        :class:`CannotGetOperationTypeError` and :class:`InvalidOperationTypeError`.
+        """
+        if not query:
+            raise MissingQueryError
+        try:
+            document = self.documents.parse(query)
+        except Exception as error:  # a syntax error, or over the token limit
+            return self._refused(error)
+        if operation_name is None:  # strawberry then runs the first operation, even among several
+            first = get_first_operation(document)
+            operation_name = first.name.value if first and first.name else None
+        try:
+            operation_type = get_operation_type(document, operation_name)
+        except RuntimeError as error:
+            raise CannotGetOperationTypeError(operation_name) from error
+        if operation_type not in allowed_operation_types:
+            raise InvalidOperationTypeError(operation_type)
+        errors = self.documents.validation_errors(query)
+        if errors:
+            self._process_errors(errors)
+            return ExecutionResult(data=None, errors=errors)
+        prepared = self.documents.prepared(query, operation_name)
+        try:
+            result = execute(self._schema, document, prepared, operation_name, variables)
+        except Exception as error:  # as strawberry does: an error of the whole request, not a 500
+            return self._refused(error)
+        if result.errors:
+            self._process_errors(result.errors)
+        return ExecutionResult(data=result.data, errors=result.errors)
+
+    def _refused(self, error: Exception) -> ExecutionResult:
+        if not isinstance(error, GraphQLError):
+            error = GraphQLError(str(error), original_error=error)
+        errors = [error]
+        self._process_errors(errors)
+        return ExecutionResult(data=None, errors=errors)
 
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
-        # Every error here is the client's: resolvers never raise (failures come back as problem data).
+        """Record the request's problem code instead of logging: every error here is the client's, since
+        resolvers never raise (failures come back as problem data)."""
         request = current_request.get()
         if request is not None:
             request.problem_built("graphql/error")
 
 
-def build_schema(settings: Settings | None = None, keyring: Keyring | None = None) -> strawberry.Schema:
+def build_schema(settings: Settings | None = None, keyring: Keyring | None = None) -> ServiceSchema:
     """The GraphQL schema: a ``games`` field and one field per game and operation, all on ``Query``.
 
     Every operation is a pure function of its arguments (nothing is stored), so all are queries.
@@ -362,11 +454,7 @@ def build_schema(settings: Settings | None = None, keyring: Keyring | None = Non
             resolver=_resolver(op, builder), name=op.field_name, description=op.summary + "."
         )
     query = strawberry.type(type("Query", (), namespace), description="Every operation (all are pure).")
-    schema = _QuietSchema(
-        query=query,
-        config=StrawberryConfig(auto_camel_case=False),
-        extensions=[_limits_extension(settings)],
-    )
+    schema = ServiceSchema(query, settings)
     _resolve_from_coerced_arguments(schema, keyring)
     return schema
 

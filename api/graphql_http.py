@@ -1,6 +1,6 @@
 """GraphQL over HTTP at ``/graphql``: a POST with a JSON body, answered with ``{"data", "errors"}``.
 
-A small ASGI endpoint around strawberry's ``Schema.execute`` instead of strawberry's ASGI view: the view
+A small ASGI endpoint around :meth:`ServiceSchema.answer` instead of strawberry's ASGI view: the view
 also serves GET queries, multipart uploads, batches, websockets and an IDE, none of which the service
 offers, and its request adapters were about half of a GraphQL request's time. What remains is what the
 GraphQL-over-HTTP spec asks of a JSON POST; transport errors are problem details like REST's.
@@ -14,12 +14,12 @@ from typing import Any
 import orjson
 from graphql import GraphQLError
 from starlette.types import Receive, Scope, Send
-from strawberry import Schema
 from strawberry.exceptions import MissingQueryError
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
 from strawberry.types.graphql import OperationType
 
 from sevens_rules.api.context import current_request
+from sevens_rules.api.graphql import ServiceSchema
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import JSON_CONTENT_TYPE, header, is_json, problem_response, read_body
 from sevens_rules.schema.common import MAX_LISTED_ISSUES
@@ -49,7 +49,7 @@ class GraphQLEndpoint:
     and again.
     """
 
-    def __init__(self, schema: Schema) -> None:
+    def __init__(self, schema: ServiceSchema) -> None:
         self.schema = schema
         self.schema_answers: OrderedDict[tuple[str, str | None], bytes] = OrderedDict()
 
@@ -64,12 +64,7 @@ class GraphQLEndpoint:
             if kept is not None:
                 await _send_json(send, kept)
                 return
-            result = await self.schema.execute(
-                query,
-                variable_values=variables,
-                operation_name=operation_name,
-                allowed_operation_types=_ALLOWED,
-            )
+            result = self.schema.answer(query, variables, operation_name, _ALLOWED)
         except (BadGraphQLRequestError, CannotGetOperationTypeError, MissingQueryError) as error:
             await problem_response(problem(400, "graphql/bad-request", _reason(error)))(scope, receive, send)
             return
