@@ -171,7 +171,7 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     @classmethod
     def table_sizes(cls) -> tuple[int, ...]:
         """Every allowed number of players."""
-        return cls.player_counts or tuple(range(cls.min_players, cls.max_players + 1))
+        return cls.player_counts or _numbers_between(cls.min_players, cls.max_players)
 
     def check_players(self, players: int) -> None:
         """Refuse a table size this game is not played with."""
@@ -270,6 +270,12 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         return self.resolve(state, move)
 
 
+@cache
+def _numbers_between(lowest: int, highest: int) -> tuple[int, ...]:
+    # every posted state's check asks for its game's table sizes: made once per game
+    return tuple(range(lowest, highest + 1))
+
+
 def updated(model: ModelT, **fields: object) -> ModelT:
     """A copy of ``model`` with ``fields`` replaced, refusing a name the model has no field for (a typo
     would otherwise be dropped silently and vanish on output)."""
@@ -342,8 +348,7 @@ def conservation_issues(
     """Issues unless the locations hold every card of ``deck`` exactly once and nothing else."""
     # Every posted state goes through here: answer the common, consistent case with one set comparison
     # and only look for what exactly is wrong when something is.
-    count = sum(len(cards) for _, cards in locations)
-    if count == len(deck) and {c for _, cards in locations for c in cards} == _card_set(deck):
+    if holds_deck_once([cards for _, cards in locations], deck):
         return []
     issues = duplicate_card_issues(locations)
     present = Counter(c for _, cards in locations for c in cards)
@@ -363,6 +368,13 @@ def conservation_issues(
         else:
             issues.append(IssueAt((), message))
     return issues
+
+
+def holds_deck_once(card_lists: Sequence[Sequence[str]], deck: Sequence[str]) -> bool:
+    """Whether ``card_lists`` together hold every card of ``deck`` exactly once and nothing else: the
+    consistent case of :func:`conservation_issues`, which a caller may ask first to skip building the
+    paths of its locations."""
+    return sum(map(len, card_lists)) == len(deck) and set().union(*card_lists) == _card_set(deck)
 
 
 @cache

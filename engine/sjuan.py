@@ -29,6 +29,7 @@ from sevens_rules.engine.game import (
     bound_issues,
     conservation_issues,
     drawn_card_for_seat,
+    holds_deck_once,
     length_issues,
     listed,
     seat_issues,
@@ -72,6 +73,14 @@ _NEIGHBOURS = {
 """The cards next in rank to each card, in its suit (none below the Ace, none above the King)."""
 _CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 _RANK = {r: i for i, r in enumerate(RANKS)}
+_ROW_BIT = {c: (c[1], 1 << _RANK[c[0]]) for c in FULL_DECK}
+"""Each card's suit and its rank as a bit: a suit's cards on the table OR-ed together make its row."""
+_ROWS = frozenset(
+    sum(1 << rank for rank in range(low, high + 1))
+    for low in range(SEVEN + 1)
+    for high in range(SEVEN, KING + 1)
+)
+"""Every row a suit may show: the ranks from some low card to some high card, through the 7."""
 
 
 PLAY = SjuanMoveType.play
@@ -150,15 +159,17 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return set(self.playable_cards(state, FULL_DECK))
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
-        """Issues unless every suit's cards on the table form one unbroken row through its 7."""
-        by_suit: dict[str, list[int]] = {s: [] for s in "CDHS"}
+        """Issues unless every suit's cards on the table form one unbroken row through its 7 (asked once
+        the state holds each card once)."""
+        rows = dict.fromkeys("CDHS", 0)
         for c in state.table:
-            by_suit[c[1]].append(_RANK[c[0]])
-        issues = []
-        for s, ranks in by_suit.items():
-            if ranks and (SEVEN not in ranks or max(ranks) - min(ranks) + 1 != len(ranks)):
-                issues.append(IssueAt(("table",), f"the {s} cards on the table are not one row through 7{s}"))
-        return issues
+            suit, bit = _ROW_BIT[c]
+            rows[suit] |= bit
+        return [
+            IssueAt(("table",), f"the {s} cards on the table are not one row through 7{s}")
+            for s, row in rows.items()
+            if row and row not in _ROWS
+        ]
 
     def blocked(self, state: SjuanFamilyState) -> bool:
         """Whether nobody holds a playable card (only possible in free fan tan without wrap)."""
@@ -334,10 +345,15 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         n = len(state.hands)
         if size_issues := self.table_size_issues(state):
             return size_issues
-        issues = conservation_issues(
-            [(("hands", i), h) for i, h in enumerate(state.hands)]
-            + [(("table",), state.table), (("stock",), self.stock(state))],
-            FULL_DECK,
+        stock = self.stock(state)
+        issues = (
+            []
+            if holds_deck_once([*state.hands, state.table, stock], FULL_DECK)
+            else conservation_issues(
+                [(("hands", i), h) for i, h in enumerate(state.hands)]
+                + [(("table",), state.table), (("stock",), stock)],
+                FULL_DECK,
+            )
         )
         issues += length_issues(("chips",), state.chips, n)
         # a seat passes at most once between two plays (a whole round of passes would mean nobody can
