@@ -8,8 +8,10 @@ and error is for the caller's seat only: its own legal moves, its view, the even
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import cache
+from threading import Lock
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -36,9 +38,12 @@ from sevens_rules.schema.sealed import SealedModels, build_sealed_models
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
+OPENED_TOKENS = 256
+"""Tokens each game keeps opened, the most recently sealed or opened (see :class:`OpenedTokens`)."""
+
 LOG_VERSIONS = 16
 """Versions whose events a token keeps for ``view``: two full rounds of the largest table (eight seats),
-while keeping tokens small (the log is most of a token, and every apply compresses it again)."""
+while keeping tokens small (the log is most of a token, and every apply seals it again)."""
 
 DISABLED_DETAIL = (
     "Sealed operations need server keys: set RULES_SEAL_KEYS to one or more 'id:key' pairs (a key is 32 "
@@ -65,9 +70,51 @@ def draw_seed() -> str:
     return fresh_seed()
 
 
-def sealed_runs(game: AnyGame, keyring: Keyring | None) -> dict[str, Callable[[Any], Any]]:
-    """The five sealed operations of ``game`` as functions of a validated request, by name."""
+class OpenedTokens:
+    """The most recently sealed or opened tokens of one game with what they hold: the token's contents
+    and its state, as a bounded least-recently-used map from the token's exact text.
+
+    In a sealed match every seat asks about the token the last move produced (its moves, its view) and
+    one of them moves with it, so nearly every request presents a token this worker has just sealed or
+    opened. A token's text fixes its contents (it authenticates them), and the keys that opened it stay
+    for the life of the process, so a remembered token is always read as opening it again would read
+    it; a token that never opened is never remembered. The states are the engine's own frozen models,
+    which the engine never changes. Each game keeps its own map: a token of another game is not found,
+    and opening it says so.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[str, tuple[Sealed, Any]] = OrderedDict()
+        self._lock = Lock()
+
+    def get(self, token: str) -> tuple[Sealed, Any] | None:
+        """The contents and state of ``token`` if remembered (it becomes the most recent)."""
+        with self._lock:
+            entry = self._entries.get(token)
+            if entry is not None:
+                self._entries.move_to_end(token)
+            return entry
+
+    def put(self, token: str, sealed: Sealed, state: Any) -> None:
+        """Remember ``token`` (which opens to ``sealed``, holding ``state``), forgetting the least recent
+        token beyond the size."""
+        if self.size <= 0:
+            return
+        with self._lock:
+            self._entries[token] = (sealed, state)
+            self._entries.move_to_end(token)
+            if len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+
+def sealed_runs(
+    game: AnyGame, keyring: Keyring | None, opened_tokens: int = OPENED_TOKENS
+) -> dict[str, Callable[[Any], Any]]:
+    """The five sealed operations of ``game`` as functions of a validated request, by name (keeping up to
+    ``opened_tokens`` tokens opened, see :class:`OpenedTokens`)."""
     m = sealed_models(game.id)
+    tokens = OpenedTokens(opened_tokens)
     parse_state = game.models.state.model_validate_json
     events_adapter: TypeAdapter[list[Any]] = TypeAdapter(list[game.models.event])  # type: ignore[name-defined]
     game_id = game.id
@@ -83,8 +130,13 @@ def sealed_runs(game: AnyGame, keyring: Keyring | None) -> dict[str, Callable[[A
 
     def opened(req: Any) -> tuple[Keyring, Sealed, Any]:
         keys = ring()
+        remembered = tokens.get(req.token)
+        if remembered is not None:
+            return keys, *remembered
         sealed = open_token(keys, game_id, req.token)
-        return keys, sealed, parse_state(sealed.state_json)
+        state = parse_state(sealed.state_json)
+        tokens.put(req.token, sealed, state)
+        return keys, sealed, state
 
     def seat_opened(req: Any) -> tuple[Keyring, Sealed, Any]:
         keys, sealed, state = opened(req)
@@ -107,8 +159,10 @@ def sealed_runs(game: AnyGame, keyring: Keyring | None) -> dict[str, Callable[[A
             model_json(state),
             ((1, dump_events(events)),),
         )
+        token = seal(keys, game_id, first)
+        tokens.put(token, first, state)
         return m.new_response.model_construct(
-            token=seal(keys, game_id, first),
+            token=token,
             version=1,
             match_id=match_id_text(first.match_id),
             seat_keys=seat_keys(keys, game_id, first, game.players(state)),
@@ -145,9 +199,9 @@ def sealed_runs(game: AnyGame, keyring: Keyring | None) -> dict[str, Callable[[A
             raise type(error)(error.detail, own, error.issues) from None
         version = sealed.version + 1
         log = (*sealed.log, (version, dump_events(events)))[-LOG_VERSIONS:]
-        token = seal(
-            keys, game_id, Sealed(sealed.match_id, version, sealed.seat_key_id, model_json(after), log)
-        )
+        following = Sealed(sealed.match_id, version, sealed.seat_key_id, model_json(after), log)
+        token = seal(keys, game_id, following)
+        tokens.put(token, following, after)
         return m.apply_response.model_construct(
             token=token, version=version, events=for_seat(events, req.seat)
         )

@@ -9,15 +9,22 @@ one once the matches it sealed are over. Generate a key with
 
 **Tokens.** A token is URL-safe base64 (no padding) of::
 
-    format (1 byte, 2) | key id length (1) | key id | game id length (1) | game id
+    format (1 byte, 3) | key id length (1) | key id | game id length (1) | game id
     | match id (16) | version (4, big-endian) | nonce (12) | AES-256-GCM ciphertext and tag
 
-The plaintext is the zlib-compressed payload (:class:`Sealed`): the seat-key key id (length byte, then
-ASCII), the state's JSON length (4 bytes) and the number of log entries (2), each entry's version and
-length (4 + 4), the state's JSON, then each entry's events JSON; everything before the nonce is the
-associated data, so the game, the match id, the version and the key id are bound to the contents and
-cannot be changed without the key. The AES key is ``HMAC-SHA256(server key, "sevens-rules seal v1")``;
-nonces are 96 random bits from the OS.
+The plaintext is the payload (:class:`Sealed`): the seat-key key id (length byte, then ASCII), the
+state's JSON length (4 bytes) and the number of log entries (2), each entry's version and length (4 + 4),
+the state's JSON, then each entry's events JSON; everything before the nonce is the associated data, so
+the game, the match id, the version and the key id are bound to the contents and cannot be changed
+without the key. The AES key is ``HMAC-SHA256(server key, "sevens-rules seal v1")``; nonces are 96
+random bits from the OS.
+
+The payload is not compressed. Format 2 tokens, whose payload was zlib-compressed, still open (matches
+in play across an upgrade go on), but none is made any more: a compressed length depends on the hidden
+cards themselves (which hands repeat which runs of text), while an uncompressed payload's length
+depends only on what every seat knows (card names are two characters; hand, stock and log sizes are
+public); and compressing was about half of every seal. A mid-deal four-seat Sjuan token is about 1,960
+characters instead of 790, well within the request size limits.
 
 **Seat keys.** ``HMAC-SHA256(HMAC-SHA256(server key, "sevens-rules seat v1"), game NUL match id NUL
 seat)`` in URL-safe base64 (43 characters), where the server key is the one that sealed the match's first
@@ -45,7 +52,10 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from sevens_rules.engine.errors import IssueAt, RulesError
 
 ENV_VARIABLE = "RULES_SEAL_KEYS"
-FORMAT = 2
+FORMAT = 3
+"""The token format :func:`seal` writes."""
+COMPRESSED_FORMAT = 2
+"""The earlier format, the same but with a zlib-compressed payload: opened, never written."""
 MATCH_ID_BYTES = 16
 NONCE_BYTES = 12
 TAG_BYTES = 16
@@ -53,10 +63,6 @@ KEY_BYTES = 32
 KEY_ID = re.compile(r"[A-Za-z0-9._-]{1,32}")
 SEAT_KEY_LENGTH = 43
 """Characters of a seat key: 32 bytes in URL-safe base64 without padding."""
-_COMPRESSION = (1, zlib.DEFLATED, 12, 4)
-"""zlib's fastest level with a 4 KiB window and small hash tables (level, method, window bits, memory
-level). Every apply seals a token of a few KiB, and with zlib's defaults (a 32 KiB window, memory level 8)
-most of a seal was spent setting up 256 KiB of tables; the stream is standard zlib all the same."""
 
 
 class SealError(RulesError):
@@ -240,9 +246,7 @@ def seal(keyring: Keyring, game_id: str, sealed: Sealed) -> str:
     parts += [struct.pack(f">IH{len(sizes)}I", len(sealed.state_json), len(sealed.log), *sizes)]
     parts += [sealed.state_json, *(events for _, events in sealed.log)]
     nonce = os.urandom(NONCE_BYTES)
-    packer = zlib.compressobj(*_COMPRESSION)
-    plaintext = packer.compress(b"".join(parts)) + packer.flush()
-    return _b64url(header + nonce + key.aead.encrypt(nonce, plaintext, header))
+    return _b64url(header + nonce + key.aead.encrypt(nonce, b"".join(parts), header))
 
 
 def open_token(keyring: Keyring, game_id: str, token: str) -> Sealed:
@@ -254,7 +258,7 @@ def open_token(keyring: Keyring, game_id: str, token: str) -> Sealed:
     if _b64url(raw) != token:  # one spelling per token: no ignored bits, no padding variants
         raise TokenMalformedError("The token is not in canonical URL-safe base64.")
     try:
-        if raw[0] != FORMAT:
+        if raw[0] != FORMAT and raw[0] != COMPRESSED_FORMAT:
             raise TokenMalformedError("The token's format is not one this service makes.")
         at = 1
         kid = raw[at + 1 : at + 1 + raw[at]].decode("ascii")
@@ -276,7 +280,7 @@ def open_token(keyring: Keyring, game_id: str, token: str) -> Sealed:
     except InvalidTag:
         raise TokenInvalidError("The token does not authenticate: it was modified or truncated.") from None
     # authenticated: the rest was written by seal() and cannot fail
-    payload = zlib.decompress(plaintext)
+    payload = zlib.decompress(plaintext) if raw[0] == COMPRESSED_FORMAT else plaintext
     seat_key_id = payload[1 : 1 + payload[0]].decode("ascii")
     at = 1 + payload[0]
     state_length, entries = struct.unpack_from(">IH", payload, at)
@@ -295,7 +299,7 @@ def seat_key(keyring: Keyring, game_id: str, sealed: Sealed, seat: int) -> str:
     """The secret key of ``seat`` in the match of ``sealed``."""
     root = keyring.get(sealed.seat_key_id).seat_root
     message = b"\0".join((game_id.encode(), sealed.match_id.hex().encode(), str(seat).encode()))
-    return _b64url(hmac.new(root, message, hashlib.sha256).digest())
+    return _b64url(hmac.digest(root, message, "sha256"))
 
 
 def check_seat_key(keyring: Keyring, game_id: str, sealed: Sealed, seat: int, given: str) -> None:

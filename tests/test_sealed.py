@@ -18,8 +18,9 @@ with warnings.catch_warnings():
 
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
-from sevens_rules.api.sealed import LOG_VERSIONS
-from sevens_rules.api.sealing import Keyring, SealKeysError, open_token
+from sevens_rules.api.problems import dump
+from sevens_rules.api.sealed import LOG_VERSIONS, OpenedTokens, sealed_models, sealed_runs
+from sevens_rules.api.sealing import COMPRESSED_FORMAT, FORMAT, Keyring, Sealed, SealKeysError, open_token
 from sevens_rules.engine.game import updated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.my_ship_sails import MyShipSailsEvent
@@ -222,16 +223,32 @@ def test_truncated_extended_and_respelled_tokens_are_refused() -> None:
         assert _score(respelled)[1]["code"] == "token/malformed"
 
 
-def test_a_token_sealed_with_zlibs_default_settings_still_opens(monkeypatch: pytest.MonkeyPatch) -> None:
-    # tokens issued before the seal used a small zlib window (zlib.compress at level 1) stay valid
-    with monkeypatch.context() as patched:
-        patched.setattr("sevens_rules.api.sealing._COMPRESSION", (1, zlib.DEFLATED, 15, 8))
-        match = _new("sjuan", 4)
-    seat, move = _first_move("sjuan", match)
-    status, applied = call(RING, "sjuan", "apply", _seat_body(match, seat, move=move))
+def test_a_token_of_the_earlier_compressed_format_still_opens() -> None:
+    # format 2 tokens carried the same payload zlib-compressed: a match sealed before the upgrade goes on
+    match = _new("sjuan", 4)
+    raw = base64.urlsafe_b64decode(match["token"] + "=" * (-len(match["token"]) % 4))
+    assert raw[0] == FORMAT
+    nonce_at = 1 + 1 + raw[1]  # past the format, the key id, the game id, the match id and the version
+    nonce_at += 1 + raw[nonce_at] + 16 + 4
+    aead = RING.current.aead
+    payload = aead.decrypt(raw[nonce_at : nonce_at + 12], raw[nonce_at + 12 :], raw[:nonce_at])
+    header = bytes((COMPRESSED_FORMAT,)) + raw[1:nonce_at]
+    nonce = os.urandom(12)
+    old = header + nonce + aead.encrypt(nonce, zlib.compress(payload, 1), header)
+    old_token = base64.urlsafe_b64encode(old).rstrip(b"=").decode()
+    assert open_token(RING, "sjuan", old_token) == open_token(RING, "sjuan", match["token"])
+    seat, move = _first_move("sjuan", {**match, "token": old_token})
+    status, applied = call(RING, "sjuan", "apply", _seat_body({**match, "token": old_token}, seat, move=move))
     assert status == 200, applied
     assert applied["version"] == 2
+    assert applied["token"].startswith(match["token"][:2])  # sealed again in the current format
     assert _state("sjuan", applied["token"]).hands != _state("sjuan", match["token"]).hands
+
+
+def test_a_token_reveals_by_its_length_only_what_every_seat_knows() -> None:
+    # uncompressed: two deals of the same table size and progress seal to tokens of the same length
+    lengths = {len(_new("sjuan", 4)["token"]) for _ in range(6)}
+    assert len(lengths) == 1
 
 
 def test_a_token_of_another_game_or_another_key_is_refused_with_its_own_code() -> None:
@@ -442,3 +459,64 @@ def test_random_sealed_matches_never_show_a_seat_what_it_may_not_see(game_id: st
                 event_leaks(game, state, after, move.get("card"), actor, applied["events"]),
                 "apply",
             )
+
+
+# ---- opened tokens -----------------------------------------------------------------------------------
+
+
+def test_remembered_tokens_are_bounded_and_the_least_recent_is_forgotten_first() -> None:
+    tokens = OpenedTokens(2)
+    contents = [Sealed(bytes(16), version, "k1", b"{}", ()) for version in range(3)]
+    tokens.put("a", contents[0], "state a")
+    tokens.put("b", contents[1], "state b")
+    assert tokens.get("a") == (contents[0], "state a")  # "a" is now the most recent
+    tokens.put("c", contents[2], "state c")
+    assert tokens.get("b") is None
+    assert tokens.get("a") == (contents[0], "state a")
+    assert tokens.get("c") == (contents[2], "state c")
+    nothing = OpenedTokens(0)
+    nothing.put("a", contents[0], "state a")
+    assert nothing.get("a") is None
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_answers_from_remembered_tokens_equal_answers_from_tokens_opened_afresh(game_id: str) -> None:
+    """Every answer of a random sealed match, asked through the remembered tokens (the state the engine
+    made when it sealed them), equals the answer from the same token opened and parsed again."""
+    game = GAMES[game_id]
+    models = sealed_models(game_id)
+    remembering, afresh = sealed_runs(game, RING), sealed_runs(game, RING, opened_tokens=0)
+    rng = random.Random(f"remembered {game_id}")
+    players = min(game.table_sizes())
+    new = _request(models.new_request, {"players": players, "options": OPTIONS.get(game_id, {})})
+    started = remembering["new"](new)
+    token, keys = started.token, started.seat_keys
+    for _ in range(60):
+        legal = []
+        for seat in range(players):
+            asked = {"token": token, "seat": seat, "seat_key": keys[seat]}
+            for name, request in (("moves", models.moves_request), ("view", models.view_request)):
+                req = _request(request, asked)
+                assert dump(remembering[name](req)) == dump(afresh[name](req)), (name, seat)
+            legal += remembering["moves"](_request(models.moves_request, asked)).moves
+        req = _request(models.score_request, {"token": token})
+        assert dump(remembering["score"](req)) == dump(afresh["score"](req))
+        if not legal:
+            break
+        move = rng.choice(legal)
+        seat = move.player
+        asked = {"token": token, "seat": seat, "seat_key": keys[seat], "move": orjson.loads(dump(move))}
+        req = _request(models.apply_request, asked)
+        applied, again = remembering["apply"](req), afresh["apply"](req)
+        assert (applied.version, dump_all(applied.events)) == (again.version, dump_all(again.events))
+        token = applied.token
+
+
+def _request(model: Any, data: dict[str, Any]) -> Any:
+    """The request model as the service validates a body."""
+    return model.model_validate_json(orjson.dumps(data))
+
+
+def dump_all(models: list[Any]) -> list[bytes]:
+    """Each model's JSON."""
+    return [dump(model) for model in models]
