@@ -177,26 +177,25 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
         )
         return after, events
 
-    def draw_after_trick(self, state: CaliforniaJackState, events: list[SevenUpEvent]) -> CaliforniaJackState:
+    def draw_after_trick(
+        self, state: CaliforniaJackState, winner: int, changes: dict[str, Any], events: list[SevenUpEvent]
+    ) -> None:
         """The winner draws the face-up top card, the loser the next; the new top card sets trump unless
         ``fixed_trump``."""
-        if not state.stock:
-            return state
         stock = state.stock
-        winner = state.leader
-        assert winner is not None
-        loser = (winner + 1) % len(state.hands)
-        hands = list(state.hands)
+        if not stock:
+            return
+        hands: list[list[str]] = changes["hands"]
+        loser = (winner + 1) % len(hands)
         hands[winner] = _sorted([*hands[winner], stock[0]])
         hands[loser] = _sorted([*hands[loser], stock[1]])
         events.append(_event(SevenUpEventType.drew, player=winner, card=stock[0]))
         events.append(_event(SevenUpEventType.drew, player=loser))
-        after = updated(state, hands=hands, stock=stock[2:])
+        changes["stock"] = stock[2:]
         if len(stock) > 2 and not _fixed_trump(state.options):
             top = stock[2]
-            after = updated(after, trump=SUIT_OF[top[1]])
+            changes["trump"] = SUIT_OF[top[1]]
             events.append(_event(SevenUpEventType.trump_turned, card=top, suit=SUIT_OF[top[1]]))
-        return after
 
     def honour_points(self, state: CaliforniaJackState) -> list[tuple[SevenUpPoint, str | None]]:
         """A, 2 and J of the final trump suit to whoever won the trick holding them."""

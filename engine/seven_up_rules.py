@@ -119,10 +119,51 @@ def _event(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
     return listed(SevenUpEvent, type=kind, **fields)
 
 
+# Blank models the engine fills in with ``updated`` rather than validating each new one. A trick record,
+# its ``trick_won`` event, the point events and the deal record are made from values the engine computed
+# and already holds as the right types (seats, cards, ``Suit`` and reason members, validated points); like
+# ``updated`` on a state, skipping validation changes nothing but the time (a validated trick and event were
+# a tenth of a California Jack playout). tests/test_engine_speed.py checks every such model of random
+# playouts against the validated one, field types included.
+_BLANK_EVENTS: Mapping[SevenUpEventType, SevenUpEvent] = {
+    kind: SevenUpEvent(type=kind) for kind in SevenUpEventType
+}
+_BLANK_TRICK = SevenUpTrick(leader=0, cards=[], trump=None, winner=0)
+_BLANK_DEAL = SevenUpDeal(number=1, dealer=0, outcome=Outcome.played, trump=None, points=[], by_side=[])
+
+
 def _event_with_list(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
     """An event holding a list or a deal record (a trick's cards, totals, a deal, winners): there is nothing
-    to share, so it is made directly rather than first tried against the shared events."""
-    return SevenUpEvent(type=kind, **fields)
+    to share, so it is made afresh, from the engine's own values without validating them again (see
+    ``_BLANK_EVENTS``). Each list passed must be the event's own (not held by a state)."""
+    return updated(_BLANK_EVENTS[kind], **fields)
+
+
+def _trick_record(leader: int, cards: list[str], trump: Suit | None, winner: int) -> SevenUpTrick:
+    """The record of a completed trick, made without validating the engine's values again (``cards`` must be
+    the record's own list)."""
+    return updated(_BLANK_TRICK, leader=leader, cards=cards, trump=trump, winner=winner)
+
+
+def _deal_record(
+    number: int,
+    dealer: int,
+    outcome: Outcome,
+    trump: Suit | None,
+    points: list[SevenUpPoint],
+    by_side: list[int],
+) -> SevenUpDeal:
+    """The record of a finished deal, made without validating the engine's values again (the lists must be
+    the record's own)."""
+    return updated(
+        _BLANK_DEAL,
+        number=number,
+        dealer=dealer,
+        outcome=outcome,
+        trump=trump,
+        points=points,
+        by_side=by_side,
+    )
 
 
 def _fixed_trump(options: Any) -> bool:
@@ -297,7 +338,8 @@ class SevenUpRules(
         end_of_hand: bool = False,
     ) -> tuple[StateT, bool]:
         """Add points one at a time; the match ends (and the deal closes) at the first that reaches the
-        target. Returns the new state and whether the match ended."""
+        target. At the ``end_of_hand`` the deal closes in any case. Returns the new state and whether the
+        match ended."""
         totals = self.totals(state)
         counted, ended = self.counted(totals, [point for point, _ in new_points])
         points = list(state.points)
@@ -314,12 +356,14 @@ class SevenUpRules(
                     totals=list(totals),
                 )
             )
-        state = updated(state, points=points)
+        # a closing deal goes straight to its record: the state with the points added would be dropped
         if ended:
             outcome = PLAYED if end_of_hand else MATCH_WON
             winning_side = new_points[counted - 1][0].side
-            return self._close(state, outcome, events, winning_side=winning_side), True
-        return state, False
+            return self._close(state, outcome, events, points, winning_side), True
+        if end_of_hand:
+            return self._close(state, PLAYED, events, points), False
+        return updated(state, points=points), False
 
     def counted(self, totals: Sequence[int], points: Sequence[SevenUpPoint]) -> tuple[int, bool]:
         """How many of ``points``, added one at a time to the match ``totals``, are counted: all of them,
@@ -333,22 +377,23 @@ class SevenUpRules(
         return len(points), False
 
     def _close(
-        self, state: StateT, outcome: Outcome, events: list[SevenUpEvent], winning_side: int | None = None
+        self,
+        state: StateT,
+        outcome: Outcome,
+        events: list[SevenUpEvent],
+        points: list[SevenUpPoint] | None = None,
+        winning_side: int | None = None,
     ) -> StateT:
-        """Record the deal and move to ``deal_over`` (or ``match_over`` when ``winning_side`` is set)."""
+        """Record the deal and move to ``deal_over`` (or ``match_over`` when ``winning_side`` is set).
+        ``points`` are the deal's points when they are not yet in ``state`` (else its ``points``)."""
         n = len(state.hands)
+        if points is None:
+            points = state.points
         by_side = [0] * self.side_count(n)
         if outcome is not THROWN_IN:
-            for point in state.points:
+            for point in points:
                 by_side[point.side] += 1
-        deal = SevenUpDeal(
-            number=state.deal_number,
-            dealer=state.dealer,
-            outcome=outcome,
-            trump=state.trump,
-            points=state.points,
-            by_side=by_side,
-        )
+        deal = _deal_record(state.deal_number, state.dealer, outcome, state.trump, list(points), by_side)
         events.append(_event_with_list(SevenUpEventType.deal_ended, player=state.dealer, deal=deal))
         phase = DEAL_OVER
         if winning_side is not None:
@@ -488,9 +533,13 @@ class SevenUpRules(
             return self._discard(state, player, move.cards)
         raise AssertionError(f"{kind} is not a move inside a deal")
 
-    def draw_after_trick(self, state: StateT, events: list[SevenUpEvent]) -> StateT:
-        """The state after a trick is gathered, before the next lead (Seven-Up: nobody draws)."""
-        return state
+    def draw_after_trick(
+        self, state: StateT, winner: int, changes: dict[str, Any], events: list[SevenUpEvent]
+    ) -> None:
+        """What else changes when ``winner`` gathers the trick just completed in ``state``, before the next
+        lead (Seven-Up: nobody draws). ``changes`` are the fields the end of the trick sets (``hands`` after
+        the trick, ``tricks``, ``leader``...); a game adds or replaces fields in it, so that the end of a
+        trick copies the state once."""
 
     def _start_play(self, state: StateT) -> StateT:
         return updated(state, phase=PLAYING, leader=(state.dealer + 1) % len(state.hands))
@@ -565,20 +614,24 @@ class SevenUpRules(
         events = [_PLAYED_EVENTS[player][card_]]
         if len(trick) < n:
             return updated(state, hands=hands, trick=trick), events
-        assert state.leader is not None
+        leader = state.leader
+        assert leader is not None
         trump = state.trump
-        winner: int = trick_winner(trick, state.leader, n, trump)
-        done = SevenUpTrick(leader=state.leader, cards=trick, trump=trump, winner=winner)
-        events.append(_event_with_list(SevenUpEventType.trick_won, player=winner, cards=trick))
-        after = updated(state, hands=hands, trick=[], tricks=[*state.tricks, done], leader=winner)
-        after = self.draw_after_trick(after, events)
+        winner: int = trick_winner(trick, leader, n, trump)
+        events.append(_event_with_list(SevenUpEventType.trick_won, player=winner, cards=list(trick)))
+        changes: dict[str, Any] = {
+            "hands": hands,
+            "trick": [],
+            "tricks": [*state.tricks, _trick_record(leader, trick, trump, winner)],
+            "leader": winner,
+        }
+        self.draw_after_trick(state, winner, changes, events)
+        after = updated(state, **changes)
         if any(after.hands):
             return after, events
-        # the hand is over: High, Low, Jack, Game, one at a time
-        after, ended = self._award(after, self.hand_points(after), events, end_of_hand=True)
-        if ended:
-            return after, events
-        return self._close(after, PLAYED, events), events
+        # the hand is over: High, Low, Jack, Game, one at a time, and the deal closes
+        after, _ = self._award(after, self.hand_points(after), events, end_of_hand=True)
+        return after, events
 
     # ---- score and view -----------------------------------------------------------------------
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
 import pytest
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from sevens_rules.engine import my_ship_sails, sedmice, seven_up_rules, sevens
 from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS
@@ -577,3 +578,59 @@ def test_my_ship_sails_legal_moves_are_those_of_the_shared_cycle(players: int) -
                 assert game.legal_moves(state, seat) == DealtMatch.legal_moves(game, state, seat)
             phases.add(state.phase)
     assert phases == {"step", "deal_over", "match_over"}
+
+
+# ---- Seven-Up family, second pass (records and events made without validating them again) ----------
+
+
+def _as_validated(model: BaseModel) -> BaseModel:
+    """``model`` validated afresh from its own set fields (nested models too), as the engine once made it."""
+    fields = {name: _validated_value(getattr(model, name)) for name in model.model_fields_set}
+    return type(model)(**fields)
+
+
+def _validated_value(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return _as_validated(value)
+    if isinstance(value, list):
+        return [_validated_value(item) for item in value]
+    return value
+
+
+def _typed_fields(value: Any) -> Any:
+    """Every value of a model tree with its exact type and its model's set fields: ``==`` alone would take
+    the letter ``"S"`` for ``Suit.S``."""
+    if isinstance(value, BaseModel):
+        return (
+            type(value),
+            sorted(value.model_fields_set),
+            {name: _typed_fields(getattr(value, name)) for name in type(value).model_fields},
+        )
+    if isinstance(value, list):
+        return [_typed_fields(item) for item in value]
+    return (type(value), value)
+
+
+def _seven_up_transitions(game_id: str, seeds: range) -> Iterator[tuple[Any, Any, Any, list[Any]]]:
+    """``(state, move, next state, events)`` of random matches of ``game_id`` at each table size."""
+    game = GAMES[game_id]
+    for players in game.table_sizes():
+        for seed in seeds:
+            states = playout(game, players, seed)
+            for state, move in states:
+                if move is not None:
+                    after, events = game.apply(state, move)
+                    yield state, move, after, events
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_unvalidated_records_and_events_are_the_validated_ones(game_id: str) -> None:
+    kinds: set[str] = set()
+    for _, _, after, events in _seven_up_transitions(game_id, range(6)):
+        for event in events:
+            assert _typed_fields(event) == _typed_fields(_as_validated(event)), event
+            kinds.add(event.type.value)
+        records = [*after.tricks, *after.deals]
+        assert _typed_fields(records) == _typed_fields([_as_validated(r) for r in records])
+    # every event made from a blank one was seen
+    assert {"trick_won", "point", "deal_ended", "match_ended"} <= kinds
