@@ -439,12 +439,16 @@ class SevenUpRules(
 
     # ---- turns and moves ----------------------------------------------------------------------
 
+    def seat_to_play(self, state: StateT) -> int:
+        """The seat whose card comes next in the trick (``play`` phase): clockwise from the leader."""
+        assert state.leader is not None
+        return (state.leader + len(state.trick)) % len(state.hands)
+
     def to_act(self, state: StateT) -> list[int]:
         n = len(state.hands)
         phase = state.phase
         if phase is PLAYING:
-            assert state.leader is not None
-            return [(state.leader + len(state.trick)) % n]
+            return [self.seat_to_play(state)]
         if phase is STAND_OR_BEG:
             return [(state.dealer + 1) % n]
         if phase is GIVE_OR_RUN:
@@ -458,6 +462,14 @@ class SevenUpRules(
         if phase is DEAL_OVER:
             return [self.next_dealer(state)]
         return []
+
+    def legal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
+        """The shared cycle's moves (:meth:`DealtMatch.legal_moves`); in ``play``, the step of almost every
+        request, the seat is compared with the one seat to play rather than with a list made by ``to_act``
+        (``moves`` and ``apply`` each list who acts already)."""
+        if state.phase is PLAYING:
+            return self.deal_moves(state, player) if player == self.seat_to_play(state) else []
+        return DealtMatch.legal_moves(self, state, player)
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevenUpMove:
         return SevenUpMove(type=NEXT_DEAL, player=player, deck=deck)

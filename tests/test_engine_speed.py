@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from sevens_rules.engine import my_ship_sails, sedmice, seven_up_rules, sevens
+from sevens_rules.engine import my_ship_sails, sedmice, seven_up, seven_up_rules, sevens
 from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS
 from sevens_rules.engine.game import listed, updated
 from sevens_rules.engine.match import DealtMatch
@@ -634,3 +634,29 @@ def test_seven_up_unvalidated_records_and_events_are_the_validated_ones(game_id:
         assert _typed_fields(records) == _typed_fields([_as_validated(r) for r in records])
     # every event made from a blank one was seen
     assert {"trick_won", "point", "deal_ended", "match_ended"} <= kinds
+
+
+def test_california_jack_draw_event_tables_are_the_validated_events() -> None:
+    for seat in range(MAX_SEATS):
+        unseen = SevenUpEvent(type=SevenUpEventType.drew, player=seat)
+        assert _typed_fields(seven_up._DREW_UNSEEN_EVENTS[seat]) == _typed_fields(unseen)
+        for card in FULL_DECK:
+            drew = SevenUpEvent(type=SevenUpEventType.drew, player=seat, card=card)
+            assert _typed_fields(seven_up._DREW_EVENTS[seat][card]) == _typed_fields(drew)
+    for card in FULL_DECK:
+        turned = SevenUpEvent(type=SevenUpEventType.trump_turned, card=card, suit=Suit(card[1]))
+        assert _typed_fields(seven_up._STOCK_TOP_TURNED_EVENTS[card]) == _typed_fields(turned)
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_legal_moves_are_those_of_the_shared_cycle(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    phases = set()
+    for players in game.table_sizes():
+        for seed in range(4):
+            for state, _ in playout(game, players, seed):
+                for seat in range(-1, players + 1):
+                    assert game.legal_moves(state, seat) == DealtMatch.legal_moves(game, state, seat)
+                phases.add(state.phase.value)
+    assert {"play", "deal_over", "match_over"} <= phases
