@@ -409,7 +409,11 @@ class SevenUpRules(
         trump = state.trump
         points: list[tuple[SevenUpPoint, str | None]] = []
         if trump is not None:
-            played_by = {c: (t.leader + i) % n for t in state.tricks for i, c in enumerate(t.cards)}
+            # who played each trump (the other cards play no part in High and Low: leaving them out of
+            # the table saves most of its work)
+            played_by = {
+                c: (t.leader + i) % n for t in state.tricks for i, c in enumerate(t.cards) if c[1] == trump
+            }
             high = highest(played_by, trump)
             low = lowest(played_by, trump)
             if high is not None and low is not None:

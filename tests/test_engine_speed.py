@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from sevens_rules.engine import my_ship_sails, sedmice, seven_up, seven_up_rules, sevens
+from sevens_rules.engine import my_ship_sails, sedmice, seven_up, seven_up_rules, sevens, tricks
 from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS
 from sevens_rules.engine.game import listed, updated
 from sevens_rules.engine.match import DealtMatch
@@ -660,3 +660,53 @@ def test_seven_up_legal_moves_are_those_of_the_shared_cycle(game_id: str) -> Non
                     assert game.legal_moves(state, seat) == DealtMatch.legal_moves(game, state, seat)
                 phases.add(state.phase.value)
     assert {"play", "deal_over", "match_over"} <= phases
+
+
+def test_trick_helpers_read_ace_high_from_the_table_as_from_the_rank_order() -> None:
+    # an equal rank order that is not the ACE_HIGH object itself takes the position-in-the-order way
+    by_position = "".join(list(tricks.ACE_HIGH))
+    assert by_position == tricks.ACE_HIGH and by_position is not tricks.ACE_HIGH
+    rng = random.Random(5)
+    for _ in range(2000):
+        cards = rng.sample(FULL_DECK, rng.randint(1, 8))
+        suit = rng.choice("CDHS")
+        trump = rng.choice(["C", "D", "H", "S", None])
+        assert [tricks.strength(c) for c in cards] == [tricks.strength(c, by_position) for c in cards]
+        assert tricks.trick_winner_index(cards, trump) == tricks.trick_winner_index(cards, trump, by_position)
+        assert tricks.highest(cards, suit) == tricks.highest(cards, suit, by_position)
+        assert tricks.lowest(cards, suit) == tricks.lowest(cards, suit, by_position)
+        assert tricks.card_points(cards) == sum(tricks.GAME_POINTS.get(c[0], 0) for c in cards)
+
+
+def _honour_points_of_every_card(game: SevenUpFamily[Any, Any, Any], state: Any) -> list[Any]:
+    """High, Low and Jack as first written: who played each card, all cards, then the highest and lowest
+    trump among them."""
+    n = len(state.hands)
+    trump = state.trump
+    points = []
+    if trump is not None:
+        played_by = {c: (t.leader + i) % n for t in state.tricks for i, c in enumerate(t.cards)}
+        high = tricks.highest(played_by, trump)
+        low = tricks.lowest(played_by, trump)
+        if high is not None and low is not None:
+            points.append((game._seat_point(seven_up_rules.Reason.high, played_by[high]), high))
+            points.append((game._seat_point(seven_up_rules.Reason.low, played_by[low]), low))
+        jack = "J" + trump
+        for trick in state.tricks:
+            if jack in trick.cards:
+                points.append((game._seat_point(seven_up_rules.Reason.jack, trick.winner), jack))
+                break
+    return points
+
+
+@pytest.mark.parametrize("game_id", ["seven-up", "four-handed-seven-up"])
+def test_seven_up_honour_points_are_those_read_off_every_card(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    scored = 0
+    for state, _, after, _ in _seven_up_transitions(game_id, range(8)):
+        for probe in (state, after):
+            expected = _honour_points_of_every_card(game, probe)
+            assert game.honour_points(probe) == expected
+            scored += bool(expected)
+    assert scored > 100
