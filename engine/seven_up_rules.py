@@ -108,6 +108,12 @@ _PLAYED_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
     for seat in range(MAX_SEATS)
 )
 """``_PLAYED_EVENTS[seat][card]``: the ``played`` event of ``card`` by ``seat``."""
+_DECISION_MOVES: Mapping[SevenUpPhase, tuple[tuple[SevenUpMove, ...], ...]] = {
+    phase: tuple(tuple(SevenUpMove(type=kind, player=seat) for kind in kinds) for seat in range(MAX_SEATS))
+    for phase, kinds in ((Phase.stand_or_beg, (STAND, BEG)), (Phase.give_or_run, (GIVE, RUN)))
+}
+"""``_DECISION_MOVES[phase][seat]``: the two moves of ``seat`` deciding on the trump (``stand_or_beg``:
+stand, beg; ``give_or_run``: give, run), in the order they are listed."""
 
 
 def _sorted(cards: Sequence[str]) -> list[str]:
@@ -500,16 +506,8 @@ class SevenUpRules(
         if phase is PLAYING or phase is DISCARDING:
             moves, cards = self.card_choices(state, player)
             return [moves[c] for c in cards]
-        if phase is STAND_OR_BEG:
-            return [
-                listed(SevenUpMove, type=STAND, player=player),
-                listed(SevenUpMove, type=BEG, player=player),
-            ]
-        if phase is GIVE_OR_RUN:
-            return [
-                listed(SevenUpMove, type=GIVE, player=player),
-                listed(SevenUpMove, type=RUN, player=player),
-            ]
+        if phase is STAND_OR_BEG or phase is GIVE_OR_RUN:
+            return list(_DECISION_MOVES[phase][player])
         return []
 
     def is_legal_in_deal(self, state: StateT, move: SevenUpMove) -> bool:

@@ -710,3 +710,13 @@ def test_seven_up_honour_points_are_those_read_off_every_card(game_id: str) -> N
             assert game.honour_points(probe) == expected
             scored += bool(expected)
     assert scored > 100
+
+
+def test_seven_up_decision_move_tables_are_the_validated_moves() -> None:
+    decisions = {"stand_or_beg": ("stand", "beg"), "give_or_run": ("give", "run")}
+    for phase, kinds in decisions.items():
+        for seat in range(MAX_SEATS):
+            expected = [SevenUpMove(type=SevenUpMoveType(kind), player=seat) for kind in kinds]
+            table = seven_up_rules._DECISION_MOVES[seven_up_rules.Phase(phase)][seat]
+            assert _typed_fields(list(table)) == _typed_fields(expected)
+    assert len(seven_up_rules._DECISION_MOVES) == len(decisions)
