@@ -108,6 +108,12 @@ _PLAYED_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
     for seat in range(MAX_SEATS)
 )
 """``_PLAYED_EVENTS[seat][card]``: the ``played`` event of ``card`` by ``seat``."""
+_NEXT_DEAL_MOVES: tuple[SevenUpMove, ...] = tuple(
+    SevenUpMove(type=NEXT_DEAL, player=seat, deck=None) for seat in range(MAX_SEATS)
+)
+"""``_NEXT_DEAL_MOVES[seat]``: the listed ``next_deal`` move of ``seat`` (``deck`` given as None, so that it
+is among the move's set fields as it always was), validated once rather than for the move list and again
+for the legality check of every ``next_deal``."""
 _DECISION_MOVES: Mapping[SevenUpPhase, tuple[tuple[SevenUpMove, ...], ...]] = {
     phase: tuple(tuple(SevenUpMove(type=kind, player=seat) for kind in kinds) for seat in range(MAX_SEATS))
     for phase, kinds in ((Phase.stand_or_beg, (STAND, BEG)), (Phase.give_or_run, (GIVE, RUN)))
@@ -482,6 +488,8 @@ class SevenUpRules(
         return DealtMatch.legal_moves(self, state, player)
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevenUpMove:
+        if deck is None:
+            return _NEXT_DEAL_MOVES[player]
         return SevenUpMove(type=NEXT_DEAL, player=player, deck=deck)
 
     def card_choices(self, state: StateT, player: int) -> tuple[Mapping[str, SevenUpMove], list[str]]:

@@ -720,3 +720,15 @@ def test_seven_up_decision_move_tables_are_the_validated_moves() -> None:
             table = seven_up_rules._DECISION_MOVES[seven_up_rules.Phase(phase)][seat]
             assert _typed_fields(list(table)) == _typed_fields(expected)
     assert len(seven_up_rules._DECISION_MOVES) == len(decisions)
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_next_deal_moves_are_the_validated_moves(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    deck = list(reversed(FULL_DECK))
+    for seat in range(MAX_SEATS):
+        plain = SevenUpMove(type=SevenUpMoveType.next_deal, player=seat, deck=None)  # as first made
+        assert _typed_fields(game.next_deal_move(seat)) == _typed_fields(plain)
+        with_deck = SevenUpMove(type=SevenUpMoveType.next_deal, player=seat, deck=deck)
+        assert _typed_fields(game.next_deal_move(seat, deck)) == _typed_fields(with_deck)
