@@ -98,9 +98,9 @@ from sevens_rules.schema.seven_up import (
 __all__ = ["CaliforniaJack", "FourHandedSevenUp", "SevenUp", "SevenUpFamily", "cut_for_dealer"]
 
 
-# California Jack's events after every trick, made once per seat and card (see ``_PLAYED_EVENTS``): the
-# drawing is half the events of a deal, and looking each one up through ``listed`` cost more than the
-# rest of the draw.
+# California Jack's events after every trick, made once per seat and card (see ``_PLAYED_EVENTS``): they
+# are half the events of a deal, and ``listed`` hashed their fields (an enum member hashes in Python) at
+# every lookup.
 _DREW_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
     {c: SevenUpEvent(type=SevenUpEventType.drew, player=seat, card=c) for c in FULL_DECK}
     for seat in range(MAX_SEATS)

@@ -134,9 +134,9 @@ def _event(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
 # Blank models the engine fills in with ``updated`` rather than validating each new one. A trick record,
 # its ``trick_won`` event, the point events and the deal record are made from values the engine computed
 # and already holds as the right types (seats, cards, ``Suit`` and reason members, validated points); like
-# ``updated`` on a state, skipping validation changes nothing but the time (a validated trick and event were
-# a tenth of a California Jack playout). tests/test_engine_speed.py checks every such model of random
-# playouts against the validated one, field types included.
+# ``updated`` on a state, skipping validation changes nothing but the time (validating the trick and its
+# event was close to a tenth of a California Jack playout in a profile). tests/test_engine_speed.py checks
+# every such model of random playouts against the validated one, field types and set fields included.
 _BLANK_EVENTS: Mapping[SevenUpEventType, SevenUpEvent] = {
     kind: SevenUpEvent(type=kind) for kind in SevenUpEventType
 }
