@@ -60,8 +60,10 @@ Decisions where the rulings are silent (also in the README):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import updated
 from sevens_rules.engine.seven_up_checks import SevenUpFamily
@@ -71,12 +73,11 @@ from sevens_rules.engine.seven_up_rules import (
     Outcome,
     Phase,
     Reason,
-    _event,
     _fixed_trump,
     _sorted,
     cut_for_dealer,
 )
-from sevens_rules.schema.common import GameModels
+from sevens_rules.schema.common import MAX_SEATS, GameModels
 from sevens_rules.schema.seven_up import (
     CaliforniaJackOptions,
     CaliforniaJackState,
@@ -95,6 +96,24 @@ from sevens_rules.schema.seven_up import (
 )
 
 __all__ = ["CaliforniaJack", "FourHandedSevenUp", "SevenUp", "SevenUpFamily", "cut_for_dealer"]
+
+
+# California Jack's events after every trick, made once per seat and card (see ``_PLAYED_EVENTS``): they
+# are half the events of a deal, and ``listed`` hashed their fields (an enum member hashes in Python) at
+# every lookup.
+_DREW_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
+    {c: SevenUpEvent(type=SevenUpEventType.drew, player=seat, card=c) for c in FULL_DECK}
+    for seat in range(MAX_SEATS)
+)
+"""``_DREW_EVENTS[seat][card]``: ``seat`` drew the face-up ``card``."""
+_DREW_UNSEEN_EVENTS: tuple[SevenUpEvent, ...] = tuple(
+    SevenUpEvent(type=SevenUpEventType.drew, player=seat) for seat in range(MAX_SEATS)
+)
+"""``_DREW_UNSEEN_EVENTS[seat]``: ``seat`` drew the next card, face down."""
+_STOCK_TOP_TURNED_EVENTS: Mapping[str, SevenUpEvent] = {
+    c: SevenUpEvent(type=SevenUpEventType.trump_turned, card=c, suit=SUIT_OF[c[1]]) for c in FULL_DECK
+}
+"""``_STOCK_TOP_TURNED_EVENTS[card]``: ``card`` is the stock's new face-up top card and sets trump."""
 
 
 class SevenUp(SevenUpFamily[SevenUpOptions, SevenUpState, SevenUpView]):
@@ -166,7 +185,7 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
     ) -> tuple[CaliforniaJackState, list[SevenUpEvent]]:
         """The rest of the pack is the stock; its face-up top card sets trump and the eldest leads."""
         top = rest[0]
-        events.append(_event(SevenUpEventType.trump_turned, card=top, suit=SUIT_OF[top[1]]))
+        events.append(_STOCK_TOP_TURNED_EVENTS[top])
         after = updated(
             state,
             phase=Phase.play,
@@ -177,26 +196,25 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
         )
         return after, events
 
-    def draw_after_trick(self, state: CaliforniaJackState, events: list[SevenUpEvent]) -> CaliforniaJackState:
+    def draw_after_trick(
+        self, state: CaliforniaJackState, winner: int, changes: dict[str, Any], events: list[SevenUpEvent]
+    ) -> None:
         """The winner draws the face-up top card, the loser the next; the new top card sets trump unless
         ``fixed_trump``."""
-        if not state.stock:
-            return state
         stock = state.stock
-        winner = state.leader
-        assert winner is not None
-        loser = (winner + 1) % len(state.hands)
-        hands = list(state.hands)
+        if not stock:
+            return
+        hands: list[list[str]] = changes["hands"]
+        loser = (winner + 1) % len(hands)
         hands[winner] = _sorted([*hands[winner], stock[0]])
         hands[loser] = _sorted([*hands[loser], stock[1]])
-        events.append(_event(SevenUpEventType.drew, player=winner, card=stock[0]))
-        events.append(_event(SevenUpEventType.drew, player=loser))
-        after = updated(state, hands=hands, stock=stock[2:])
+        events.append(_DREW_EVENTS[winner][stock[0]])
+        events.append(_DREW_UNSEEN_EVENTS[loser])
+        changes["stock"] = stock[2:]
         if len(stock) > 2 and not _fixed_trump(state.options):
             top = stock[2]
-            after = updated(after, trump=SUIT_OF[top[1]])
-            events.append(_event(SevenUpEventType.trump_turned, card=top, suit=SUIT_OF[top[1]]))
-        return after
+            changes["trump"] = SUIT_OF[top[1]]
+            events.append(_STOCK_TOP_TURNED_EVENTS[top])
 
     def honour_points(self, state: CaliforniaJackState) -> list[tuple[SevenUpPoint, str | None]]:
         """A, 2 and J of the final trump suit to whoever won the trick holding them."""

@@ -108,6 +108,18 @@ _PLAYED_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
     for seat in range(MAX_SEATS)
 )
 """``_PLAYED_EVENTS[seat][card]``: the ``played`` event of ``card`` by ``seat``."""
+_NEXT_DEAL_MOVES: tuple[SevenUpMove, ...] = tuple(
+    SevenUpMove(type=NEXT_DEAL, player=seat, deck=None) for seat in range(MAX_SEATS)
+)
+"""``_NEXT_DEAL_MOVES[seat]``: the listed ``next_deal`` move of ``seat`` (``deck`` given as None, so that it
+is among the move's set fields as it always was), validated once rather than for the move list and again
+for the legality check of every ``next_deal``."""
+_DECISION_MOVES: Mapping[SevenUpPhase, tuple[tuple[SevenUpMove, ...], ...]] = {
+    phase: tuple(tuple(SevenUpMove(type=kind, player=seat) for kind in kinds) for seat in range(MAX_SEATS))
+    for phase, kinds in ((Phase.stand_or_beg, (STAND, BEG)), (Phase.give_or_run, (GIVE, RUN)))
+}
+"""``_DECISION_MOVES[phase][seat]``: the two moves of ``seat`` deciding on the trump (``stand_or_beg``:
+stand, beg; ``give_or_run``: give, run), in the order they are listed."""
 
 
 def _sorted(cards: Sequence[str]) -> list[str]:
@@ -119,10 +131,51 @@ def _event(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
     return listed(SevenUpEvent, type=kind, **fields)
 
 
+# Blank models the engine fills in with ``updated`` rather than validating each new one. A trick record,
+# its ``trick_won`` event, the point events and the deal record are made from values the engine computed
+# and already holds as the right types (seats, cards, ``Suit`` and reason members, validated points); like
+# ``updated`` on a state, skipping validation changes nothing but the time (validating the trick and its
+# event was close to a tenth of a California Jack playout in a profile). tests/test_engine_speed.py checks
+# every such model of random playouts against the validated one, field types and set fields included.
+_BLANK_EVENTS: Mapping[SevenUpEventType, SevenUpEvent] = {
+    kind: SevenUpEvent(type=kind) for kind in SevenUpEventType
+}
+_BLANK_TRICK = SevenUpTrick(leader=0, cards=[], trump=None, winner=0)
+_BLANK_DEAL = SevenUpDeal(number=1, dealer=0, outcome=Outcome.played, trump=None, points=[], by_side=[])
+
+
 def _event_with_list(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
     """An event holding a list or a deal record (a trick's cards, totals, a deal, winners): there is nothing
-    to share, so it is made directly rather than first tried against the shared events."""
-    return SevenUpEvent(type=kind, **fields)
+    to share, so it is made afresh, from the engine's own values without validating them again (see
+    ``_BLANK_EVENTS``). Each list passed must be the event's own (not held by a state)."""
+    return updated(_BLANK_EVENTS[kind], **fields)
+
+
+def _trick_record(leader: int, cards: list[str], trump: Suit | None, winner: int) -> SevenUpTrick:
+    """The record of a completed trick, made without validating the engine's values again (``cards`` must be
+    the record's own list)."""
+    return updated(_BLANK_TRICK, leader=leader, cards=cards, trump=trump, winner=winner)
+
+
+def _deal_record(
+    number: int,
+    dealer: int,
+    outcome: Outcome,
+    trump: Suit | None,
+    points: list[SevenUpPoint],
+    by_side: list[int],
+) -> SevenUpDeal:
+    """The record of a finished deal, made without validating the engine's values again (the lists must be
+    the record's own)."""
+    return updated(
+        _BLANK_DEAL,
+        number=number,
+        dealer=dealer,
+        outcome=outcome,
+        trump=trump,
+        points=points,
+        by_side=by_side,
+    )
 
 
 def _fixed_trump(options: Any) -> bool:
@@ -297,7 +350,8 @@ class SevenUpRules(
         end_of_hand: bool = False,
     ) -> tuple[StateT, bool]:
         """Add points one at a time; the match ends (and the deal closes) at the first that reaches the
-        target. Returns the new state and whether the match ended."""
+        target. At the ``end_of_hand`` the deal closes in any case. Returns the new state and whether the
+        match ended."""
         totals = self.totals(state)
         counted, ended = self.counted(totals, [point for point, _ in new_points])
         points = list(state.points)
@@ -314,12 +368,14 @@ class SevenUpRules(
                     totals=list(totals),
                 )
             )
-        state = updated(state, points=points)
+        # a closing deal goes straight to its record: the state with the points added would be dropped
         if ended:
             outcome = PLAYED if end_of_hand else MATCH_WON
             winning_side = new_points[counted - 1][0].side
-            return self._close(state, outcome, events, winning_side=winning_side), True
-        return state, False
+            return self._close(state, outcome, events, points, winning_side), True
+        if end_of_hand:
+            return self._close(state, PLAYED, events, points), False
+        return updated(state, points=points), False
 
     def counted(self, totals: Sequence[int], points: Sequence[SevenUpPoint]) -> tuple[int, bool]:
         """How many of ``points``, added one at a time to the match ``totals``, are counted: all of them,
@@ -333,22 +389,23 @@ class SevenUpRules(
         return len(points), False
 
     def _close(
-        self, state: StateT, outcome: Outcome, events: list[SevenUpEvent], winning_side: int | None = None
+        self,
+        state: StateT,
+        outcome: Outcome,
+        events: list[SevenUpEvent],
+        points: list[SevenUpPoint] | None = None,
+        winning_side: int | None = None,
     ) -> StateT:
-        """Record the deal and move to ``deal_over`` (or ``match_over`` when ``winning_side`` is set)."""
+        """Record the deal and move to ``deal_over`` (or ``match_over`` when ``winning_side`` is set).
+        ``points`` are the deal's points when they are not yet in ``state`` (else its ``points``)."""
         n = len(state.hands)
+        if points is None:
+            points = state.points
         by_side = [0] * self.side_count(n)
         if outcome is not THROWN_IN:
-            for point in state.points:
+            for point in points:
                 by_side[point.side] += 1
-        deal = SevenUpDeal(
-            number=state.deal_number,
-            dealer=state.dealer,
-            outcome=outcome,
-            trump=state.trump,
-            points=state.points,
-            by_side=by_side,
-        )
+        deal = _deal_record(state.deal_number, state.dealer, outcome, state.trump, list(points), by_side)
         events.append(_event_with_list(SevenUpEventType.deal_ended, player=state.dealer, deal=deal))
         phase = DEAL_OVER
         if winning_side is not None:
@@ -364,7 +421,11 @@ class SevenUpRules(
         trump = state.trump
         points: list[tuple[SevenUpPoint, str | None]] = []
         if trump is not None:
-            played_by = {c: (t.leader + i) % n for t in state.tricks for i, c in enumerate(t.cards)}
+            # who played each trump (the other cards play no part in High and Low: leaving them out of
+            # the table saves most of its work)
+            played_by = {
+                c: (t.leader + i) % n for t in state.tricks for i, c in enumerate(t.cards) if c[1] == trump
+            }
             high = highest(played_by, trump)
             low = lowest(played_by, trump)
             if high is not None and low is not None:
@@ -394,12 +455,16 @@ class SevenUpRules(
 
     # ---- turns and moves ----------------------------------------------------------------------
 
+    def seat_to_play(self, state: StateT) -> int:
+        """The seat whose card comes next in the trick (``play`` phase): clockwise from the leader."""
+        assert state.leader is not None
+        return (state.leader + len(state.trick)) % len(state.hands)
+
     def to_act(self, state: StateT) -> list[int]:
         n = len(state.hands)
         phase = state.phase
         if phase is PLAYING:
-            assert state.leader is not None
-            return [(state.leader + len(state.trick)) % n]
+            return [self.seat_to_play(state)]
         if phase is STAND_OR_BEG:
             return [(state.dealer + 1) % n]
         if phase is GIVE_OR_RUN:
@@ -414,7 +479,17 @@ class SevenUpRules(
             return [self.next_dealer(state)]
         return []
 
+    def legal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
+        """The shared cycle's moves (:meth:`DealtMatch.legal_moves`); in ``play``, the step of almost every
+        request, the seat is compared with the one seat to play rather than with a list made by ``to_act``
+        (``moves`` and ``apply`` each list who acts already)."""
+        if state.phase is PLAYING:
+            return self.deal_moves(state, player) if player == self.seat_to_play(state) else []
+        return DealtMatch.legal_moves(self, state, player)
+
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevenUpMove:
+        if deck is None:
+            return _NEXT_DEAL_MOVES[player]
         return SevenUpMove(type=NEXT_DEAL, player=player, deck=deck)
 
     def card_choices(self, state: StateT, player: int) -> tuple[Mapping[str, SevenUpMove], list[str]]:
@@ -439,16 +514,8 @@ class SevenUpRules(
         if phase is PLAYING or phase is DISCARDING:
             moves, cards = self.card_choices(state, player)
             return [moves[c] for c in cards]
-        if phase is STAND_OR_BEG:
-            return [
-                listed(SevenUpMove, type=STAND, player=player),
-                listed(SevenUpMove, type=BEG, player=player),
-            ]
-        if phase is GIVE_OR_RUN:
-            return [
-                listed(SevenUpMove, type=GIVE, player=player),
-                listed(SevenUpMove, type=RUN, player=player),
-            ]
+        if phase is STAND_OR_BEG or phase is GIVE_OR_RUN:
+            return list(_DECISION_MOVES[phase][player])
         return []
 
     def is_legal_in_deal(self, state: StateT, move: SevenUpMove) -> bool:
@@ -488,9 +555,13 @@ class SevenUpRules(
             return self._discard(state, player, move.cards)
         raise AssertionError(f"{kind} is not a move inside a deal")
 
-    def draw_after_trick(self, state: StateT, events: list[SevenUpEvent]) -> StateT:
-        """The state after a trick is gathered, before the next lead (Seven-Up: nobody draws)."""
-        return state
+    def draw_after_trick(
+        self, state: StateT, winner: int, changes: dict[str, Any], events: list[SevenUpEvent]
+    ) -> None:
+        """What else changes when ``winner`` gathers the trick just completed in ``state``, before the next
+        lead (Seven-Up: nobody draws). ``changes`` are the fields the end of the trick sets (``hands`` after
+        the trick, ``tricks``, ``leader``...); a game adds or replaces fields in it, so that the end of a
+        trick copies the state once."""
 
     def _start_play(self, state: StateT) -> StateT:
         return updated(state, phase=PLAYING, leader=(state.dealer + 1) % len(state.hands))
@@ -565,20 +636,24 @@ class SevenUpRules(
         events = [_PLAYED_EVENTS[player][card_]]
         if len(trick) < n:
             return updated(state, hands=hands, trick=trick), events
-        assert state.leader is not None
+        leader = state.leader
+        assert leader is not None
         trump = state.trump
-        winner: int = trick_winner(trick, state.leader, n, trump)
-        done = SevenUpTrick(leader=state.leader, cards=trick, trump=trump, winner=winner)
-        events.append(_event_with_list(SevenUpEventType.trick_won, player=winner, cards=trick))
-        after = updated(state, hands=hands, trick=[], tricks=[*state.tricks, done], leader=winner)
-        after = self.draw_after_trick(after, events)
+        winner: int = trick_winner(trick, leader, n, trump)
+        events.append(_event_with_list(SevenUpEventType.trick_won, player=winner, cards=list(trick)))
+        changes: dict[str, Any] = {
+            "hands": hands,
+            "trick": [],
+            "tricks": [*state.tricks, _trick_record(leader, trick, trump, winner)],
+            "leader": winner,
+        }
+        self.draw_after_trick(state, winner, changes, events)
+        after = updated(state, **changes)
         if any(after.hands):
             return after, events
-        # the hand is over: High, Low, Jack, Game, one at a time
-        after, ended = self._award(after, self.hand_points(after), events, end_of_hand=True)
-        if ended:
-            return after, events
-        return self._close(after, PLAYED, events), events
+        # the hand is over: High, Low, Jack, Game, one at a time, and the deal closes
+        after, _ = self._award(after, self.hand_points(after), events, end_of_hand=True)
+        return after, events
 
     # ---- score and view -----------------------------------------------------------------------
 

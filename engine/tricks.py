@@ -7,7 +7,7 @@ and :data:`GAME_POINTS`; a later trick game may pass another order or point tabl
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 ACE_HIGH = "23456789TJQKA"
 """Rank letters from lowest to highest, Ace high."""
@@ -25,9 +25,16 @@ def strength_table(order: str = ACE_HIGH) -> dict[str, int]:
 
 def strength(card: str, order: str = ACE_HIGH) -> int:
     """The strength of ``card`` within its suit (0 lowest)."""
+    return _rank_strength(order)(card[0])
+
+
+def _rank_strength(order: str) -> Callable[[str], int]:
+    """The strength of a rank letter in ``order``: read from a table for Ace high (what every trick of the
+    All Fours games asks), else its position in ``order``. The functions comparing several cards fetch
+    it once rather than calling :func:`strength` per card."""
     if order is ACE_HIGH:
-        return _ACE_HIGH_STRENGTH[card[0]]
-    return order.index(card[0])
+        return _ACE_HIGH_STRENGTH.__getitem__
+    return order.index
 
 
 def legal_follows(
@@ -52,11 +59,12 @@ def legal_follows(
 def trick_winner_index(cards: Sequence[str], trump: str | None, order: str = ACE_HIGH) -> int:
     """Index in ``cards`` (play order, leader first) of the winning card: highest trump, else highest
     card of the led suit. ``cards`` must not be empty."""
+    rank_strength = _rank_strength(order)
     best = 0
     for i in range(1, len(cards)):
         c, b = cards[i], cards[best]
         if c[1] == b[1]:
-            if strength(c, order) > strength(b, order):
+            if rank_strength(c[0]) > rank_strength(b[0]):
                 best = i
         elif c[1] == trump:
             # a trump beats the best so far, which is not a trump (the suits differ)
@@ -74,23 +82,25 @@ def trick_winner(
 
 def card_points(cards: Iterable[str], points: Mapping[str, int] = GAME_POINTS) -> int:
     """Sum of the card points of ``cards`` (ranks missing from ``points`` count 0)."""
-    return sum(points.get(c[0], 0) for c in cards)
+    return sum([points.get(c[0], 0) for c in cards])
 
 
 def highest(cards: Iterable[str], suit: str, order: str = ACE_HIGH) -> str | None:
     """The strongest card of ``suit`` among ``cards``; None when there is none."""
+    rank_strength = _rank_strength(order)
     best: str | None = None
     for c in cards:
-        if c[1] == suit and (best is None or strength(c, order) > strength(best, order)):
+        if c[1] == suit and (best is None or rank_strength(c[0]) > rank_strength(best[0])):
             best = c
     return best
 
 
 def lowest(cards: Iterable[str], suit: str, order: str = ACE_HIGH) -> str | None:
     """The weakest card of ``suit`` among ``cards``; None when there is none."""
+    rank_strength = _rank_strength(order)
     best: str | None = None
     for c in cards:
-        if c[1] == suit and (best is None or strength(c, order) < strength(best, order)):
+        if c[1] == suit and (best is None or rank_strength(c[0]) < rank_strength(best[0])):
             best = c
     return best
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
 import pytest
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from sevens_rules.engine import my_ship_sails, sedmice, seven_up_rules, sevens
+from sevens_rules.engine import my_ship_sails, sedmice, seven_up, seven_up_rules, sevens, tricks
 from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS
 from sevens_rules.engine.game import listed, updated
 from sevens_rules.engine.match import DealtMatch
@@ -577,3 +578,157 @@ def test_my_ship_sails_legal_moves_are_those_of_the_shared_cycle(players: int) -
                 assert game.legal_moves(state, seat) == DealtMatch.legal_moves(game, state, seat)
             phases.add(state.phase)
     assert phases == {"step", "deal_over", "match_over"}
+
+
+# ---- Seven-Up family, second pass (records and events made without validating them again) ----------
+
+
+def _as_validated(model: BaseModel) -> BaseModel:
+    """``model`` validated afresh from its own set fields (nested models too), as the engine once made it."""
+    fields = {name: _validated_value(getattr(model, name)) for name in model.model_fields_set}
+    return type(model)(**fields)
+
+
+def _validated_value(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return _as_validated(value)
+    if isinstance(value, list):
+        return [_validated_value(item) for item in value]
+    return value
+
+
+def _typed_fields(value: Any) -> Any:
+    """Every value of a model tree with its exact type and its model's set fields: ``==`` alone would take
+    the letter ``"S"`` for ``Suit.S``."""
+    if isinstance(value, BaseModel):
+        return (
+            type(value),
+            sorted(value.model_fields_set),
+            {name: _typed_fields(getattr(value, name)) for name in type(value).model_fields},
+        )
+    if isinstance(value, list):
+        return [_typed_fields(item) for item in value]
+    return (type(value), value)
+
+
+def _seven_up_transitions(game_id: str, seeds: range) -> Iterator[tuple[Any, Any, Any, list[Any]]]:
+    """``(state, move, next state, events)`` of random matches of ``game_id`` at each table size."""
+    game = GAMES[game_id]
+    for players in game.table_sizes():
+        for seed in seeds:
+            states = playout(game, players, seed)
+            for state, move in states:
+                if move is not None:
+                    after, events = game.apply(state, move)
+                    yield state, move, after, events
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_unvalidated_records_and_events_are_the_validated_ones(game_id: str) -> None:
+    kinds: set[str] = set()
+    for _, _, after, events in _seven_up_transitions(game_id, range(6)):
+        for event in events:
+            assert _typed_fields(event) == _typed_fields(_as_validated(event)), event
+            kinds.add(event.type.value)
+        records = [*after.tricks, *after.deals]
+        assert _typed_fields(records) == _typed_fields([_as_validated(r) for r in records])
+    # every event made from a blank one was seen
+    assert {"trick_won", "point", "deal_ended", "match_ended"} <= kinds
+
+
+def test_california_jack_draw_event_tables_are_the_validated_events() -> None:
+    for seat in range(MAX_SEATS):
+        unseen = SevenUpEvent(type=SevenUpEventType.drew, player=seat)
+        assert _typed_fields(seven_up._DREW_UNSEEN_EVENTS[seat]) == _typed_fields(unseen)
+        for card in FULL_DECK:
+            drew = SevenUpEvent(type=SevenUpEventType.drew, player=seat, card=card)
+            assert _typed_fields(seven_up._DREW_EVENTS[seat][card]) == _typed_fields(drew)
+    for card in FULL_DECK:
+        turned = SevenUpEvent(type=SevenUpEventType.trump_turned, card=card, suit=Suit(card[1]))
+        assert _typed_fields(seven_up._STOCK_TOP_TURNED_EVENTS[card]) == _typed_fields(turned)
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_legal_moves_are_those_of_the_shared_cycle(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    phases = set()
+    for players in game.table_sizes():
+        for seed in range(4):
+            for state, _ in playout(game, players, seed):
+                for seat in range(-1, players + 1):
+                    assert game.legal_moves(state, seat) == DealtMatch.legal_moves(game, state, seat)
+                phases.add(state.phase.value)
+    assert {"play", "deal_over", "match_over"} <= phases
+
+
+def test_trick_helpers_read_ace_high_from_the_table_as_from_the_rank_order() -> None:
+    # an equal rank order that is not the ACE_HIGH object itself takes the position-in-the-order way
+    by_position = "".join(list(tricks.ACE_HIGH))
+    assert by_position == tricks.ACE_HIGH and by_position is not tricks.ACE_HIGH
+    rng = random.Random(5)
+    for _ in range(2000):
+        cards = rng.sample(FULL_DECK, rng.randint(1, 8))
+        suit = rng.choice("CDHS")
+        trump = rng.choice(["C", "D", "H", "S", None])
+        assert [tricks.strength(c) for c in cards] == [tricks.strength(c, by_position) for c in cards]
+        assert tricks.trick_winner_index(cards, trump) == tricks.trick_winner_index(cards, trump, by_position)
+        assert tricks.highest(cards, suit) == tricks.highest(cards, suit, by_position)
+        assert tricks.lowest(cards, suit) == tricks.lowest(cards, suit, by_position)
+        assert tricks.card_points(cards) == sum(tricks.GAME_POINTS.get(c[0], 0) for c in cards)
+
+
+def _honour_points_of_every_card(game: SevenUpFamily[Any, Any, Any], state: Any) -> list[Any]:
+    """High, Low and Jack as first written: who played each card, all cards, then the highest and lowest
+    trump among them."""
+    n = len(state.hands)
+    trump = state.trump
+    points = []
+    if trump is not None:
+        played_by = {c: (t.leader + i) % n for t in state.tricks for i, c in enumerate(t.cards)}
+        high = tricks.highest(played_by, trump)
+        low = tricks.lowest(played_by, trump)
+        if high is not None and low is not None:
+            points.append((game._seat_point(seven_up_rules.Reason.high, played_by[high]), high))
+            points.append((game._seat_point(seven_up_rules.Reason.low, played_by[low]), low))
+        jack = "J" + trump
+        for trick in state.tricks:
+            if jack in trick.cards:
+                points.append((game._seat_point(seven_up_rules.Reason.jack, trick.winner), jack))
+                break
+    return points
+
+
+@pytest.mark.parametrize("game_id", ["seven-up", "four-handed-seven-up"])
+def test_seven_up_honour_points_are_those_read_off_every_card(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    scored = 0
+    for state, _, after, _ in _seven_up_transitions(game_id, range(8)):
+        for probe in (state, after):
+            expected = _honour_points_of_every_card(game, probe)
+            assert game.honour_points(probe) == expected
+            scored += bool(expected)
+    assert scored > 100
+
+
+def test_seven_up_decision_move_tables_are_the_validated_moves() -> None:
+    decisions = {"stand_or_beg": ("stand", "beg"), "give_or_run": ("give", "run")}
+    for phase, kinds in decisions.items():
+        for seat in range(MAX_SEATS):
+            expected = [SevenUpMove(type=SevenUpMoveType(kind), player=seat) for kind in kinds]
+            table = seven_up_rules._DECISION_MOVES[seven_up_rules.Phase(phase)][seat]
+            assert _typed_fields(list(table)) == _typed_fields(expected)
+    assert len(seven_up_rules._DECISION_MOVES) == len(decisions)
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_next_deal_moves_are_the_validated_moves(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    deck = list(reversed(FULL_DECK))
+    for seat in range(MAX_SEATS):
+        plain = SevenUpMove(type=SevenUpMoveType.next_deal, player=seat, deck=None)  # as first made
+        assert _typed_fields(game.next_deal_move(seat)) == _typed_fields(plain)
+        with_deck = SevenUpMove(type=SevenUpMoveType.next_deal, player=seat, deck=deck)
+        assert _typed_fields(game.next_deal_move(seat, deck)) == _typed_fields(with_deck)
