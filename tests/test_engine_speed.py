@@ -118,6 +118,18 @@ def test_free_fan_tan_playable_cards_are_the_next_cards_up(wrap: bool) -> None:
     assert checked > 100
 
 
+def test_free_fan_tan_blocked_is_nobody_holding_a_playable_card() -> None:
+    game = GAMES["free-fan-tan"]
+    assert isinstance(game, SjuanFamily)
+    outcomes = set()
+    for seed in range(6):
+        for state, _ in playout(game, 3, seed):
+            slow = bool(state.table) and not any(c in game.playable(state) for h in state.hands for c in h)
+            assert game.blocked(state) == slow
+            outcomes.add(slow)
+    assert outcomes == {False, True}
+
+
 def sjuan_playout_states(game_id: str) -> list[Any]:
     """States in play from random playouts of ``game_id`` at every table size (and, for Domino fan tan,
     with a short hand and drawing until playable, so that the stock runs out)."""
