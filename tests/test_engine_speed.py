@@ -14,7 +14,14 @@ from sevens_rules.engine.game import listed, updated
 from sevens_rules.engine.match import DealtMatch
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sjuan import SjuanFamily
-from sevens_rules.schema.sjuan import DominoFanTanOptions, FreeFanTanOptions, SjuanMove, SjuanMoveType
+from sevens_rules.schema.sjuan import (
+    DominoFanTanOptions,
+    FreeFanTanOptions,
+    SjuanEvent,
+    SjuanEventType,
+    SjuanMove,
+    SjuanMoveType,
+)
 from tests.playout import playout
 from tests.sjuan_helpers import first_deal_history_issues, with_a_corrupted_deal
 
@@ -199,6 +206,26 @@ def test_sjuan_move_lists_are_the_validated_moves_of_the_playable_cards(game_id:
             kind = "draw" if getattr(state, "stock", None) else "pass"
             expected = [SjuanMove(type=SjuanMoveType(kind), player=player)]
         assert game.deal_moves(state, player) == expected
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_move_events_are_the_validated_events(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    kinds = set()
+    for state in sjuan_playout_states(game_id):
+        for move in game.deal_moves(state, state.turn):
+            _, events = game.apply(state, move)
+            kind = str(move.type)
+            if kind == "play":
+                expected = SjuanEvent(type=SjuanEventType.played, player=move.player, card=move.card)
+            elif kind == "draw":
+                expected = SjuanEvent(type=SjuanEventType.drew, player=move.player, card=state.stock[0])
+            else:
+                expected = SjuanEvent(type=SjuanEventType.passed, player=move.player, chips=1, reason="pass")
+            assert events[0] == expected
+            kinds.add(kind)
+    assert kinds == ({"play", "pass", "draw"} if game_id == "domino-fan-tan" else {"play", "pass"})
 
 
 RECORD_ISSUES = (
