@@ -18,11 +18,10 @@ Decisions where the rulings are silent (also in the README):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import chain
 from operator import add
 from typing import Any, ClassVar, cast
 
-from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     best_seats,
@@ -72,6 +71,9 @@ _NEIGHBOURS = {
 """The cards next in rank to each card, in its suit (none below the Ace, none above the King)."""
 _CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 _RANK = {r: i for i, r in enumerate(RANKS)}
+_SUIT_TWICE_ROUND = {s: tuple(RANKS[i % 13] + s for i in range(26)) for s in "CDHS"}
+"""Each suit's cards by rank index from the Ace, twice round: a wrapped free fan tan row runs on past the
+King to the Ace."""
 
 
 PLAY = SjuanMoveType.play
@@ -139,10 +141,11 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             opening = self.opening_cards(state)
             return [c for c in cards if c in opening]
         on_table = set(state.table)
+        # most cards of a hand are not playable: the test that rules them out comes first
         return [
             c
             for c in cards
-            if c not in on_table and (c in _SEVENS or not on_table.isdisjoint(_NEIGHBOURS[c]))
+            if (c in _SEVENS or not on_table.isdisjoint(_NEIGHBOURS[c])) and c not in on_table
         ]
 
     def playable(self, state: SjuanFamilyState) -> set[str]:
@@ -201,7 +204,9 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             counts = [52 // players + (1 if i < 52 % players else 0) for i in range(players)]
             # counts are by position from the dealer's left; turn them into counts by seat
             counts = [counts[(seat - dealer - 1) % players] for seat in range(players)]
-        hands = [sort_cards(h) for h in deal_round_robin(cards, players, (dealer + 1) % players, counts)]
+        dealt = deal_round_robin(cards, players, (dealer + 1) % players, counts)
+        # in canonical order (as sort_cards, without building its order table again for every hand)
+        hands = [sorted(hand, key=_CARD_ORDER.__getitem__) for hand in dealt]
         largest = max(counts)
         chips = [1 if count < largest else 0 for count in counts]
         state = self.build_state(
@@ -243,11 +248,11 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         """Exactly ``move in self.deal_moves(state, move.player)`` without listing the moves: the plays
         of a list differ in their card, and a list without plays is the one draw or pass, so only one
         listed move can equal ``move``; it is compared as ``in`` would (a move naming a deck equals none)."""
-        player = move.player
-        playable = self.playable_cards(state, state.hands[player])
-        if move.card in playable:
-            listed_move = _PLAYS[player][move.card]
-        elif playable:
+        player, card = move.player, move.card
+        hand = state.hands[player]
+        if card in hand and self.playable_cards(state, (card,)):
+            listed_move = _PLAYS[player][card]
+        elif self.playable_cards(state, hand):
             return False
         else:
             listed_move = self._no_play_move(state, player)
@@ -258,7 +263,6 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
         n = len(state.hands)
         player = move.player
-        hands = list(state.hands)
         if move.type == PASS:
             chips = list(state.chips)
             chips[player] += 1
@@ -266,6 +270,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         if move.type == DRAW:
             stock = self.stock(state)
             drawn = stock[0]
+            hands = list(state.hands)
             hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
             after = updated(state, hands=hands, stock=stock[1:])
             keeps_turn = bool(self.playable_cards(after, (drawn,))) or (
@@ -274,6 +279,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             return updated(after, turn=player if keeps_turn else (player + 1) % n), [_DREW[player][drawn]]
         card = move.card
         assert card is not None
+        hands = list(state.hands)
         hands[player] = [c for c in hands[player] if c != card]
         events = [_PLAYED[player][card]]
         # the turn passes on unless the deal ends here (then _end_deal clears it)
@@ -500,33 +506,38 @@ class FreeFanTan(SjuanFamily):
 
     def playable_cards(self, state: SjuanFamilyState, cards: Iterable[str]) -> list[str]:
         """Those of ``cards`` that could be played now, in their order: any card on an empty table, then
-        the next card up of each suit's row (every row starts at the first card's rank; without wrap it
-        ends at the King, with wrap it goes on from the Ace to the rank below the start)."""
+        the next card up of each suit's row (:meth:`next_cards`)."""
         if not state.table:
             opening = self.opening_cards(state)
             return [c for c in cards if c in opening]
-        start = RANKS.index(state.table[0][0])
-        wrap = cast(FreeFanTanOptions, state.options).wrap
+        next_cards = self.next_cards(state)
+        return [c for c in cards if c in next_cards]
+
+    def next_cards(self, state: SjuanFamilyState) -> set[str]:
+        """The next card up of each suit's row on a table that is not empty: every row starts at the first
+        card's rank; without wrap it ends at the King, with wrap it goes on from the Ace up to the rank
+        below the start."""
+        start = _RANK[state.table[0][0]]
+        highest = start + 12 if cast(FreeFanTanOptions, state.options).wrap else KING
         # a row's length is the number of its suit's cards on the table; every card is two characters,
         # rank then suit, so the suit letters are every second character (counted without a Python loop)
         suits = "".join(state.table)[1::2]
         next_cards = set()
         for s in "CDHS":
-            length = suits.count(s)
-            if wrap:
-                if length < 13:
-                    next_cards.add(RANKS[(start + length) % 13] + s)
-            elif start + length <= KING:
-                next_cards.add(RANKS[start + length] + s)
-        return [c for c in cards if c in next_cards]
+            following = start + suits.count(s)  # the rank after the row's last card, counted on past K
+            if following <= highest:
+                next_cards.add(_SUIT_TWICE_ROUND[s][following])
+        return next_cards
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         if not state.table:
             return []
-        start = RANKS.index(state.table[0][0])
+        start = _RANK[state.table[0][0]]
+        ranks_by_suit: dict[str, set[int]] = {s: set() for s in "CDHS"}
+        for c in state.table:
+            ranks_by_suit[c[1]].add(_RANK[c[0]])
         issues = []
-        for s in "CDHS":
-            ranks = {RANKS.index(c[0]) for c in state.table if c[1] == s}
+        for s, ranks in ranks_by_suit.items():
             row = {(start + k) % 13 for k in range(len(ranks))}
             if ranks != row or (
                 not cast(FreeFanTanOptions, state.options).wrap and start + len(ranks) - 1 > KING
@@ -541,7 +552,9 @@ class FreeFanTan(SjuanFamily):
     def blocked(self, state: SjuanFamilyState) -> bool:
         if not state.table:
             return False
-        return not self.playable_cards(state, chain.from_iterable(state.hands))
+        # nobody holds a playable card: none of the (at most four) next cards is in a hand
+        next_cards = self.next_cards(state)
+        return not any(c in hand for hand in state.hands for c in next_cards)
 
 
 class DominoFanTan(SjuanFamily):

@@ -34,7 +34,14 @@ from sevens_rules.schema.sevens import (
     SevensRow,
     SevensState,
 )
-from sevens_rules.schema.sjuan import DominoFanTanOptions, FreeFanTanOptions, SjuanMove, SjuanMoveType
+from sevens_rules.schema.sjuan import (
+    DominoFanTanOptions,
+    FreeFanTanOptions,
+    SjuanEvent,
+    SjuanEventType,
+    SjuanMove,
+    SjuanMoveType,
+)
 from tests.playout import playout
 from tests.sjuan_helpers import first_deal_history_issues, with_a_corrupted_deal
 
@@ -138,6 +145,18 @@ def test_free_fan_tan_playable_cards_are_the_next_cards_up(wrap: bool) -> None:
     assert checked > 100
 
 
+def test_free_fan_tan_blocked_is_nobody_holding_a_playable_card() -> None:
+    game = GAMES["free-fan-tan"]
+    assert isinstance(game, SjuanFamily)
+    outcomes = set()
+    for seed in range(6):
+        for state, _ in playout(game, 3, seed):
+            slow = bool(state.table) and not any(c in game.playable(state) for h in state.hands for c in h)
+            assert game.blocked(state) == slow
+            outcomes.add(slow)
+    assert outcomes == {False, True}
+
+
 def sjuan_playout_states(game_id: str) -> list[Any]:
     """States in play from random playouts of ``game_id`` at every table size (and, for Domino fan tan,
     with a short hand and drawing until playable, so that the stock runs out)."""
@@ -207,6 +226,26 @@ def test_sjuan_move_lists_are_the_validated_moves_of_the_playable_cards(game_id:
             kind = "draw" if getattr(state, "stock", None) else "pass"
             expected = [SjuanMove(type=SjuanMoveType(kind), player=player)]
         assert game.deal_moves(state, player) == expected
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_move_events_are_the_validated_events(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    kinds = set()
+    for state in sjuan_playout_states(game_id):
+        for move in game.deal_moves(state, state.turn):
+            _, events = game.apply(state, move)
+            kind = str(move.type)
+            if kind == "play":
+                expected = SjuanEvent(type=SjuanEventType.played, player=move.player, card=move.card)
+            elif kind == "draw":
+                expected = SjuanEvent(type=SjuanEventType.drew, player=move.player, card=state.stock[0])
+            else:
+                expected = SjuanEvent(type=SjuanEventType.passed, player=move.player, chips=1, reason="pass")
+            assert events[0] == expected
+            kinds.add(kind)
+    assert kinds == ({"play", "pass", "draw"} if game_id == "domino-fan-tan" else {"play", "pass"})
 
 
 RECORD_ISSUES = (
