@@ -43,8 +43,17 @@ def card(rank: int, suit: str) -> str:
 
 def sort_cards(cards: Iterable[str], deck: Sequence[str] = FULL_DECK) -> list[str]:
     """Cards in canonical deck order (by suit, then rank)."""
-    order = {c: i for i, c in enumerate(deck)}
+    order = _DECK_ORDERS.get(deck) if isinstance(deck, tuple) else None
+    if order is None:
+        order = {c: i for i, c in enumerate(deck)}
     return sorted(cards, key=order.__getitem__)
+
+
+_DECK_ORDERS: dict[tuple[str, ...], dict[str, int]] = {
+    deck: {c: i for i, c in enumerate(deck)} for deck in (FULL_DECK, PIQUET_DECK)
+}
+"""Each standard deck's position of every card, built once (every deal sorts every hand): any other deck
+(a list, a shorter tuple) gets its table built per call as before."""
 
 
 def deal_round_robin(deck: Sequence[str], players: int, first: int, counts: Sequence[int]) -> list[list[str]]:

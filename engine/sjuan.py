@@ -17,7 +17,7 @@ Decisions where the rulings are silent (also in the README):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Sequence
 from operator import add
 from typing import Any, ClassVar, cast
 
@@ -63,12 +63,10 @@ MATCH_TARGET = SJUAN_MATCH_TARGET
 SEVEN = RANKS.index("7")
 KING = RANKS.index("K")
 _SEVENS = frozenset("7" + s for s in "CDHS")
-_NEIGHBOURS = {
-    r + s: frozenset(RANKS[n] + s for n in (i - 1, i + 1) if 0 <= n <= KING)
-    for i, r in enumerate(RANKS)
-    for s in "CDHS"
-}
-"""The cards next in rank to each card, in its suit (none below the Ace, none above the King)."""
+_BELOW = {r + s: RANKS[i - 1] + s if i > 0 else "" for i, r in enumerate(RANKS) for s in "CDHS"}
+"""The card next below each card in its suit ("", which is no card, below the Ace)."""
+_ABOVE = {r + s: RANKS[i + 1] + s if i < KING else "" for i, r in enumerate(RANKS) for s in "CDHS"}
+"""The card next above each card in its suit ("", which is no card, above the King)."""
 _CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 _RANK = {r: i for i, r in enumerate(RANKS)}
 _SUIT_TWICE_ROUND = {s: tuple(RANKS[i % 13] + s for i in range(26)) for s in "CDHS"}
@@ -128,7 +126,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         """The cards that may start the table while it is empty: any 7 unless a game says otherwise."""
         return {"7" + s for s in "CDHS"}
 
-    def playable_cards(self, state: SjuanFamilyState, cards: Iterable[str]) -> list[str]:
+    def playable_cards(self, state: SjuanFamilyState, cards: Sequence[str]) -> list[str]:
         """Those of ``cards`` that could be played on the table now, in their order: while the table is
         empty an opening card; then a 7 that is not out yet, or a card next in rank to one of its suit on
         the table (the rows run unbroken through their 7, so that is the card below each row and the card
@@ -140,12 +138,14 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         if not state.table:
             opening = self.opening_cards(state)
             return [c for c in cards if c in opening]
-        on_table = set(state.table)
+        # A hand's cards are looked up in a set of the table; one or two cards (the legality check, a
+        # drawn card) in the table itself, which is quicker than building the set.
+        on_table: Collection[str] = set(state.table) if len(cards) > 2 else state.table
         # most cards of a hand are not playable: the test that rules them out comes first
         return [
             c
             for c in cards
-            if (c in _SEVENS or not on_table.isdisjoint(_NEIGHBOURS[c])) and c not in on_table
+            if (c in _SEVENS or _BELOW[c] in on_table or _ABOVE[c] in on_table) and c not in on_table
         ]
 
     def playable(self, state: SjuanFamilyState) -> set[str]:
@@ -504,7 +504,7 @@ class FreeFanTan(SjuanFamily):
     def opening_cards(self, state: SjuanFamilyState) -> set[str]:
         return set(FULL_DECK)
 
-    def playable_cards(self, state: SjuanFamilyState, cards: Iterable[str]) -> list[str]:
+    def playable_cards(self, state: SjuanFamilyState, cards: Sequence[str]) -> list[str]:
         """Those of ``cards`` that could be played now, in their order: any card on an empty table, then
         the next card up of each suit's row (:meth:`next_cards`)."""
         if not state.table:

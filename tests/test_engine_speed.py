@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from sevens_rules.engine import my_ship_sails, sedmice, seven_up_rules, sevens
 from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS
-from sevens_rules.engine.game import listed, updated
+from sevens_rules.engine.game import Game, listed, updated
 from sevens_rules.engine.match import DealtMatch
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.seven_up import SevenUpFamily
@@ -616,3 +616,60 @@ def test_my_ship_sails_legal_moves_are_those_of_the_shared_cycle(players: int) -
                 assert game.legal_moves(state, seat) == DealtMatch.legal_moves(game, state, seat)
             phases.add(state.phase)
     assert phases == {"step", "deal_over", "match_over"}
+
+
+# ---- Shared engine code and the Sjuan family, second pass -------------------------------------------
+
+
+def test_sort_cards_tables_give_the_order_built_per_call() -> None:
+    from sevens_rules.engine.cards import sort_cards
+
+    rng = random.Random(5)
+    for deck in (FULL_DECK, PIQUET_DECK, list(FULL_DECK), tuple(reversed(FULL_DECK)), ("AS", "KC", "7H")):
+        order = {c: i for i, c in enumerate(deck)}  # the slow way: the table built for every call
+        for _ in range(50):
+            cards = rng.sample(list(deck), rng.randint(0, len(deck)))
+            assert sort_cards(cards, deck) == sorted(cards, key=order.__getitem__)
+        with pytest.raises(KeyError):  # a card not in the deck is refused as before
+            sort_cards(["XX", *deck[:1]], deck)
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_moves_of_the_seats_to_act_are_their_legal_moves(game_id: str) -> None:
+    game = GAMES[game_id]
+    checked = 0
+    for players in game.table_sizes():
+        for state, _ in islice(playout(game, players, players), 400):
+            seats = game.to_act(state)
+            # the slow way: legal_moves of each seat, which finds the seats to act again
+            expected = [move for seat in seats for move in game.legal_moves(state, seat)]
+            assert game.moves(state) == (seats, expected)
+            for seat in range(players):
+                assert game.moves(state, seat) == (seats, game.legal_moves(state, seat))
+            checked += 1
+    assert checked >= 100
+
+
+def test_acting_moves_falls_back_to_a_games_own_legal_moves() -> None:
+    # My Ship Sails lists its moves its own way (it overrides legal_moves): moves still asks that way.
+    game = GAMES["my-ship-sails"]
+    assert type(game).acting_moves is Game.acting_moves
+    assert type(GAMES["sjuan"]).acting_moves is DealtMatch.acting_moves
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_playable_cards_of_a_card_or_two_are_those_of_the_whole_deck(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    rng = random.Random(7)
+    playable_seen = 0
+    for state in sjuan_playout_states(game_id)[::3]:
+        playable = game.playable(state)  # the slow way: the whole deck, looked up in a set of the table
+        for card in FULL_DECK:
+            assert game.playable_cards(state, (card,)) == ([card] if card in playable else [])
+            playable_seen += card in playable
+        pair = rng.sample(FULL_DECK, 2)
+        assert game.playable_cards(state, pair) == [c for c in pair if c in playable]
+        hand = state.hands[state.turn]
+        assert game.playable_cards(state, hand) == [c for c in hand if c in playable]
+    assert playable_seen > 100
