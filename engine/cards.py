@@ -62,6 +62,20 @@ def deal_round_robin(deck: Sequence[str], players: int, first: int, counts: Sequ
     Cards come from the front of ``deck``; returns the hands by seat.
     """
     hands: list[list[str]] = [[] for _ in range(players)]
+    by_position = [counts[(first + p) % players] for p in range(players)]
+    falls_once = (
+        by_position == sorted(by_position, reverse=True) and by_position[0] - by_position[-1] <= 1
+        if players
+        else False
+    )
+    if falls_once and len(deck) >= sum(counts):
+        # Every deal of the registry: going round from ``first``, the counts fall by one card at most, and
+        # once. Then no seat is full while a seat before it still takes a card: each round gives a card to
+        # every seat in turn, but the last, which stops at the first seat with one card fewer. The seat at
+        # position p takes every ``players``-th card from the p-th, which a slice reads without a loop.
+        for position, count in enumerate(by_position):
+            hands[(first + position) % players] = list(deck[position : position + players * count : players])
+        return hands
     position = 0
     seat = first
     remaining = sum(counts)

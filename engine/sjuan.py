@@ -94,6 +94,8 @@ _PASSES = tuple(SjuanMove(type=PASS, player=seat) for seat in _SEATS)
 """``_PASSES[seat]``: the seat's pass."""
 _DRAWS = tuple(SjuanMove(type=DRAW, player=seat) for seat in _SEATS)
 """``_DRAWS[seat]``: the seat's draw from the stock."""
+_NEXT_DEALS = tuple(SjuanMove(type=NEXT_DEAL, player=seat) for seat in _SEATS)
+"""``_NEXT_DEALS[seat]``: the seat's ``next_deal`` move as the move list shows it (no deck)."""
 _PLAYED = tuple(
     {c: SjuanEvent(type=SjuanEventType.played, player=seat, card=c) for c in FULL_DECK} for seat in _SEATS
 )
@@ -225,6 +227,8 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return state, _deal_events(state)
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SjuanMove:
+        if deck is None:
+            return _NEXT_DEALS[player]
         return SjuanMove(type=NEXT_DEAL, player=player, deck=deck)
 
     def to_act(self, state: SjuanFamilyState) -> list[int]:

@@ -673,3 +673,96 @@ def test_sjuan_playable_cards_of_a_card_or_two_are_those_of_the_whole_deck(game_
         hand = state.hands[state.turn]
         assert game.playable_cards(state, hand) == [c for c in hand if c in playable]
     assert playable_seen > 100
+
+
+def deal_round_robin_card_by_card(
+    deck: list[str], players: int, first: int, counts: list[int]
+) -> list[list[str]]:
+    """The slow way: one card at a time round the table from ``first``, skipping full seats."""
+    hands: list[list[str]] = [[] for _ in range(players)]
+    position, seat = 0, first
+    while position < sum(counts):
+        if len(hands[seat]) < counts[seat]:
+            hands[seat].append(deck[position])
+            position += 1
+        seat = (seat + 1) % players
+    return hands
+
+
+def test_deal_round_robin_slices_are_the_cards_dealt_one_at_a_time() -> None:
+    from sevens_rules.engine.cards import deal_round_robin
+
+    rng = random.Random(11)
+    for _ in range(3000):
+        players = rng.randint(1, 8)
+        first = rng.randrange(players)
+        low = rng.randint(0, 52 // players)
+        # counts the way every game deals them (falling by one once, going round from first) and others
+        counts = [low + (rng.random() < 0.5) for _ in range(players)]
+        if rng.random() < 0.5:
+            extra = rng.randint(0, players)
+            counts = [low + ((seat - first) % players < extra) for seat in range(players)]
+        deck = rng.sample(FULL_DECK, 52)
+        if sum(counts) <= 52:
+            expected = deal_round_robin_card_by_card(deck, players, first, counts)
+            assert deal_round_robin(deck, players, first, counts) == expected
+            assert deal_round_robin(tuple(deck), players, first, counts) == expected
+        else:
+            with pytest.raises(IndexError):  # a deck too short is refused as before
+                deal_round_robin(deck, players, first, counts)
+
+
+def shuffled_word_by_word(deck: list[str], seed: str, game_id: str, deal_number: int) -> list[str]:
+    """The slow way: the words of one block after another, each position drawn by uniform_below."""
+    from sevens_rules.engine.dealing import shuffle_context, uniform_below, words
+
+    stream = words(seed, shuffle_context(game_id, deal_number, "deal", ()))
+    cards = list(deck)
+    for i in range(len(cards) - 1, 0, -1):
+        j = uniform_below(stream, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def test_shuffle_words_made_at_once_are_the_words_of_the_stream() -> None:
+    from sevens_rules.engine.dealing import shuffled
+
+    for number in range(300):
+        seed = f"{number * 7919:064x}"
+        for deck in (FULL_DECK, PIQUET_DECK, FULL_DECK[: number % 20]):
+            expected = shuffled_word_by_word(list(deck), seed, "sjuan", number)
+            assert shuffled(deck, seed, "sjuan", number) == expected
+
+
+def test_fisher_yates_refuses_the_words_uniform_below_refuses() -> None:
+    from sevens_rules.engine.dealing import fisher_yates, uniform_below
+
+    # Words near 2^32 are refused for most bounds; real streams almost never hold one, so the test makes
+    # streams where a third of the words are.
+    rng = random.Random(13)
+    refused = 0
+    for _ in range(300):
+        stream = [rng.choice([rng.getrandbits(32), 2**32 - 1 - rng.getrandbits(4)]) for _ in range(200)]
+        cards = list(FULL_DECK[: rng.randint(0, 52)])
+        slow = iter(stream)
+        expected = list(cards)
+        for i in range(len(expected) - 1, 0, -1):
+            j = uniform_below(slow, i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        rest = list(slow)
+        fast = iter(stream)
+        assert fisher_yates(list(cards), fast) == expected
+        assert list(fast) == rest  # the same words read, no more
+        refused += len(stream) - len(rest) - max(len(cards) - 1, 0)
+    assert refused > 500
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_next_deal_moves_are_the_validated_moves(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    next_deal = SjuanMoveType("next_deal")
+    for seat in range(MAX_SEATS):
+        assert game.next_deal_move(seat) == SjuanMove(type=next_deal, player=seat)
+        deck = list(reversed(FULL_DECK))
+        assert game.next_deal_move(seat, deck) == SjuanMove(type=next_deal, player=seat, deck=deck)
