@@ -261,8 +261,9 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         seats = self.to_act(state)
         if not seats:
             raise MatchOverError("The match is over; no move is legal.", [])
-        self.check_seat(state, player, "move", ("player",))
         if player not in seats:
+            # a seat to act is a seat of the table: only a seat not to act may not exist
+            self.check_seat(state, player, "move", ("player",))
             legal = [m for seat in seats for m in self.legal_moves(state, seat)]
             raise NotYourTurnError(
                 f"Seat {player} is not to act; to act: {', '.join(map(str, seats))}.",

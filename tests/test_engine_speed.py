@@ -11,6 +11,14 @@ from pydantic import ValidationError
 
 from sevens_rules.engine import my_ship_sails, sedmice, seven_up_rules, sevens
 from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS
+from sevens_rules.engine.errors import (
+    IllegalMoveError,
+    InvalidRequestError,
+    IssueAt,
+    MatchOverError,
+    NotYourTurnError,
+    RulesError,
+)
 from sevens_rules.engine.game import Game, listed, updated
 from sevens_rules.engine.match import DealtMatch
 from sevens_rules.engine.registry import GAMES
@@ -766,3 +774,49 @@ def test_sjuan_next_deal_moves_are_the_validated_moves(game_id: str) -> None:
         assert game.next_deal_move(seat) == SjuanMove(type=next_deal, player=seat)
         deck = list(reversed(FULL_DECK))
         assert game.next_deal_move(seat, deck) == SjuanMove(type=next_deal, player=seat, deck=deck)
+
+
+def outcome_of(call: Any) -> tuple[Any, ...]:
+    """What a call answered: its result, or its error's type, detail, issues, argument and legal moves."""
+    try:
+        return ("answered", call())
+    except RulesError as error:
+        found = (type(error), error.detail, error.issues, getattr(error, "argument", None))
+        return (*found, getattr(error, "legal_moves", None))
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_apply_refuses_a_seat_off_the_table_as_when_it_checked_every_seat_first(game_id: str) -> None:
+    game = GAMES[game_id]
+
+    def apply_checking_the_seat_first(state: Any, move: Any) -> Any:
+        # the slow way: the shared apply as it was, every move's seat checked against the table first
+        seats = game.to_act(state)
+        if not seats:
+            raise MatchOverError("The match is over; no move is legal.", [])
+        game.check_seat(state, move.player, "move", ("player",))
+        if move.player not in seats:
+            raise NotYourTurnError(
+                f"Seat {move.player} is not to act; to act: {', '.join(map(str, seats))}.",
+                [m for seat in seats for m in game.legal_moves(state, seat)],
+                [IssueAt(("player",), "this seat is not to act now")],
+            )
+        if not game.is_legal(state, move):
+            raise IllegalMoveError(
+                "This move is not legal now.",
+                game.legal_moves(state, move.player),
+                [IssueAt((), "not among the legal moves")],
+            )
+        return game.resolve(state, move)
+
+    kinds = set()
+    players = max(game.table_sizes())
+    for state, move in islice(playout(game, players, 4), 0, 300, 3):
+        if move is None:
+            continue
+        for seat in (-1, 0, players - 1, players, players + 3):
+            other = move.model_copy(update={"player": seat})
+            expected = outcome_of(lambda: apply_checking_the_seat_first(state, other))  # noqa: B023
+            assert outcome_of(lambda: Game.apply(game, state, other)) == expected  # noqa: B023
+            kinds.add(expected[0])
+    assert InvalidRequestError in kinds and "answered" in kinds
