@@ -104,6 +104,14 @@ _DREW = tuple(
     {c: SjuanEvent(type=SjuanEventType.drew, player=seat, card=c) for c in FULL_DECK} for seat in _SEATS
 )
 """``_DREW[seat][card]``: the event of ``seat`` drawing ``card``."""
+CHIP_PAID = SjuanEventType.chip_paid
+_DEAL_STARTED = tuple(SjuanEvent(type=SjuanEventType.deal_started, player=seat) for seat in _SEATS)
+"""``_DEAL_STARTED[seat]``: the event of ``seat`` dealing."""
+_SHORT_HAND_CHIP = tuple(
+    SjuanEvent(type=CHIP_PAID, player=seat, chips=1, reason="short_hand") for seat in _SEATS
+)
+"""``_SHORT_HAND_CHIP[seat]``: the event of ``seat`` paying a chip for a short hand (one chip is all a
+short hand pays when dealt)."""
 _PASSED = tuple(
     SjuanEvent(type=SjuanEventType.passed, player=seat, chips=1, reason="pass") for seat in _SEATS
 )
@@ -182,10 +190,15 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return False
 
     def build_state(self, **fields: Any) -> SjuanFamilyState:
-        """A state of this game from its fields (the stock is dropped unless the game has one)."""
+        """A state of this game from its fields (the stock is dropped unless the game has one).
+
+        Built without validation, as :func:`~sevens_rules.engine.game.updated` updates states: the engine
+        computed every field of a deal from a checked state or request (validating them again was a fifth
+        of dealing), and the test suite checks that validation accepts them and gives the same state.
+        """
         if not self.has_stock:
             fields.pop("stock", None)
-        return cast(SjuanFamilyState, self.models.state.model_validate({"game": self.id, **fields}))
+        return cast(SjuanFamilyState, self.models.state.model_construct(**{"game": self.id, **fields}))
 
     # ---- public face ----------------------------------------------------------------------------
 
@@ -450,9 +463,11 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
 def _deal_events(state: SjuanFamilyState) -> list[SjuanEvent]:
     """The events of a fresh deal: who dealt, and the chips short hands paid."""
-    events = [_event(SjuanEventType.deal_started, player=state.dealer)]
+    events = [_DEAL_STARTED[state.dealer]]
     events += [
-        _event(SjuanEventType.chip_paid, player=seat, chips=paid, reason="short_hand")
+        _SHORT_HAND_CHIP[seat]
+        if paid == 1
+        else _event(CHIP_PAID, player=seat, chips=paid, reason="short_hand")
         for seat, paid in enumerate(state.chips)
         if paid
     ]

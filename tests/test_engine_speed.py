@@ -820,3 +820,47 @@ def test_apply_refuses_a_seat_off_the_table_as_when_it_checked_every_seat_first(
             assert outcome_of(lambda: Game.apply(game, state, other)) == expected  # noqa: B023
             kinds.add(expected[0])
     assert InvalidRequestError in kinds and "answered" in kinds
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_dealt_states_are_the_validated_states(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    option_sets = [game.models.options(), game.models.options.model_validate({"chips_count": False})]
+    if game_id == "domino-fan-tan":
+        option_sets.append(DominoFanTanOptions(hand_size=26, draw_until_playable=True))
+    dealt = 0
+    for options in option_sets:
+        for players in game.table_sizes():
+            for state, move in playout(game, players, players, options):
+                if move is not None and move.type != "next_deal" and state.table:
+                    continue
+                # a fresh deal (the first, or one after a next_deal): the slow way validates its fields
+                fields = {name: getattr(state, name) for name in state.model_fields_set}
+                validated = type(state).model_validate(fields)
+                assert state == validated and state.model_fields_set == validated.model_fields_set
+                assert state.model_dump_json() == validated.model_dump_json()
+                dealt += 1
+    assert dealt > 50
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_deal_events_are_the_validated_events(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    short_hands = 0
+    for players in game.table_sizes():
+        for state, move in playout(game, players, players):
+            if move is None or move.type != "next_deal":
+                continue
+            dealt, events = game.apply(state, move)
+            # the slow way: each event made through validation
+            expected = [SjuanEvent(type=SjuanEventType.deal_started, player=dealt.dealer)]
+            expected += [
+                SjuanEvent(type=SjuanEventType.chip_paid, player=seat, chips=paid, reason="short_hand")
+                for seat, paid in enumerate(dealt.chips)
+                if paid
+            ]
+            assert events == expected
+            short_hands += len(expected) - 1
+    assert short_hands > 10 or game_id == "domino-fan-tan"  # two hands of the same size
