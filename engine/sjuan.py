@@ -529,21 +529,22 @@ class FreeFanTan(SjuanFamily):
         if not state.table:
             opening = self.opening_cards(state)
             return [c for c in cards if c in opening]
-        next_cards = self.next_cards(state)
+        # one card (the legality check, a drawn card) needs only its own suit's row
+        next_cards = self.next_cards(state, cards[0][1]) if len(cards) == 1 else self.next_cards(state)
         return [c for c in cards if c in next_cards]
 
-    def next_cards(self, state: SjuanFamilyState) -> set[str]:
-        """The next card up of each suit's row on a table that is not empty: every row starts at the first
-        card's rank; without wrap it ends at the King, with wrap it goes on from the Ace up to the rank
-        below the start."""
+    def next_cards(self, state: SjuanFamilyState, suits: str = "CDHS") -> set[str]:
+        """The next card up of each suit's row (of each of ``suits``) on a table that is not empty: every
+        row starts at the first card's rank; without wrap it ends at the King, with wrap it goes on from the
+        Ace up to the rank below the start."""
         start = _RANK[state.table[0][0]]
         highest = start + 12 if cast(FreeFanTanOptions, state.options).wrap else KING
         # a row's length is the number of its suit's cards on the table; every card is two characters,
         # rank then suit, so the suit letters are every second character (counted without a Python loop)
-        suits = "".join(state.table)[1::2]
+        played_suits = "".join(state.table)[1::2]
         next_cards = set()
-        for s in "CDHS":
-            following = start + suits.count(s)  # the rank after the row's last card, counted on past K
+        for s in suits:
+            following = start + played_suits.count(s)  # the rank after the row's last card, counted on past K
             if following <= highest:
                 next_cards.add(_SUIT_TWICE_ROUND[s][following])
         return next_cards
