@@ -297,7 +297,10 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         card = move.card
         assert card is not None
         hands = list(state.hands)
-        hands[player] = [c for c in hands[player] if c != card]
+        # a card is held once (the state check refuses a card found twice): removed as list.remove does,
+        # without a comparison in Python for every card of the hand
+        hand = hands[player] = list(hands[player])
+        hand.remove(card)
         events = [_PLAYED[player][card]]
         # the turn passes on unless the deal ends here (then _end_deal clears it)
         after = updated(state, hands=hands, table=[*state.table, card], turn=(player + 1) % n)

@@ -864,3 +864,24 @@ def test_sjuan_deal_events_are_the_validated_events(game_id: str) -> None:
             assert events == expected
             short_hands += len(expected) - 1
     assert short_hands > 10 or game_id == "domino-fan-tan"  # two hands of the same size
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_play_leaves_the_hand_without_the_card(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    plays = 0
+    for state in sjuan_playout_states(game_id):
+        for move in game.deal_moves(state, state.turn):
+            if move.type != "play":
+                continue
+            after, _ = game.apply(state, move)
+            # the slow way: the hand filtered, every other card kept in order; the state before untouched
+            assert after.hands[move.player] == [c for c in state.hands[move.player] if c != move.card]
+            assert after.hands[move.player] is not state.hands[move.player]
+            assert move.card in state.hands[move.player]
+            assert [h for i, h in enumerate(after.hands) if i != move.player] == [
+                h for i, h in enumerate(state.hands) if i != move.player
+            ]
+            plays += 1
+    assert plays > 100
