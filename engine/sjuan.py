@@ -577,7 +577,7 @@ class FreeFanTan(SjuanFamily):
             return False
         # nobody holds a playable card: none of the (at most four) next cards is in a hand
         next_cards = self.next_cards(state)
-        return not any(c in hand for hand in state.hands for c in next_cards)
+        return all(next_cards.isdisjoint(hand) for hand in state.hands)
 
 
 class DominoFanTan(SjuanFamily):
