@@ -43,8 +43,17 @@ def card(rank: int, suit: str) -> str:
 
 def sort_cards(cards: Iterable[str], deck: Sequence[str] = FULL_DECK) -> list[str]:
     """Cards in canonical deck order (by suit, then rank)."""
-    order = {c: i for i, c in enumerate(deck)}
+    order = _DECK_ORDERS.get(deck) if isinstance(deck, tuple) else None
+    if order is None:
+        order = {c: i for i, c in enumerate(deck)}
     return sorted(cards, key=order.__getitem__)
+
+
+_DECK_ORDERS: dict[tuple[str, ...], dict[str, int]] = {
+    deck: {c: i for i, c in enumerate(deck)} for deck in (FULL_DECK, PIQUET_DECK)
+}
+"""Each standard deck's position of every card, built once (every deal sorts every hand): any other deck
+(a list, a shorter tuple) gets its table built per call as before."""
 
 
 def deal_round_robin(deck: Sequence[str], players: int, first: int, counts: Sequence[int]) -> list[list[str]]:
@@ -53,6 +62,20 @@ def deal_round_robin(deck: Sequence[str], players: int, first: int, counts: Sequ
     Cards come from the front of ``deck``; returns the hands by seat.
     """
     hands: list[list[str]] = [[] for _ in range(players)]
+    by_position = [counts[(first + p) % players] for p in range(players)]
+    falls_once = (
+        by_position == sorted(by_position, reverse=True) and by_position[0] - by_position[-1] <= 1
+        if players
+        else False
+    )
+    if falls_once and len(deck) >= sum(counts):
+        # Every deal of the registry: going round from ``first``, the counts fall by one card at most, and
+        # once. Then no seat is full while a seat before it still takes a card: each round gives a card to
+        # every seat in turn, but the last, which stops at the first seat with one card fewer. The seat at
+        # position p takes every ``players``-th card from the p-th, which a slice reads without a loop.
+        for position, count in enumerate(by_position):
+            hands[(first + position) % players] = list(deck[position : position + players * count : players])
+        return hands
     position = 0
     seat = first
     remaining = sum(counts)

@@ -24,7 +24,7 @@ import secrets
 import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import count
+from itertools import chain, count
 from typing import Any, Protocol
 
 from sevens_rules.engine.errors import IssueAt
@@ -71,13 +71,23 @@ def shuffle_context(game_id: str, deal_number: int, purpose: str, entropy: Seque
     return b"".join(parts)
 
 
-def words(seed: str, context: bytes) -> Iterator[int]:
-    """The big-endian 32-bit words of ``HMAC-SHA256(seed, u32(k) || context)`` for k = 0, 1, 2, ..."""
+def words(seed: str, context: bytes, first_block: int = 0) -> Iterator[int]:
+    """The big-endian 32-bit words of ``HMAC-SHA256(seed, u32(k) || context)`` for k = 0, 1, 2, ...
+    (from block ``first_block`` on)."""
     keyed = hmac.new(bytes.fromhex(seed), digestmod=hashlib.sha256)
-    for block in count():
+    for block in count(first_block):
+        yield from block_words(keyed, context, block, 1)
+
+
+def block_words(keyed: hmac.HMAC, context: bytes, first: int, blocks: int) -> tuple[int, ...]:
+    """The words of ``blocks`` consecutive blocks from block ``first`` (see :func:`words`); ``keyed`` is
+    the HMAC keyed with the seed, copied for each block and never updated itself."""
+    digests = []
+    for block in range(first, first + blocks):
         mac = keyed.copy()
         mac.update(_WORD.pack(block) + context)
-        yield from _BLOCK_WORDS.unpack(mac.digest())
+        digests.append(mac.digest())
+    return struct.unpack(f">{8 * blocks}I", b"".join(digests))
 
 
 def uniform_below(stream: Iterator[int], bound: int) -> int:
@@ -102,10 +112,26 @@ def shuffled(
 
     ``deal_number`` is 1 for the first deal (the Seven-Up cut, purpose :data:`CUT`, also uses 1).
     """
-    stream = words(seed, shuffle_context(game_id, deal_number, purpose, entropy))
-    cards = list(deck)
+    context = shuffle_context(game_id, deal_number, purpose, entropy)
+    # The shuffle reads one word per position but the first, and more only when a word is refused (a
+    # chance below len(deck) / 2^32 each): that many words are made at once, then the blocks after them.
+    blocks = (len(deck) + 6) // 8
+    keyed = hmac.new(bytes.fromhex(seed), digestmod=hashlib.sha256)
+    stream = chain(block_words(keyed, context, 0, blocks), words(seed, context, blocks))
+    return fisher_yates(list(deck), stream)
+
+
+def fisher_yates(cards: list[str], stream: Iterator[int]) -> list[str]:
+    """``cards`` shuffled in place (and returned) from the last position down, each position swapped with
+    a position at or below it drawn from ``stream`` as :func:`uniform_below` draws it."""
     for i in range(len(cards) - 1, 0, -1):
-        j = uniform_below(stream, i + 1)
+        bound = i + 1
+        # uniform_below(stream, bound) written out: calling it for every card was a third of a shuffle
+        limit = _WORD_RANGE - _WORD_RANGE % bound
+        word = next(stream)
+        while word >= limit:
+            word = next(stream)
+        j = word % bound
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 

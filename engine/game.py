@@ -239,13 +239,21 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         """The seed for a score: null until the match is over."""
         return revealed_seed(state, self.over(state))  # type: ignore[arg-type]
 
+    def acting_moves(self, state: StateT, player: int) -> list[MoveT]:
+        """The legal moves of ``player``, a seat :meth:`to_act` has just named: what :meth:`legal_moves`
+        answers for it. :meth:`moves` asks this once it has the seats to act, so that a game can skip
+        finding them again (see :class:`~sevens_rules.engine.match.DealtMatch`)."""
+        return self.legal_moves(state, player)
+
     def moves(self, state: StateT, player: int | None = None) -> tuple[list[int], list[MoveT]]:
         """The seats to act and their legal moves (only ``player``'s when given)."""
         seats = self.to_act(state)
         if player is not None:
             self.check_seat(state, player, "player")
-            return seats, (self.legal_moves(state, player) if player in seats else [])
-        return seats, [move for seat in seats for move in self.legal_moves(state, seat)]
+            return seats, (self.acting_moves(state, player) if player in seats else [])
+        if len(seats) == 1:  # one seat to act (every step of most games): its list, copied as below
+            return seats, list(self.acting_moves(state, seats[0]))
+        return seats, [move for seat in seats for move in self.acting_moves(state, seat)]
 
     def apply(self, state: StateT, move: MoveT) -> tuple[StateT, list[EventT]]:
         """Apply ``move`` after checking that its seat is to act and that it is legal."""
@@ -253,8 +261,9 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         seats = self.to_act(state)
         if not seats:
             raise MatchOverError("The match is over; no move is legal.", [])
-        self.check_seat(state, player, "move", ("player",))
         if player not in seats:
+            # a seat to act is a seat of the table: only a seat not to act may not exist
+            self.check_seat(state, player, "move", ("player",))
             legal = [m for seat in seats for m in self.legal_moves(state, seat)]
             raise NotYourTurnError(
                 f"Seat {player} is not to act; to act: {', '.join(map(str, seats))}.",
@@ -280,9 +289,9 @@ def updated(model: ModelT, **fields: object) -> ModelT:
     """A copy of ``model`` with ``fields`` replaced, refusing a name the model has no field for (a typo
     would otherwise be dropped silently and vanish on output)."""
     cls = type(model)
-    unknown = fields.keys() - cls.__pydantic_fields__.keys()
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
+    known = cls.__pydantic_fields__.keys()
+    if not fields.keys() <= known:  # the common case tested without building the set of unknown names
+        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(fields.keys() - known))}")
     # What model_copy(update=fields) does, without its general bookkeeping (deep copies, private
     # attributes, extra fields: wire models are closed and have none). Every applied move runs this, and
     # model_copy was a quarter of a random playout. Like model_copy, it does not validate: the engine only

@@ -216,9 +216,25 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
         )
         return self.deal(setup)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A game that answers legal_moves its own way keeps that way for the seats to act as well, unless
+        # it says how it lists them (acting_moves below skips legal_moves).
+        if cls.legal_moves is not DealtMatch.legal_moves and cls.acting_moves is DealtMatch.acting_moves:
+            cls.acting_moves = Game.acting_moves  # type: ignore[method-assign]
+
     def legal_moves(self, state: MatchStateT, player: int) -> list[MatchMoveT]:
         if player not in self.to_act(state):
             return []
+        return self._moves_of_seat_to_act(state, player)
+
+    def acting_moves(self, state: MatchStateT, player: int) -> list[MatchMoveT]:
+        """:meth:`legal_moves` of a seat known to be to act, without finding the seats to act again."""
+        return self._moves_of_seat_to_act(state, player)
+
+    def _moves_of_seat_to_act(self, state: MatchStateT, player: int) -> list[MatchMoveT]:
+        # ``next_deal`` between deals, else the deal's moves (both public methods above ask this; a game's
+        # own legal_moves may ask DealtMatch.legal_moves through super())
         if state.phase == DEAL_OVER:
             return [self.next_deal_move(player)]
         return self.deal_moves(state, player)

@@ -17,12 +17,11 @@ Decisions where the rulings are silent (also in the README):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from itertools import chain
+from collections.abc import Collection, Sequence
 from operator import add
 from typing import Any, ClassVar, cast
 
-from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     best_seats,
@@ -65,12 +64,10 @@ MATCH_TARGET = SJUAN_MATCH_TARGET
 SEVEN = RANKS.index("7")
 KING = RANKS.index("K")
 _SEVENS = frozenset("7" + s for s in "CDHS")
-_NEIGHBOURS = {
-    r + s: frozenset(RANKS[n] + s for n in (i - 1, i + 1) if 0 <= n <= KING)
-    for i, r in enumerate(RANKS)
-    for s in "CDHS"
-}
-"""The cards next in rank to each card, in its suit (none below the Ace, none above the King)."""
+_BELOW = {r + s: RANKS[i - 1] + s if i > 0 else "" for i, r in enumerate(RANKS) for s in "CDHS"}
+"""The card next below each card in its suit ("", which is no card, below the Ace)."""
+_ABOVE = {r + s: RANKS[i + 1] + s if i < KING else "" for i, r in enumerate(RANKS) for s in "CDHS"}
+"""The card next above each card in its suit ("", which is no card, above the King)."""
 _CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 _RANK = {r: i for i, r in enumerate(RANKS)}
 _ROW_BIT = {c: (c[1], 1 << _RANK[c[0]]) for c in FULL_DECK}
@@ -81,6 +78,9 @@ _ROWS = frozenset(
     for high in range(SEVEN, KING + 1)
 )
 """Every row a suit may show: the ranks from some low card to some high card, through the 7."""
+_SUIT_TWICE_ROUND = {s: tuple(RANKS[i % 13] + s for i in range(26)) for s in "CDHS"}
+"""Each suit's cards by rank index from the Ace, twice round: a wrapped free fan tan row runs on past the
+King to the Ace."""
 
 
 PLAY = SjuanMoveType.play
@@ -103,6 +103,8 @@ _PASSES = tuple(SjuanMove(type=PASS, player=seat) for seat in _SEATS)
 """``_PASSES[seat]``: the seat's pass."""
 _DRAWS = tuple(SjuanMove(type=DRAW, player=seat) for seat in _SEATS)
 """``_DRAWS[seat]``: the seat's draw from the stock."""
+_NEXT_DEALS = tuple(SjuanMove(type=NEXT_DEAL, player=seat) for seat in _SEATS)
+"""``_NEXT_DEALS[seat]``: the seat's ``next_deal`` move as the move list shows it (no deck)."""
 _PLAYED = tuple(
     {c: SjuanEvent(type=SjuanEventType.played, player=seat, card=c) for c in FULL_DECK} for seat in _SEATS
 )
@@ -111,6 +113,14 @@ _DREW = tuple(
     {c: SjuanEvent(type=SjuanEventType.drew, player=seat, card=c) for c in FULL_DECK} for seat in _SEATS
 )
 """``_DREW[seat][card]``: the event of ``seat`` drawing ``card``."""
+CHIP_PAID = SjuanEventType.chip_paid
+_DEAL_STARTED = tuple(SjuanEvent(type=SjuanEventType.deal_started, player=seat) for seat in _SEATS)
+"""``_DEAL_STARTED[seat]``: the event of ``seat`` dealing."""
+_SHORT_HAND_CHIP = tuple(
+    SjuanEvent(type=CHIP_PAID, player=seat, chips=1, reason="short_hand") for seat in _SEATS
+)
+"""``_SHORT_HAND_CHIP[seat]``: the event of ``seat`` paying a chip for a short hand (one chip is all a
+short hand pays when dealt)."""
 _PASSED = tuple(
     SjuanEvent(type=SjuanEventType.passed, player=seat, chips=1, reason="pass") for seat in _SEATS
 )
@@ -135,7 +145,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         """The cards that may start the table while it is empty: any 7 unless a game says otherwise."""
         return {"7" + s for s in "CDHS"}
 
-    def playable_cards(self, state: SjuanFamilyState, cards: Iterable[str]) -> list[str]:
+    def playable_cards(self, state: SjuanFamilyState, cards: Sequence[str]) -> list[str]:
         """Those of ``cards`` that could be played on the table now, in their order: while the table is
         empty an opening card; then a 7 that is not out yet, or a card next in rank to one of its suit on
         the table (the rows run unbroken through their 7, so that is the card below each row and the card
@@ -147,11 +157,14 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         if not state.table:
             opening = self.opening_cards(state)
             return [c for c in cards if c in opening]
-        on_table = set(state.table)
+        # A hand's cards are looked up in a set of the table; one or two cards (the legality check, a
+        # drawn card) in the table itself, which is quicker than building the set.
+        on_table: Collection[str] = set(state.table) if len(cards) > 2 else state.table
+        # most cards of a hand are not playable: the test that rules them out comes first
         return [
             c
             for c in cards
-            if c not in on_table and (c in _SEVENS or not on_table.isdisjoint(_NEIGHBOURS[c]))
+            if (c in _SEVENS or _BELOW[c] in on_table or _ABOVE[c] in on_table) and c not in on_table
         ]
 
     def playable(self, state: SjuanFamilyState) -> set[str]:
@@ -188,10 +201,15 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return False
 
     def build_state(self, **fields: Any) -> SjuanFamilyState:
-        """A state of this game from its fields (the stock is dropped unless the game has one)."""
+        """A state of this game from its fields (the stock is dropped unless the game has one).
+
+        Built without validation, as :func:`~sevens_rules.engine.game.updated` updates states: the engine
+        computed every field of a deal from a checked state or request (validating them again was a fifth
+        of dealing), and the test suite checks that validation accepts them and gives the same state.
+        """
         if not self.has_stock:
             fields.pop("stock", None)
-        return cast(SjuanFamilyState, self.models.state.model_validate({"game": self.id, **fields}))
+        return cast(SjuanFamilyState, self.models.state.model_construct(**{"game": self.id, **fields}))
 
     # ---- public face ----------------------------------------------------------------------------
 
@@ -212,7 +230,9 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             counts = [52 // players + (1 if i < 52 % players else 0) for i in range(players)]
             # counts are by position from the dealer's left; turn them into counts by seat
             counts = [counts[(seat - dealer - 1) % players] for seat in range(players)]
-        hands = [sort_cards(h) for h in deal_round_robin(cards, players, (dealer + 1) % players, counts)]
+        dealt = deal_round_robin(cards, players, (dealer + 1) % players, counts)
+        # in canonical order (as sort_cards, without building its order table again for every hand)
+        hands = [sorted(hand, key=_CARD_ORDER.__getitem__) for hand in dealt]
         largest = max(counts)
         chips = [1 if count < largest else 0 for count in counts]
         state = self.build_state(
@@ -231,6 +251,8 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return state, _deal_events(state)
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SjuanMove:
+        if deck is None:
+            return _NEXT_DEALS[player]
         return SjuanMove(type=NEXT_DEAL, player=player, deck=deck)
 
     def to_act(self, state: SjuanFamilyState) -> list[int]:
@@ -254,11 +276,11 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         """Exactly ``move in self.deal_moves(state, move.player)`` without listing the moves: the plays
         of a list differ in their card, and a list without plays is the one draw or pass, so only one
         listed move can equal ``move``; it is compared as ``in`` would (a move naming a deck equals none)."""
-        player = move.player
-        playable = self.playable_cards(state, state.hands[player])
-        if move.card in playable:
-            listed_move = _PLAYS[player][move.card]
-        elif playable:
+        player, card = move.player, move.card
+        hand = state.hands[player]
+        if card in hand and self.playable_cards(state, (card,)):
+            listed_move = _PLAYS[player][card]
+        elif self.playable_cards(state, hand):
             return False
         else:
             listed_move = self._no_play_move(state, player)
@@ -269,7 +291,6 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
         n = len(state.hands)
         player = move.player
-        hands = list(state.hands)
         if move.type == PASS:
             chips = list(state.chips)
             chips[player] += 1
@@ -277,6 +298,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         if move.type == DRAW:
             stock = self.stock(state)
             drawn = stock[0]
+            hands = list(state.hands)
             hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
             after = updated(state, hands=hands, stock=stock[1:])
             keeps_turn = bool(self.playable_cards(after, (drawn,))) or (
@@ -285,7 +307,11 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             return updated(after, turn=player if keeps_turn else (player + 1) % n), [_DREW[player][drawn]]
         card = move.card
         assert card is not None
-        hands[player] = [c for c in hands[player] if c != card]
+        hands = list(state.hands)
+        # a card is held once (the state check refuses a card found twice): removed as list.remove does,
+        # without a comparison in Python for every card of the hand
+        hand = hands[player] = list(hands[player])
+        hand.remove(card)
         events = [_PLAYED[player][card]]
         # the turn passes on unless the deal ends here (then _end_deal clears it)
         after = updated(state, hands=hands, table=[*state.table, card], turn=(player + 1) % n)
@@ -456,9 +482,11 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
 def _deal_events(state: SjuanFamilyState) -> list[SjuanEvent]:
     """The events of a fresh deal: who dealt, and the chips short hands paid."""
-    events = [_event(SjuanEventType.deal_started, player=state.dealer)]
+    events = [_DEAL_STARTED[state.dealer]]
     events += [
-        _event(SjuanEventType.chip_paid, player=seat, chips=paid, reason="short_hand")
+        _SHORT_HAND_CHIP[seat]
+        if paid == 1
+        else _event(CHIP_PAID, player=seat, chips=paid, reason="short_hand")
         for seat, paid in enumerate(state.chips)
         if paid
     ]
@@ -514,35 +542,41 @@ class FreeFanTan(SjuanFamily):
     def opening_cards(self, state: SjuanFamilyState) -> set[str]:
         return set(FULL_DECK)
 
-    def playable_cards(self, state: SjuanFamilyState, cards: Iterable[str]) -> list[str]:
+    def playable_cards(self, state: SjuanFamilyState, cards: Sequence[str]) -> list[str]:
         """Those of ``cards`` that could be played now, in their order: any card on an empty table, then
-        the next card up of each suit's row (every row starts at the first card's rank; without wrap it
-        ends at the King, with wrap it goes on from the Ace to the rank below the start)."""
+        the next card up of each suit's row (:meth:`next_cards`)."""
         if not state.table:
             opening = self.opening_cards(state)
             return [c for c in cards if c in opening]
-        start = RANKS.index(state.table[0][0])
-        wrap = cast(FreeFanTanOptions, state.options).wrap
+        # one card (the legality check, a drawn card) needs only its own suit's row
+        next_cards = self.next_cards(state, cards[0][1]) if len(cards) == 1 else self.next_cards(state)
+        return [c for c in cards if c in next_cards]
+
+    def next_cards(self, state: SjuanFamilyState, suits: str = "CDHS") -> set[str]:
+        """The next card up of each suit's row (of each of ``suits``) on a table that is not empty: every
+        row starts at the first card's rank; without wrap it ends at the King, with wrap it goes on from the
+        Ace up to the rank below the start."""
+        start = _RANK[state.table[0][0]]
+        highest = start + 12 if cast(FreeFanTanOptions, state.options).wrap else KING
         # a row's length is the number of its suit's cards on the table; every card is two characters,
         # rank then suit, so the suit letters are every second character (counted without a Python loop)
-        suits = "".join(state.table)[1::2]
+        played_suits = "".join(state.table)[1::2]
         next_cards = set()
-        for s in "CDHS":
-            length = suits.count(s)
-            if wrap:
-                if length < 13:
-                    next_cards.add(RANKS[(start + length) % 13] + s)
-            elif start + length <= KING:
-                next_cards.add(RANKS[start + length] + s)
-        return [c for c in cards if c in next_cards]
+        for s in suits:
+            following = start + played_suits.count(s)  # the rank after the row's last card, counted on past K
+            if following <= highest:
+                next_cards.add(_SUIT_TWICE_ROUND[s][following])
+        return next_cards
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         if not state.table:
             return []
-        start = RANKS.index(state.table[0][0])
+        start = _RANK[state.table[0][0]]
+        ranks_by_suit: dict[str, set[int]] = {s: set() for s in "CDHS"}
+        for c in state.table:
+            ranks_by_suit[c[1]].add(_RANK[c[0]])
         issues = []
-        for s in "CDHS":
-            ranks = {RANKS.index(c[0]) for c in state.table if c[1] == s}
+        for s, ranks in ranks_by_suit.items():
             row = {(start + k) % 13 for k in range(len(ranks))}
             if ranks != row or (
                 not cast(FreeFanTanOptions, state.options).wrap and start + len(ranks) - 1 > KING
@@ -557,7 +591,9 @@ class FreeFanTan(SjuanFamily):
     def blocked(self, state: SjuanFamilyState) -> bool:
         if not state.table:
             return False
-        return not self.playable_cards(state, chain.from_iterable(state.hands))
+        # nobody holds a playable card: none of the (at most four) next cards is in a hand
+        next_cards = self.next_cards(state)
+        return all(next_cards.isdisjoint(hand) for hand in state.hands)
 
 
 class DominoFanTan(SjuanFamily):

@@ -12,7 +12,15 @@ from pydantic import BaseModel, ValidationError
 
 from sevens_rules.engine import my_ship_sails, sedmice, seven_up, seven_up_rules, sevens, tricks
 from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS
-from sevens_rules.engine.game import listed, updated
+from sevens_rules.engine.errors import (
+    IllegalMoveError,
+    InvalidRequestError,
+    IssueAt,
+    MatchOverError,
+    NotYourTurnError,
+    RulesError,
+)
+from sevens_rules.engine.game import Game, listed, updated
 from sevens_rules.engine.match import DealtMatch
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.seven_up import SevenUpFamily
@@ -35,7 +43,14 @@ from sevens_rules.schema.sevens import (
     SevensRow,
     SevensState,
 )
-from sevens_rules.schema.sjuan import DominoFanTanOptions, FreeFanTanOptions, SjuanMove, SjuanMoveType
+from sevens_rules.schema.sjuan import (
+    DominoFanTanOptions,
+    FreeFanTanOptions,
+    SjuanEvent,
+    SjuanEventType,
+    SjuanMove,
+    SjuanMoveType,
+)
 from tests.playout import playout
 from tests.sjuan_helpers import first_deal_history_issues, with_a_corrupted_deal
 
@@ -139,6 +154,18 @@ def test_free_fan_tan_playable_cards_are_the_next_cards_up(wrap: bool) -> None:
     assert checked > 100
 
 
+def test_free_fan_tan_blocked_is_nobody_holding_a_playable_card() -> None:
+    game = GAMES["free-fan-tan"]
+    assert isinstance(game, SjuanFamily)
+    outcomes = set()
+    for seed in range(6):
+        for state, _ in playout(game, 3, seed):
+            slow = bool(state.table) and not any(c in game.playable(state) for h in state.hands for c in h)
+            assert game.blocked(state) == slow
+            outcomes.add(slow)
+    assert outcomes == {False, True}
+
+
 def sjuan_playout_states(game_id: str) -> list[Any]:
     """States in play from random playouts of ``game_id`` at every table size (and, for Domino fan tan,
     with a short hand and drawing until playable, so that the stock runs out)."""
@@ -208,6 +235,26 @@ def test_sjuan_move_lists_are_the_validated_moves_of_the_playable_cards(game_id:
             kind = "draw" if getattr(state, "stock", None) else "pass"
             expected = [SjuanMove(type=SjuanMoveType(kind), player=player)]
         assert game.deal_moves(state, player) == expected
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_move_events_are_the_validated_events(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    kinds = set()
+    for state in sjuan_playout_states(game_id):
+        for move in game.deal_moves(state, state.turn):
+            _, events = game.apply(state, move)
+            kind = str(move.type)
+            if kind == "play":
+                expected = SjuanEvent(type=SjuanEventType.played, player=move.player, card=move.card)
+            elif kind == "draw":
+                expected = SjuanEvent(type=SjuanEventType.drew, player=move.player, card=state.stock[0])
+            else:
+                expected = SjuanEvent(type=SjuanEventType.passed, player=move.player, chips=1, reason="pass")
+            assert events[0] == expected
+            kinds.add(kind)
+    assert kinds == ({"play", "pass", "draw"} if game_id == "domino-fan-tan" else {"play", "pass"})
 
 
 RECORD_ISSUES = (
@@ -732,3 +779,264 @@ def test_seven_up_next_deal_moves_are_the_validated_moves(game_id: str) -> None:
         assert _typed_fields(game.next_deal_move(seat)) == _typed_fields(plain)
         with_deck = SevenUpMove(type=SevenUpMoveType.next_deal, player=seat, deck=deck)
         assert _typed_fields(game.next_deal_move(seat, deck)) == _typed_fields(with_deck)
+
+
+# ---- Shared engine code and the Sjuan family, second pass -------------------------------------------
+
+
+def test_sort_cards_tables_give_the_order_built_per_call() -> None:
+    from sevens_rules.engine.cards import sort_cards
+
+    rng = random.Random(5)
+    for deck in (FULL_DECK, PIQUET_DECK, list(FULL_DECK), tuple(reversed(FULL_DECK)), ("AS", "KC", "7H")):
+        order = {c: i for i, c in enumerate(deck)}  # the slow way: the table built for every call
+        for _ in range(50):
+            cards = rng.sample(list(deck), rng.randint(0, len(deck)))
+            assert sort_cards(cards, deck) == sorted(cards, key=order.__getitem__)
+        with pytest.raises(KeyError):  # a card not in the deck is refused as before
+            sort_cards(["XX", *deck[:1]], deck)
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_moves_of_the_seats_to_act_are_their_legal_moves(game_id: str) -> None:
+    game = GAMES[game_id]
+    checked = 0
+    for players in game.table_sizes():
+        for state, _ in islice(playout(game, players, players), 400):
+            seats = game.to_act(state)
+            # the slow way: legal_moves of each seat, which finds the seats to act again
+            expected = [move for seat in seats for move in game.legal_moves(state, seat)]
+            assert game.moves(state) == (seats, expected)
+            for seat in range(players):
+                assert game.moves(state, seat) == (seats, game.legal_moves(state, seat))
+            checked += 1
+    assert checked >= 100
+
+
+def test_acting_moves_falls_back_to_a_games_own_legal_moves() -> None:
+    # My Ship Sails lists its moves its own way (it overrides legal_moves): moves still asks that way.
+    game = GAMES["my-ship-sails"]
+    assert type(game).acting_moves is Game.acting_moves
+    assert type(GAMES["sjuan"]).acting_moves is DealtMatch.acting_moves
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_playable_cards_of_a_card_or_two_are_those_of_the_whole_deck(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    rng = random.Random(7)
+    playable_seen = 0
+    for state in sjuan_playout_states(game_id)[::3]:
+        playable = game.playable(state)  # the slow way: the whole deck, looked up in a set of the table
+        for card in FULL_DECK:
+            assert game.playable_cards(state, (card,)) == ([card] if card in playable else [])
+            playable_seen += card in playable
+        pair = rng.sample(FULL_DECK, 2)
+        assert game.playable_cards(state, pair) == [c for c in pair if c in playable]
+        hand = state.hands[state.turn]
+        assert game.playable_cards(state, hand) == [c for c in hand if c in playable]
+    assert playable_seen > 100
+
+
+def deal_round_robin_card_by_card(
+    deck: list[str], players: int, first: int, counts: list[int]
+) -> list[list[str]]:
+    """The slow way: one card at a time round the table from ``first``, skipping full seats."""
+    hands: list[list[str]] = [[] for _ in range(players)]
+    position, seat = 0, first
+    while position < sum(counts):
+        if len(hands[seat]) < counts[seat]:
+            hands[seat].append(deck[position])
+            position += 1
+        seat = (seat + 1) % players
+    return hands
+
+
+def test_deal_round_robin_slices_are_the_cards_dealt_one_at_a_time() -> None:
+    from sevens_rules.engine.cards import deal_round_robin
+
+    rng = random.Random(11)
+    for _ in range(3000):
+        players = rng.randint(1, 8)
+        first = rng.randrange(players)
+        low = rng.randint(0, 52 // players)
+        # counts the way every game deals them (falling by one once, going round from first) and others
+        counts = [low + (rng.random() < 0.5) for _ in range(players)]
+        if rng.random() < 0.5:
+            extra = rng.randint(0, players)
+            counts = [low + ((seat - first) % players < extra) for seat in range(players)]
+        deck = rng.sample(FULL_DECK, 52)
+        if sum(counts) <= 52:
+            expected = deal_round_robin_card_by_card(deck, players, first, counts)
+            assert deal_round_robin(deck, players, first, counts) == expected
+            assert deal_round_robin(tuple(deck), players, first, counts) == expected
+        else:
+            with pytest.raises(IndexError):  # a deck too short is refused as before
+                deal_round_robin(deck, players, first, counts)
+
+
+def shuffled_word_by_word(deck: list[str], seed: str, game_id: str, deal_number: int) -> list[str]:
+    """The slow way: the words of one block after another, each position drawn by uniform_below."""
+    from sevens_rules.engine.dealing import shuffle_context, uniform_below, words
+
+    stream = words(seed, shuffle_context(game_id, deal_number, "deal", ()))
+    cards = list(deck)
+    for i in range(len(cards) - 1, 0, -1):
+        j = uniform_below(stream, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def test_shuffle_words_made_at_once_are_the_words_of_the_stream() -> None:
+    from sevens_rules.engine.dealing import shuffled
+
+    for number in range(300):
+        seed = f"{number * 7919:064x}"
+        for deck in (FULL_DECK, PIQUET_DECK, FULL_DECK[: number % 20]):
+            expected = shuffled_word_by_word(list(deck), seed, "sjuan", number)
+            assert shuffled(deck, seed, "sjuan", number) == expected
+
+
+def test_fisher_yates_refuses_the_words_uniform_below_refuses() -> None:
+    from sevens_rules.engine.dealing import fisher_yates, uniform_below
+
+    # Words near 2^32 are refused for most bounds; real streams almost never hold one, so the test makes
+    # streams where a third of the words are.
+    rng = random.Random(13)
+    refused = 0
+    for _ in range(300):
+        stream = [rng.choice([rng.getrandbits(32), 2**32 - 1 - rng.getrandbits(4)]) for _ in range(200)]
+        cards = list(FULL_DECK[: rng.randint(0, 52)])
+        slow = iter(stream)
+        expected = list(cards)
+        for i in range(len(expected) - 1, 0, -1):
+            j = uniform_below(slow, i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        rest = list(slow)
+        fast = iter(stream)
+        assert fisher_yates(list(cards), fast) == expected
+        assert list(fast) == rest  # the same words read, no more
+        refused += len(stream) - len(rest) - max(len(cards) - 1, 0)
+    assert refused > 500
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_next_deal_moves_are_the_validated_moves(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    next_deal = SjuanMoveType("next_deal")
+    for seat in range(MAX_SEATS):
+        assert game.next_deal_move(seat) == SjuanMove(type=next_deal, player=seat)
+        deck = list(reversed(FULL_DECK))
+        assert game.next_deal_move(seat, deck) == SjuanMove(type=next_deal, player=seat, deck=deck)
+
+
+def outcome_of(call: Any) -> tuple[Any, ...]:
+    """What a call answered: its result, or its error's type, detail, issues, argument and legal moves."""
+    try:
+        return ("answered", call())
+    except RulesError as error:
+        found = (type(error), error.detail, error.issues, getattr(error, "argument", None))
+        return (*found, getattr(error, "legal_moves", None))
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_apply_refuses_a_seat_off_the_table_as_when_it_checked_every_seat_first(game_id: str) -> None:
+    game = GAMES[game_id]
+
+    def apply_checking_the_seat_first(state: Any, move: Any) -> Any:
+        # the slow way: the shared apply as it was, every move's seat checked against the table first
+        seats = game.to_act(state)
+        if not seats:
+            raise MatchOverError("The match is over; no move is legal.", [])
+        game.check_seat(state, move.player, "move", ("player",))
+        if move.player not in seats:
+            raise NotYourTurnError(
+                f"Seat {move.player} is not to act; to act: {', '.join(map(str, seats))}.",
+                [m for seat in seats for m in game.legal_moves(state, seat)],
+                [IssueAt(("player",), "this seat is not to act now")],
+            )
+        if not game.is_legal(state, move):
+            raise IllegalMoveError(
+                "This move is not legal now.",
+                game.legal_moves(state, move.player),
+                [IssueAt((), "not among the legal moves")],
+            )
+        return game.resolve(state, move)
+
+    kinds = set()
+    players = max(game.table_sizes())
+    for state, move in islice(playout(game, players, 4), 0, 300, 3):
+        if move is None:
+            continue
+        for seat in (-1, 0, players - 1, players, players + 3):
+            other = move.model_copy(update={"player": seat})
+            expected = outcome_of(lambda: apply_checking_the_seat_first(state, other))  # noqa: B023
+            assert outcome_of(lambda: Game.apply(game, state, other)) == expected  # noqa: B023
+            kinds.add(expected[0])
+    assert InvalidRequestError in kinds and "answered" in kinds
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_dealt_states_are_the_validated_states(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    option_sets = [game.models.options(), game.models.options.model_validate({"chips_count": False})]
+    if game_id == "domino-fan-tan":
+        option_sets.append(DominoFanTanOptions(hand_size=26, draw_until_playable=True))
+    dealt = 0
+    for options in option_sets:
+        for players in game.table_sizes():
+            for state, move in playout(game, players, players, options):
+                if move is not None and move.type != "next_deal" and state.table:
+                    continue
+                # a fresh deal (the first, or one after a next_deal): the slow way validates its fields
+                fields = {name: getattr(state, name) for name in state.model_fields_set}
+                validated = type(state).model_validate(fields)
+                assert state == validated and state.model_fields_set == validated.model_fields_set
+                assert state.model_dump_json() == validated.model_dump_json()
+                dealt += 1
+    assert dealt > 50
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_deal_events_are_the_validated_events(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    short_hands = 0
+    for players in game.table_sizes():
+        for state, move in playout(game, players, players):
+            if move is None or move.type != "next_deal":
+                continue
+            dealt, events = game.apply(state, move)
+            # the slow way: each event made through validation
+            expected = [SjuanEvent(type=SjuanEventType.deal_started, player=dealt.dealer)]
+            expected += [
+                SjuanEvent(type=SjuanEventType.chip_paid, player=seat, chips=paid, reason="short_hand")
+                for seat, paid in enumerate(dealt.chips)
+                if paid
+            ]
+            assert events == expected
+            short_hands += len(expected) - 1
+    assert short_hands > 10 or game_id == "domino-fan-tan"  # two hands of the same size
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_play_leaves_the_hand_without_the_card(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SjuanFamily)
+    plays = 0
+    for state in sjuan_playout_states(game_id):
+        for move in game.deal_moves(state, state.turn):
+            if move.type != "play":
+                continue
+            after, _ = game.apply(state, move)
+            # the slow way: the hand filtered, every other card kept in order; the state before untouched
+            assert after.hands[move.player] == [c for c in state.hands[move.player] if c != move.card]
+            assert after.hands[move.player] is not state.hands[move.player]
+            assert move.card in state.hands[move.player]
+            assert [h for i, h in enumerate(after.hands) if i != move.player] == [
+                h for i, h in enumerate(state.hands) if i != move.player
+            ]
+            plays += 1
+    assert plays > 100
