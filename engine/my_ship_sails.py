@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, deal_round_robin
 from sevens_rules.engine.errors import IssueAt, NotYourTurnError
 from sevens_rules.engine.game import (
     best_seats,
@@ -104,6 +104,11 @@ def _received_event(seat: int, card: str, giver: int) -> MyShipSailsEvent:
     """The ``received`` event of ``seat`` getting ``card`` from ``giver``, made once and then shared (every
     exchange reports one per seat; the event is frozen)."""
     return MyShipSailsEvent(type=MyShipSailsEventType.received, player=seat, card=card, from_player=giver)
+
+
+def _in_deck_order(cards: Sequence[str]) -> list[str]:
+    # sort_cards would build its order table again at every call (five calls a deal)
+    return sorted(cards, key=_CARD_ORDER.__getitem__)
 
 
 def one_suit(hand: Sequence[str]) -> bool:
@@ -246,8 +251,8 @@ class MyShipSails(
             deal_number=setup.deal_number,
             **setup.seeding.state_fields(),
             phase=STEP,
-            hands=[sort_cards(h) for h in dealt],
-            unused=sort_cards(cards[HAND_SIZE * players :]),
+            hands=[_in_deck_order(h) for h in dealt],
+            unused=_in_deck_order(cards[HAND_SIZE * players :]),
             pending=[None] * players,
             exchanges=0,
             deals=setup.deals,

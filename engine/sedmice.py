@@ -35,6 +35,7 @@ Decisions where the rulings and the text are silent (also in the README):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin
@@ -545,26 +546,18 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
                 issues.append(
                     IssueAt((*path, "dealer"), f"the dealer moves left each deal: must be {expected_dealer}")
                 )
-            found = []
-            for name in ("points", "tricks", "hits"):
-                found += length_issues((*path, name), getattr(deal, name), SIDES)
-            found += seat_issues((*path, "last_trick"), deal.last_trick, n)
-            if found:
-                return issues + found
-            if sum(deal.points) != DEAL_POINTS or any(p % 10 for p in deal.points):
-                issues.append(IssueAt((*path, "points"), "the sides share 80 points in tens"))
-            elif any(t == 0 and p for t, p in zip(deal.tricks, deal.points, strict=True)):
-                issues.append(IssueAt((*path, "points"), "a side without a trick has no points"))
-            elif deal.tricks[deal.last_trick % 2] == 0:
-                issues.append(IssueAt((*path, "last_trick"), "the last trick's taker's side took no trick"))
-            else:
-                side, hits, reason = hits_of(deal.points, deal.tricks, deal.last_trick % 2)
-                side_hits = [0, 0]
-                side_hits[side] = hits
-                if (deal.side, deal.hits, deal.reason) != (side, side_hits, reason):
-                    issues.append(
-                        IssueAt((*path, "hits"), f"must be {side_hits} to side {side} ({reason.value})")
-                    )
+            misshapen, found = _record_issues(
+                tuple(deal.points),
+                tuple(deal.tricks),
+                tuple(deal.hits),
+                deal.last_trick,
+                deal.side,
+                deal.reason,
+                n,
+            )
+            issues += [IssueAt((*path, *issue.path), issue.message) for issue in found]
+            if misshapen:
+                return issues
             if max(totals) >= target:
                 issues.append(IssueAt(path, "the match ended at an earlier deal"))
             totals[0] += deal.hits[0]
@@ -572,3 +565,42 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             return issues
 
         return check
+
+
+@lru_cache(maxsize=1024)
+def _record_issues(
+    points: tuple[int, ...],
+    tricks: tuple[int, ...],
+    hits: tuple[int, ...],
+    last_trick: int,
+    side: int,
+    reason: SedmiceHitReason,
+    players: int,
+) -> tuple[bool, tuple[IssueAt, ...]]:
+    """What is wrong with the numbers of a finished deal's record, whichever deal it is (paths within the
+    record), and whether it is misshapen (a list of the wrong length, a seat not at the table).
+
+    A function of these numbers alone, so it is worked out once for each record and then remembered:
+    every request posts the whole history of its match, so the same records come again and again.
+    """
+    found: list[IssueAt] = []
+    for name, values in (("points", points), ("tricks", tricks), ("hits", hits)):
+        found += length_issues((name,), values, SIDES)
+    found += seat_issues(("last_trick",), last_trick, players)
+    if found:
+        return True, tuple(found)
+    if sum(points) != DEAL_POINTS or any(p % 10 for p in points):
+        found.append(IssueAt(("points",), "the sides share 80 points in tens"))
+    elif any(t == 0 and p for t, p in zip(tricks, points, strict=True)):
+        found.append(IssueAt(("points",), "a side without a trick has no points"))
+    elif tricks[last_trick % 2] == 0:
+        found.append(IssueAt(("last_trick",), "the last trick's taker's side took no trick"))
+    else:
+        expected_side, expected_hits, expected_reason = hits_of(points, tricks, last_trick % 2)
+        side_hits = [0, 0]
+        side_hits[expected_side] = expected_hits
+        if (side, list(hits), reason) != (expected_side, side_hits, expected_reason):
+            found.append(
+                IssueAt(("hits",), f"must be {side_hits} to side {expected_side} ({expected_reason.value})")
+            )
+    return False, tuple(found)

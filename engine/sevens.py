@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from itertools import permutations
 from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin
@@ -71,6 +72,9 @@ from sevens_rules.schema.sevens import (
 
 POINTS = (3, 2, 1, 0)
 """Points of a deal by place (index 0 is place 1)."""
+
+_POINTS_BY_PLACES = {places: [POINTS[p - 1] for p in places] for places in permutations(range(1, 5))}
+"""A deal record's points for each possible order of places (seat by seat)."""
 
 CARDS_EACH = 13
 """Cards dealt to each of the four players."""
@@ -459,30 +463,60 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         return issues
 
     def deal_record_check(self, state: SevensState) -> RecordCheck:
-        n = SEVENS_PLAYERS
-
         def check(index: int, clean: bool) -> list[IssueAt]:
             deal = state.deals[index]
-            path = ("deals", index)
-            issues = seat_issues((*path, "dealer"), deal.dealer, n)
-            issues += length_issues((*path, "places"), deal.places, n)
-            issues += length_issues((*path, "points"), deal.points, n)
-            if issues or not clean:
-                return issues
             # the dealer moves one seat left each deal, up to the current deal's dealer
-            if deal.dealer != (state.dealer - (state.deal_number - 1 - index)) % n:
-                issues.append(IssueAt((*path, "dealer"), "the dealer moves one seat left each deal"))
-            if sorted(deal.places) != [1, 2, 3, 4]:
-                issues.append(IssueAt((*path, "places"), "must give places 1 to 4, one each"))
-            elif deal.points != [POINTS[p - 1] for p in deal.places]:
-                issues.append(IssueAt((*path, "points"), "must be 3, 2, 1, 0 for places 1 to 4"))
-            return issues
+            dealer = (state.dealer - (state.deal_number - 1 - index)) % SEVENS_PLAYERS
+            if deal.dealer == dealer and deal.points == _POINTS_BY_PLACES.get(tuple(deal.places)):
+                return []  # the usual record, settled at once: it passes every check of the slow way
+            return _deal_record_problems(("deals", index), deal, dealer, clean)
 
         return check
 
 
+def _deal_record_problems(
+    path: tuple[str | int, ...], deal: SevensDeal, dealer: int, clean: bool
+) -> list[IssueAt]:
+    """What exactly is wrong with a finished deal's record, check by check (``dealer``: the seat that dealt
+    it; ``clean``: no issue was found before it)."""
+    n = SEVENS_PLAYERS
+    issues = seat_issues((*path, "dealer"), deal.dealer, n)
+    issues += length_issues((*path, "places"), deal.places, n)
+    issues += length_issues((*path, "points"), deal.points, n)
+    if issues or not clean:
+        return issues
+    if deal.dealer != dealer:
+        issues.append(IssueAt((*path, "dealer"), "the dealer moves one seat left each deal"))
+    if sorted(deal.places) != [1, 2, 3, 4]:
+        issues.append(IssueAt((*path, "places"), "must give places 1 to 4, one each"))
+    elif deal.points != [POINTS[p - 1] for p in deal.places]:
+        issues.append(IssueAt((*path, "points"), "must be 3, 2, 1, 0 for places 1 to 4"))
+    return issues
+
+
+def _laid_out(row: SevensRow) -> SevensRow:
+    """The row holding the cards of ``row`` as play lays them out (:func:`_row`): the unbroken run through
+    the 7, the other cards apart, ascending, all in the row's suit."""
+    suit = str(row.suit)
+    if not row.laid:
+        run_row = _RUN_ROWS.get((suit, _RANK[row.run[0][0]], _RANK[row.run[-1][0]]))
+        if run_row is not None:
+            return run_row
+    return _row(suit, _row_ranks(row))
+
+
 def _row_issues(path: tuple[str | int, ...], row: SevensRow) -> list[IssueAt]:
     """Issues unless the run is unbroken through the 7, ascending, and the laid cards lie apart from it."""
+    # A row laid out as play lays it out passes every check of _row_problems, and every posted state goes
+    # through here: settle that common case with two list comparisons.
+    laid_out = _laid_out(row)
+    if row.run == laid_out.run and row.laid == laid_out.laid:
+        return []
+    return _row_problems(path, row)
+
+
+def _row_problems(path: tuple[str | int, ...], row: SevensRow) -> list[IssueAt]:
+    """What exactly is wrong with a row (:func:`_row_issues`), check by check."""
     suit = str(row.suit)
     issues = []
     for name, cards in (("run", row.run), ("laid", row.laid)):

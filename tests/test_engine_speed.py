@@ -14,19 +14,24 @@ from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS
 from sevens_rules.engine.game import listed, updated
 from sevens_rules.engine.match import DealtMatch
 from sevens_rules.engine.registry import GAMES
+from sevens_rules.engine.sedmice import Sedmice
 from sevens_rules.engine.seven_up import SevenUpFamily
+from sevens_rules.engine.sevens import Sevens
 from sevens_rules.engine.sjuan import SjuanFamily
 from sevens_rules.schema.common import MAX_SEATS, Suit
 from sevens_rules.schema.my_ship_sails import MyShipSailsEvent, MyShipSailsEventType, MyShipSailsOptions
 from sevens_rules.schema.sedmice import (
+    SedmiceDeal,
     SedmiceEvent,
     SedmiceEventType,
+    SedmiceHitReason,
     SedmiceMove,
     SedmiceMoveType,
     SedmiceOptions,
 )
 from sevens_rules.schema.seven_up import SevenUpEvent, SevenUpEventType, SevenUpMove, SevenUpMoveType
 from sevens_rules.schema.sevens import (
+    SevensDeal,
     SevensEvent,
     SevensEventType,
     SevensMove,
@@ -577,3 +582,166 @@ def test_my_ship_sails_legal_moves_are_those_of_the_shared_cycle(players: int) -
                 assert game.legal_moves(state, seat) == DealtMatch.legal_moves(game, state, seat)
             phases.add(state.phase)
     assert phases == {"step", "deal_over", "match_over"}
+
+
+def sevens_rows_to_check(rng: random.Random) -> list[SevensRow]:
+    """Rows from random playouts as they are, and each changed a little: a card dropped, added (of the
+    suit or not), moved between run and laid, two cards swapped, a card's suit changed."""
+    rows = [row for state, _ in sevens_transitions(range(4), 300) for row in state.table]
+    changed = []
+    for row in rng.sample(rows, 600):
+        run, laid = list(row.run), list(row.laid)
+        suit = str(row.suit)
+        match rng.randrange(6):
+            case 0 if len(run) > 1:
+                run.pop(rng.choice([0, -1, rng.randrange(len(run))]))
+            case 1:
+                card = rng.choice(RANKS) + rng.choice([suit, suit, "CDHS"[rng.randrange(4)]])
+                (run if rng.random() < 0.5 else laid).insert(rng.randrange(len(run) + 1), card)
+            case 2 if len(run) > 1:
+                laid.insert(0, run.pop(rng.choice([0, -1])))
+            case 3 if laid:
+                run.append(laid.pop(0))
+            case 4:
+                cards = run + laid
+                i, j = rng.randrange(len(cards)), rng.randrange(len(cards))
+                cards[i], cards[j] = cards[j], cards[i]
+                run, laid = cards[: len(run)], cards[len(run) :]
+            case _:
+                cards = run + laid
+                i = rng.randrange(len(cards))
+                cards[i] = cards[i][0] + rng.choice("CDHS".replace(suit, ""))
+                run, laid = cards[: len(run)], cards[len(run) :]
+        if run:
+            changed.append(SevensRow.model_construct(suit=row.suit, run=run, laid=laid))
+    return rows + changed
+
+
+def test_sevens_row_check_answers_as_the_check_by_check_way() -> None:
+    rows = sevens_rows_to_check(random.Random(11))
+    verdicts = []
+    for row in rows:
+        issues = sevens._row_issues(("table", 2), row)
+        assert issues == sevens._row_problems(("table", 2), row), row
+        verdicts.append(bool(issues))
+    assert 300 < sum(verdicts) < len(rows) - 1000
+
+
+def test_sevens_deal_record_check_answers_as_the_check_by_check_way() -> None:
+    game = GAMES["sevens"]
+    assert isinstance(game, Sevens)
+    rng = random.Random(12)
+    finished = [state for seed in range(3) for state, _ in playout(game, 4, seed) if state.deals]
+    outcomes = []
+    for state in finished[::2]:
+        deals = list(state.deals)
+        index = rng.randrange(len(deals))
+        deal = deals[index]
+        places, points, dealer = list(deal.places), list(deal.points), deal.dealer
+        match rng.randrange(6):
+            case 0:
+                rng.shuffle(places)
+            case 1:
+                points[rng.randrange(4)] += rng.choice([-1, 1])
+            case 2:
+                dealer = rng.randrange(5)
+            case 3:
+                places[rng.randrange(4)] = rng.randrange(1, 5)
+            case 4:
+                (places if rng.random() < 0.5 else points).pop()
+            case _:
+                pass
+        deals[index] = SevensDeal.model_construct(
+            number=deal.number, dealer=dealer, places=places, points=points
+        )
+        changed = updated(state, deals=deals)
+        check = game.deal_record_check(changed)
+        expected_dealer = (state.dealer - (state.deal_number - 1 - index)) % 4
+        for clean in (True, False):
+            issues = check(index, clean)
+            slow = sevens._deal_record_problems(("deals", index), deals[index], expected_dealer, clean)
+            assert issues == slow
+            outcomes.append(bool(issues))
+    assert 100 < sum(outcomes) < len(outcomes) - 100
+
+
+def sedmice_record_issues_by_hand(deal: Any, path: tuple[Any, ...], players: int) -> list[tuple[Any, str]]:
+    """The checks of one Sedmice deal record's own numbers, as (path, message), written out plainly: one
+    entry per side, a seat at the table, 80 points in tens, no points without a trick, the last trick's
+    side took a trick, then the hits of the largest case that applies."""
+    found = [
+        ((*path, name), f"must have one entry per seat (2), not {len(getattr(deal, name))}")
+        for name in ("points", "tricks", "hits")
+        if len(getattr(deal, name)) != 2
+    ]
+    if not 0 <= deal.last_trick < players:
+        found.append(
+            ((*path, "last_trick"), f"seat {deal.last_trick} does not exist at a table of {players}")
+        )
+    if found:
+        return found
+    points, tricks = deal.points, deal.tricks
+    if sum(points) != 80 or points[0] % 10 or points[1] % 10:
+        return [((*path, "points"), "the sides share 80 points in tens")]
+    if (tricks[0] == 0 and points[0]) or (tricks[1] == 0 and points[1]):
+        return [((*path, "points"), "a side without a trick has no points")]
+    if tricks[deal.last_trick % 2] == 0:
+        return [((*path, "last_trick"), "the last trick's taker's side took no trick")]
+    if 0 in tricks:
+        side, hits, reason = 1 - tricks.index(0), 3, "all_tricks"
+    elif 80 in points:
+        side, hits, reason = points.index(80), 2, "all_points"
+    elif points[0] != points[1]:
+        side, hits, reason = (0 if points[0] > points[1] else 1), 1, "more_points"
+    else:
+        side, hits, reason = deal.last_trick % 2, 1, "tie_last_trick"
+    side_hits = [hits, 0] if side == 0 else [0, hits]
+    if (deal.side, deal.hits, deal.reason) != (side, side_hits, reason):
+        return [((*path, "hits"), f"must be {side_hits} to side {side} ({reason})")]
+    return []
+
+
+def test_sedmice_deal_record_check_answers_as_the_rules_written_out() -> None:
+    game = GAMES["sedmice"]
+    assert isinstance(game, Sedmice)
+    rng = random.Random(13)
+    with_records = [
+        state
+        for players in (2, 4)
+        for seed in range(3)
+        for state, _ in playout(game, players, seed)
+        if state.deals
+    ]
+    outcomes = []
+    for state in with_records[::7]:
+        deals = list(state.deals)
+        index = rng.randrange(len(deals))
+        fields = deals[index].model_dump()
+        name = rng.choice(["points", "tricks", "hits", "last_trick", "side", "reason", None])
+        if name in ("points", "tricks", "hits"):
+            values = fields[name]
+            match rng.randrange(3):
+                case 0:
+                    values.reverse()
+                case 1:
+                    values[rng.randrange(2)] += rng.choice([-10, -1, 1, 10])
+                case _:
+                    values.append(0) if rng.random() < 0.5 else values.pop()
+        elif name == "last_trick":
+            fields[name] = rng.randrange(5)
+        elif name == "side":
+            fields[name] = 1 - fields[name]
+        elif name == "reason":
+            fields[name] = rng.choice(list(SedmiceHitReason))
+        deals[index] = SedmiceDeal.model_construct(**fields)
+        changed = updated(state, deals=deals)
+        expected = sedmice_record_issues_by_hand(deals[index], ("deals", index), len(state.hands))
+        # worked out afresh, then remembered: the same answer either way
+        for forget in (True, False):
+            if forget:
+                sedmice._record_issues.cache_clear()
+            check = game.deal_record_check(changed)
+            found = [issue for i in range(index + 1) for issue in check(i, True)]
+            assert [(i.path, i.message) for i in found] == expected
+        outcomes.append(bool(expected))
+    assert len(outcomes) > 100 and 20 < sum(outcomes) < len(outcomes) - 20
