@@ -120,6 +120,16 @@ def one_suit(hand: Sequence[str]) -> bool:
     return hand[-1][1] == suit and all(c[1] == suit for c in hand)
 
 
+def _seat_moves(hand: Sequence[str], seat: int) -> list[MyShipSailsMove]:
+    """The moves of ``seat``, to choose in a step with ``hand``: pass any card, in hand order, then
+    declare when the hand is one suit."""
+    passes = _PASS_MOVES[seat]
+    moves = [passes[c] for c in hand]
+    if one_suit(hand):
+        moves.append(_DECLARE_MOVES[seat])
+    return moves
+
+
 class MyShipSails(
     DealtMatch[
         MyShipSailsOptions,
@@ -168,15 +178,21 @@ class MyShipSails(
             return self.deal_moves(state, player)
         return super().legal_moves(state, player)
 
+    def moves(
+        self, state: MyShipSailsState, player: int | None = None
+    ) -> tuple[list[int], list[MyShipSailsMove]]:
+        """As :meth:`Game.moves`: in a step, the seats without a choice and their moves, each seat's
+        listed as :meth:`deal_moves` lists them (without asking again whether the seat is to act)."""
+        if player is None and state.phase is STEP:
+            seats = [seat for seat, choice in enumerate(state.pending) if choice is None]
+            hands = state.hands
+            return seats, [move for seat in seats for move in _seat_moves(hands[seat], seat)]
+        return super().moves(state, player)
+
     def deal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
         if state.phase is not STEP or state.pending[player] is not None:
             return []
-        hand = state.hands[player]
-        passes = _PASS_MOVES[player]
-        moves = [passes[c] for c in hand]
-        if one_suit(hand):
-            moves.append(_DECLARE_MOVES[player])
-        return moves
+        return _seat_moves(state.hands[player], player)
 
     def is_legal_in_deal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
         if state.phase is not STEP or move.deck is not None or state.pending[move.player] is not None:
@@ -199,6 +215,17 @@ class MyShipSails(
                 [m for seat in seats for m in self.legal_moves(state, seat)],
                 [IssueAt(("player",), "this seat has already chosen in this step")],
             )
+        if (
+            state.phase is STEP
+            and 0 <= player < len(state.hands)
+            and player < len(state.pending)
+            and move.type != NEXT_DEAL
+            and self.is_legal_in_deal(state, move)
+        ):
+            # A legal choice of a seat that has not chosen (is_legal_in_deal asks): the shared checks
+            # (to act, a seat at the table, legal inside the deal) would send it straight here. Any other
+            # move takes the shared way, which refuses it with the same error.
+            return self.resolve_in_deal(state, move)
         return super().apply(state, move)
 
     def resolve_in_deal(

@@ -88,6 +88,16 @@ def _event(kind: SedmiceEventType, **fields: Any) -> SedmiceEvent:
     return listed(SedmiceEvent, type=kind, **fields)
 
 
+def _trick_taken_event(taker: int, side: int, cards: list[str], rounds: int, worth: int) -> SedmiceEvent:
+    """The ``trick_taken`` event, built from values the engine computed without validating them again
+    (as :func:`~sevens_rules.engine.game.updated` copies states): its list of cards makes it unshareable
+    (:func:`~sevens_rules.engine.game.listed` would validate it afresh, after a failed cache lookup, every
+    trick). It has the fields, and the fields set, of the validated event."""
+    return SedmiceEvent.model_construct(
+        type=SedmiceEventType.trick_taken, player=taker, side=side, cards=cards, rounds=rounds, points=worth
+    )
+
+
 # Moves and events made once per seat and card (both frozen, so shared by every list holding them): every
 # playout step and request lists a seat's moves, and every play and refill reports events.
 _SEATS = range(MOST_PLAYERS)
@@ -245,6 +255,37 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         led_rank = state.trick[0][0][0]
         return [c for c in state.hands[player] if answers(c, led_rank)]
 
+    # In play one seat acts (_turn). The shared cycle asks to_act (a fresh list) again in Game.moves, in
+    # DealtMatch.legal_moves and in Game.apply; these read _turn once.
+
+    def moves(self, state: SedmiceState, player: int | None = None) -> tuple[list[int], list[SedmiceMove]]:
+        """As :meth:`Game.moves`: in play, the seat to act and its legal moves."""
+        if player is None and state.phase is PLAY_PHASE:
+            seat = self._turn(state)
+            return [seat], self.deal_moves(state, seat)
+        return super().moves(state, player)
+
+    def legal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
+        """As the shared cycle's: in play, the moves of the seat to act, none for the others."""
+        if state.phase is PLAY_PHASE:
+            return self.deal_moves(state, player) if player == self._turn(state) else []
+        return super().legal_moves(state, player)
+
+    def apply(self, state: SedmiceState, move: SedmiceMove) -> tuple[SedmiceState, list[SedmiceEvent]]:
+        """As :meth:`Game.apply`. A legal move by the seat to act in play goes straight to its resolution,
+        as the shared checks would send it (to act; a seat at the table; legal inside the deal); any other
+        move takes the shared way, which refuses it with the same error."""
+        player = move.player
+        if (
+            state.phase is PLAY_PHASE
+            and 0 <= player < len(state.hands)
+            and move.type != NEXT_DEAL
+            and player == self._turn(state)
+            and self.is_legal_in_deal(state, move)
+        ):
+            return self.resolve_in_deal(state, move)
+        return super().apply(state, move)
+
     def deal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
         if state.phase is not PLAY_PHASE:
             return []
@@ -302,16 +343,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         taken[side] = [*taken[side], *cards]
         tricks = list(state.tricks)
         tricks[side] += 1
-        events.append(
-            _event(
-                SedmiceEventType.trick_taken,
-                player=taker,
-                side=side,
-                cards=cards,
-                rounds=len(state.trick),
-                points=points(cards),
-            )
-        )
+        events.append(_trick_taken_event(taker, side, cards, len(state.trick), points(cards)))
         # Refill: the taker first, then clockwise, one card at a time, until four each or no stock.
         hands = [list(h) for h in state.hands]
         stock = state.stock

@@ -196,6 +196,19 @@ def _active(out: Sequence[int], bust: Sequence[int]) -> list[int]:
     return [seat for seat in range(SEVENS_PLAYERS) if seat not in out and seat not in bust]
 
 
+@lru_cache(maxsize=1024)
+def _turn_after(player: int, out: tuple[int, ...], bust: tuple[int, ...]) -> tuple[bool, int]:
+    """After ``player``'s move, with these seats out and bust: ``(True, survivor)`` when one seat is left
+    neither out nor bust (the deal ends), else ``(False, seat)`` for the next such seat on the left.
+
+    A function of its arguments' values alone, remembered (bounded): every move asks it, and a deal
+    reaches only a few dozen combinations."""
+    active = _active(out, bust)
+    if len(active) == 1:
+        return True, active[0]
+    return False, next(seat for seat in _SEATS_LEFT_OF[player] if seat in active)
+
+
 def deal_places(out: Sequence[int], bust: Sequence[int], survivor: int) -> list[int]:
     """Places by seat: going-out order, then the last player left, then the bust players, first bust last."""
     places = [0] * SEVENS_PLAYERS
@@ -260,6 +273,37 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             return [(state.dealer + 1) % SEVENS_PLAYERS]
         return []
 
+    # In play the seat to act is ``turn`` alone. The shared cycle asks to_act (a fresh list) again in
+    # Game.moves, in DealtMatch.legal_moves and in the legality check; these three read ``turn`` once.
+
+    def moves(self, state: SevensState, player: int | None = None) -> tuple[list[int], list[SevensMove]]:
+        """As :meth:`Game.moves`: in play, the seat to act (``turn``) and its legal moves."""
+        turn = state.turn
+        if player is None and state.phase is Phase.play and turn is not None:
+            return [turn], self.deal_moves(state, turn)
+        return super().moves(state, player)
+
+    def legal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
+        """As the shared cycle's: in play, the moves of the seat whose turn it is, none for the others."""
+        if state.phase is Phase.play:
+            return self.deal_moves(state, player) if player == state.turn else []
+        return super().legal_moves(state, player)
+
+    def apply(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
+        """As :meth:`Game.apply`. A legal move by the seat whose turn it is goes straight to its
+        resolution, as the shared checks would send it (to act: ``turn``; a seat at the table; legal
+        inside the deal); any other move takes the shared way, which refuses it with the same error."""
+        player = move.player
+        if (
+            state.phase is Phase.play
+            and player == state.turn
+            and 0 <= player < len(state.hands)
+            and move.type != NEXT_DEAL
+            and self.is_legal_in_deal(state, move)
+        ):
+            return self.resolve_in_deal(state, move)
+        return super().apply(state, move)
+
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
         plays = _plays(state, player)
         moves = [_PLAY_MOVES[player][c] for c in plays]
@@ -268,9 +312,8 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         return moves
 
     def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:
-        if move.player not in self.to_act(state):
-            return False
-        if state.phase is not Phase.play or move.deck is not None:
+        # (in play, to_act is [turn], or nobody when turn is None)
+        if state.phase is not Phase.play or move.deck is not None or move.player != state.turn:
             return False
         if move.type == PLAY:
             return (
@@ -337,11 +380,10 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         when one is left."""
         out: Sequence[int] = update.get("out", state.out)  # type: ignore[assignment]
         bust: Sequence[int] = update.get("bust", state.bust)  # type: ignore[assignment]
-        active = _active(out, bust)
-        if len(active) == 1:
-            return self._end_deal(updated(state, **update), active[0], events)
-        turn = next(seat for seat in _SEATS_LEFT_OF[player] if seat in active)
-        return updated(state, **update, turn=turn), events
+        ended, seat = _turn_after(player, tuple(out), tuple(bust))
+        if ended:
+            return self._end_deal(updated(state, **update), seat, events)
+        return updated(state, **update, turn=seat), events
 
     def _end_deal(
         self, state: SevensState, survivor: int, events: list[SevensEvent]

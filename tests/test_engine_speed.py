@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from itertools import islice
+from itertools import islice, permutations
 from typing import Any
 
 import pytest
@@ -11,7 +11,13 @@ from pydantic import ValidationError
 
 from sevens_rules.engine import my_ship_sails, sedmice, seven_up_rules, sevens
 from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS
-from sevens_rules.engine.game import listed, updated
+from sevens_rules.engine.errors import (
+    IllegalMoveError,
+    InvalidRequestError,
+    NotYourTurnError,
+    RulesError,
+)
+from sevens_rules.engine.game import Game, listed, updated
 from sevens_rules.engine.match import DealtMatch
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sedmice import Sedmice
@@ -745,3 +751,150 @@ def test_sedmice_deal_record_check_answers_as_the_rules_written_out() -> None:
             assert [(i.path, i.message) for i in found] == expected
         outcomes.append(bool(expected))
     assert len(outcomes) > 100 and 20 < sum(outcomes) < len(outcomes) - 20
+
+
+# ---- Sevens, Sedmice, My Ship Sails: the seat to act read once ----------------------------------------
+
+
+def shared_moves(game: Any, state: Any, player: int | None) -> Any:
+    """``moves`` the shared way (Game.moves with the shared cycle's legal_moves), or its error."""
+
+    def legal(seat: int) -> list[Any]:
+        return DealtMatch.legal_moves(game, state, seat)
+
+    try:
+        seats = game.to_act(state)
+        if player is not None:
+            game.check_seat(state, player, "player")
+            return seats, (legal(player) if player in seats else [])
+        return seats, [move for seat in seats for move in legal(seat)]
+    except RulesError as error:
+        return error_fields(error)
+
+
+def error_fields(error: RulesError) -> tuple[Any, ...]:
+    """Everything a caller reads of an engine error."""
+    return (type(error), error.detail, error.issues, error.argument, getattr(error, "legal_moves", None))
+
+
+def applied(call: Any) -> tuple[Any, ...]:
+    """What an ``apply`` answers, down to the fields set of the new state and its events, or its error."""
+    try:
+        state, events = call()
+    except RulesError as error:
+        return error_fields(error)
+    return state, state.model_fields_set, events, [event.model_fields_set for event in events]
+
+
+def shared_apply(game: Any, state: Any, move: Any) -> tuple[Any, ...]:
+    """``apply`` the shared way: Game.apply, after My Ship Sails' own refusal of a second choice."""
+    pending = getattr(state, "pending", None)
+    seat = move.player
+    if pending is not None and state.phase == "step" and seat < len(pending) and pending[seat] is not None:
+        return applied(lambda: game.apply(state, move))  # unchanged: refused before any shortcut
+    return applied(lambda: Game.apply(game, state, move))
+
+
+def moves_to_try(game: Any, state: Any, rng: random.Random) -> list[Any]:
+    """Every move listed for any seat, next to moves that are not legal now: other seats' moves, cards
+    not held or not playable, the other move types, ``next_deal`` with and without a deck."""
+    players = len(state.hands)
+    move_model = game.models.move
+    kinds = list(move_model.model_fields["type"].annotation)
+    cards = rng.sample(list(game.deck), 6) + [c for hand in state.hands for c in hand[:2]]
+    moves = [m for seat in range(players) for m in DealtMatch.legal_moves(game, state, seat)]
+    for seat in [*rng.sample(range(players), 2), players]:  # (seat ``players`` is not at the table)
+        for kind in kinds:
+            if kind == "next_deal":
+                moves.append(move_model(type=kind, player=seat))
+                moves.append(move_model(type=kind, player=seat, deck=list(game.deck)))
+                continue
+            moves.append(move_model(type=kind, player=seat))
+            moves += [move_model(type=kind, player=seat, card=c) for c in rng.sample(cards, 3)]
+    return moves
+
+
+ONE_SEAT_TO_ACT_TABLES = [
+    ("sevens", 4, None),
+    ("sedmice", 2, SedmiceOptions()),
+    ("sedmice", 4, SedmiceOptions(extend_only_when_losing=True)),
+    ("my-ship-sails", 4, MyShipSailsOptions(max_exchanges=3)),
+    ("my-ship-sails", 5, MyShipSailsOptions(auto_declare=True, max_exchanges=4)),
+]
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), ONE_SEAT_TO_ACT_TABLES)
+def test_moves_and_apply_answer_as_the_shared_cycle(game_id: str, players: int, options: Any) -> None:
+    """Sevens, Sedmice and My Ship Sails list moves and apply a legal move without asking to_act again;
+    every answer (moves, legal moves per seat, new state, events, errors) is the shared cycle's."""
+    game: Any = GAMES[game_id]
+    rng = random.Random(14)
+    phases, outcomes = set(), set()
+    for seed in range(2):
+        for step, (state, _) in enumerate(playout(game, players, seed, options)):
+            if step % 4 and state.phase == "play":
+                continue  # (every state between deals, and enough of those in play)
+            phases.add(str(state.phase))
+            for player in [None, *range(-1, players + 1)]:
+                try:
+                    fast = game.moves(state, player)
+                except RulesError as error:
+                    fast = error_fields(error)
+                assert fast == shared_moves(game, state, player)
+            for seat in range(-1, players + 1):
+                assert game.legal_moves(state, seat) == DealtMatch.legal_moves(game, state, seat)
+            for move in moves_to_try(game, state, rng):
+                fast = applied(lambda state=state, move=move: game.apply(state, move))
+                assert fast == shared_apply(game, state, move), move
+                outcomes.add(fast[0] if isinstance(fast[0], type) else "applied")
+    assert {"deal_over", "match_over"} < phases
+    assert {"applied", IllegalMoveError, NotYourTurnError, InvalidRequestError} <= outcomes
+
+
+def test_sevens_turn_after_a_move_is_the_next_active_seat_on_the_left() -> None:
+    seats = range(4)
+    orders = [list(p) for k in range(4) for p in permutations(seats, k)]
+    for out in orders:
+        for bust in orders:
+            active = [seat for seat in seats if seat not in out and seat not in bust]
+            if set(out) & set(bust) or not active:
+                continue  # (no state of play has these)
+            for player in seats:
+                if len(active) == 1:
+                    expected = (True, active[0])
+                else:
+                    expected = (
+                        False,
+                        next(s for s in [*range(player + 1, 4), *range(player + 1)] if s in active),
+                    )
+                assert sevens._turn_after(player, tuple(out), tuple(bust)) == expected
+
+
+@pytest.mark.parametrize(("players", "options"), SEDMICE_TABLES)
+def test_sedmice_trick_taken_events_are_the_validated_events(players: int, options: SedmiceOptions) -> None:
+    game = GAMES["sedmice"]
+    taken = 0
+    for state, move in sedmice_transitions(players, options, range(3)):
+        _, events = game.apply(state, move)
+        for event in events:
+            if event.type != "trick_taken":
+                continue
+            trick = (
+                state.trick
+                if move.type == "end_trick"
+                else [*state.trick[:-1], [*state.trick[-1], move.card]]
+            )
+            cards = [c for round_ in trick for c in round_]
+            taker = sedmice.trick_winner(trick, state.leader, players)
+            expected = SedmiceEvent(
+                type=SedmiceEventType.trick_taken,
+                player=taker,
+                side=taker % 2,
+                cards=cards,
+                rounds=len(trick),
+                points=10 * sum(c[0] in "AT" for c in cards),
+            )
+            assert event == expected
+            assert event.model_fields_set == expected.model_fields_set
+            taken += 1
+    assert taken > 50
