@@ -47,6 +47,7 @@ from sevens_rules.schema.sevens import (
 )
 from sevens_rules.schema.sjuan import DominoFanTanOptions, FreeFanTanOptions, SjuanMove, SjuanMoveType
 from tests.playout import playout
+from tests.seeds import seeding
 from tests.sjuan_helpers import first_deal_history_issues, with_a_corrupted_deal
 
 
@@ -898,3 +899,19 @@ def test_sedmice_trick_taken_events_are_the_validated_events(players: int, optio
             assert event.model_fields_set == expected.model_fields_set
             taken += 1
     assert taken > 50
+
+
+def test_my_ship_sails_moves_of_a_one_suit_hand_answer_as_the_shared_cycle() -> None:
+    """A seat dealt one suit may declare (``declare``, no card): a ``next_deal`` move, also without a card,
+    must still be refused the shared way."""
+    game: Any = GAMES["my-ship-sails"]
+    clubs = [c for c in FULL_DECK if c[1] == "C"][:7]
+    rest = [c for c in FULL_DECK if c not in clubs]
+    deck = [clubs.pop(0) if i % 4 == 0 and clubs else rest.pop(0) for i in range(len(FULL_DECK))]
+    state = game.new(4, MyShipSailsOptions(), seeding(1), deck, 0)
+    assert my_ship_sails.one_suit(state.hands[1])
+    move_model = game.models.move
+    for seat in range(4):
+        for kind in move_model.model_fields["type"].annotation:
+            move = move_model(type=kind, player=seat)
+            assert applied(lambda move=move: game.apply(state, move)) == shared_apply(game, state, move)
