@@ -88,14 +88,19 @@ def _event(kind: SedmiceEventType, **fields: Any) -> SedmiceEvent:
     return listed(SedmiceEvent, type=kind, **fields)
 
 
+_TRICK_TAKEN_EVENT = SedmiceEvent(
+    type=SedmiceEventType.trick_taken, player=0, side=0, cards=["7C"], rounds=1, points=0
+)
+"""A validated ``trick_taken`` event, with every field that event sets, to copy (see below)."""
+
+
 def _trick_taken_event(taker: int, side: int, cards: list[str], rounds: int, worth: int) -> SedmiceEvent:
-    """The ``trick_taken`` event, built from values the engine computed without validating them again
-    (as :func:`~sevens_rules.engine.game.updated` copies states): its list of cards makes it unshareable
-    (:func:`~sevens_rules.engine.game.listed` would validate it afresh, after a failed cache lookup, every
-    trick). It has the fields, and the fields set, of the validated event."""
-    return SedmiceEvent.model_construct(
-        type=SedmiceEventType.trick_taken, player=taker, side=side, cards=cards, rounds=rounds, points=worth
-    )
+    """The ``trick_taken`` event: a copy of a validated one holding the values the engine computed (as
+    :func:`~sevens_rules.engine.game.updated` copies states). Its list of cards makes it unshareable, and
+    :func:`~sevens_rules.engine.game.listed` would validate it afresh (after a failed cache lookup) every
+    trick; ``model_construct`` fills every default again and was no cheaper. It has the fields, and the
+    fields set, of the validated event."""
+    return updated(_TRICK_TAKEN_EVENT, player=taker, side=side, cards=cards, rounds=rounds, points=worth)
 
 
 # Moves and events made once per seat and card (both frozen, so shared by every list holding them): every
