@@ -34,7 +34,7 @@ Decisions where the rulings and the text are silent (the README refers here):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK, deal_round_robin
@@ -99,6 +99,12 @@ _CHOSEN_EVENTS = [
 """The ``chosen`` event of each seat (every move reports one)."""
 
 
+_EXCHANGED_EVENT = MyShipSailsEvent(type=MyShipSailsEventType.exchanged, exchange=1)
+"""A validated ``exchanged`` event, copied with each exchange's number (as
+:func:`~sevens_rules.engine.game.updated` copies states): the number grows through a deal, so
+:func:`~sevens_rules.engine.game.listed` would rarely find it made already and would validate it afresh."""
+
+
 @cache
 def _received_event(seat: int, card: str, giver: int) -> MyShipSailsEvent:
     """The ``received`` event of ``seat`` getting ``card`` from ``giver``, made once and then shared (every
@@ -120,14 +126,17 @@ def one_suit(hand: Sequence[str]) -> bool:
     return hand[-1][1] == suit and all(c[1] == suit for c in hand)
 
 
-def _seat_moves(hand: Sequence[str], seat: int) -> list[MyShipSailsMove]:
+@lru_cache(maxsize=4096)
+def _seat_moves(hand: tuple[str, ...], seat: int) -> tuple[MyShipSailsMove, ...]:
     """The moves of ``seat``, to choose in a step with ``hand``: pass any card, in hand order, then
-    declare when the hand is one suit."""
+    declare when the hand is one suit.
+
+    A function of its arguments' values alone, remembered (bounded; the moves are frozen and shared):
+    every move of a step lists again the moves of every seat still to choose, with the same hands."""
     passes = _PASS_MOVES[seat]
-    moves = [passes[c] for c in hand]
     if one_suit(hand):
-        moves.append(_DECLARE_MOVES[seat])
-    return moves
+        return (*(passes[c] for c in hand), _DECLARE_MOVES[seat])
+    return tuple(passes[c] for c in hand)
 
 
 class MyShipSails(
@@ -186,13 +195,13 @@ class MyShipSails(
         if player is None and state.phase is STEP:
             seats = [seat for seat, choice in enumerate(state.pending) if choice is None]
             hands = state.hands
-            return seats, [move for seat in seats for move in _seat_moves(hands[seat], seat)]
+            return seats, [move for seat in seats for move in _seat_moves(tuple(hands[seat]), seat)]
         return super().moves(state, player)
 
     def deal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
         if state.phase is not STEP or state.pending[player] is not None:
             return []
-        return _seat_moves(state.hands[player], player)
+        return list(_seat_moves(tuple(state.hands[player]), player))
 
     def is_legal_in_deal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
         if state.phase is not STEP or move.deck is not None or state.pending[move.player] is not None:
@@ -317,7 +326,7 @@ class MyShipSails(
             kept.sort(key=_CARD_ORDER.__getitem__)
             hands.append(kept)
         exchanges = state.exchanges + 1
-        events.append(_event(MyShipSailsEventType.exchanged, exchange=exchanges))
+        events.append(updated(_EXCHANGED_EVENT, exchange=exchanges))
         events += [_received_event(seat, passed[seat - 1], (seat - 1) % n) for seat in range(n)]
         after = updated(state, hands=hands, pending=[None] * n, exchanges=exchanges)
         if state.options.auto_declare:

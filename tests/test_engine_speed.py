@@ -25,7 +25,12 @@ from sevens_rules.engine.seven_up import SevenUpFamily
 from sevens_rules.engine.sevens import Sevens
 from sevens_rules.engine.sjuan import SjuanFamily
 from sevens_rules.schema.common import MAX_SEATS, Suit
-from sevens_rules.schema.my_ship_sails import MyShipSailsEvent, MyShipSailsEventType, MyShipSailsOptions
+from sevens_rules.schema.my_ship_sails import (
+    MyShipSailsEvent,
+    MyShipSailsEventType,
+    MyShipSailsMoveType,
+    MyShipSailsOptions,
+)
 from sevens_rules.schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
@@ -915,3 +920,40 @@ def test_my_ship_sails_moves_of_a_one_suit_hand_answer_as_the_shared_cycle() -> 
         for kind in move_model.model_fields["type"].annotation:
             move = move_model(type=kind, player=seat)
             assert applied(lambda move=move: game.apply(state, move)) == shared_apply(game, state, move)
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_my_ship_sails_seat_moves_and_exchanged_events_are_the_rule_written_out(players: int) -> None:
+    """The remembered moves of a seat (pass each card in hand order, then declare with seven cards of one
+    suit), worked out afresh and remembered, and the copied ``exchanged`` events, against validated ones."""
+    game: Any = GAMES["my-ship-sails"]
+    move_model = game.models.move
+    exchanges = 0
+    for seed in range(2):
+        for state, move in islice(playout(game, players, seed, MyShipSailsOptions(max_exchanges=40)), 400):
+            if move is None or state.phase != "step":
+                continue
+            for seat, hand in enumerate(state.hands):
+                expected = [move_model(type=MyShipSailsMoveType("pass"), player=seat, card=c) for c in hand]
+                if len({c[1] for c in hand}) == 1:
+                    expected.append(move_model(type=MyShipSailsMoveType.declare, player=seat))
+                for forget in (True, False):
+                    if forget:
+                        my_ship_sails._seat_moves.cache_clear()
+                    moves = list(my_ship_sails._seat_moves(tuple(hand), seat))
+                    assert moves == expected
+                    assert [m.model_fields_set for m in moves] == [m.model_fields_set for m in expected]
+            _, events = game.apply(state, move)
+            for event in events:
+                if event.type == "exchanged":
+                    validated = MyShipSailsEvent(
+                        type=MyShipSailsEventType.exchanged, exchange=state.exchanges + 1
+                    )
+                    assert event == validated
+                    assert event.model_fields_set == validated.model_fields_set
+                    exchanges += 1
+    assert exchanges > 50
+    one_suit = tuple(c for c in FULL_DECK if c[1] == "H")[:7]
+    assert my_ship_sails._seat_moves(one_suit, 2)[-1] == move_model(
+        type=MyShipSailsMoveType.declare, player=2
+    )
