@@ -148,6 +148,14 @@ _RUN_ROWS = {
     for high in range(_SEVEN, _KING + 1)
 }
 
+_RUN_WITH_END = {
+    (row.run[0], row.run[-1], end): _RUN_ROWS[suit, min(low, _RANK[end[0]]), max(high, _RANK[end[0]])]
+    for (suit, low, high), row in _RUN_ROWS.items()
+    for end in _RUN_ENDS[row.run[0], row.run[-1]]
+}
+"""The row a run without laid cards becomes when a card is played at one of its ends, by the run's first
+and last card and the card played: the usual play, looked up at once."""
+
 # Moves and events made once per seat and card (both frozen, so shared by every list holding them).
 _PLAY_MOVES = [
     {c: SevensMove(type=PLAY, player=seat, card=c) for c in FULL_DECK} for seat in range(SEVENS_PLAYERS)
@@ -339,14 +347,12 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         hands[player] = [c for c in hands[player] if c != card]
         index = _SUIT_INDEX[card[1]]
         old = state.table[index]
-        rank = _RANK[card[0]]
-        low, high = _RANK[old.run[0][0]], _RANK[old.run[-1][0]]
-        if not old.laid and (rank == low - 1 or rank == high + 1):
-            # the usual play: a card at an end of a run with no laid cards, which it cannot join
-            new = _RUN_ROWS[card[1], min(low, rank), max(high, rank)]
+        # the usual play: a card at an end of a run with no laid cards, which it cannot join
+        new = None if old.laid else _RUN_WITH_END.get((old.run[0], old.run[-1], card))
+        if new is not None:
             events = [_PLAYED_EVENTS[player][card]]
         else:
-            new = _row(card[1], [*_row_ranks(old), rank])
+            new = _row(card[1], [*_row_ranks(old), _RANK[card[0]]])
             joined = [c for c in new.run if c not in old.run and c != card]
             events = [_event(SevensEventType.played, player=player, card=card, joined=joined or None)]
         table = list(state.table)
