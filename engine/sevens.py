@@ -354,7 +354,10 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         else:
             new = _row(card[1], [*_row_ranks(old), _RANK[card[0]]])
             joined = [c for c in new.run if c not in old.run and c != card]
-            events = [_event(SevensEventType.played, player=player, card=card, joined=joined or None)]
+            # the played event with its joined cards, if any: a copy of the validated event without
+            # them (listed() cannot share an event holding a list, and would validate it afresh)
+            played = _PLAYED_EVENTS[player][card]
+            events = [updated(played, joined=joined) if joined else played]
         table = list(state.table)
         table[index] = new
         update: dict[str, object] = {"hands": hands, "table": table}
