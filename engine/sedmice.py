@@ -94,6 +94,25 @@ _TRICK_TAKEN_EVENT = SedmiceEvent(
 """A validated ``trick_taken`` event, with every field that event sets, to copy (see below)."""
 
 
+_DEAL_ENDED_EVENT = SedmiceEvent(
+    type=SedmiceEventType.deal_ended,
+    player=0,
+    side=0,
+    deal=SedmiceDeal(
+        number=1,
+        dealer=0,
+        points=[40, 40],
+        tricks=[1, 1],
+        last_trick=0,
+        hits=[1, 0],
+        side=0,
+        reason=SedmiceHitReason.tie_last_trick,
+    ),
+)
+"""A validated ``deal_ended`` event, with every field that event sets, copied with each deal's values
+(its record makes it unshareable, as the cards of ``trick_taken`` below)."""
+
+
 def _trick_taken_event(taker: int, side: int, cards: list[str], rounds: int, worth: int) -> SedmiceEvent:
     """The ``trick_taken`` event: a copy of a validated one holding the values the engine computed (as
     :func:`~sevens_rules.engine.game.updated` copies states). Its list of cards makes it unshareable, and
@@ -386,7 +405,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             reason=reason,
         )
         deals = [*state.deals, deal]
-        events.append(_event(SedmiceEventType.deal_ended, player=last_taker, side=side, deal=deal))
+        events.append(updated(_DEAL_ENDED_EVENT, player=last_taker, side=side, deal=deal))
         phase = DEAL_OVER
         if max(hit_totals(deals)) >= state.options.target_hits:
             phase = MATCH_OVER

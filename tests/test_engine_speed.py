@@ -957,3 +957,24 @@ def test_my_ship_sails_seat_moves_and_exchanged_events_are_the_rule_written_out(
     assert my_ship_sails._seat_moves(one_suit, 2)[-1] == move_model(
         type=MyShipSailsMoveType.declare, player=2
     )
+
+
+@pytest.mark.parametrize(("players", "options"), SEDMICE_TABLES)
+def test_sedmice_deal_ended_events_are_the_validated_events(players: int, options: SedmiceOptions) -> None:
+    game = GAMES["sedmice"]
+    ended = 0
+    for seed in range(3):
+        for state, move in playout(game, players, seed, options):
+            if move is None:
+                continue
+            after, events = game.apply(state, move)
+            for event in events:
+                if event.type == "deal_ended":
+                    deal = after.deals[-1]
+                    expected = SedmiceEvent(
+                        type=SedmiceEventType.deal_ended, player=deal.last_trick, side=deal.side, deal=deal
+                    )
+                    assert event == expected
+                    assert event.model_fields_set == expected.model_fields_set
+                    ended += 1
+    assert ended > 10
