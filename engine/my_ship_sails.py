@@ -101,8 +101,9 @@ _CHOSEN_EVENTS = [
 
 _EXCHANGED_EVENT = MyShipSailsEvent(type=MyShipSailsEventType.exchanged, exchange=1)
 """A validated ``exchanged`` event, copied with each exchange's number (as
-:func:`~sevens_rules.engine.game.updated` copies states): the number grows through a deal, so
-:func:`~sevens_rules.engine.game.listed` would rarely find it made already and would validate it afresh."""
+:func:`~sevens_rules.engine.game.updated` copies states): the number grows through a deal, and
+:func:`~sevens_rules.engine.game.listed` validates afresh every number it has not made yet (each one, in a
+long deal)."""
 
 
 @cache

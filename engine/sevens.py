@@ -282,7 +282,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         return []
 
     # In play the seat to act is ``turn`` alone. The shared cycle asks to_act (a fresh list) again in
-    # Game.moves, in DealtMatch.legal_moves and in the legality check; these three read ``turn`` once.
+    # Game.moves, in DealtMatch.legal_moves, in Game.apply and in the legality check; these read ``turn``.
 
     def moves(self, state: SevensState, player: int | None = None) -> tuple[list[int], list[SevensMove]]:
         """As :meth:`Game.moves`: in play, the seat to act (``turn``) and its legal moves."""
