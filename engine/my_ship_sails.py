@@ -34,10 +34,10 @@ Decisions where the rulings and the text are silent (the README refers here):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
-from sevens_rules.engine.cards import FULL_DECK, deal_round_robin, sort_cards
+from sevens_rules.engine.cards import FULL_DECK, deal_round_robin
 from sevens_rules.engine.errors import IssueAt, NotYourTurnError
 from sevens_rules.engine.game import (
     best_seats,
@@ -99,11 +99,23 @@ _CHOSEN_EVENTS = [
 """The ``chosen`` event of each seat (every move reports one)."""
 
 
+_EXCHANGED_EVENT = MyShipSailsEvent(type=MyShipSailsEventType.exchanged, exchange=1)
+"""A validated ``exchanged`` event, copied with each exchange's number (as
+:func:`~sevens_rules.engine.game.updated` copies states): the number grows through a deal, and
+:func:`~sevens_rules.engine.game.listed` validates afresh every number it has not made yet (each one, in a
+long deal)."""
+
+
 @cache
 def _received_event(seat: int, card: str, giver: int) -> MyShipSailsEvent:
     """The ``received`` event of ``seat`` getting ``card`` from ``giver``, made once and then shared (every
     exchange reports one per seat; the event is frozen)."""
     return MyShipSailsEvent(type=MyShipSailsEventType.received, player=seat, card=card, from_player=giver)
+
+
+def _in_deck_order(cards: Sequence[str]) -> list[str]:
+    # sort_cards would build its order table again at every call (five calls a deal)
+    return sorted(cards, key=_CARD_ORDER.__getitem__)
 
 
 def one_suit(hand: Sequence[str]) -> bool:
@@ -113,6 +125,19 @@ def one_suit(hand: Sequence[str]) -> bool:
     suit = hand[0][1]
     # Hands are kept in deck order, suit by suit, so the last card settles nearly every hand at once.
     return hand[-1][1] == suit and all(c[1] == suit for c in hand)
+
+
+@lru_cache(maxsize=4096)
+def _seat_moves(hand: tuple[str, ...], seat: int) -> tuple[MyShipSailsMove, ...]:
+    """The moves of ``seat``, to choose in a step with ``hand``: pass any card, in hand order, then
+    declare when the hand is one suit.
+
+    A function of its arguments' values alone, remembered (bounded; the moves are frozen and shared):
+    every move of a step lists again the moves of every seat still to choose, with the same hands."""
+    passes = _PASS_MOVES[seat]
+    if one_suit(hand):
+        return (*(passes[c] for c in hand), _DECLARE_MOVES[seat])
+    return tuple(passes[c] for c in hand)
 
 
 class MyShipSails(
@@ -163,15 +188,21 @@ class MyShipSails(
             return self.deal_moves(state, player)
         return super().legal_moves(state, player)
 
+    def moves(
+        self, state: MyShipSailsState, player: int | None = None
+    ) -> tuple[list[int], list[MyShipSailsMove]]:
+        """As :meth:`Game.moves`: in a step, the seats without a choice and their moves, each seat's
+        listed as :meth:`deal_moves` lists them (without asking again whether the seat is to act)."""
+        if player is None and state.phase is STEP:
+            seats = [seat for seat, choice in enumerate(state.pending) if choice is None]
+            hands = state.hands
+            return seats, [move for seat in seats for move in _seat_moves(tuple(hands[seat]), seat)]
+        return super().moves(state, player)
+
     def deal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
         if state.phase is not STEP or state.pending[player] is not None:
             return []
-        hand = state.hands[player]
-        passes = _PASS_MOVES[player]
-        moves = [passes[c] for c in hand]
-        if one_suit(hand):
-            moves.append(_DECLARE_MOVES[player])
-        return moves
+        return list(_seat_moves(tuple(state.hands[player]), player))
 
     def is_legal_in_deal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
         if state.phase is not STEP or move.deck is not None or state.pending[move.player] is not None:
@@ -194,6 +225,17 @@ class MyShipSails(
                 [m for seat in seats for m in self.legal_moves(state, seat)],
                 [IssueAt(("player",), "this seat has already chosen in this step")],
             )
+        if (
+            state.phase is STEP
+            and 0 <= player < len(state.hands)
+            and player < len(state.pending)
+            and move.type != NEXT_DEAL
+            and self.is_legal_in_deal(state, move)
+        ):
+            # A legal choice of a seat that has not chosen (is_legal_in_deal asks): the shared checks
+            # (to act, a seat at the table, legal inside the deal) would send it straight here. Any other
+            # move takes the shared way, which refuses it with the same error.
+            return self.resolve_in_deal(state, move)
         return super().apply(state, move)
 
     def resolve_in_deal(
@@ -246,8 +288,8 @@ class MyShipSails(
             deal_number=setup.deal_number,
             **setup.seeding.state_fields(),
             phase=STEP,
-            hands=[sort_cards(h) for h in dealt],
-            unused=sort_cards(cards[HAND_SIZE * players :]),
+            hands=[_in_deck_order(h) for h in dealt],
+            unused=_in_deck_order(cards[HAND_SIZE * players :]),
             pending=[None] * players,
             exchanges=0,
             deals=setup.deals,
@@ -285,7 +327,7 @@ class MyShipSails(
             kept.sort(key=_CARD_ORDER.__getitem__)
             hands.append(kept)
         exchanges = state.exchanges + 1
-        events.append(_event(MyShipSailsEventType.exchanged, exchange=exchanges))
+        events.append(updated(_EXCHANGED_EVENT, exchange=exchanges))
         events += [_received_event(seat, passed[seat - 1], (seat - 1) % n) for seat in range(n)]
         after = updated(state, hands=hands, pending=[None] * n, exchanges=exchanges)
         if state.options.auto_declare:

@@ -35,6 +35,7 @@ Decisions where the rulings and the text are silent (also in the README):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin
@@ -85,6 +86,40 @@ MATCH_OVER = Phase.match_over
 
 def _event(kind: SedmiceEventType, **fields: Any) -> SedmiceEvent:
     return listed(SedmiceEvent, type=kind, **fields)
+
+
+_TRICK_TAKEN_EVENT = SedmiceEvent(
+    type=SedmiceEventType.trick_taken, player=0, side=0, cards=["7C"], rounds=1, points=0
+)
+"""A validated ``trick_taken`` event, with every field that event sets, to copy (see below)."""
+
+
+_DEAL_ENDED_EVENT = SedmiceEvent(
+    type=SedmiceEventType.deal_ended,
+    player=0,
+    side=0,
+    deal=SedmiceDeal(
+        number=1,
+        dealer=0,
+        points=[40, 40],
+        tricks=[1, 1],
+        last_trick=0,
+        hits=[1, 0],
+        side=0,
+        reason=SedmiceHitReason.tie_last_trick,
+    ),
+)
+"""A validated ``deal_ended`` event, with every field that event sets, copied with each deal's values
+(its record makes it unshareable, as the cards of ``trick_taken`` below)."""
+
+
+def _trick_taken_event(taker: int, side: int, cards: list[str], rounds: int, worth: int) -> SedmiceEvent:
+    """The ``trick_taken`` event: a copy of a validated one holding the values the engine computed (as
+    :func:`~sevens_rules.engine.game.updated` copies states). Its list of cards makes it unshareable, and
+    :func:`~sevens_rules.engine.game.listed` would validate it afresh (after a failed cache lookup) every
+    trick; ``model_construct`` fills every default again and was no cheaper. It has the fields, and the
+    fields set, of the validated event."""
+    return updated(_TRICK_TAKEN_EVENT, player=taker, side=side, cards=cards, rounds=rounds, points=worth)
 
 
 # Moves and events made once per seat and card (both frozen, so shared by every list holding them): every
@@ -244,6 +279,37 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         led_rank = state.trick[0][0][0]
         return [c for c in state.hands[player] if answers(c, led_rank)]
 
+    # In play one seat acts (_turn). The shared cycle asks to_act (a fresh list) again in Game.moves, in
+    # DealtMatch.legal_moves and in Game.apply; these read _turn once.
+
+    def moves(self, state: SedmiceState, player: int | None = None) -> tuple[list[int], list[SedmiceMove]]:
+        """As :meth:`Game.moves`: in play, the seat to act and its legal moves."""
+        if player is None and state.phase is PLAY_PHASE:
+            seat = self._turn(state)
+            return [seat], self.deal_moves(state, seat)
+        return super().moves(state, player)
+
+    def legal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
+        """As the shared cycle's: in play, the moves of the seat to act, none for the others."""
+        if state.phase is PLAY_PHASE:
+            return self.deal_moves(state, player) if player == self._turn(state) else []
+        return super().legal_moves(state, player)
+
+    def apply(self, state: SedmiceState, move: SedmiceMove) -> tuple[SedmiceState, list[SedmiceEvent]]:
+        """As :meth:`Game.apply`. A legal move by the seat to act in play goes straight to its resolution,
+        as the shared checks would send it (to act; a seat at the table; legal inside the deal); any other
+        move takes the shared way, which refuses it with the same error."""
+        player = move.player
+        if (
+            state.phase is PLAY_PHASE
+            and 0 <= player < len(state.hands)
+            and move.type != NEXT_DEAL
+            and player == self._turn(state)
+            and self.is_legal_in_deal(state, move)
+        ):
+            return self.resolve_in_deal(state, move)
+        return super().apply(state, move)
+
     def deal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
         if state.phase is not PLAY_PHASE:
             return []
@@ -301,16 +367,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         taken[side] = [*taken[side], *cards]
         tricks = list(state.tricks)
         tricks[side] += 1
-        events.append(
-            _event(
-                SedmiceEventType.trick_taken,
-                player=taker,
-                side=side,
-                cards=cards,
-                rounds=len(state.trick),
-                points=points(cards),
-            )
-        )
+        events.append(_trick_taken_event(taker, side, cards, len(state.trick), points(cards)))
         # Refill: the taker first, then clockwise, one card at a time, until four each or no stock.
         hands = [list(h) for h in state.hands]
         stock = state.stock
@@ -348,7 +405,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             reason=reason,
         )
         deals = [*state.deals, deal]
-        events.append(_event(SedmiceEventType.deal_ended, player=last_taker, side=side, deal=deal))
+        events.append(updated(_DEAL_ENDED_EVENT, player=last_taker, side=side, deal=deal))
         phase = DEAL_OVER
         if max(hit_totals(deals)) >= state.options.target_hits:
             phase = MATCH_OVER
@@ -545,26 +602,18 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
                 issues.append(
                     IssueAt((*path, "dealer"), f"the dealer moves left each deal: must be {expected_dealer}")
                 )
-            found = []
-            for name in ("points", "tricks", "hits"):
-                found += length_issues((*path, name), getattr(deal, name), SIDES)
-            found += seat_issues((*path, "last_trick"), deal.last_trick, n)
-            if found:
-                return issues + found
-            if sum(deal.points) != DEAL_POINTS or any(p % 10 for p in deal.points):
-                issues.append(IssueAt((*path, "points"), "the sides share 80 points in tens"))
-            elif any(t == 0 and p for t, p in zip(deal.tricks, deal.points, strict=True)):
-                issues.append(IssueAt((*path, "points"), "a side without a trick has no points"))
-            elif deal.tricks[deal.last_trick % 2] == 0:
-                issues.append(IssueAt((*path, "last_trick"), "the last trick's taker's side took no trick"))
-            else:
-                side, hits, reason = hits_of(deal.points, deal.tricks, deal.last_trick % 2)
-                side_hits = [0, 0]
-                side_hits[side] = hits
-                if (deal.side, deal.hits, deal.reason) != (side, side_hits, reason):
-                    issues.append(
-                        IssueAt((*path, "hits"), f"must be {side_hits} to side {side} ({reason.value})")
-                    )
+            misshapen, found = _record_issues(
+                tuple(deal.points),
+                tuple(deal.tricks),
+                tuple(deal.hits),
+                deal.last_trick,
+                deal.side,
+                deal.reason,
+                n,
+            )
+            issues += [IssueAt((*path, *issue.path), issue.message) for issue in found]
+            if misshapen:
+                return issues
             if max(totals) >= target:
                 issues.append(IssueAt(path, "the match ended at an earlier deal"))
             totals[0] += deal.hits[0]
@@ -572,3 +621,42 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             return issues
 
         return check
+
+
+@lru_cache(maxsize=1024)
+def _record_issues(
+    points: tuple[int, ...],
+    tricks: tuple[int, ...],
+    hits: tuple[int, ...],
+    last_trick: int,
+    side: int,
+    reason: SedmiceHitReason,
+    players: int,
+) -> tuple[bool, tuple[IssueAt, ...]]:
+    """What is wrong with the numbers of a finished deal's record, whichever deal it is (paths within the
+    record), and whether it is misshapen (a list of the wrong length, a seat not at the table).
+
+    A function of these numbers alone, so it is worked out once for each record and then remembered:
+    every request posts the whole history of its match, so the same records come again and again.
+    """
+    found: list[IssueAt] = []
+    for name, values in (("points", points), ("tricks", tricks), ("hits", hits)):
+        found += length_issues((name,), values, SIDES)
+    found += seat_issues(("last_trick",), last_trick, players)
+    if found:
+        return True, tuple(found)
+    if sum(points) != DEAL_POINTS or any(p % 10 for p in points):
+        found.append(IssueAt(("points",), "the sides share 80 points in tens"))
+    elif any(t == 0 and p for t, p in zip(tricks, points, strict=True)):
+        found.append(IssueAt(("points",), "a side without a trick has no points"))
+    elif tricks[last_trick % 2] == 0:
+        found.append(IssueAt(("last_trick",), "the last trick's taker's side took no trick"))
+    else:
+        expected_side, expected_hits, expected_reason = hits_of(points, tricks, last_trick % 2)
+        side_hits = [0, 0]
+        side_hits[expected_side] = expected_hits
+        if (side, list(hits), reason) != (expected_side, side_hits, expected_reason):
+            found.append(
+                IssueAt(("hits",), f"must be {side_hits} to side {expected_side} ({expected_reason.value})")
+            )
+    return False, tuple(found)

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from itertools import permutations
 from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS, deal_round_robin
@@ -71,6 +72,9 @@ from sevens_rules.schema.sevens import (
 
 POINTS = (3, 2, 1, 0)
 """Points of a deal by place (index 0 is place 1)."""
+
+_POINTS_BY_PLACES = {places: [POINTS[p - 1] for p in places] for places in permutations(range(1, 5))}
+"""A deal record's points for each possible order of places (seat by seat)."""
 
 CARDS_EACH = 13
 """Cards dealt to each of the four players."""
@@ -144,6 +148,14 @@ _RUN_ROWS = {
     for high in range(_SEVEN, _KING + 1)
 }
 
+_RUN_WITH_END = {
+    (row.run[0], row.run[-1], end): _RUN_ROWS[suit, min(low, _RANK[end[0]]), max(high, _RANK[end[0]])]
+    for (suit, low, high), row in _RUN_ROWS.items()
+    for end in _RUN_ENDS[row.run[0], row.run[-1]]
+}
+"""The row a run without laid cards becomes when a card is played at one of its ends, by the run's first
+and last card and the card played: the usual play, looked up at once."""
+
 # Moves and events made once per seat and card (both frozen, so shared by every list holding them).
 _PLAY_MOVES = [
     {c: SevensMove(type=PLAY, player=seat, card=c) for c in FULL_DECK} for seat in range(SEVENS_PLAYERS)
@@ -190,6 +202,19 @@ def _may_pass(passes_used: int, plays: Sequence[str]) -> bool:
 def _active(out: Sequence[int], bust: Sequence[int]) -> list[int]:
     """Seats neither out nor bust, in seat order."""
     return [seat for seat in range(SEVENS_PLAYERS) if seat not in out and seat not in bust]
+
+
+@lru_cache(maxsize=1024)
+def _turn_after(player: int, out: tuple[int, ...], bust: tuple[int, ...]) -> tuple[bool, int]:
+    """After ``player``'s move, with these seats out and bust: ``(True, survivor)`` when one seat is left
+    neither out nor bust (the deal ends), else ``(False, seat)`` for the next such seat on the left.
+
+    A function of its arguments' values alone, remembered (bounded): every move asks it, and a deal
+    reaches only a few dozen combinations."""
+    active = _active(out, bust)
+    if len(active) == 1:
+        return True, active[0]
+    return False, next(seat for seat in _SEATS_LEFT_OF[player] if seat in active)
 
 
 def deal_places(out: Sequence[int], bust: Sequence[int], survivor: int) -> list[int]:
@@ -256,6 +281,37 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             return [(state.dealer + 1) % SEVENS_PLAYERS]
         return []
 
+    # In play the seat to act is ``turn`` alone. The shared cycle asks to_act (a fresh list) again in
+    # Game.moves, in DealtMatch.legal_moves, in Game.apply and in the legality check; these read ``turn``.
+
+    def moves(self, state: SevensState, player: int | None = None) -> tuple[list[int], list[SevensMove]]:
+        """As :meth:`Game.moves`: in play, the seat to act (``turn``) and its legal moves."""
+        turn = state.turn
+        if player is None and state.phase is Phase.play and turn is not None:
+            return [turn], self.deal_moves(state, turn)
+        return super().moves(state, player)
+
+    def legal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
+        """As the shared cycle's: in play, the moves of the seat whose turn it is, none for the others."""
+        if state.phase is Phase.play:
+            return self.deal_moves(state, player) if player == state.turn else []
+        return super().legal_moves(state, player)
+
+    def apply(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
+        """As :meth:`Game.apply`. A legal move by the seat whose turn it is goes straight to its
+        resolution, as the shared checks would send it (to act: ``turn``; a seat at the table; legal
+        inside the deal); any other move takes the shared way, which refuses it with the same error."""
+        player = move.player
+        if (
+            state.phase is Phase.play
+            and player == state.turn
+            and 0 <= player < len(state.hands)
+            and move.type != NEXT_DEAL
+            and self.is_legal_in_deal(state, move)
+        ):
+            return self.resolve_in_deal(state, move)
+        return super().apply(state, move)
+
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
         plays = _plays(state, player)
         moves = [_PLAY_MOVES[player][c] for c in plays]
@@ -264,9 +320,8 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         return moves
 
     def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:
-        if move.player not in self.to_act(state):
-            return False
-        if state.phase is not Phase.play or move.deck is not None:
+        # (in play, to_act is [turn], or nobody when turn is None)
+        if state.phase is not Phase.play or move.deck is not None or move.player != state.turn:
             return False
         if move.type == PLAY:
             return (
@@ -292,16 +347,17 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         hands[player] = [c for c in hands[player] if c != card]
         index = _SUIT_INDEX[card[1]]
         old = state.table[index]
-        rank = _RANK[card[0]]
-        low, high = _RANK[old.run[0][0]], _RANK[old.run[-1][0]]
-        if not old.laid and (rank == low - 1 or rank == high + 1):
-            # the usual play: a card at an end of a run with no laid cards, which it cannot join
-            new = _RUN_ROWS[card[1], min(low, rank), max(high, rank)]
+        # the usual play: a card at an end of a run with no laid cards, which it cannot join
+        new = None if old.laid else _RUN_WITH_END.get((old.run[0], old.run[-1], card))
+        if new is not None:
             events = [_PLAYED_EVENTS[player][card]]
         else:
-            new = _row(card[1], [*_row_ranks(old), rank])
+            new = _row(card[1], [*_row_ranks(old), _RANK[card[0]]])
             joined = [c for c in new.run if c not in old.run and c != card]
-            events = [_event(SevensEventType.played, player=player, card=card, joined=joined or None)]
+            # the played event with its joined cards, if any: a copy of the validated event without
+            # them (listed() cannot share an event holding a list, and would validate it afresh)
+            played = _PLAYED_EVENTS[player][card]
+            events = [updated(played, joined=joined) if joined else played]
         table = list(state.table)
         table[index] = new
         update: dict[str, object] = {"hands": hands, "table": table}
@@ -333,11 +389,10 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         when one is left."""
         out: Sequence[int] = update.get("out", state.out)  # type: ignore[assignment]
         bust: Sequence[int] = update.get("bust", state.bust)  # type: ignore[assignment]
-        active = _active(out, bust)
-        if len(active) == 1:
-            return self._end_deal(updated(state, **update), active[0], events)
-        turn = next(seat for seat in _SEATS_LEFT_OF[player] if seat in active)
-        return updated(state, **update, turn=turn), events
+        ended, seat = _turn_after(player, tuple(out), tuple(bust))
+        if ended:
+            return self._end_deal(updated(state, **update), seat, events)
+        return updated(state, **update, turn=seat), events
 
     def _end_deal(
         self, state: SevensState, survivor: int, events: list[SevensEvent]
@@ -459,30 +514,60 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         return issues
 
     def deal_record_check(self, state: SevensState) -> RecordCheck:
-        n = SEVENS_PLAYERS
-
         def check(index: int, clean: bool) -> list[IssueAt]:
             deal = state.deals[index]
-            path = ("deals", index)
-            issues = seat_issues((*path, "dealer"), deal.dealer, n)
-            issues += length_issues((*path, "places"), deal.places, n)
-            issues += length_issues((*path, "points"), deal.points, n)
-            if issues or not clean:
-                return issues
             # the dealer moves one seat left each deal, up to the current deal's dealer
-            if deal.dealer != (state.dealer - (state.deal_number - 1 - index)) % n:
-                issues.append(IssueAt((*path, "dealer"), "the dealer moves one seat left each deal"))
-            if sorted(deal.places) != [1, 2, 3, 4]:
-                issues.append(IssueAt((*path, "places"), "must give places 1 to 4, one each"))
-            elif deal.points != [POINTS[p - 1] for p in deal.places]:
-                issues.append(IssueAt((*path, "points"), "must be 3, 2, 1, 0 for places 1 to 4"))
-            return issues
+            dealer = (state.dealer - (state.deal_number - 1 - index)) % SEVENS_PLAYERS
+            if deal.dealer == dealer and deal.points == _POINTS_BY_PLACES.get(tuple(deal.places)):
+                return []  # the usual record, settled at once: it passes every check of the slow way
+            return _deal_record_problems(("deals", index), deal, dealer, clean)
 
         return check
 
 
+def _deal_record_problems(
+    path: tuple[str | int, ...], deal: SevensDeal, dealer: int, clean: bool
+) -> list[IssueAt]:
+    """What exactly is wrong with a finished deal's record, check by check (``dealer``: the seat that dealt
+    it; ``clean``: no issue was found before it)."""
+    n = SEVENS_PLAYERS
+    issues = seat_issues((*path, "dealer"), deal.dealer, n)
+    issues += length_issues((*path, "places"), deal.places, n)
+    issues += length_issues((*path, "points"), deal.points, n)
+    if issues or not clean:
+        return issues
+    if deal.dealer != dealer:
+        issues.append(IssueAt((*path, "dealer"), "the dealer moves one seat left each deal"))
+    if sorted(deal.places) != [1, 2, 3, 4]:
+        issues.append(IssueAt((*path, "places"), "must give places 1 to 4, one each"))
+    elif deal.points != [POINTS[p - 1] for p in deal.places]:
+        issues.append(IssueAt((*path, "points"), "must be 3, 2, 1, 0 for places 1 to 4"))
+    return issues
+
+
+def _laid_out(row: SevensRow) -> SevensRow:
+    """The row holding the cards of ``row`` as play lays them out (:func:`_row`): the unbroken run through
+    the 7, the other cards apart, ascending, all in the row's suit."""
+    suit = str(row.suit)
+    if not row.laid:
+        run_row = _RUN_ROWS.get((suit, _RANK[row.run[0][0]], _RANK[row.run[-1][0]]))
+        if run_row is not None:
+            return run_row
+    return _row(suit, _row_ranks(row))
+
+
 def _row_issues(path: tuple[str | int, ...], row: SevensRow) -> list[IssueAt]:
     """Issues unless the run is unbroken through the 7, ascending, and the laid cards lie apart from it."""
+    # A row laid out as play lays it out passes every check of _row_problems, and every posted state goes
+    # through here: settle that common case with two list comparisons.
+    laid_out = _laid_out(row)
+    if row.run == laid_out.run and row.laid == laid_out.laid:
+        return []
+    return _row_problems(path, row)
+
+
+def _row_problems(path: tuple[str | int, ...], row: SevensRow) -> list[IssueAt]:
+    """What exactly is wrong with a row (:func:`_row_issues`), check by check."""
     suit = str(row.suit)
     issues = []
     for name, cards in (("run", row.run), ("laid", row.laid)):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from itertools import islice
+from itertools import islice, permutations
 from typing import Any
 
 import pytest
@@ -23,19 +23,29 @@ from sevens_rules.engine.errors import (
 from sevens_rules.engine.game import Game, listed, updated
 from sevens_rules.engine.match import DealtMatch
 from sevens_rules.engine.registry import GAMES
+from sevens_rules.engine.sedmice import Sedmice
 from sevens_rules.engine.seven_up import SevenUpFamily
+from sevens_rules.engine.sevens import Sevens
 from sevens_rules.engine.sjuan import SjuanFamily
 from sevens_rules.schema.common import MAX_SEATS, Suit
-from sevens_rules.schema.my_ship_sails import MyShipSailsEvent, MyShipSailsEventType, MyShipSailsOptions
+from sevens_rules.schema.my_ship_sails import (
+    MyShipSailsEvent,
+    MyShipSailsEventType,
+    MyShipSailsMoveType,
+    MyShipSailsOptions,
+)
 from sevens_rules.schema.sedmice import (
+    SedmiceDeal,
     SedmiceEvent,
     SedmiceEventType,
+    SedmiceHitReason,
     SedmiceMove,
     SedmiceMoveType,
     SedmiceOptions,
 )
 from sevens_rules.schema.seven_up import SevenUpEvent, SevenUpEventType, SevenUpMove, SevenUpMoveType
 from sevens_rules.schema.sevens import (
+    SevensDeal,
     SevensEvent,
     SevensEventType,
     SevensMove,
@@ -52,6 +62,7 @@ from sevens_rules.schema.sjuan import (
     SjuanMoveType,
 )
 from tests.playout import playout
+from tests.seeds import seeding
 from tests.sjuan_helpers import first_deal_history_issues, with_a_corrupted_deal
 
 
@@ -1040,3 +1051,387 @@ def test_sjuan_play_leaves_the_hand_without_the_card(game_id: str) -> None:
             ]
             plays += 1
     assert plays > 100
+
+
+def sevens_rows_to_check(rng: random.Random) -> list[SevensRow]:
+    """Rows from random playouts as they are, and each changed a little: a card dropped, added (of the
+    suit or not), moved between run and laid, two cards swapped, a card's suit changed."""
+    rows = [row for state, _ in sevens_transitions(range(4), 300) for row in state.table]
+    changed = []
+    for row in rng.sample(rows, 600):
+        run, laid = list(row.run), list(row.laid)
+        suit = str(row.suit)
+        match rng.randrange(6):
+            case 0 if len(run) > 1:
+                run.pop(rng.choice([0, -1, rng.randrange(len(run))]))
+            case 1:
+                card = rng.choice(RANKS) + rng.choice([suit, suit, "CDHS"[rng.randrange(4)]])
+                (run if rng.random() < 0.5 else laid).insert(rng.randrange(len(run) + 1), card)
+            case 2 if len(run) > 1:
+                laid.insert(0, run.pop(rng.choice([0, -1])))
+            case 3 if laid:
+                run.append(laid.pop(0))
+            case 4:
+                cards = run + laid
+                i, j = rng.randrange(len(cards)), rng.randrange(len(cards))
+                cards[i], cards[j] = cards[j], cards[i]
+                run, laid = cards[: len(run)], cards[len(run) :]
+            case _:
+                cards = run + laid
+                i = rng.randrange(len(cards))
+                cards[i] = cards[i][0] + rng.choice("CDHS".replace(suit, ""))
+                run, laid = cards[: len(run)], cards[len(run) :]
+        if run:
+            changed.append(SevensRow.model_construct(suit=row.suit, run=run, laid=laid))
+    return rows + changed
+
+
+def test_sevens_row_check_answers_as_the_check_by_check_way() -> None:
+    rows = sevens_rows_to_check(random.Random(11))
+    verdicts = []
+    for row in rows:
+        issues = sevens._row_issues(("table", 2), row)
+        assert issues == sevens._row_problems(("table", 2), row), row
+        verdicts.append(bool(issues))
+    assert 300 < sum(verdicts) < len(rows) - 1000
+
+
+def test_sevens_deal_record_check_answers_as_the_check_by_check_way() -> None:
+    game = GAMES["sevens"]
+    assert isinstance(game, Sevens)
+    rng = random.Random(12)
+    finished = [state for seed in range(3) for state, _ in playout(game, 4, seed) if state.deals]
+    outcomes = []
+    for state in finished[::2]:
+        deals = list(state.deals)
+        index = rng.randrange(len(deals))
+        deal = deals[index]
+        places, points, dealer = list(deal.places), list(deal.points), deal.dealer
+        match rng.randrange(6):
+            case 0:
+                rng.shuffle(places)
+            case 1:
+                points[rng.randrange(4)] += rng.choice([-1, 1])
+            case 2:
+                dealer = rng.randrange(5)
+            case 3:
+                places[rng.randrange(4)] = rng.randrange(1, 5)
+            case 4:
+                (places if rng.random() < 0.5 else points).pop()
+            case _:
+                pass
+        deals[index] = SevensDeal.model_construct(
+            number=deal.number, dealer=dealer, places=places, points=points
+        )
+        changed = updated(state, deals=deals)
+        check = game.deal_record_check(changed)
+        expected_dealer = (state.dealer - (state.deal_number - 1 - index)) % 4
+        for clean in (True, False):
+            issues = check(index, clean)
+            slow = sevens._deal_record_problems(("deals", index), deals[index], expected_dealer, clean)
+            assert issues == slow
+            outcomes.append(bool(issues))
+    assert 100 < sum(outcomes) < len(outcomes) - 100
+
+
+def sedmice_record_issues_by_hand(deal: Any, path: tuple[Any, ...], players: int) -> list[tuple[Any, str]]:
+    """The checks of one Sedmice deal record's own numbers, as (path, message), written out plainly: one
+    entry per side, a seat at the table, 80 points in tens, no points without a trick, the last trick's
+    side took a trick, then the hits of the largest case that applies."""
+    found = [
+        ((*path, name), f"must have one entry per seat (2), not {len(getattr(deal, name))}")
+        for name in ("points", "tricks", "hits")
+        if len(getattr(deal, name)) != 2
+    ]
+    if not 0 <= deal.last_trick < players:
+        found.append(
+            ((*path, "last_trick"), f"seat {deal.last_trick} does not exist at a table of {players}")
+        )
+    if found:
+        return found
+    points, tricks = deal.points, deal.tricks
+    if sum(points) != 80 or points[0] % 10 or points[1] % 10:
+        return [((*path, "points"), "the sides share 80 points in tens")]
+    if (tricks[0] == 0 and points[0]) or (tricks[1] == 0 and points[1]):
+        return [((*path, "points"), "a side without a trick has no points")]
+    if tricks[deal.last_trick % 2] == 0:
+        return [((*path, "last_trick"), "the last trick's taker's side took no trick")]
+    if 0 in tricks:
+        side, hits, reason = 1 - tricks.index(0), 3, "all_tricks"
+    elif 80 in points:
+        side, hits, reason = points.index(80), 2, "all_points"
+    elif points[0] != points[1]:
+        side, hits, reason = (0 if points[0] > points[1] else 1), 1, "more_points"
+    else:
+        side, hits, reason = deal.last_trick % 2, 1, "tie_last_trick"
+    side_hits = [hits, 0] if side == 0 else [0, hits]
+    if (deal.side, deal.hits, deal.reason) != (side, side_hits, reason):
+        return [((*path, "hits"), f"must be {side_hits} to side {side} ({reason})")]
+    return []
+
+
+def test_sedmice_deal_record_check_answers_as_the_rules_written_out() -> None:
+    game = GAMES["sedmice"]
+    assert isinstance(game, Sedmice)
+    rng = random.Random(13)
+    with_records = [
+        state
+        for players in (2, 4)
+        for seed in range(3)
+        for state, _ in playout(game, players, seed)
+        if state.deals
+    ]
+    outcomes = []
+    for state in with_records[::7]:
+        deals = list(state.deals)
+        index = rng.randrange(len(deals))
+        fields = deals[index].model_dump()
+        name = rng.choice(["points", "tricks", "hits", "last_trick", "side", "reason", None])
+        if name in ("points", "tricks", "hits"):
+            values = fields[name]
+            match rng.randrange(3):
+                case 0:
+                    values.reverse()
+                case 1:
+                    values[rng.randrange(2)] += rng.choice([-10, -1, 1, 10])
+                case _:
+                    values.append(0) if rng.random() < 0.5 else values.pop()
+        elif name == "last_trick":
+            fields[name] = rng.randrange(5)
+        elif name == "side":
+            fields[name] = 1 - fields[name]
+        elif name == "reason":
+            fields[name] = rng.choice(list(SedmiceHitReason))
+        deals[index] = SedmiceDeal.model_construct(**fields)
+        changed = updated(state, deals=deals)
+        expected = sedmice_record_issues_by_hand(deals[index], ("deals", index), len(state.hands))
+        # worked out afresh, then remembered: the same answer either way
+        for forget in (True, False):
+            if forget:
+                sedmice._record_issues.cache_clear()
+            check = game.deal_record_check(changed)
+            found = [issue for i in range(index + 1) for issue in check(i, True)]
+            assert [(i.path, i.message) for i in found] == expected
+        outcomes.append(bool(expected))
+    assert len(outcomes) > 100 and 20 < sum(outcomes) < len(outcomes) - 20
+
+
+# ---- Sevens, Sedmice, My Ship Sails: the seat to act read once ----------------------------------------
+
+
+def shared_moves(game: Any, state: Any, player: int | None) -> Any:
+    """``moves`` the shared way (Game.moves with the shared cycle's legal_moves), or its error."""
+
+    def legal(seat: int) -> list[Any]:
+        return DealtMatch.legal_moves(game, state, seat)
+
+    try:
+        seats = game.to_act(state)
+        if player is not None:
+            game.check_seat(state, player, "player")
+            return seats, (legal(player) if player in seats else [])
+        return seats, [move for seat in seats for move in legal(seat)]
+    except RulesError as error:
+        return error_fields(error)
+
+
+def error_fields(error: RulesError) -> tuple[Any, ...]:
+    """Everything a caller reads of an engine error."""
+    return (type(error), error.detail, error.issues, error.argument, getattr(error, "legal_moves", None))
+
+
+def applied(call: Any) -> tuple[Any, ...]:
+    """What an ``apply`` answers, down to the fields set of the new state and its events, or its error."""
+    try:
+        state, events = call()
+    except RulesError as error:
+        return error_fields(error)
+    return state, state.model_fields_set, events, [event.model_fields_set for event in events]
+
+
+def shared_apply(game: Any, state: Any, move: Any) -> tuple[Any, ...]:
+    """``apply`` the shared way: Game.apply, after My Ship Sails' own refusal of a second choice."""
+    pending = getattr(state, "pending", None)
+    seat = move.player
+    if pending is not None and state.phase == "step" and seat < len(pending) and pending[seat] is not None:
+        return applied(lambda: game.apply(state, move))  # unchanged: refused before any shortcut
+    return applied(lambda: Game.apply(game, state, move))
+
+
+def moves_to_try(game: Any, state: Any, rng: random.Random) -> list[Any]:
+    """Every move listed for any seat, next to moves that are not legal now: other seats' moves, cards
+    not held or not playable, the other move types, ``next_deal`` with and without a deck."""
+    players = len(state.hands)
+    move_model = game.models.move
+    kinds = list(move_model.model_fields["type"].annotation)
+    cards = rng.sample(list(game.deck), 6) + [c for hand in state.hands for c in hand[:2]]
+    moves = [m for seat in range(players) for m in DealtMatch.legal_moves(game, state, seat)]
+    for seat in [*rng.sample(range(players), 2), players]:  # (seat ``players`` is not at the table)
+        for kind in kinds:
+            if kind == "next_deal":
+                moves.append(move_model(type=kind, player=seat))
+                moves.append(move_model(type=kind, player=seat, deck=list(game.deck)))
+                continue
+            moves.append(move_model(type=kind, player=seat))
+            moves += [move_model(type=kind, player=seat, card=c) for c in rng.sample(cards, 3)]
+    return moves
+
+
+ONE_SEAT_TO_ACT_TABLES = [
+    ("sevens", 4, None),
+    ("sedmice", 2, SedmiceOptions()),
+    ("sedmice", 4, SedmiceOptions(extend_only_when_losing=True)),
+    ("my-ship-sails", 4, MyShipSailsOptions(max_exchanges=3)),
+    ("my-ship-sails", 5, MyShipSailsOptions(auto_declare=True, max_exchanges=4)),
+]
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), ONE_SEAT_TO_ACT_TABLES)
+def test_moves_and_apply_answer_as_the_shared_cycle(game_id: str, players: int, options: Any) -> None:
+    """Sevens, Sedmice and My Ship Sails list moves and apply a legal move without asking to_act again;
+    every answer (moves, legal moves per seat, new state, events, errors) is the shared cycle's."""
+    game: Any = GAMES[game_id]
+    rng = random.Random(14)
+    phases, outcomes = set(), set()
+    for seed in range(2):
+        for step, (state, _) in enumerate(playout(game, players, seed, options)):
+            if step % 4 and state.phase == "play":
+                continue  # (every state between deals, and enough of those in play)
+            phases.add(str(state.phase))
+            for player in [None, *range(-1, players + 1)]:
+                try:
+                    fast = game.moves(state, player)
+                except RulesError as error:
+                    fast = error_fields(error)
+                assert fast == shared_moves(game, state, player)
+            for seat in range(-1, players + 1):
+                assert game.legal_moves(state, seat) == DealtMatch.legal_moves(game, state, seat)
+            for move in moves_to_try(game, state, rng):
+                fast = applied(lambda state=state, move=move: game.apply(state, move))
+                assert fast == shared_apply(game, state, move), move
+                outcomes.add(fast[0] if isinstance(fast[0], type) else "applied")
+    assert {"deal_over", "match_over"} < phases
+    assert {"applied", IllegalMoveError, NotYourTurnError, InvalidRequestError} <= outcomes
+
+
+def test_sevens_turn_after_a_move_is_the_next_active_seat_on_the_left() -> None:
+    seats = range(4)
+    orders = [list(p) for k in range(4) for p in permutations(seats, k)]
+    for out in orders:
+        for bust in orders:
+            active = [seat for seat in seats if seat not in out and seat not in bust]
+            if set(out) & set(bust) or not active:
+                continue  # (no state of play has these)
+            for player in seats:
+                if len(active) == 1:
+                    expected = (True, active[0])
+                else:
+                    expected = (
+                        False,
+                        next(s for s in [*range(player + 1, 4), *range(player + 1)] if s in active),
+                    )
+                assert sevens._turn_after(player, tuple(out), tuple(bust)) == expected
+
+
+@pytest.mark.parametrize(("players", "options"), SEDMICE_TABLES)
+def test_sedmice_trick_taken_events_are_the_validated_events(players: int, options: SedmiceOptions) -> None:
+    game = GAMES["sedmice"]
+    taken = 0
+    for state, move in sedmice_transitions(players, options, range(3)):
+        _, events = game.apply(state, move)
+        for event in events:
+            if event.type != "trick_taken":
+                continue
+            trick = (
+                state.trick
+                if move.type == "end_trick"
+                else [*state.trick[:-1], [*state.trick[-1], move.card]]
+            )
+            cards = [c for round_ in trick for c in round_]
+            taker = sedmice.trick_winner(trick, state.leader, players)
+            expected = SedmiceEvent(
+                type=SedmiceEventType.trick_taken,
+                player=taker,
+                side=taker % 2,
+                cards=cards,
+                rounds=len(trick),
+                points=10 * sum(c[0] in "AT" for c in cards),
+            )
+            assert event == expected
+            assert event.model_fields_set == expected.model_fields_set
+            taken += 1
+    assert taken > 50
+
+
+def test_my_ship_sails_moves_of_a_one_suit_hand_answer_as_the_shared_cycle() -> None:
+    """A seat dealt one suit may declare (``declare``, no card): a ``next_deal`` move, also without a card,
+    must still be refused the shared way."""
+    game: Any = GAMES["my-ship-sails"]
+    clubs = [c for c in FULL_DECK if c[1] == "C"][:7]
+    rest = [c for c in FULL_DECK if c not in clubs]
+    deck = [clubs.pop(0) if i % 4 == 0 and clubs else rest.pop(0) for i in range(len(FULL_DECK))]
+    state = game.new(4, MyShipSailsOptions(), seeding(1), deck, 0)
+    assert my_ship_sails.one_suit(state.hands[1])
+    move_model = game.models.move
+    for seat in range(4):
+        for kind in move_model.model_fields["type"].annotation:
+            move = move_model(type=kind, player=seat)
+            assert applied(lambda move=move: game.apply(state, move)) == shared_apply(game, state, move)
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_my_ship_sails_seat_moves_and_exchanged_events_are_the_rule_written_out(players: int) -> None:
+    """The remembered moves of a seat (pass each card in hand order, then declare with seven cards of one
+    suit), worked out afresh and remembered, and the copied ``exchanged`` events, against validated ones."""
+    game: Any = GAMES["my-ship-sails"]
+    move_model = game.models.move
+    exchanges = 0
+    for seed in range(2):
+        for state, move in islice(playout(game, players, seed, MyShipSailsOptions(max_exchanges=40)), 400):
+            if move is None or state.phase != "step":
+                continue
+            for seat, hand in enumerate(state.hands):
+                expected = [move_model(type=MyShipSailsMoveType("pass"), player=seat, card=c) for c in hand]
+                if len({c[1] for c in hand}) == 1:
+                    expected.append(move_model(type=MyShipSailsMoveType.declare, player=seat))
+                for forget in (True, False):
+                    if forget:
+                        my_ship_sails._seat_moves.cache_clear()
+                    moves = list(my_ship_sails._seat_moves(tuple(hand), seat))
+                    assert moves == expected
+                    assert [m.model_fields_set for m in moves] == [m.model_fields_set for m in expected]
+            _, events = game.apply(state, move)
+            for event in events:
+                if event.type == "exchanged":
+                    validated = MyShipSailsEvent(
+                        type=MyShipSailsEventType.exchanged, exchange=state.exchanges + 1
+                    )
+                    assert event == validated
+                    assert event.model_fields_set == validated.model_fields_set
+                    exchanges += 1
+    assert exchanges > 50
+    one_suit = tuple(c for c in FULL_DECK if c[1] == "H")[:7]
+    assert my_ship_sails._seat_moves(one_suit, 2)[-1] == move_model(
+        type=MyShipSailsMoveType.declare, player=2
+    )
+
+
+@pytest.mark.parametrize(("players", "options"), SEDMICE_TABLES)
+def test_sedmice_deal_ended_events_are_the_validated_events(players: int, options: SedmiceOptions) -> None:
+    game = GAMES["sedmice"]
+    ended = 0
+    for seed in range(3):
+        for state, move in playout(game, players, seed, options):
+            if move is None:
+                continue
+            after, events = game.apply(state, move)
+            for event in events:
+                if event.type == "deal_ended":
+                    deal = after.deals[-1]
+                    expected = SedmiceEvent(
+                        type=SedmiceEventType.deal_ended, player=deal.last_trick, side=deal.side, deal=deal
+                    )
+                    assert event == expected
+                    assert event.model_fields_set == expected.model_fields_set
+                    ended += 1
+    assert ended > 10
