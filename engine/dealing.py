@@ -45,7 +45,6 @@ CUT = "cut"
 """Purpose of the pack the Seven-Up seats cut for the first dealer."""
 
 _WORD = struct.Struct(">I")
-_BLOCK_WORDS = struct.Struct(">8I")
 _WORD_RANGE = 1 << 32
 
 
@@ -123,15 +122,9 @@ def shuffled(
 
 def fisher_yates(cards: list[str], stream: Iterator[int]) -> list[str]:
     """``cards`` shuffled in place (and returned) from the last position down, each position swapped with
-    a position at or below it drawn from ``stream`` as :func:`uniform_below` draws it."""
+    a position at or below it drawn from ``stream`` by :func:`uniform_below`."""
     for i in range(len(cards) - 1, 0, -1):
-        bound = i + 1
-        # uniform_below(stream, bound) written out: calling it for every card was a third of a shuffle
-        limit = _WORD_RANGE - _WORD_RANGE % bound
-        word = next(stream)
-        while word >= limit:
-            word = next(stream)
-        j = word % bound
+        j = uniform_below(stream, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 

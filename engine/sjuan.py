@@ -28,7 +28,6 @@ from sevens_rules.engine.game import (
     bound_issues,
     conservation_issues,
     drawn_card_for_seat,
-    holds_deck_once,
     length_issues,
     listed,
     seat_issues,
@@ -371,15 +370,10 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         n = len(state.hands)
         if size_issues := self.table_size_issues(state):
             return size_issues
-        stock = self.stock(state)
-        issues = (
-            []
-            if holds_deck_once([*state.hands, state.table, stock], FULL_DECK)
-            else conservation_issues(
-                [(("hands", i), h) for i, h in enumerate(state.hands)]
-                + [(("table",), state.table), (("stock",), stock)],
-                FULL_DECK,
-            )
+        issues = conservation_issues(
+            [(("hands", i), h) for i, h in enumerate(state.hands)]
+            + [(("table",), state.table), (("stock",), self.stock(state))],
+            FULL_DECK,
         )
         issues += length_issues(("chips",), state.chips, n)
         # a seat passes at most once between two plays (a whole round of passes would mean nobody can
