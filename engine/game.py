@@ -289,21 +289,30 @@ def updated(model: ModelT, **fields: object) -> ModelT:
     """A copy of ``model`` with ``fields`` replaced, refusing a name the model has no field for (a typo
     would otherwise be dropped silently and vanish on output)."""
     cls = type(model)
-    known = cls.__pydantic_fields__.keys()
-    if not fields.keys() <= known:  # the common case tested without building the set of unknown names
+    known = _FIELD_NAMES.get(cls)
+    if known is None:
+        known = _FIELD_NAMES[cls] = frozenset(cls.__pydantic_fields__)
+    if not known.issuperset(fields):
         raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(fields.keys() - known))}")
     # What model_copy(update=fields) does, without its general bookkeeping (deep copies, private
     # attributes, extra fields: wire models are closed and have none). Every applied move runs this, and
     # model_copy was a quarter of a random playout. Like model_copy, it does not validate: the engine only
     # updates its own states with values it computed.
-    copy = cls.__new__(cls)
+    fields_set = model.__pydantic_fields_set__
+    if not fields_set.issuperset(fields):  # else the same names are set: the set is shared, never changed
+        fields_set = fields_set.union(fields)
+    copy = _new_instance(cls)
     _set_attribute(copy, "__dict__", {**model.__dict__, **fields})
-    _set_attribute(copy, "__pydantic_fields_set__", model.__pydantic_fields_set__.union(fields))
+    _set_attribute(copy, "__pydantic_fields_set__", fields_set)
     _set_attribute(copy, "__pydantic_extra__", None)
     _set_attribute(copy, "__pydantic_private__", None)
     return copy
 
 
+_FIELD_NAMES: dict[type[BaseModel], frozenset[str]] = {}
+"""Each updated model class's field names, made at its first update (one set lookup per update)."""
+_new_instance = object.__new__
+"""An instance without running ``__init__`` (what ``cls.__new__(cls)`` does for a model, one lookup less)."""
 _set_attribute = object.__setattr__
 """Sets an attribute of a frozen model (as pydantic itself does when it copies one)."""
 

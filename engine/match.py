@@ -229,21 +229,25 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
         return self._moves_of_seat_to_act(state, player)
 
     def acting_moves(self, state: MatchStateT, player: int) -> list[MatchMoveT]:
-        """:meth:`legal_moves` of a seat known to be to act, without finding the seats to act again."""
-        return self._moves_of_seat_to_act(state, player)
-
-    def _moves_of_seat_to_act(self, state: MatchStateT, player: int) -> list[MatchMoveT]:
-        # ``next_deal`` between deals, else the deal's moves (both public methods above ask this; a game's
-        # own legal_moves may ask DealtMatch.legal_moves through super())
+        """:meth:`legal_moves` of a seat known to be to act, without finding the seats to act again:
+        ``next_deal`` between deals, else the deal's moves."""
         if state.phase == DEAL_OVER:
             return [self.next_deal_move(player)]
         return self.deal_moves(state, player)
+
+    _moves_of_seat_to_act = acting_moves
+    """The same function under a name no game overrides: legal_moves above asks it (a game's own
+    legal_moves may ask DealtMatch.legal_moves through super(), and its acting_moves may then be Game's,
+    which asks legal_moves)."""
 
     def is_legal(self, state: MatchStateT, move: MatchMoveT) -> bool:
         """Whether ``move`` is legal now: ``next_deal`` between deals (its deck is checked when dealt, it
         is not part of the listed move), else :meth:`is_legal_in_deal`."""
         if move.type == NEXT_DEAL:
-            return state.phase == DEAL_OVER and move == self.next_deal_move(move.player, move.deck)
+            if state.phase != DEAL_OVER:
+                return False
+            listed = self.next_deal_move(move.player, move.deck)
+            return move is listed or move == listed  # (a model's == compares every field, even with itself)
         return state.phase != DEAL_OVER and self.is_legal_in_deal(state, move)
 
     def is_legal_in_deal(self, state: MatchStateT, move: MatchMoveT) -> bool:
