@@ -84,7 +84,8 @@ _SEVEN = _RANK["7"]
 _KING = _RANK["K"]
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _SUIT_ENUM = {s: Suit(s) for s in SUITS}
-_CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
+_HAND_ORDER = {c: i + (len(FULL_DECK) if c[0] == "7" else 0) for i, c in enumerate(FULL_DECK)}
+"""A dealt hand's sort key: canonical order, the 7s after every other card."""
 
 _PLAY_PHASE = Phase.play
 """The phase of a deal in play (read once: an enum member is slow to read off its class)."""
@@ -185,6 +186,8 @@ _PASSED_EVENTS = {
     for used in range(1, SEVENS_PASSES + 2)
 }
 """The ``passed`` event by seat and passes used, this one included (1 to 3, and 4 for the bust)."""
+_NEXT_DEAL_MOVES = [SevensMove(type=NEXT_DEAL, player=seat, deck=None) for seat in range(SEVENS_PLAYERS)]
+"""Each seat's ``next_deal`` move without a deck, as :meth:`Sevens.next_deal_move` makes it."""
 _SEATS_LEFT_OF = [
     [(seat + k) % SEVENS_PLAYERS for k in range(1, SEVENS_PLAYERS + 1)] for seat in range(SEVENS_PLAYERS)
 ]
@@ -200,11 +203,15 @@ def row_ends(row: SevensRow) -> list[str]:
 
 def playable(state: SevensState) -> set[str]:
     """Every card that may be played on the table now (whoever holds it)."""
-    cards: set[str] = set()
-    for row in state.table:
-        run = row.run  # (as _ends(row), with one read of the row's field)
-        cards.update(_RUN_ENDS[run[0]][run[-1]])
-    return cards
+    # (as _ends(row) for each row, written out: the move list of every step asks this)
+    ends = _RUN_ENDS
+    clubs, diamonds, hearts, spades = [row.run for row in state.table]
+    return {
+        *ends[clubs[0]][clubs[-1]],
+        *ends[diamonds[0]][diamonds[-1]],
+        *ends[hearts[0]][hearts[-1]],
+        *ends[spades[0]][spades[-1]],
+    }
 
 
 def _is_playable(state: SevensState, card: str) -> bool:
@@ -280,7 +287,10 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         dealt = deal_round_robin(cards, SEVENS_PLAYERS, (dealer + 1) % SEVENS_PLAYERS, [CARDS_EACH] * 4)
         # every 7 goes to the table at once; the 7♦ holder moves first
         first = next(seat for seat, hand in enumerate(dealt) if "7D" in hand)
-        hands = [sorted((c for c in hand if c[0] != "7"), key=_CARD_ORDER.__getitem__) for hand in dealt]
+        hands = [sorted(hand, key=_HAND_ORDER.__getitem__) for hand in dealt]
+        for hand in hands:
+            while hand and hand[-1][0] == "7":  # (sorted last of all: the 7s, which go to the table)
+                hand.pop()
         # Built without validation, as updated() updates states: every field comes from a checked request
         # or state or is computed here (validating them again was a tenth of a playout); the test suite
         # checks that validation accepts the state and gives the same one.
@@ -302,6 +312,8 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         return state, [_event(SevensEventType.deal_started, player=dealer)]
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevensMove:
+        if deck is None and 0 <= player < SEVENS_PLAYERS:
+            return _NEXT_DEAL_MOVES[player]  # (the move listed between deals, and the move usually played)
         return SevensMove(type=NEXT_DEAL, player=player, deck=deck)
 
     # ---- turns and moves ------------------------------------------------------------------------
@@ -319,7 +331,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
     def moves(self, state: SevensState, player: int | None = None) -> tuple[list[int], list[SevensMove]]:
         """As :meth:`Game.moves`: in play, the seat to act (``turn``) and its legal moves."""
         turn = state.turn
-        if player is None and state.phase is Phase.play and turn is not None:
+        if player is None and state.phase is _PLAY_PHASE and turn is not None:
             return [turn], self.deal_moves(state, turn)
         return super().moves(state, player)
 
@@ -335,7 +347,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         inside the deal); any other move takes the shared way, which refuses it with the same error."""
         player = move.player
         if (
-            state.phase is Phase.play
+            state.phase is _PLAY_PHASE
             and player == state.turn
             and 0 <= player < len(state.hands)
             and move.type != NEXT_DEAL
@@ -350,7 +362,9 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
 
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
         moves_of_seat = _PLAY_MOVES[player]
-        moves = [moves_of_seat[c] for c in _plays(state, player)]
+        ends = playable(state)
+        # a move for each card of _plays(state, player), read in the same pass over the hand
+        moves = [moves_of_seat[c] for c in state.hands[player] if c in ends]
         if _may_pass(state, player, bool(moves)):
             moves.append(_PASS_MOVES[player])
         return moves
@@ -378,7 +392,9 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         card = move.card
         assert card is not None
         hands = list(state.hands)
-        hand = hands[player] = [c for c in hands[player] if c != card]
+        # the hand without the card: a hand holds each card once (its check refuses a card twice)
+        hand = hands[player] = list(hands[player])
+        hand.remove(card)
         index = _SUIT_INDEX[card[1]]
         table = list(state.table)
         old = table[index]
