@@ -425,8 +425,13 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         cards = state.hands[player]
         hands = list(state.hands)
         hands[player] = []
+        # a row of a suit the player holds none of stays as it is: the rows of a state are laid out as _row
+        # lays them out (its check, _row_issues, refuses any other row)
+        suits = {c[1] for c in cards}
         table = [
-            _row(row.run[0][1], [*_row_ranks(row), *(_RANK[c[0]] for c in cards if c[1] == row.run[0][1])])
+            _row(suit, [*_row_ranks(row), *(_RANK[c[0]] for c in cards if c[1] == suit)])
+            if (suit := row.run[0][1]) in suits
+            else row
             for row in state.table
         ]
         events.append(_event(SevensEventType.bust, player=player, cards=list(cards)))

@@ -1520,3 +1520,22 @@ def test_sevens_dealt_states_are_the_validated_states() -> None:
                     assert fresh.hands[(first + position) % 4] == sorted(cards, key=order.__getitem__)
             dealt += 1
     assert dealt > 20
+
+
+def test_sevens_bust_table_is_every_row_laid_out_afresh() -> None:
+    game = GAMES["sevens"]
+    busts = 0
+    for state, move in sevens_transitions(range(8), 400):
+        if move.type == "pass" and state.passes[move.player] == 3:
+            after, _ = game.apply(state, move)
+            cards = state.hands[move.player]
+            expected = [
+                sevens._row(
+                    row.suit,
+                    [*sevens._row_ranks(row), *(RANKS.index(c[0]) for c in cards if c[1] == row.suit)],
+                )
+                for row in state.table
+            ]
+            assert after.table == expected
+            busts += 1
+    assert busts > 10
