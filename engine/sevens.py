@@ -84,7 +84,11 @@ _SEVEN = _RANK["7"]
 _KING = _RANK["K"]
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _SUIT_ENUM = {s: Suit(s) for s in SUITS}
-_CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
+_HAND_ORDER = {c: i + (len(FULL_DECK) if c[0] == "7" else 0) for i, c in enumerate(FULL_DECK)}
+"""A dealt hand's sort key: canonical order, the 7s after every other card."""
+
+_PLAY_PHASE = Phase.play
+"""The phase of a deal in play (read once: an enum member is slow to read off its class)."""
 
 PLAY = SevensMoveType.play
 PASS = SevensMoveType("pass")
@@ -132,12 +136,23 @@ def _run_ends(first: str, last: str) -> tuple[str, ...]:
         ends.append(RANKS[low - 1] + suit)
     if high < _KING:
         ends.append(RANKS[high + 1] + suit)
-    return tuple(ends)
+    # the deck's own card strings, which the cards of a dealt hand are: a membership test then matches
+    # them by identity
+    return tuple(_DECK_CARD[c] for c in ends)
 
 
-# Every playout step and every request reads the row ends of all four rows, so they are looked up by the
-# run's first and last card (every pair of cards, so that any run a state can hold has its entry).
-_RUN_ENDS = {(first, last): _run_ends(first, last) for first in FULL_DECK for last in FULL_DECK}
+_DECK_CARD = {c: c for c in FULL_DECK}
+
+# Every playout step and every request reads the row ends of rows, so they are looked up by the run's
+# first and last card (every pair of cards, so that any run a state can hold has its entry), one dict in
+# another: two lookups by card, without making a key.
+_RUN_ENDS = {first: {last: _run_ends(first, last) for last in FULL_DECK} for first in FULL_DECK}
+
+
+def _ends(row: SevensRow) -> tuple[str, ...]:
+    """The cards that may be played on ``row`` (as :func:`row_ends`, shared)."""
+    return _RUN_ENDS[row.run[0]][row.run[-1]]
+
 
 # The rows of runs without laid cards, by (suit, lowest rank, highest rank): nearly every play turns one
 # such row into another, and these rows are frozen, so the same instance serves every state holding it.
@@ -151,7 +166,7 @@ _RUN_ROWS = {
 _RUN_WITH_END = {
     (row.run[0], row.run[-1], end): _RUN_ROWS[suit, min(low, _RANK[end[0]]), max(high, _RANK[end[0]])]
     for (suit, low, high), row in _RUN_ROWS.items()
-    for end in _RUN_ENDS[row.run[0], row.run[-1]]
+    for end in _ends(row)
 }
 """The row a run without laid cards becomes when a card is played at one of its ends, by the run's first
 and last card and the card played: the usual play, looked up at once."""
@@ -171,20 +186,38 @@ _PASSED_EVENTS = {
     for used in range(1, SEVENS_PASSES + 2)
 }
 """The ``passed`` event by seat and passes used, this one included (1 to 3, and 4 for the bust)."""
+_NEXT_DEAL_MOVES = [SevensMove(type=NEXT_DEAL, player=seat, deck=None) for seat in range(SEVENS_PLAYERS)]
+"""Each seat's ``next_deal`` move without a deck, as :meth:`Sevens.next_deal_move` makes it."""
 _SEATS_LEFT_OF = [
     [(seat + k) % SEVENS_PLAYERS for k in range(1, SEVENS_PLAYERS + 1)] for seat in range(SEVENS_PLAYERS)
 ]
 """The seats in turn order after each seat, ending with the seat itself."""
+_LEFT_OF = [seats[0] for seats in _SEATS_LEFT_OF]
+"""The seat on the left of each seat: the next to act while nobody is out or bust (:func:`_turn_after`)."""
 
 
 def row_ends(row: SevensRow) -> list[str]:
     """The cards that may be played on ``row``: one rank below its run and one above, within Ace..King."""
-    return list(_RUN_ENDS[row.run[0], row.run[-1]])
+    return list(_ends(row))
 
 
 def playable(state: SevensState) -> set[str]:
     """Every card that may be played on the table now (whoever holds it)."""
-    return {c for row in state.table for c in _RUN_ENDS[row.run[0], row.run[-1]]}
+    # (as _ends(row) for each row, written out: the move list of every step asks this)
+    ends = _RUN_ENDS
+    clubs, diamonds, hearts, spades = [row.run for row in state.table]
+    return {
+        *ends[clubs[0]][clubs[-1]],
+        *ends[diamonds[0]][diamonds[-1]],
+        *ends[hearts[0]][hearts[-1]],
+        *ends[spades[0]][spades[-1]],
+    }
+
+
+def _is_playable(state: SevensState, card: str) -> bool:
+    """Whether ``card`` may be played on the table now: whether it is in :func:`playable`, read off the row
+    of its suit alone (rows are in the order of ``SUITS``)."""
+    return card in _ends(state.table[_SUIT_INDEX[card[1]]])
 
 
 def _plays(state: SevensState, player: int) -> list[str]:
@@ -193,10 +226,13 @@ def _plays(state: SevensState, player: int) -> list[str]:
     return [c for c in state.hands[player] if c in ends]
 
 
-def _may_pass(passes_used: int, plays: Sequence[str]) -> bool:
-    """Whether a seat may pass: while passes remain even with a legal card; with none left only without
-    one (that pass is the fourth, the bust)."""
-    return passes_used < SEVENS_PASSES or not plays
+def _may_pass(state: SevensState, player: int, has_play: bool | None = None) -> bool:
+    """Whether ``player`` may pass: while passes remain even with a legal card; with none left only
+    without one (that pass is the fourth, the bust). ``has_play``: whether the player holds a legal card
+    (:func:`_plays`), when already known; otherwise it is found only when the passes are used up."""
+    if state.passes[player] < SEVENS_PASSES:
+        return True
+    return not (bool(_plays(state, player)) if has_play is None else has_play)
 
 
 def _active(out: Sequence[int], bust: Sequence[int]) -> list[int]:
@@ -251,8 +287,14 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         dealt = deal_round_robin(cards, SEVENS_PLAYERS, (dealer + 1) % SEVENS_PLAYERS, [CARDS_EACH] * 4)
         # every 7 goes to the table at once; the 7♦ holder moves first
         first = next(seat for seat, hand in enumerate(dealt) if "7D" in hand)
-        hands = [sorted((c for c in hand if c[0] != "7"), key=_CARD_ORDER.__getitem__) for hand in dealt]
-        state = SevensState(
+        hands = [sorted(hand, key=_HAND_ORDER.__getitem__) for hand in dealt]
+        for hand in hands:
+            while hand and hand[-1][0] == "7":  # (sorted last of all: the 7s, which go to the table)
+                hand.pop()
+        # Built without validation, as updated() updates states: every field comes from a checked request
+        # or state or is computed here (validating them again was a tenth of a playout); the test suite
+        # checks that validation accepts the state and gives the same one.
+        state = SevensState.model_construct(
             game="sevens",
             options=setup.options,
             dealer=dealer,
@@ -270,6 +312,8 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         return state, [_event(SevensEventType.deal_started, player=dealer)]
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevensMove:
+        if deck is None and 0 <= player < SEVENS_PLAYERS:
+            return _NEXT_DEAL_MOVES[player]  # (the move listed between deals, and the move usually played)
         return SevensMove(type=NEXT_DEAL, player=player, deck=deck)
 
     # ---- turns and moves ------------------------------------------------------------------------
@@ -287,7 +331,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
     def moves(self, state: SevensState, player: int | None = None) -> tuple[list[int], list[SevensMove]]:
         """As :meth:`Game.moves`: in play, the seat to act (``turn``) and its legal moves."""
         turn = state.turn
-        if player is None and state.phase is Phase.play and turn is not None:
+        if player is None and state.phase is _PLAY_PHASE and turn is not None:
             return [turn], self.deal_moves(state, turn)
         return super().moves(state, player)
 
@@ -303,7 +347,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         inside the deal); any other move takes the shared way, which refuses it with the same error."""
         player = move.player
         if (
-            state.phase is Phase.play
+            state.phase is _PLAY_PHASE
             and player == state.turn
             and 0 <= player < len(state.hands)
             and move.type != NEXT_DEAL
@@ -312,60 +356,67 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             return self.resolve_in_deal(state, move)
         return super().apply(state, move)
 
+    # Reading a field of a model costs several times reading a local (pydantic models answer attributes
+    # through a __getattr__ hook, which leaves Python's fast attribute path): the methods below read each
+    # field they need once.
+
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
-        plays = _plays(state, player)
-        moves = [_PLAY_MOVES[player][c] for c in plays]
-        if _may_pass(state.passes[player], plays):
+        moves_of_seat = _PLAY_MOVES[player]
+        ends = playable(state)
+        # a move for each card of _plays(state, player), read in the same pass over the hand
+        moves = [moves_of_seat[c] for c in state.hands[player] if c in ends]
+        if _may_pass(state, player, bool(moves)):
             moves.append(_PASS_MOVES[player])
         return moves
 
     def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:
         # (in play, to_act is [turn], or nobody when turn is None)
-        if state.phase is not Phase.play or move.deck is not None or move.player != state.turn:
+        player = move.player
+        if state.phase is not _PLAY_PHASE or move.deck is not None or player != state.turn:
             return False
+        card = move.card
         if move.type == PLAY:
-            return (
-                move.card is not None
-                and move.card in state.hands[move.player]
-                and move.card in playable(state)
-            )
-        return move.card is None and _may_pass(state.passes[move.player], _plays(state, move.player))
+            return card is not None and card in state.hands[player] and _is_playable(state, card)
+        return card is None and _may_pass(state, player)
 
     def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
         player = move.player
         if move.type == PASS:
-            used = state.passes[player] + 1
+            passes = list(state.passes)
+            used = passes[player] + 1
             events = [_PASSED_EVENTS[player, used]]
             if used <= SEVENS_PASSES:
-                passes = list(state.passes)
                 passes[player] = used
-                return self._continue(state, player, events, {"passes": passes})
+                return self._continue(state, player, events, {"passes": passes}, state.out, state.bust)
             return self._bust(state, player, events)
         card = move.card
         assert card is not None
         hands = list(state.hands)
-        hands[player] = [c for c in hands[player] if c != card]
+        # the hand without the card: a hand holds each card once (its check refuses a card twice)
+        hand = hands[player] = list(hands[player])
+        hand.remove(card)
         index = _SUIT_INDEX[card[1]]
-        old = state.table[index]
+        table = list(state.table)
+        old = table[index]
+        old_run = old.run
         # the usual play: a card at an end of a run with no laid cards, which it cannot join
-        new = None if old.laid else _RUN_WITH_END.get((old.run[0], old.run[-1], card))
+        new = None if old.laid else _RUN_WITH_END.get((old_run[0], old_run[-1], card))
         if new is not None:
             events = [_PLAYED_EVENTS[player][card]]
         else:
             new = _row(card[1], [*_row_ranks(old), _RANK[card[0]]])
-            joined = [c for c in new.run if c not in old.run and c != card]
+            joined = [c for c in new.run if c not in old_run and c != card]
             # the played event with its joined cards, if any: a copy of the validated event without
             # them (listed() cannot share an event holding a list, and would validate it afresh)
             played = _PLAYED_EVENTS[player][card]
             events = [updated(played, joined=joined) if joined else played]
-        table = list(state.table)
         table[index] = new
         update: dict[str, object] = {"hands": hands, "table": table}
-        if not hands[player]:
-            out = [*state.out, player]
-            update["out"] = out
+        out = state.out
+        if not hand:
+            out = update["out"] = [*out, player]
             events.append(_event(SevensEventType.went_out, player=player, place=len(out)))
-        return self._continue(state, player, events, update)
+        return self._continue(state, player, events, update, out, state.bust)
 
     def _bust(
         self, state: SevensState, player: int, events: list[SevensEvent]
@@ -374,21 +425,34 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         cards = state.hands[player]
         hands = list(state.hands)
         hands[player] = []
+        # a row of a suit the player holds none of stays as it is: the rows of a state are laid out as _row
+        # lays them out (its check, _row_issues, refuses any other row)
+        suits = {c[1] for c in cards}
         table = [
-            _row(row.run[0][1], [*_row_ranks(row), *(_RANK[c[0]] for c in cards if c[1] == row.run[0][1])])
+            _row(suit, [*_row_ranks(row), *(_RANK[c[0]] for c in cards if c[1] == suit)])
+            if (suit := row.run[0][1]) in suits
+            else row
             for row in state.table
         ]
         events.append(_event(SevensEventType.bust, player=player, cards=list(cards)))
-        update = {"hands": hands, "table": table, "bust": [*state.bust, player]}
-        return self._continue(state, player, events, update)
+        bust = [*state.bust, player]
+        update = {"hands": hands, "table": table, "bust": bust}
+        return self._continue(state, player, events, update, state.out, bust)
 
     def _continue(
-        self, state: SevensState, player: int, events: list[SevensEvent], update: dict[str, object]
+        self,
+        state: SevensState,
+        player: int,
+        events: list[SevensEvent],
+        update: dict[str, object],
+        out: Sequence[int],
+        bust: Sequence[int],
     ) -> tuple[SevensState, list[SevensEvent]]:
         """``state`` with ``update``, the turn given to the next active seat on the left, or the deal ended
-        when one is left."""
-        out: Sequence[int] = update.get("out", state.out)  # type: ignore[assignment]
-        bust: Sequence[int] = update.get("bust", state.bust)  # type: ignore[assignment]
+        when one is left (``out`` and ``bust``: the seats out and bust after the move)."""
+        if not out and not bust:
+            # most moves of a deal: all four seats still play, the turn goes to the seat on the left
+            return updated(state, **update, turn=_LEFT_OF[player]), events
         ended, seat = _turn_after(player, tuple(out), tuple(bust))
         if ended:
             return self._end_deal(updated(state, **update), seat, events)

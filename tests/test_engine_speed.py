@@ -1470,3 +1470,107 @@ def test_a_next_deal_move_is_legal_whether_or_not_it_is_the_listed_instance() ->
         assert game.apply(state, equal)[0] == game.apply(state, listed)[0]
         tested.append(game_id)
     assert len(tested) == len(GAMES) - 1
+
+
+# ---- Sevens, Sedmice, My Ship Sails, second pass ----------------------------------------------------
+
+
+def test_sevens_play_legality_read_off_its_suit_row_is_membership_in_the_playable_cards() -> None:
+    checked = 0
+    for state, _ in sevens_transitions(range(4), 300):
+        ends = sevens_ends_by_scanning(state)
+        for card in FULL_DECK:
+            assert sevens._is_playable(state, card) == (card in ends)
+            checked += 1
+    assert checked > 50_000
+
+
+def test_sevens_may_pass_finds_the_plays_itself_as_when_given_them() -> None:
+    seen = set()
+    for state, _ in sevens_transitions(range(6), 400):
+        for seat in range(4):
+            plays = [c for c in state.hands[seat] if c in sevens_ends_by_scanning(state)]
+            expected = state.passes[seat] < 3 or not plays
+            assert sevens._may_pass(state, seat) == expected
+            assert sevens._may_pass(state, seat, bool(plays)) == expected
+            seen.add((state.passes[seat] == 3, bool(plays)))
+    assert seen == {(False, False), (False, True), (True, False), (True, True)}
+
+
+def test_sevens_turn_while_nobody_is_out_or_bust_is_the_seat_on_the_left() -> None:
+    for player in range(4):
+        assert sevens._turn_after(player, (), ()) == (False, sevens._LEFT_OF[player])
+
+
+def test_sevens_hand_after_a_play_is_the_hand_without_the_card() -> None:
+    game = GAMES["sevens"]
+    plays = 0
+    for state, move in sevens_transitions(range(4), 400):
+        if move.type == "play":
+            after, _ = game.apply(state, move)
+            assert after.hands[move.player] == [c for c in state.hands[move.player] if c != move.card]
+            assert after.hands[: move.player] + after.hands[move.player + 1 :] == (
+                state.hands[: move.player] + state.hands[move.player + 1 :]
+            )
+            plays += 1
+    assert plays > 500
+
+
+def test_sevens_next_deal_moves_are_the_validated_moves() -> None:
+    game = Sevens()
+    for seat in range(4):
+        move = game.next_deal_move(seat)
+        expected = SevensMove(type=SevensMoveType.next_deal, player=seat, deck=None)
+        assert move == expected
+        assert move.model_fields_set == expected.model_fields_set
+    deck = list(reversed(FULL_DECK))
+    assert game.next_deal_move(1, deck) == SevensMove(type=SevensMoveType.next_deal, player=1, deck=deck)
+
+
+def test_sevens_dealt_states_are_the_validated_states() -> None:
+    """A deal's state, built without validation, is what validating its fields gives, and its hands are
+    the dealt cards but the 7s, in canonical order."""
+    game = Sevens()
+    rng = random.Random(31)
+    dealt = 0
+    for seed in range(6):
+        for state, move in playout(game, 4, seed):
+            if move is not None and move.type != "next_deal":
+                continue
+            deck = rng.sample(FULL_DECK, len(FULL_DECK)) if seed % 2 else None
+            if move is None:  # (the first deal of the match, from the seeded shuffle or a deck)
+                fresh, _ = game.new_match(4, state.options, seeding(seed), deck, seed % 4)
+            else:
+                fresh, _ = game.apply(state, game.next_deal_move(move.player, deck))
+            validated = SevensState.model_validate(dict(fresh))
+            assert fresh == validated
+            assert fresh.model_fields_set == validated.model_fields_set
+            order = {c: i for i, c in enumerate(FULL_DECK)}
+            for hand in fresh.hands:
+                assert hand == sorted((c for c in hand if c[0] != "7"), key=order.__getitem__)
+            if deck is not None:  # one card at a time from the dealer's left, 13 each
+                first = (fresh.dealer + 1) % 4
+                for position in range(4):
+                    cards = [c for c in deck[position::4] if c[0] != "7"]
+                    assert fresh.hands[(first + position) % 4] == sorted(cards, key=order.__getitem__)
+            dealt += 1
+    assert dealt > 20
+
+
+def test_sevens_bust_table_is_every_row_laid_out_afresh() -> None:
+    game = GAMES["sevens"]
+    busts = 0
+    for state, move in sevens_transitions(range(8), 400):
+        if move.type == "pass" and state.passes[move.player] == 3:
+            after, _ = game.apply(state, move)
+            cards = state.hands[move.player]
+            expected = [
+                sevens._row(
+                    row.suit,
+                    [*sevens._row_ranks(row), *(RANKS.index(c[0]) for c in cards if c[1] == row.suit)],
+                )
+                for row in state.table
+            ]
+            assert after.table == expected
+            busts += 1
+    assert busts > 10
