@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
-from sevens_rules.engine.game import listed, updated
+from sevens_rules.engine.game import updated
 from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.engine.tricks import (
     card_points,
@@ -122,13 +122,52 @@ _DECISION_MOVES: Mapping[SevenUpPhase, tuple[tuple[SevenUpMove, ...], ...]] = {
 stand, beg; ``give_or_run``: give, run), in the order they are listed."""
 
 
+# Events of a seat alone and of the dealer with a card, and the points, made once like the tables above
+# (every deal deals, turns a card and ends with points; ``listed`` built a key and looked it up each time).
+_SEAT_EVENTS: Mapping[SevenUpEventType, tuple[SevenUpEvent, ...]] = {
+    kind: tuple(SevenUpEvent(type=kind, player=seat) for seat in range(MAX_SEATS))
+    for kind in (
+        SevenUpEventType.deal_started,
+        SevenUpEventType.stood,
+        SevenUpEventType.begged,
+        SevenUpEventType.gave,
+        SevenUpEventType.ran,
+        SevenUpEventType.thrown_in,
+    )
+}
+"""``_SEAT_EVENTS[kind][seat]``: the event ``kind`` naming only ``seat``."""
+_TURNED_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
+    {
+        c: SevenUpEvent(type=SevenUpEventType.trump_turned, player=seat, card=c, suit=SUIT_OF[c[1]])
+        for c in FULL_DECK
+    }
+    for seat in range(MAX_SEATS)
+)
+"""``_TURNED_EVENTS[dealer][card]``: ``dealer`` turned ``card``, whose suit is trump."""
+_SET_ASIDE_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
+    {c: SevenUpEvent(type=SevenUpEventType.set_aside, player=seat, card=c) for c in FULL_DECK}
+    for seat in range(MAX_SEATS)
+)
+"""``_SET_ASIDE_EVENTS[dealer][card]``: ``dealer`` set the refused ``card`` aside."""
+_DISCARDED_ONE_EVENTS: tuple[SevenUpEvent, ...] = tuple(
+    SevenUpEvent(type=SevenUpEventType.discarded, player=seat, count=1) for seat in range(MAX_SEATS)
+)
+"""``_DISCARDED_ONE_EVENTS[seat]``: ``seat`` discarded one card (every ``discard`` move names one)."""
+_POINTS: Mapping[tuple[SevenUpPointReason, int | None, int], SevenUpPoint] = {
+    (reason, seat, side): SevenUpPoint(reason=reason, seat=seat, side=side)
+    for reason in SevenUpPointReason
+    for seat in (None, *range(MAX_SEATS))
+    for side in range(MAX_SEATS)
+}
+"""``_POINTS[reason, seat, side]``: the point for ``reason`` earned by ``seat`` (None: a partnership's
+Game) for ``side``."""
+_CARD_POINTS: Mapping[str, int] = {c: card_points([c]) for c in FULL_DECK}
+"""``_CARD_POINTS[card]``: the card's points towards Game (:func:`card_points` of the card alone), so that
+a deal's Game is summed without a call per trick."""
+
+
 def _sorted(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=_ORDER.__getitem__)
-
-
-def _event(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
-    """An event of plain fields, made once and shared (see ``listed``)."""
-    return listed(SevenUpEvent, type=kind, **fields)
 
 
 # Blank models the engine fills in with ``updated`` rather than validating each new one. A trick record,
@@ -234,7 +273,7 @@ class SevenUpRules(
         return True
 
     def _point(self, reason: Reason, seat: int | None, side: int) -> SevenUpPoint:
-        return listed(SevenUpPoint, reason=reason, seat=seat, side=side)
+        return _POINTS[reason, seat, side]
 
     def _seat_point(self, reason: Reason, seat: int) -> SevenUpPoint:
         return self._point(reason, seat, self.side_of(seat))
@@ -310,8 +349,8 @@ class SevenUpRules(
                 seat = (dealer + 1 + k) % n
                 hands[seat] += cards[position : position + PACKET]
                 position += PACKET
-        events = [_event(SevenUpEventType.deal_started, player=dealer)]
-        common: dict[str, Any] = {
+        events = [_SEAT_EVENTS[SevenUpEventType.deal_started][dealer]]
+        changes: dict[str, Any] = {
             "dealer": dealer,
             "deal_number": deal_number,
             "hands": [_sorted(h) for h in hands],
@@ -321,24 +360,25 @@ class SevenUpRules(
             "tricks": [],
             "points": [],
         }
-        return self.reveal_trump(updated(state, **common), cards[position:], events)
-
-    def reveal_trump(
-        self, state: StateT, rest: list[str], events: list[SevenUpEvent]
-    ) -> tuple[StateT, list[SevenUpEvent]]:
-        """After the hands are dealt from the state's dealer: the trump of the deal from the ``rest`` of the
-        pack (Seven-Up turns the next card for the eldest to stand or beg on; its Jack scores at once)."""
-        dealer = state.dealer
-        turned = rest[0]
-        after = updated(
-            state, phase=STAND_OR_BEG, stock=rest[1:], turned=turned, trump=SUIT_OF[turned[1]], leader=None
-        )
-        events.append(
-            _event(SevenUpEventType.trump_turned, player=dealer, card=turned, suit=SUIT_OF[turned[1]])
-        )
-        if turned[0] == "J":
+        # the trump's fields join the deal's, so that the state is copied once
+        self.reveal_trump(changes, cards[position:], events)
+        after = updated(state, **changes)
+        turned = changes["turned"]
+        if turned is not None and turned[0] == "J":
+            # the turned card of Seven-Up scores its Jack at once
             after, _ = self._award(after, [(self._seat_point(Reason.turned_jack, dealer), turned)], events)
         return after, events
+
+    def reveal_trump(self, changes: dict[str, Any], rest: list[str], events: list[SevenUpEvent]) -> None:
+        """After the hands are dealt: the trump of the deal from the ``rest`` of the pack, as fields added to
+        the deal's ``changes`` (which name the ``dealer``) and its events (Seven-Up turns the next card for
+        the eldest to stand or beg on; the deal scores a turned Jack once the fields are set)."""
+        dealer = changes["dealer"]
+        turned = rest[0]
+        changes.update(
+            phase=STAND_OR_BEG, stock=rest[1:], turned=turned, trump=SUIT_OF[turned[1]], leader=None
+        )
+        events.append(_TURNED_EVENTS[dealer][turned])
 
     # ---- scoring ------------------------------------------------------------------------------
 
@@ -423,9 +463,12 @@ class SevenUpRules(
         if trump is not None:
             # who played each trump (the other cards play no part in High and Low: leaving them out of
             # the table saves most of its work)
-            played_by = {
-                c: (t.leader + i) % n for t in state.tricks for i, c in enumerate(t.cards) if c[1] == trump
-            }
+            played_by: dict[str, int] = {}
+            for t in state.tricks:
+                leader = t.leader
+                for i, c in enumerate(t.cards):
+                    if c[1] == trump:
+                        played_by[c] = (leader + i) % n
             high = highest(played_by, trump)
             low = lowest(played_by, trump)
             if high is not None and low is not None:
@@ -445,9 +488,15 @@ class SevenUpRules(
         n = len(state.hands)
         points = self.honour_points(state)
         if self.game_point(state.options):
-            won = [0] * self.side_count(n)
+            # card points by seat first (a call of side_of per seat rather than per trick); each card's
+            # points are read from a table (what card_points gives for the card)
+            won_by_seat = [0] * n
+            points_of = _CARD_POINTS.__getitem__
             for trick in state.tricks:
-                won[self.side_of(trick.winner)] += card_points(trick.cards)
+                won_by_seat[trick.winner] += sum(map(points_of, trick.cards))
+            won = [0] * self.side_count(n)
+            for seat in range(n):
+                won[self.side_of(seat)] += won_by_seat[seat]
             side = unique_best(won)
             if side is not None:
                 points.append((self._point(Reason.game, self.game_point_seat(side), side), None))
@@ -464,7 +513,8 @@ class SevenUpRules(
         n = len(state.hands)
         phase = state.phase
         if phase is PLAYING:
-            return [self.seat_to_play(state)]
+            # seat_to_play's sum, without the call: every step of a playout asks this twice
+            return [(state.leader + len(state.trick)) % n]  # type: ignore[operator]
         if phase is STAND_OR_BEG:
             return [(state.dealer + 1) % n]
         if phase is GIVE_OR_RUN:
@@ -513,7 +563,7 @@ class SevenUpRules(
         phase = state.phase
         if phase is PLAYING or phase is DISCARDING:
             moves, cards = self.card_choices(state, player)
-            return [moves[c] for c in cards]
+            return list(map(moves.__getitem__, cards))
         if phase is STAND_OR_BEG or phase is GIVE_OR_RUN:
             return list(_DECISION_MOVES[phase][player])
         return []
@@ -538,21 +588,21 @@ class SevenUpRules(
             assert move.card is not None
             return self._play_card(state, player, move.card)
         if kind is STAND:
-            events = [_event(SevenUpEventType.stood, player=player)]
+            events = [_SEAT_EVENTS[SevenUpEventType.stood][player]]
             return self._start_play(state), events
         if kind is BEG:
-            events = [_event(SevenUpEventType.begged, player=player)]
+            events = [_SEAT_EVENTS[SevenUpEventType.begged][player]]
             return updated(state, phase=GIVE_OR_RUN), events
         if kind is GIVE:
-            events = [_event(SevenUpEventType.gave, player=player)]
+            events = [_SEAT_EVENTS[SevenUpEventType.gave][player]]
             eldest = (state.dealer + 1) % len(state.hands)
             after, ended = self._award(state, [(self._seat_point(Reason.gift, eldest), None)], events)
             return (after if ended else self._start_play(after)), events
         if kind is RUN:
             return self._run(state, player)
         if kind is DISCARD:
-            assert move.cards is not None
-            return self._discard(state, player, move.cards)
+            assert move.cards is not None and len(move.cards) == 1
+            return self._discard(state, player, move.cards[0])
         raise AssertionError(f"{kind} is not a move inside a deal")
 
     def draw_after_trick(
@@ -568,13 +618,14 @@ class SevenUpRules(
 
     def _run(self, state: StateT, player: int) -> tuple[StateT, list[SevenUpEvent]]:
         n = len(state.hands)
-        events = [_event(SevenUpEventType.ran, player=player)]
+        dealer = state.dealer
+        events = [_SEAT_EVENTS[SevenUpEventType.ran][player]]
         assert state.turned is not None
         refused = state.turned[1]
         set_aside = [*state.set_aside, state.turned]
         stock = list(state.stock)
         hands = [list(h) for h in state.hands]
-        events.append(_event(SevenUpEventType.set_aside, player=state.dealer, card=state.turned))
+        events.append(_SET_ASIDE_EVENTS[dealer][state.turned])
         while True:
             if len(stock) < PACKET * n + 1:
                 thrown = updated(
@@ -585,21 +636,17 @@ class SevenUpRules(
                     turned=None,
                     trump=None,
                 )
-                events.append(_event(SevenUpEventType.thrown_in, player=state.dealer))
+                events.append(_SEAT_EVENTS[SevenUpEventType.thrown_in][dealer])
                 return self._close(thrown, THROWN_IN, events), events
             for k in range(n):
                 seat = (state.dealer + 1 + k) % n
                 hands[seat] += stock[:PACKET]
                 del stock[:PACKET]
             turned = stock.pop(0)
-            events.append(
-                _event(
-                    SevenUpEventType.trump_turned, player=state.dealer, card=turned, suit=SUIT_OF[turned[1]]
-                )
-            )
+            events.append(_TURNED_EVENTS[dealer][turned])
             if turned[1] == refused:
                 set_aside.append(turned)
-                events.append(_event(SevenUpEventType.set_aside, player=state.dealer, card=turned))
+                events.append(_SET_ASIDE_EVENTS[dealer][turned])
                 continue
             after = updated(
                 state,
@@ -616,22 +663,25 @@ class SevenUpRules(
                 )
             return after, events
 
-    def _discard(self, state: StateT, player: int, cards: Sequence[str]) -> tuple[StateT, list[SevenUpEvent]]:
-        gone = set(cards)
+    def _discard(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
+        """``player`` discards ``card_`` (one card per ``discard`` move, see the module notes)."""
         hands = list(state.hands)
-        hands[player] = [c for c in hands[player] if c not in gone]
+        hand = hands[player] = list(hands[player])
+        hand.remove(card_)  # a hand holds each card once
         discarded: list[list[str]] = list(state.discarded)
-        discarded[player] = _sorted([*discarded[player], *cards])
-        events = [_event(SevenUpEventType.discarded, player=player, count=len(cards))]
-        after = updated(state, hands=hands, discarded=discarded)
-        if all(len(h) <= HAND_SIZE for h in hands):
-            after = self._start_play(after)
-        return after, events
+        discarded[player] = _sorted([*discarded[player], card_])
+        events = [_DISCARDED_ONE_EVENTS[player]]
+        if len(hand) > HAND_SIZE or any(len(h) > HAND_SIZE for h in hands):
+            return updated(state, hands=hands, discarded=discarded), events
+        # the last discard: play starts, in the same copy of the state
+        leader = (state.dealer + 1) % len(hands)
+        return updated(state, hands=hands, discarded=discarded, phase=PLAYING, leader=leader), events
 
     def _play_card(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
         n = len(state.hands)
         hands: list[list[str]] = list(state.hands)
-        hands[player] = [c for c in hands[player] if c != card_]
+        hand = hands[player] = list(hands[player])
+        hand.remove(card_)  # a hand holds each card once
         trick = [*state.trick, card_]
         events = [_PLAYED_EVENTS[player][card_]]
         if len(trick) < n:
