@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
+from pydantic import BaseModel
+
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
 from sevens_rules.engine.game import updated
@@ -170,30 +172,47 @@ def _sorted(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=_ORDER.__getitem__)
 
 
-# Blank models the engine fills in with ``updated`` rather than validating each new one. A trick record,
-# its ``trick_won`` event, the point events and the deal record are made from values the engine computed
-# and already holds as the right types (seats, cards, ``Suit`` and reason members, validated points); like
-# ``updated`` on a state, skipping validation changes nothing but the time (validating the trick and its
-# event was close to a tenth of a California Jack playout in a profile). tests/test_engine_speed.py checks
-# every such model of random playouts against the validated one, field types and set fields included.
-_BLANK_EVENTS: Mapping[SevenUpEventType, SevenUpEvent] = {
-    kind: SevenUpEvent(type=kind) for kind in SevenUpEventType
-}
-_BLANK_TRICK = SevenUpTrick(leader=0, cards=[], trump=None, winner=0)
-_BLANK_DEAL = SevenUpDeal(number=1, dealer=0, outcome=Outcome.played, trump=None, points=[], by_side=[])
+# Records and events made without validation. A trick record, its ``trick_won`` event, the point events
+# and the deal record are made from values the engine computed and already holds as the right types (seats,
+# cards, ``Suit`` and reason members, validated points); like ``updated`` on a state, skipping validation
+# changes nothing but the time (validating the trick and its event was close to a tenth of a California
+# Jack playout in a profile). tests/test_engine_speed.py checks every such model of random playouts against
+# the validated one, field types and set fields included.
+_EVENT_DEFAULTS: Mapping[str, Any] = dict(SevenUpEvent(type=SevenUpEventType.point).__dict__)
+"""Every field of an event at its default (``type`` included, to be replaced), in field order."""
+
+_ModelT = TypeVar("_ModelT", bound=BaseModel)
+_new_model = object.__new__
+_set_attribute = object.__setattr__
+
+
+def _made(model: type[_ModelT], values: dict[str, Any], fields_set: set[str]) -> _ModelT:
+    """A ``model`` holding ``values`` (every field, in field order) whose set fields are ``fields_set``, made
+    the way :func:`~sevens_rules.engine.game.updated` copies a model: without validation, from values the
+    engine computed (see the note above ``_EVENT_DEFAULTS``). Records and events are made here rather than
+    as an updated blank, which merged the blank's fields with keyword arguments and checked their names at
+    every call (two of the three copies at the end of a trick). Both arguments must be the model's own;
+    tests/test_engine_speed.py compares every model made here with the updated blank."""
+    made = _new_model(model)
+    _set_attribute(made, "__dict__", values)
+    _set_attribute(made, "__pydantic_fields_set__", fields_set)
+    _set_attribute(made, "__pydantic_extra__", None)
+    _set_attribute(made, "__pydantic_private__", None)
+    return made
 
 
 def _event_with_list(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
     """An event holding a list or a deal record (a trick's cards, totals, a deal, winners): there is nothing
     to share, so it is made afresh, from the engine's own values without validating them again (see
-    ``_BLANK_EVENTS``). Each list passed must be the event's own (not held by a state)."""
-    return updated(_BLANK_EVENTS[kind], **fields)
+    the note above ``_EVENT_DEFAULTS``). Each list passed must be the event's own (not held by a state)."""
+    return _made(SevenUpEvent, {**_EVENT_DEFAULTS, "type": kind, **fields}, {"type", *fields})
 
 
 def _trick_record(leader: int, cards: list[str], trump: Suit | None, winner: int) -> SevenUpTrick:
     """The record of a completed trick, made without validating the engine's values again (``cards`` must be
     the record's own list)."""
-    return updated(_BLANK_TRICK, leader=leader, cards=cards, trump=trump, winner=winner)
+    values = {"leader": leader, "cards": cards, "trump": trump, "winner": winner}
+    return _made(SevenUpTrick, values, {"leader", "cards", "trump", "winner"})
 
 
 def _deal_record(
@@ -206,15 +225,15 @@ def _deal_record(
 ) -> SevenUpDeal:
     """The record of a finished deal, made without validating the engine's values again (the lists must be
     the record's own)."""
-    return updated(
-        _BLANK_DEAL,
-        number=number,
-        dealer=dealer,
-        outcome=outcome,
-        trump=trump,
-        points=points,
-        by_side=by_side,
-    )
+    values = {
+        "number": number,
+        "dealer": dealer,
+        "outcome": outcome,
+        "trump": trump,
+        "points": points,
+        "by_side": by_side,
+    }
+    return _made(SevenUpDeal, values, {"number", "dealer", "outcome", "trump", "points", "by_side"})
 
 
 def _fixed_trump(options: Any) -> bool:
