@@ -1610,3 +1610,29 @@ def test_seven_up_deals_and_discards_copied_once_are_those_copied_twice(game_id:
         assert seen == {"deal"}
     else:
         assert seen == {"deal", "turned jack", "discard", "last discard"}
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_states_built_unvalidated_are_the_validated_states(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    built: list[tuple[dict[str, Any], Any]] = []
+    build_state = game.build_state
+
+    def recorded(**fields: Any) -> Any:
+        state = build_state(**fields)
+        built.append((fields, state))
+        return state
+
+    monkeypatch.setattr(game, "build_state", recorded)
+    for players in game.table_sizes():
+        for seed in range(3):
+            for dealer in (None, 0):
+                game.new(players, game.models.options(), seeding(seed), None, dealer)
+    assert len(built) == 6 * len(game.table_sizes())
+    for fields, state in built:
+        validated = game.models.state.model_validate({"game": game_id, **fields})
+        assert _typed_fields(state) == _typed_fields(validated)
+        assert list(state.__dict__) == list(validated.__dict__)  # the same field order
