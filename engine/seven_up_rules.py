@@ -366,13 +366,14 @@ class SevenUpRules(
         assert state is not None
         n, dealer, deal_number, deck = setup.players, setup.dealer, setup.deal_number, setup.deck
         cards = list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, deal_number)
+        # two rounds of packets from the eldest: the seat k places after the dealer gets the k-th packet of
+        # each round (one list per seat, without the round-by-round loop)
         hands: list[list[str]] = [[] for _ in range(n)]
-        position = 0
-        for _ in range(HAND_SIZE // PACKET):
-            for k in range(n):
-                seat = (dealer + 1 + k) % n
-                hands[seat] += cards[position : position + PACKET]
-                position += PACKET
+        for k in range(n):
+            first = PACKET * k
+            second = PACKET * (n + k)
+            hands[(dealer + 1 + k) % n] = cards[first : first + PACKET] + cards[second : second + PACKET]
+        position = HAND_SIZE * n
         events = [_SEAT_EVENTS[SevenUpEventType.deal_started][dealer]]
         changes: dict[str, Any] = {
             "dealer": dealer,
@@ -485,25 +486,26 @@ class SevenUpRules(
         trump = state.trump
         points: list[tuple[SevenUpPoint, str | None]] = []
         if trump is not None:
-            # who played each trump (the other cards play no part in High and Low: leaving them out of
-            # the table saves most of its work)
+            # who played each trump, and who won the trump Jack, in one pass over the hand (the other cards
+            # play no part in High, Low and Jack: leaving them out of the table saves most of its work)
+            jack = "J" + trump
+            jack_winner: int | None = None
             played_by: dict[str, int] = {}
             for t in state.tricks:
                 leader = t.leader
                 for i, c in enumerate(t.cards):
                     if c[1] == trump:
                         played_by[c] = (leader + i) % n
+                        if c == jack:
+                            jack_winner = t.winner
             high = highest(played_by, trump)
             low = lowest(played_by, trump)
             if high is not None and low is not None:
                 # one trump played alone is both the highest and the lowest: it takes both points
                 points.append((self._seat_point(Reason.high, played_by[high]), high))
                 points.append((self._seat_point(Reason.low, played_by[low]), low))
-            jack = "J" + trump
-            for trick in state.tricks:
-                if jack in trick.cards:
-                    points.append((self._seat_point(Reason.jack, trick.winner), jack))
-                    break
+            if jack_winner is not None:
+                points.append((self._seat_point(Reason.jack, jack_winner), jack))
         return points
 
     def hand_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
