@@ -65,7 +65,6 @@ from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import updated
 from sevens_rules.engine.seven_up_checks import SevenUpFamily
 from sevens_rules.engine.seven_up_rules import (
     HAND_SIZE,
@@ -180,21 +179,17 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
     def tricks_per_deal(self) -> int:
         return 26
 
-    def reveal_trump(
-        self, state: CaliforniaJackState, rest: list[str], events: list[SevenUpEvent]
-    ) -> tuple[CaliforniaJackState, list[SevenUpEvent]]:
+    def reveal_trump(self, changes: dict[str, Any], rest: list[str], events: list[SevenUpEvent]) -> None:
         """The rest of the pack is the stock; its face-up top card sets trump and the eldest leads."""
         top = rest[0]
         events.append(_STOCK_TOP_TURNED_EVENTS[top])
-        after = updated(
-            state,
+        changes.update(
             phase=Phase.play,
             stock=rest,
             turned=None,
             trump=SUIT_OF[top[1]],
-            leader=(state.dealer + 1) % len(state.hands),
+            leader=(changes["dealer"] + 1) % len(changes["hands"]),
         )
-        return after, events
 
     def draw_after_trick(
         self, state: CaliforniaJackState, winner: int, changes: dict[str, Any], events: list[SevenUpEvent]

@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
+from pydantic import BaseModel
+
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
-from sevens_rules.engine.game import listed, updated
+from sevens_rules.engine.game import updated
 from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.engine.tricks import (
     card_points,
@@ -122,39 +124,95 @@ _DECISION_MOVES: Mapping[SevenUpPhase, tuple[tuple[SevenUpMove, ...], ...]] = {
 stand, beg; ``give_or_run``: give, run), in the order they are listed."""
 
 
+# Events of a seat alone and of the dealer with a card, and the points, made once like the tables above
+# (every deal deals, turns a card and ends with points; ``listed`` built a key and looked it up each time).
+_SEAT_EVENTS: Mapping[SevenUpEventType, tuple[SevenUpEvent, ...]] = {
+    kind: tuple(SevenUpEvent(type=kind, player=seat) for seat in range(MAX_SEATS))
+    for kind in (
+        SevenUpEventType.deal_started,
+        SevenUpEventType.stood,
+        SevenUpEventType.begged,
+        SevenUpEventType.gave,
+        SevenUpEventType.ran,
+        SevenUpEventType.thrown_in,
+    )
+}
+"""``_SEAT_EVENTS[kind][seat]``: the event ``kind`` naming only ``seat``."""
+_TURNED_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
+    {
+        c: SevenUpEvent(type=SevenUpEventType.trump_turned, player=seat, card=c, suit=SUIT_OF[c[1]])
+        for c in FULL_DECK
+    }
+    for seat in range(MAX_SEATS)
+)
+"""``_TURNED_EVENTS[dealer][card]``: ``dealer`` turned ``card``, whose suit is trump."""
+_SET_ASIDE_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
+    {c: SevenUpEvent(type=SevenUpEventType.set_aside, player=seat, card=c) for c in FULL_DECK}
+    for seat in range(MAX_SEATS)
+)
+"""``_SET_ASIDE_EVENTS[dealer][card]``: ``dealer`` set the refused ``card`` aside."""
+_DISCARDED_ONE_EVENTS: tuple[SevenUpEvent, ...] = tuple(
+    SevenUpEvent(type=SevenUpEventType.discarded, player=seat, count=1) for seat in range(MAX_SEATS)
+)
+"""``_DISCARDED_ONE_EVENTS[seat]``: ``seat`` discarded one card (every ``discard`` move names one)."""
+_POINTS: Mapping[tuple[SevenUpPointReason, int | None, int], SevenUpPoint] = {
+    (reason, seat, side): SevenUpPoint(reason=reason, seat=seat, side=side)
+    for reason in SevenUpPointReason
+    for seat in (None, *range(MAX_SEATS))
+    for side in range(MAX_SEATS)
+}
+"""``_POINTS[reason, seat, side]``: the point for ``reason`` earned by ``seat`` (None: a partnership's
+Game) for ``side``."""
+_CARD_POINTS: Mapping[str, int] = {c: card_points([c]) for c in FULL_DECK}
+"""``_CARD_POINTS[card]``: the card's points towards Game (:func:`card_points` of the card alone), so that
+a deal's Game is summed without a call per trick."""
+
+
 def _sorted(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=_ORDER.__getitem__)
 
 
-def _event(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
-    """An event of plain fields, made once and shared (see ``listed``)."""
-    return listed(SevenUpEvent, type=kind, **fields)
+# Records and events made without validation. A trick record, its ``trick_won`` event, the point events
+# and the deal record are made from values the engine computed and already holds as the right types (seats,
+# cards, ``Suit`` and reason members, validated points); like ``updated`` on a state, skipping validation
+# changes nothing but the time (validating the trick and its event was close to a tenth of a California
+# Jack playout in a profile). tests/test_engine_speed.py checks every such model of random playouts against
+# the validated one, field types and set fields included.
+_EVENT_DEFAULTS: Mapping[str, Any] = dict(SevenUpEvent(type=SevenUpEventType.point).__dict__)
+"""Every field of an event at its default (``type`` included, to be replaced), in field order."""
+
+_ModelT = TypeVar("_ModelT", bound=BaseModel)
+_new_model = object.__new__
+_set_attribute = object.__setattr__
 
 
-# Blank models the engine fills in with ``updated`` rather than validating each new one. A trick record,
-# its ``trick_won`` event, the point events and the deal record are made from values the engine computed
-# and already holds as the right types (seats, cards, ``Suit`` and reason members, validated points); like
-# ``updated`` on a state, skipping validation changes nothing but the time (validating the trick and its
-# event was close to a tenth of a California Jack playout in a profile). tests/test_engine_speed.py checks
-# every such model of random playouts against the validated one, field types and set fields included.
-_BLANK_EVENTS: Mapping[SevenUpEventType, SevenUpEvent] = {
-    kind: SevenUpEvent(type=kind) for kind in SevenUpEventType
-}
-_BLANK_TRICK = SevenUpTrick(leader=0, cards=[], trump=None, winner=0)
-_BLANK_DEAL = SevenUpDeal(number=1, dealer=0, outcome=Outcome.played, trump=None, points=[], by_side=[])
+def _made(model: type[_ModelT], values: dict[str, Any], fields_set: set[str]) -> _ModelT:
+    """A ``model`` holding ``values`` (every field, in field order) whose set fields are ``fields_set``, made
+    the way :func:`~sevens_rules.engine.game.updated` copies a model: without validation, from values the
+    engine computed (see the note above ``_EVENT_DEFAULTS``). Records and events are made here rather than
+    as an updated blank, which merged the blank's fields with keyword arguments and checked their names at
+    every call (two of the three copies at the end of a trick). Both arguments must be the model's own;
+    tests/test_engine_speed.py compares every model made here with the updated blank."""
+    made = _new_model(model)
+    _set_attribute(made, "__dict__", values)
+    _set_attribute(made, "__pydantic_fields_set__", fields_set)
+    _set_attribute(made, "__pydantic_extra__", None)
+    _set_attribute(made, "__pydantic_private__", None)
+    return made
 
 
 def _event_with_list(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
     """An event holding a list or a deal record (a trick's cards, totals, a deal, winners): there is nothing
     to share, so it is made afresh, from the engine's own values without validating them again (see
-    ``_BLANK_EVENTS``). Each list passed must be the event's own (not held by a state)."""
-    return updated(_BLANK_EVENTS[kind], **fields)
+    the note above ``_EVENT_DEFAULTS``). Each list passed must be the event's own (not held by a state)."""
+    return _made(SevenUpEvent, {**_EVENT_DEFAULTS, "type": kind, **fields}, {"type", *fields})
 
 
 def _trick_record(leader: int, cards: list[str], trump: Suit | None, winner: int) -> SevenUpTrick:
     """The record of a completed trick, made without validating the engine's values again (``cards`` must be
     the record's own list)."""
-    return updated(_BLANK_TRICK, leader=leader, cards=cards, trump=trump, winner=winner)
+    values = {"leader": leader, "cards": cards, "trump": trump, "winner": winner}
+    return _made(SevenUpTrick, values, {"leader", "cards", "trump", "winner"})
 
 
 def _deal_record(
@@ -167,15 +225,15 @@ def _deal_record(
 ) -> SevenUpDeal:
     """The record of a finished deal, made without validating the engine's values again (the lists must be
     the record's own)."""
-    return updated(
-        _BLANK_DEAL,
-        number=number,
-        dealer=dealer,
-        outcome=outcome,
-        trump=trump,
-        points=points,
-        by_side=by_side,
-    )
+    values = {
+        "number": number,
+        "dealer": dealer,
+        "outcome": outcome,
+        "trump": trump,
+        "points": points,
+        "by_side": by_side,
+    }
+    return _made(SevenUpDeal, values, {"number", "dealer", "outcome", "trump", "points", "by_side"})
 
 
 def _fixed_trump(options: Any) -> bool:
@@ -234,7 +292,7 @@ class SevenUpRules(
         return True
 
     def _point(self, reason: Reason, seat: int | None, side: int) -> SevenUpPoint:
-        return listed(SevenUpPoint, reason=reason, seat=seat, side=side)
+        return _POINTS[reason, seat, side]
 
     def _seat_point(self, reason: Reason, seat: int) -> SevenUpPoint:
         return self._point(reason, seat, self.side_of(seat))
@@ -258,9 +316,14 @@ class SevenUpRules(
         return (state.dealer + 1) % len(state.hands)
 
     def build_state(self, **fields: Any) -> StateT:
-        """A state of this game from its fields."""
+        """A state of this game from its fields.
+
+        Built without validation, as :func:`~sevens_rules.engine.game.updated` updates states: the engine
+        computed every field of a new match from a validated request (validating the empty table again was
+        about a twentieth of a ``new``), and tests/test_engine_speed.py checks that validation gives the same
+        state."""
         model: Any = self.models.state
-        state: StateT = model(game=self.id, **fields)
+        state: StateT = model.model_construct(game=self.id, **fields)
         return state
 
     # ---- new match and dealing ----------------------------------------------------------------
@@ -303,15 +366,16 @@ class SevenUpRules(
         assert state is not None
         n, dealer, deal_number, deck = setup.players, setup.dealer, setup.deal_number, setup.deck
         cards = list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, deal_number)
+        # two rounds of packets from the eldest: the seat k places after the dealer gets the k-th packet of
+        # each round (one list per seat, without the round-by-round loop)
         hands: list[list[str]] = [[] for _ in range(n)]
-        position = 0
-        for _ in range(HAND_SIZE // PACKET):
-            for k in range(n):
-                seat = (dealer + 1 + k) % n
-                hands[seat] += cards[position : position + PACKET]
-                position += PACKET
-        events = [_event(SevenUpEventType.deal_started, player=dealer)]
-        common: dict[str, Any] = {
+        for k in range(n):
+            first = PACKET * k
+            second = PACKET * (n + k)
+            hands[(dealer + 1 + k) % n] = cards[first : first + PACKET] + cards[second : second + PACKET]
+        position = HAND_SIZE * n
+        events = [_SEAT_EVENTS[SevenUpEventType.deal_started][dealer]]
+        changes: dict[str, Any] = {
             "dealer": dealer,
             "deal_number": deal_number,
             "hands": [_sorted(h) for h in hands],
@@ -321,24 +385,25 @@ class SevenUpRules(
             "tricks": [],
             "points": [],
         }
-        return self.reveal_trump(updated(state, **common), cards[position:], events)
-
-    def reveal_trump(
-        self, state: StateT, rest: list[str], events: list[SevenUpEvent]
-    ) -> tuple[StateT, list[SevenUpEvent]]:
-        """After the hands are dealt from the state's dealer: the trump of the deal from the ``rest`` of the
-        pack (Seven-Up turns the next card for the eldest to stand or beg on; its Jack scores at once)."""
-        dealer = state.dealer
-        turned = rest[0]
-        after = updated(
-            state, phase=STAND_OR_BEG, stock=rest[1:], turned=turned, trump=SUIT_OF[turned[1]], leader=None
-        )
-        events.append(
-            _event(SevenUpEventType.trump_turned, player=dealer, card=turned, suit=SUIT_OF[turned[1]])
-        )
-        if turned[0] == "J":
+        # the trump's fields join the deal's, so that the state is copied once
+        self.reveal_trump(changes, cards[position:], events)
+        after = updated(state, **changes)
+        turned = changes["turned"]
+        if turned is not None and turned[0] == "J":
+            # the turned card of Seven-Up scores its Jack at once
             after, _ = self._award(after, [(self._seat_point(Reason.turned_jack, dealer), turned)], events)
         return after, events
+
+    def reveal_trump(self, changes: dict[str, Any], rest: list[str], events: list[SevenUpEvent]) -> None:
+        """After the hands are dealt: the trump of the deal from the ``rest`` of the pack, as fields added to
+        the deal's ``changes`` (which name the ``dealer``) and its events (Seven-Up turns the next card for
+        the eldest to stand or beg on; the deal scores a turned Jack once the fields are set)."""
+        dealer = changes["dealer"]
+        turned = rest[0]
+        changes.update(
+            phase=STAND_OR_BEG, stock=rest[1:], turned=turned, trump=SUIT_OF[turned[1]], leader=None
+        )
+        events.append(_TURNED_EVENTS[dealer][turned])
 
     # ---- scoring ------------------------------------------------------------------------------
 
@@ -421,22 +486,26 @@ class SevenUpRules(
         trump = state.trump
         points: list[tuple[SevenUpPoint, str | None]] = []
         if trump is not None:
-            # who played each trump (the other cards play no part in High and Low: leaving them out of
-            # the table saves most of its work)
-            played_by = {
-                c: (t.leader + i) % n for t in state.tricks for i, c in enumerate(t.cards) if c[1] == trump
-            }
+            # who played each trump, and who won the trump Jack, in one pass over the hand (the other cards
+            # play no part in High, Low and Jack: leaving them out of the table saves most of its work)
+            jack = "J" + trump
+            jack_winner: int | None = None
+            played_by: dict[str, int] = {}
+            for t in state.tricks:
+                leader = t.leader
+                for i, c in enumerate(t.cards):
+                    if c[1] == trump:
+                        played_by[c] = (leader + i) % n
+                        if c == jack:
+                            jack_winner = t.winner
             high = highest(played_by, trump)
             low = lowest(played_by, trump)
             if high is not None and low is not None:
                 # one trump played alone is both the highest and the lowest: it takes both points
                 points.append((self._seat_point(Reason.high, played_by[high]), high))
                 points.append((self._seat_point(Reason.low, played_by[low]), low))
-            jack = "J" + trump
-            for trick in state.tricks:
-                if jack in trick.cards:
-                    points.append((self._seat_point(Reason.jack, trick.winner), jack))
-                    break
+            if jack_winner is not None:
+                points.append((self._seat_point(Reason.jack, jack_winner), jack))
         return points
 
     def hand_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
@@ -445,9 +514,15 @@ class SevenUpRules(
         n = len(state.hands)
         points = self.honour_points(state)
         if self.game_point(state.options):
-            won = [0] * self.side_count(n)
+            # card points by seat first (a call of side_of per seat rather than per trick); each card's
+            # points are read from a table (what card_points gives for the card)
+            won_by_seat = [0] * n
+            points_of = _CARD_POINTS.__getitem__
             for trick in state.tricks:
-                won[self.side_of(trick.winner)] += card_points(trick.cards)
+                won_by_seat[trick.winner] += sum(map(points_of, trick.cards))
+            won = [0] * self.side_count(n)
+            for seat in range(n):
+                won[self.side_of(seat)] += won_by_seat[seat]
             side = unique_best(won)
             if side is not None:
                 points.append((self._point(Reason.game, self.game_point_seat(side), side), None))
@@ -464,7 +539,8 @@ class SevenUpRules(
         n = len(state.hands)
         phase = state.phase
         if phase is PLAYING:
-            return [self.seat_to_play(state)]
+            # seat_to_play's sum, without the call: every step of a playout asks this twice
+            return [(state.leader + len(state.trick)) % n]  # type: ignore[operator]
         if phase is STAND_OR_BEG:
             return [(state.dealer + 1) % n]
         if phase is GIVE_OR_RUN:
@@ -513,7 +589,7 @@ class SevenUpRules(
         phase = state.phase
         if phase is PLAYING or phase is DISCARDING:
             moves, cards = self.card_choices(state, player)
-            return [moves[c] for c in cards]
+            return list(map(moves.__getitem__, cards))
         if phase is STAND_OR_BEG or phase is GIVE_OR_RUN:
             return list(_DECISION_MOVES[phase][player])
         return []
@@ -538,21 +614,21 @@ class SevenUpRules(
             assert move.card is not None
             return self._play_card(state, player, move.card)
         if kind is STAND:
-            events = [_event(SevenUpEventType.stood, player=player)]
+            events = [_SEAT_EVENTS[SevenUpEventType.stood][player]]
             return self._start_play(state), events
         if kind is BEG:
-            events = [_event(SevenUpEventType.begged, player=player)]
+            events = [_SEAT_EVENTS[SevenUpEventType.begged][player]]
             return updated(state, phase=GIVE_OR_RUN), events
         if kind is GIVE:
-            events = [_event(SevenUpEventType.gave, player=player)]
+            events = [_SEAT_EVENTS[SevenUpEventType.gave][player]]
             eldest = (state.dealer + 1) % len(state.hands)
             after, ended = self._award(state, [(self._seat_point(Reason.gift, eldest), None)], events)
             return (after if ended else self._start_play(after)), events
         if kind is RUN:
             return self._run(state, player)
         if kind is DISCARD:
-            assert move.cards is not None
-            return self._discard(state, player, move.cards)
+            assert move.cards is not None and len(move.cards) == 1
+            return self._discard(state, player, move.cards[0])
         raise AssertionError(f"{kind} is not a move inside a deal")
 
     def draw_after_trick(
@@ -568,13 +644,14 @@ class SevenUpRules(
 
     def _run(self, state: StateT, player: int) -> tuple[StateT, list[SevenUpEvent]]:
         n = len(state.hands)
-        events = [_event(SevenUpEventType.ran, player=player)]
+        dealer = state.dealer
+        events = [_SEAT_EVENTS[SevenUpEventType.ran][player]]
         assert state.turned is not None
         refused = state.turned[1]
         set_aside = [*state.set_aside, state.turned]
         stock = list(state.stock)
         hands = [list(h) for h in state.hands]
-        events.append(_event(SevenUpEventType.set_aside, player=state.dealer, card=state.turned))
+        events.append(_SET_ASIDE_EVENTS[dealer][state.turned])
         while True:
             if len(stock) < PACKET * n + 1:
                 thrown = updated(
@@ -585,21 +662,17 @@ class SevenUpRules(
                     turned=None,
                     trump=None,
                 )
-                events.append(_event(SevenUpEventType.thrown_in, player=state.dealer))
+                events.append(_SEAT_EVENTS[SevenUpEventType.thrown_in][dealer])
                 return self._close(thrown, THROWN_IN, events), events
             for k in range(n):
                 seat = (state.dealer + 1 + k) % n
                 hands[seat] += stock[:PACKET]
                 del stock[:PACKET]
             turned = stock.pop(0)
-            events.append(
-                _event(
-                    SevenUpEventType.trump_turned, player=state.dealer, card=turned, suit=SUIT_OF[turned[1]]
-                )
-            )
+            events.append(_TURNED_EVENTS[dealer][turned])
             if turned[1] == refused:
                 set_aside.append(turned)
-                events.append(_event(SevenUpEventType.set_aside, player=state.dealer, card=turned))
+                events.append(_SET_ASIDE_EVENTS[dealer][turned])
                 continue
             after = updated(
                 state,
@@ -616,22 +689,25 @@ class SevenUpRules(
                 )
             return after, events
 
-    def _discard(self, state: StateT, player: int, cards: Sequence[str]) -> tuple[StateT, list[SevenUpEvent]]:
-        gone = set(cards)
+    def _discard(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
+        """``player`` discards ``card_`` (one card per ``discard`` move, see the module notes)."""
         hands = list(state.hands)
-        hands[player] = [c for c in hands[player] if c not in gone]
+        hand = hands[player] = list(hands[player])
+        hand.remove(card_)  # a hand holds each card once
         discarded: list[list[str]] = list(state.discarded)
-        discarded[player] = _sorted([*discarded[player], *cards])
-        events = [_event(SevenUpEventType.discarded, player=player, count=len(cards))]
-        after = updated(state, hands=hands, discarded=discarded)
-        if all(len(h) <= HAND_SIZE for h in hands):
-            after = self._start_play(after)
-        return after, events
+        discarded[player] = _sorted([*discarded[player], card_])
+        events = [_DISCARDED_ONE_EVENTS[player]]
+        if len(hand) > HAND_SIZE or any(len(h) > HAND_SIZE for h in hands):
+            return updated(state, hands=hands, discarded=discarded), events
+        # the last discard: play starts, in the same copy of the state
+        leader = (state.dealer + 1) % len(hands)
+        return updated(state, hands=hands, discarded=discarded, phase=PLAYING, leader=leader), events
 
     def _play_card(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
         n = len(state.hands)
         hands: list[list[str]] = list(state.hands)
-        hands[player] = [c for c in hands[player] if c != card_]
+        hand = hands[player] = list(hands[player])
+        hand.remove(card_)  # a hand holds each card once
         trick = [*state.trick, card_]
         events = [_PLAYED_EVENTS[player][card_]]
         if len(trick) < n:

@@ -1574,3 +1574,204 @@ def test_sevens_bust_table_is_every_row_laid_out_afresh() -> None:
             assert after.table == expected
             busts += 1
     assert busts > 10
+
+
+# ---- Seven-Up family, second pass (continued): tables of events and points, one state copy per deal ----
+
+from sevens_rules.schema.seven_up import (  # noqa: E402 -- this section's own imports, kept with it
+    CaliforniaJackOptions,
+    SevenUpDeal,
+    SevenUpPoint,
+    SevenUpTrick,
+)
+
+
+def test_seven_up_seat_card_and_point_tables_are_the_listed_models() -> None:
+    kinds = SevenUpEventType
+    for kind, events in seven_up_rules._SEAT_EVENTS.items():
+        for seat in range(MAX_SEATS):
+            assert _typed_fields(events[seat]) == _typed_fields(listed(SevenUpEvent, type=kind, player=seat))
+    assert set(seven_up_rules._SEAT_EVENTS) == {"deal_started", "stood", "begged", "gave", "ran", "thrown_in"}
+    for seat in range(MAX_SEATS):
+        discarded = listed(SevenUpEvent, type=kinds.discarded, player=seat, count=1)
+        assert _typed_fields(seven_up_rules._DISCARDED_ONE_EVENTS[seat]) == _typed_fields(discarded)
+        for card in FULL_DECK:
+            turned = listed(SevenUpEvent, type=kinds.trump_turned, player=seat, card=card, suit=Suit(card[1]))
+            assert _typed_fields(seven_up_rules._TURNED_EVENTS[seat][card]) == _typed_fields(turned)
+            aside = listed(SevenUpEvent, type=kinds.set_aside, player=seat, card=card)
+            assert _typed_fields(seven_up_rules._SET_ASIDE_EVENTS[seat][card]) == _typed_fields(aside)
+    for (reason, point_seat, side), point in seven_up_rules._POINTS.items():
+        expected = listed(SevenUpPoint, reason=reason, seat=point_seat, side=side)
+        assert _typed_fields(point) == _typed_fields(expected)
+    assert len(seven_up_rules._POINTS) == len(seven_up_rules.Reason) * (MAX_SEATS + 1) * MAX_SEATS
+    for card in FULL_DECK:
+        assert seven_up_rules._CARD_POINTS[card] == tricks.card_points([card])
+
+
+def _hand_points_trick_by_trick(game: SevenUpFamily[Any, Any, Any], state: Any) -> list[Any]:
+    """The end-of-hand points as first written: Game summed with card_points trick by trick, by side."""
+    n = len(state.hands)
+    points = game.honour_points(state)
+    if game.game_point(state.options):
+        won = [0] * game.side_count(n)
+        for trick in state.tricks:
+            won[game.side_of(trick.winner)] += tricks.card_points(trick.cards)
+        side = tricks.unique_best(won)
+        if side is not None:
+            points.append((game._point(seven_up_rules.Reason.game, game.game_point_seat(side), side), None))
+    return points
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_hand_points_are_those_summed_trick_by_trick(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    # California Jack scores Game only when asked to
+    options = CaliforniaJackOptions(game_point=True) if game_id == "california-jack" else None
+    games = 0
+    for players in game.table_sizes():
+        for seed in range(6):
+            for state, _ in playout(game, players, seed, options):
+                if state.tricks:
+                    expected = _hand_points_trick_by_trick(game, state)
+                    assert game.hand_points(state) == expected
+                    games += any(point.reason == "game" for point, _ in expected)
+    assert games > 20
+
+
+def _blank_of(model: BaseModel) -> BaseModel:
+    """The blank model the engine once updated into ``model``: its type, with the fields validation needs."""
+    if isinstance(model, SevenUpEvent):
+        return SevenUpEvent(type=model.type)
+    if isinstance(model, SevenUpTrick):
+        return SevenUpTrick(leader=0, cards=[], trump=None, winner=0)
+    return SevenUpDeal(
+        number=1, dealer=0, outcome=seven_up_rules.Outcome.played, trump=None, points=[], by_side=[]
+    )
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_made_records_and_events_are_the_updated_blanks(game_id: str) -> None:
+    made = 0
+    for _, _, after, events in _seven_up_transitions(game_id, range(6)):
+        models = [e for e in events if e.type in ("trick_won", "point", "deal_ended", "match_ended")]
+        models += after.tricks + after.deals + [e.deal for e in events if e.deal is not None]
+        for model in models:
+            fields = {name: getattr(model, name) for name in model.model_fields_set if name != "type"}
+            expected = updated(_blank_of(model), **fields)
+            assert _typed_fields(model) == _typed_fields(expected)
+            assert list(model.__dict__) == list(expected.__dict__)  # the same field order
+            assert model.__pydantic_extra__ is None and model.__pydantic_private__ is None
+            made += 1
+    assert made > 100
+
+
+def _dealt_in_two_copies(game: SevenUpFamily[Any, Any, Any], state: Any) -> tuple[Any, list[Any]]:
+    """``next_deal`` as first written: the deal's fields copied into the state, then the turned card's (or
+    California Jack's stock top card's) in a second copy."""
+    from sevens_rules.engine.dealing import Seeding
+
+    n = len(state.hands)
+    dealer = game.next_dealer(state)
+    number = state.deal_number + 1
+    cards = Seeding.of(state).shuffled(FULL_DECK, game.id, number)
+    hands: list[list[str]] = [[] for _ in range(n)]
+    for k in range(2 * n):
+        hands[(dealer + 1 + k % n) % n] += cards[3 * k : 3 * k + 3]
+    dealt = updated(
+        state,
+        dealer=dealer,
+        deal_number=number,
+        hands=[seven_up_rules._sorted(h) for h in hands],
+        set_aside=[],
+        discarded=[[] for _ in range(n)],
+        trick=[],
+        tricks=[],
+        points=[],
+    )
+    rest = cards[6 * n :]
+    events: list[Any] = [listed(SevenUpEvent, type=SevenUpEventType.deal_started, player=dealer)]
+    if game.id == "california-jack":
+        events.append(seven_up._STOCK_TOP_TURNED_EVENTS[rest[0]])
+        fields = dict(phase=seven_up_rules.Phase.play, stock=rest, turned=None, leader=(dealer + 1) % n)
+        return updated(dealt, **fields, trump=Suit(rest[0][1])), events
+    turned = rest[0]
+    after = updated(
+        dealt,
+        phase=seven_up_rules.Phase.stand_or_beg,
+        stock=rest[1:],
+        turned=turned,
+        trump=Suit(turned[1]),
+        leader=None,
+    )
+    events.append(
+        listed(
+            SevenUpEvent, type=SevenUpEventType.trump_turned, player=dealer, card=turned, suit=Suit(turned[1])
+        )
+    )
+    if turned[0] == "J":
+        point = game._seat_point(seven_up_rules.Reason.turned_jack, dealer)
+        after, _ = game._award(after, [(point, turned)], events)
+    return after, events
+
+
+def _discarded_in_two_copies(game: SevenUpFamily[Any, Any, Any], state: Any, move: Any) -> Any:
+    """A ``discard`` as first written: the hands and discards copied into the state, then play started in a
+    second copy after the last discard."""
+    hands = list(state.hands)
+    hands[move.player] = [c for c in hands[move.player] if c not in move.cards]
+    discarded = list(state.discarded)
+    discarded[move.player] = seven_up_rules._sorted([*discarded[move.player], *move.cards])
+    after = updated(state, hands=hands, discarded=discarded)
+    if all(len(h) <= seven_up_rules.HAND_SIZE for h in hands):
+        after = updated(after, phase=seven_up_rules.Phase.play, leader=(state.dealer + 1) % len(hands))
+    return after
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_deals_and_discards_copied_once_are_those_copied_twice(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    seen: set[str] = set()
+    for state, move, after, events in _seven_up_transitions(game_id, range(10)):
+        if move.type == "next_deal":
+            expected, expected_events = _dealt_in_two_copies(game, state)
+            assert _typed_fields(events) == _typed_fields(expected_events)
+            seen.add("turned jack" if after.points else "deal")
+        elif move.type == "discard":
+            expected = _discarded_in_two_copies(game, state, move)
+            seen.add("last discard" if after.phase == "play" else "discard")
+        else:
+            continue
+        assert _typed_fields(after) == _typed_fields(expected)
+        assert after.model_fields_set == expected.model_fields_set
+    if game_id == "california-jack":
+        assert seen == {"deal"}
+    else:
+        assert seen == {"deal", "turned jack", "discard", "last discard"}
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_states_built_unvalidated_are_the_validated_states(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    built: list[tuple[dict[str, Any], Any]] = []
+    build_state = game.build_state
+
+    def recorded(**fields: Any) -> Any:
+        state = build_state(**fields)
+        built.append((fields, state))
+        return state
+
+    monkeypatch.setattr(game, "build_state", recorded)
+    for players in game.table_sizes():
+        for seed in range(3):
+            for dealer in (None, 0):
+                game.new(players, game.models.options(), seeding(seed), None, dealer)
+    assert len(built) == 6 * len(game.table_sizes())
+    for fields, state in built:
+        validated = game.models.state.model_validate({"game": game_id, **fields})
+        assert _typed_fields(state) == _typed_fields(validated)
+        assert list(state.__dict__) == list(validated.__dict__)  # the same field order
