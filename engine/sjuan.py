@@ -17,7 +17,8 @@ Decisions where the rulings are silent (also in the README):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
+from functools import lru_cache
 from operator import add
 from typing import Any, ClassVar, cast
 
@@ -67,6 +68,8 @@ _BELOW = {r + s: RANKS[i - 1] + s if i > 0 else "" for i, r in enumerate(RANKS) 
 """The card next below each card in its suit ("", which is no card, below the Ace)."""
 _ABOVE = {r + s: RANKS[i + 1] + s if i < KING else "" for i, r in enumerate(RANKS) for s in "CDHS"}
 """The card next above each card in its suit ("", which is no card, above the King)."""
+_NEIGHBOURS = {c: tuple(n for n in (_BELOW[c], _ABOVE[c]) if n) for c in FULL_DECK}
+"""The cards next in rank to each card in its suit (below, then above; one for an Ace or a King)."""
 _CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 _RANK = {r: i for i, r in enumerate(RANKS)}
 _ROW_BIT = {c: (c[1], 1 << _RANK[c[0]]) for c in FULL_DECK}
@@ -126,6 +129,16 @@ _PASSED = tuple(
 """``_PASSED[seat]``: the event of ``seat`` passing and paying a chip."""
 
 
+_DEAL_RECORD = SjuanDeal(
+    number=1, dealer=0, winner=None, blocked=True, cards_left=[], chips=[], penalties=[], pot=0
+)
+"""A validated deal record with every field given: :meth:`SjuanFamily._end_deal` copies it with every
+field replaced, which is the record validation makes (no validator changes what the engine computes)."""
+_DEAL_ENDED = SjuanEvent(type=SjuanEventType.deal_ended, player=None, deal=_DEAL_RECORD)
+"""A validated ``deal_ended`` event, given the fields every one is given (type, player, deal): copied with
+its player and deal replaced, it is the event validation makes."""
+
+
 class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     """Rules shared by the four games; subclasses set the opening, the row shape and the stock."""
 
@@ -153,18 +166,12 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         The one statement of what may be played: the move list, the legality check, a drawn card, a
         blocked deal and :meth:`playable` all ask it.
         """
-        if not state.table:
+        table = state.table
+        if not table:
             opening = self.opening_cards(state)
             return [c for c in cards if c in opening]
-        # A hand's cards are looked up in a set of the table; one or two cards (the legality check, a
-        # drawn card) in the table itself, which is quicker than building the set.
-        on_table: Collection[str] = set(state.table) if len(cards) > 2 else state.table
-        # most cards of a hand are not playable: the test that rules them out comes first
-        return [
-            c
-            for c in cards
-            if (c in _SEVENS or _BELOW[c] in on_table or _ABOVE[c] in on_table) and c not in on_table
-        ]
+        playable = _playable_on(tuple(table))
+        return [c for c in cards if c in playable]
 
     def playable(self, state: SjuanFamilyState) -> set[str]:
         """Every card that could be played on the table now (whoever holds it)."""
@@ -299,11 +306,15 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             drawn = stock[0]
             hands = list(state.hands)
             hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
-            after = updated(state, hands=hands, stock=stock[1:])
+            # one copy of the state in the common case, where the turn passes on; the drawn card's
+            # playability is asked of the state after the draw (on an empty table a drawn 7H may open)
+            after = updated(state, hands=hands, stock=stock[1:], turn=(player + 1) % n)
             keeps_turn = bool(self.playable_cards(after, (drawn,))) or (
                 self.draws_until_playable(after) and len(stock) > 1
             )
-            return updated(after, turn=player if keeps_turn else (player + 1) % n), [_DREW[player][drawn]]
+            if keeps_turn:
+                after = updated(after, turn=player)
+            return after, [_DREW[player][drawn]]
         card = move.card
         assert card is not None
         hands = list(state.hands)
@@ -326,7 +337,10 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         cards_left = [len(h) for h in state.hands]
         chips = list(state.chips)
         count_chips = state.options.chips_count
-        deal = SjuanDeal(
+        # the record and its event made as validation would make them, without validating the engine's own
+        # numbers again: copies of validated templates with every field the validated ones are given
+        deal = updated(
+            _DEAL_RECORD,
             number=state.deal_number,
             dealer=state.dealer,
             winner=winner,
@@ -339,7 +353,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             pot=sum(chips),
         )
         deals = [*state.deals, deal]
-        events.append(_event(SjuanEventType.deal_ended, player=winner, deal=deal))
+        events.append(updated(_DEAL_ENDED, player=winner, deal=deal))
         totals = _totals(deals, len(state.hands))
         phase = Phase.deal_over
         if max(totals) >= MATCH_TARGET:
@@ -474,6 +488,25 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return check
 
 
+@lru_cache(maxsize=4096)
+def _playable_on(table: tuple[str, ...]) -> frozenset[str]:
+    """The cards not on ``table`` that are a 7 or next in rank to a card of their suit on it: what may be
+    played on a table that is not empty in Sjuan, Fan Tan and Domino fan tan (on the empty table it is
+    every 7, which the opening rule narrows).
+
+    Every step of a deal asks this of a table one card longer than the last (the move list, then the
+    legality check, of the same table): memoised on the table's cards, a table's answer is its
+    predecessor's with the card added taken out and that card's neighbours not on the table put in,
+    which is exactly the definition (a card's own neighbours are the only cards it makes playable),
+    instead of a set of the whole table built for every question.
+    """
+    if not table:
+        return _SEVENS
+    added = table[-1]
+    before = _playable_on(table[:-1])
+    return before.difference((added,)).union([n for n in _NEIGHBOURS.get(added, ()) if n not in table])
+
+
 def _deal_events(state: SjuanFamilyState) -> list[SjuanEvent]:
     """The events of a fresh deal: who dealt, and the chips short hands paid."""
     events = [_DEAL_STARTED[state.dealer]]
@@ -490,8 +523,12 @@ def _deal_events(state: SjuanFamilyState) -> list[SjuanEvent]:
 def _totals(deals: Sequence[SjuanDeal], players: int) -> list[int]:
     totals = [0] * players
     for deal in deals:
-        for seat, penalty in enumerate(deal.penalties):
-            totals[seat] += penalty
+        penalties = deal.penalties
+        if len(penalties) == players:  # every record of a checked state: added seat by seat in one map
+            totals = list(map(add, totals, penalties))
+        else:  # a malformed record (asked before the state is checked): as many seats as it names
+            for seat, penalty in enumerate(penalties):
+                totals[seat] += penalty
     return totals
 
 
@@ -542,25 +579,12 @@ class FreeFanTan(SjuanFamily):
         if not state.table:
             opening = self.opening_cards(state)
             return [c for c in cards if c in opening]
-        # one card (the legality check, a drawn card) needs only its own suit's row
-        next_cards = self.next_cards(state, cards[0][1]) if len(cards) == 1 else self.next_cards(state)
+        next_cards = self.next_cards(state)
         return [c for c in cards if c in next_cards]
 
-    def next_cards(self, state: SjuanFamilyState, suits: str = "CDHS") -> set[str]:
-        """The next card up of each suit's row (of each of ``suits``) on a table that is not empty: every
-        row starts at the first card's rank; without wrap it ends at the King, with wrap it goes on from the
-        Ace up to the rank below the start."""
-        start = _RANK[state.table[0][0]]
-        highest = start + 12 if cast(FreeFanTanOptions, state.options).wrap else KING
-        # a row's length is the number of its suit's cards on the table; every card is two characters,
-        # rank then suit, so the suit letters are every second character (counted without a Python loop)
-        played_suits = "".join(state.table)[1::2]
-        next_cards = set()
-        for s in suits:
-            following = start + played_suits.count(s)  # the rank after the row's last card, counted on past K
-            if following <= highest:
-                next_cards.add(_SUIT_TWICE_ROUND[s][following])
-        return next_cards
+    def next_cards(self, state: SjuanFamilyState) -> frozenset[str]:
+        """The next card up of each suit's row on a table that is not empty (:func:`_next_cards_up`)."""
+        return _next_cards_up(tuple(state.table), cast(FreeFanTanOptions, state.options).wrap)
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         if not state.table:
@@ -588,6 +612,27 @@ class FreeFanTan(SjuanFamily):
         # nobody holds a playable card: none of the (at most four) next cards is in a hand
         next_cards = self.next_cards(state)
         return all(next_cards.isdisjoint(hand) for hand in state.hands)
+
+
+@lru_cache(maxsize=4096)
+def _next_cards_up(table: tuple[str, ...], wrap: bool) -> frozenset[str]:
+    """The next card up of each suit's row on a free fan tan table that is not empty: every row starts at
+    the first card's rank; without wrap it ends at the King, with wrap it goes on from the Ace up to the
+    rank below the start.
+
+    Memoised on the table's cards: the move list, the legality check and the blocked test after a play
+    each ask it of the same table."""
+    start = _RANK[table[0][0]]
+    highest = start + 12 if wrap else KING
+    # a row's length is the number of its suit's cards on the table; every card is two characters,
+    # rank then suit, so the suit letters are every second character (counted without a Python loop)
+    played_suits = "".join(table)[1::2]
+    next_cards = []
+    for s in "CDHS":
+        following = start + played_suits.count(s)  # the rank after the row's last card, counted on past K
+        if following <= highest:
+            next_cards.append(_SUIT_TWICE_ROUND[s][following])
+    return frozenset(next_cards)
 
 
 class DominoFanTan(SjuanFamily):

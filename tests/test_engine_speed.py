@@ -1775,3 +1775,130 @@ def test_seven_up_states_built_unvalidated_are_the_validated_states(
         validated = game.models.state.model_validate({"game": game_id, **fields})
         assert _typed_fields(state) == _typed_fields(validated)
         assert list(state.__dict__) == list(validated.__dict__)  # the same field order
+
+
+# ---- Sjuan family, second pass ----------------------------------------------------------------------
+
+
+def playable_on_by_scanning(table: tuple[str, ...]) -> frozenset[str]:
+    """The slow way of ``_playable_on``: every card of the deck not on the table that is a 7 or has
+    a card next in rank in its suit on the table, looked up in a set of the whole table."""
+    from sevens_rules.engine.sjuan import _ABOVE, _BELOW
+
+    on_table = set(table)
+    return frozenset(
+        c
+        for c in FULL_DECK
+        if c not in on_table and (c[0] == "7" or any(n in on_table for n in (_BELOW[c], _ABOVE[c]) if n))
+    )
+
+
+def test_sjuan_playable_on_a_table_is_the_definition_whatever_the_cache_holds() -> None:
+    from sevens_rules.engine.sjuan import _playable_on
+
+    rng = random.Random(11)
+    tables = [
+        tuple(state.table) for game_id in ("sjuan", "fan-tan") for state in sjuan_playout_states(game_id)
+    ]
+    # tables no play could make too (cards anywhere, in any order, some twice): the answer is still the
+    # definition, since a table's answer is built from its predecessor's by the definition's own rule
+    tables += [tuple(rng.choices(FULL_DECK, k=rng.randint(0, 60))) for _ in range(300)]
+    for cold in (True, False):
+        for table in tables:
+            if cold:
+                _playable_on.cache_clear()
+            assert _playable_on(table) == playable_on_by_scanning(table), table
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+def test_free_fan_tan_next_cards_up_are_the_rows_scanned(wrap: bool) -> None:
+    from sevens_rules.engine.sjuan import FreeFanTan
+
+    game = GAMES["free-fan-tan"]
+    assert isinstance(game, FreeFanTan)
+    checked = 0
+    for seed in range(3):
+        for state, _ in islice(playout(game, 4, seed, FreeFanTanOptions(wrap=wrap)), 400):
+            if state.table:
+                assert game.next_cards(state) == next_cards_by_scanning(state.table, wrap)
+                checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize(
+    "options", [DominoFanTanOptions(), DominoFanTanOptions(hand_size=5, draw_until_playable=True)]
+)
+def test_domino_fan_tan_draws_are_the_two_step_update(options: DominoFanTanOptions) -> None:
+    # the slow way: the draw applied to hands and stock first, then the turn set from that state
+    from sevens_rules.engine.sjuan import DominoFanTan
+
+    game = GAMES["domino-fan-tan"]
+    assert isinstance(game, DominoFanTan)
+    draws = kept = 0
+    for seed in range(3):
+        for state, move in playout(game, 2, seed, options):
+            if move is None or move.type != "draw":
+                continue
+            drawn, player = state.stock[0], move.player
+            hands = list(state.hands)
+            hands[player] = sorted([*hands[player], drawn], key=FULL_DECK.index)
+            drawn_state = updated(state, hands=hands, stock=state.stock[1:])
+            keeps = bool(game.playable_cards(drawn_state, (drawn,))) or (
+                options.draw_until_playable and len(state.stock) > 1
+            )
+            expected = updated(drawn_state, turn=player if keeps else (player + 1) % 2)
+            after, events = game.apply(state, move)
+            assert after == expected
+            assert after.model_fields_set == expected.model_fields_set
+            assert events == [SjuanEvent(type=SjuanEventType.drew, player=player, card=drawn)]
+            draws += 1
+            kept += keeps
+    assert draws > 20 and 0 < kept < draws
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_sjuan_deal_ended_events_are_the_validated_events(game_id: str) -> None:
+    from sevens_rules.schema.sjuan import SjuanDeal
+
+    game = GAMES[game_id]
+    ended = blocked = 0
+    for seed in range(2):
+        for state, move in playout(game, max(game.table_sizes()), seed):
+            if move is None or move.type != "play":
+                continue
+            after, events = game.apply(state, move)
+            for event in events:
+                if event.type == "deal_ended":
+                    # the slow way: the record and the event validated from their fields
+                    deal = SjuanDeal(**{name: getattr(event.deal, name) for name in SjuanDeal.model_fields})
+                    expected = SjuanEvent(type=SjuanEventType.deal_ended, player=deal.winner, deal=deal)
+                    assert event == expected and event.deal == deal and after.deals[-1] is event.deal
+                    assert event.model_fields_set == expected.model_fields_set
+                    assert event.deal.model_fields_set == deal.model_fields_set
+                    assert event.model_dump_json() == expected.model_dump_json()
+                    ended += 1
+                    blocked += deal.blocked
+    assert ended > 10
+    assert game_id != "free-fan-tan" or blocked > 0
+
+
+def test_sjuan_totals_are_the_penalties_added_seat_by_seat() -> None:
+    from sevens_rules.engine.sjuan import _totals
+
+    def totals_seat_by_seat(deals: list[Any], players: int) -> list[int]:
+        totals = [0] * players
+        for deal in deals:
+            for seat, penalty in enumerate(deal.penalties):
+                totals[seat] += penalty
+        return totals
+
+    game = GAMES["fan-tan"]
+    final = next(state for state, move in playout(game, 5, 2) if move is None)
+    assert len(final.deals) > 3
+    for count in range(len(final.deals) + 1):
+        assert _totals(final.deals[:count], 5) == totals_seat_by_seat(final.deals[:count], 5)
+    # a record naming fewer seats (a state not yet checked) adds as many seats as it names
+    short = updated(final.deals[0], penalties=[3, 4])
+    assert _totals([*final.deals, short], 5) == totals_seat_by_seat([*final.deals, short], 5)
+    with pytest.raises(IndexError):  # and one naming more is refused as before
+        _totals([updated(final.deals[0], penalties=[1] * 6)], 5)
