@@ -44,7 +44,7 @@ import struct
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -297,8 +297,14 @@ def open_token(keyring: Keyring, game_id: str, token: str) -> Sealed:
 
 def seat_key(keyring: Keyring, game_id: str, sealed: Sealed, seat: int) -> str:
     """The secret key of ``seat`` in the match of ``sealed``."""
-    root = keyring.get(sealed.seat_key_id).seat_root
-    message = b"\0".join((game_id.encode(), sealed.match_id.hex().encode(), str(seat).encode()))
+    return _seat_key(keyring.get(sealed.seat_key_id).seat_root, game_id, sealed.match_id, seat)
+
+
+@lru_cache(maxsize=4096)
+def _seat_key(root: bytes, game_id: str, match_id: bytes, seat: int) -> str:
+    # A pure function of its arguments, remembered (bounded): every sealed request checks its seat's key,
+    # and the seats of a match in play ask again and again.
+    message = b"\0".join((game_id.encode(), match_id.hex().encode(), str(seat).encode()))
     return _b64url(hmac.digest(root, message, "sha256"))
 
 

@@ -88,6 +88,7 @@ _HAND_ORDER = {c: i + (len(FULL_DECK) if c[0] == "7" else 0) for i, c in enumera
 """A dealt hand's sort key: canonical order, the 7s after every other card."""
 
 _PLAY_PHASE = Phase.play
+_DEAL_OVER_PHASE = Phase.deal_over
 """The phase of a deal in play (read once: an enum member is slow to read off its class)."""
 
 PLAY = SevensMoveType.play
@@ -319,9 +320,10 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
     # ---- turns and moves ------------------------------------------------------------------------
 
     def to_act(self, state: SevensState) -> list[int]:
-        if state.phase is Phase.play:
+        phase = state.phase
+        if phase is _PLAY_PHASE:
             return [state.turn] if state.turn is not None else []
-        if state.phase is Phase.deal_over:
+        if phase is _DEAL_OVER_PHASE:
             return [(state.dealer + 1) % SEVENS_PLAYERS]
         return []
 
@@ -337,7 +339,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
 
     def legal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
         """As the shared cycle's: in play, the moves of the seat whose turn it is, none for the others."""
-        if state.phase is Phase.play:
+        if state.phase is _PLAY_PHASE:
             return self.deal_moves(state, player) if player == state.turn else []
         return super().legal_moves(state, player)
 

@@ -89,6 +89,10 @@ PLAY = SjuanMoveType.play
 PASS = SjuanMoveType("pass")
 DRAW = SjuanMoveType.draw
 NEXT_DEAL = SjuanMoveType.next_deal
+_PLAY_PHASE = Phase.play
+_DEAL_OVER_PHASE = Phase.deal_over
+# (module names: reading a member off its enum class costs several times a global's lookup, and to_act
+# runs twice per step)
 
 
 def _event(kind: SjuanEventType, **fields: Any) -> SjuanEvent:
@@ -262,10 +266,11 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return SjuanMove(type=NEXT_DEAL, player=player, deck=deck)
 
     def to_act(self, state: SjuanFamilyState) -> list[int]:
-        if state.phase is Phase.play:
+        phase = state.phase
+        if phase is _PLAY_PHASE:
             assert state.turn is not None
             return [state.turn]
-        if state.phase is Phase.deal_over:
+        if phase is _DEAL_OVER_PHASE:
             return [(state.dealer + 1) % len(state.hands)]
         return []
 

@@ -520,3 +520,21 @@ def _request(model: Any, data: dict[str, Any]) -> Any:
 def dump_all(models: list[Any]) -> list[bytes]:
     """Each model's JSON."""
     return [dump(model) for model in models]
+
+
+def test_seat_keys_are_the_documented_hmac_of_game_match_and_seat() -> None:
+    # The module docstring's formula, computed here from the server key directly: the remembered seat
+    # keys (a bounded memo of a pure function) answer exactly it, for every seat, twice.
+    import hashlib
+    import hmac
+
+    match = _new("sjuan", 4)
+    secret = RING.current.secret
+    root = hmac.new(secret, b"sevens-rules seat v1", hashlib.sha256).digest()
+    for _ in range(2):
+        for seat in range(4):
+            message = b"\0".join((b"sjuan", match["match_id"].encode(), str(seat).encode()))
+            expected = base64.urlsafe_b64encode(hmac.digest(root, message, "sha256")).rstrip(b"=").decode()
+            assert match["seat_keys"][seat] == expected
+            body = _seat_body(match, seat)
+            assert call(RING, "sjuan", "moves", body)[0] == 200
