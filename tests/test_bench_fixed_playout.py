@@ -1,0 +1,23 @@
+"""The bench's fixed playout (the unit of work instruction counts are taken over)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.fixed_playout import fixed_playout, main
+from sevens_rules.engine.registry import GAMES
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_fixed_playout_applies_exactly_the_moves_asked_across_matches(game_id: str) -> None:
+    # 400 moves run past the end of a short match (Seven-Up's) into the next one
+    assert fixed_playout(game_id, 400) == 400
+    assert fixed_playout(game_id, 0) == 0
+
+
+def test_fixed_playout_refuses_an_unknown_game_or_count(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["chess", "10"]) == 2
+    assert main(["sevens", "ten"]) == 2
+    assert "usage" in capsys.readouterr().err
+    assert main(["sevens", "3"]) == 0
+    assert capsys.readouterr().out.strip() == "3"
