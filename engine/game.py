@@ -12,6 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from functools import cache, lru_cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
@@ -301,12 +302,23 @@ def updated(model: ModelT, **fields: object) -> ModelT:
     fields_set = model.__pydantic_fields_set__
     if not fields_set.issuperset(fields):  # else the same names are set: the set is shared, never changed
         fields_set = fields_set.union(fields)
-    copy = _new_instance(cls)
-    _set_attribute(copy, "__dict__", {**model.__dict__, **fields})
-    _set_attribute(copy, "__pydantic_fields_set__", fields_set)
-    _set_attribute(copy, "__pydantic_extra__", None)
-    _set_attribute(copy, "__pydantic_private__", None)
-    return copy
+    return unvalidated(cls, {**model.__dict__, **fields}, fields_set)
+
+
+def unvalidated(model: type[ModelT], values: dict[str, Any], fields_set: AbstractSet[str]) -> ModelT:
+    """A ``model`` holding ``values`` (every field, in field order) whose set fields are ``fields_set``,
+    made without validation, as pydantic's own ``model_construct`` and ``model_copy`` set a model up.
+
+    Only for values the engine computed and already holds as the right types (and lists the new model
+    owns): :func:`updated` copies states with it, and records and events are made with it where
+    validating them again was a measurable part of a playout (the tests compare such models with the
+    validated ones)."""
+    made = _new_instance(model)
+    _set_attribute(made, "__dict__", values)
+    _set_attribute(made, "__pydantic_fields_set__", fields_set)
+    _set_attribute(made, "__pydantic_extra__", None)
+    _set_attribute(made, "__pydantic_private__", None)
+    return made
 
 
 _FIELD_NAMES: dict[type[BaseModel], frozenset[str]] = {}

@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel
-
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
-from sevens_rules.engine.game import updated
+from sevens_rules.engine.game import unvalidated, updated
 from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.engine.tricks import (
     card_points,
@@ -181,38 +179,19 @@ def _sorted(cards: Sequence[str]) -> list[str]:
 _EVENT_DEFAULTS: Mapping[str, Any] = dict(SevenUpEvent(type=SevenUpEventType.point).__dict__)
 """Every field of an event at its default (``type`` included, to be replaced), in field order."""
 
-_ModelT = TypeVar("_ModelT", bound=BaseModel)
-_new_model = object.__new__
-_set_attribute = object.__setattr__
-
-
-def _made(model: type[_ModelT], values: dict[str, Any], fields_set: set[str]) -> _ModelT:
-    """A ``model`` holding ``values`` (every field, in field order) whose set fields are ``fields_set``, made
-    the way :func:`~sevens_rules.engine.game.updated` copies a model: without validation, from values the
-    engine computed (see the note above ``_EVENT_DEFAULTS``). Records and events are made here rather than
-    as an updated blank, which merged the blank's fields with keyword arguments and checked their names at
-    every call (two of the three copies at the end of a trick). Both arguments must be the model's own;
-    tests/test_engine_speed.py compares every model made here with the updated blank."""
-    made = _new_model(model)
-    _set_attribute(made, "__dict__", values)
-    _set_attribute(made, "__pydantic_fields_set__", fields_set)
-    _set_attribute(made, "__pydantic_extra__", None)
-    _set_attribute(made, "__pydantic_private__", None)
-    return made
-
 
 def _event_with_list(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
     """An event holding a list or a deal record (a trick's cards, totals, a deal, winners): there is nothing
     to share, so it is made afresh, from the engine's own values without validating them again (see
     the note above ``_EVENT_DEFAULTS``). Each list passed must be the event's own (not held by a state)."""
-    return _made(SevenUpEvent, {**_EVENT_DEFAULTS, "type": kind, **fields}, {"type", *fields})
+    return unvalidated(SevenUpEvent, {**_EVENT_DEFAULTS, "type": kind, **fields}, {"type", *fields})
 
 
 def _trick_record(leader: int, cards: list[str], trump: Suit | None, winner: int) -> SevenUpTrick:
     """The record of a completed trick, made without validating the engine's values again (``cards`` must be
     the record's own list)."""
     values = {"leader": leader, "cards": cards, "trump": trump, "winner": winner}
-    return _made(SevenUpTrick, values, {"leader", "cards", "trump", "winner"})
+    return unvalidated(SevenUpTrick, values, {"leader", "cards", "trump", "winner"})
 
 
 def _deal_record(
@@ -233,7 +212,7 @@ def _deal_record(
         "points": points,
         "by_side": by_side,
     }
-    return _made(SevenUpDeal, values, {"number", "dealer", "outcome", "trump", "points", "by_side"})
+    return unvalidated(SevenUpDeal, values, {"number", "dealer", "outcome", "trump", "points", "by_side"})
 
 
 def _fixed_trump(options: Any) -> bool:

@@ -1545,6 +1545,8 @@ def test_sevens_dealt_states_are_the_validated_states() -> None:
             validated = SevensState.model_validate(dict(fresh))
             assert fresh == validated
             assert fresh.model_fields_set == validated.model_fields_set
+            # exact types too (== alone takes "play" for Phase.play)
+            assert _typed_fields(fresh) == _typed_fields(validated)
             order = {c: i for i, c in enumerate(FULL_DECK)}
             for hand in fresh.hands:
                 assert hand == sorted((c for c in hand if c[0] != "7"), key=order.__getitem__)
