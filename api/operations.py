@@ -16,7 +16,7 @@ from sevens_rules.api.game_models import operation_models
 from sevens_rules.api.sealed import sealed_models, sealed_runs
 from sevens_rules.api.sealing import Keyring
 from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
-from sevens_rules.engine.game import Game
+from sevens_rules.engine.game import Game, constructed
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.verification import verify_deal
 from sevens_rules.schema.common import GameInfo, GamesResponse, Problem, WireModel, options_info
@@ -66,28 +66,31 @@ def game_operations(game: AnyGame) -> list[Operation]:
         seeding = Seeding(fresh_seed() if req.seed is None else req.seed, tuple(req.entropy))
         state, events = game.new_match(req.players, req.options, seeding, req.deck, req.dealer)
         # responses wrap models the engine built from validated input: no need to validate them again
-        return m.new_response.model_construct(state=state, events=events)
+        return constructed(m.new_response, state=state, events=events)
 
     def moves(req: Any) -> Any:
         game.check(req.state)
         to_act, legal = game.moves(req.state, req.player)
-        return m.moves_response.model_construct(to_act=to_act, moves=legal)
+        return constructed(m.moves_response, to_act=to_act, moves=legal)
 
     def apply(req: Any) -> Any:
         game.check(req.state)
         state, events = game.apply(req.state, req.move)
-        return m.apply_response.model_construct(state=state, events=events)
+        return constructed(m.apply_response, state=state, events=events)
 
     def score(req: Any) -> Any:
         game.check(req.state)
         detail = game.score(req.state)
-        return m.score_response.model_construct(
-            **detail.__dict__, outcome=game.outcome(req.state), seed=game.revealed_seed(req.state)
+        return constructed(
+            m.score_response,
+            **detail.__dict__,
+            outcome=game.outcome(req.state),
+            seed=game.revealed_seed(req.state),
         )
 
     def view(req: Any) -> Any:
         game.check(req.state)
-        return m.view_response.model_construct(**game.view(req.state, req.player).__dict__)
+        return constructed(m.view_response, **game.view(req.state, req.player).__dict__)
 
     def seed(req: Any) -> WireModel:
         new_seed = fresh_seed()

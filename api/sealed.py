@@ -31,7 +31,7 @@ from sevens_rules.api.sealing import (
 )
 from sevens_rules.engine.dealing import Seeding, fresh_seed
 from sevens_rules.engine.errors import InvalidRequestError, IssueAt, MatchOverError, MoveError
-from sevens_rules.engine.game import Game
+from sevens_rules.engine.game import Game, constructed
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.common import INT32_MAX, model_json
 from sevens_rules.schema.sealed import SealedModels, build_sealed_models
@@ -161,7 +161,8 @@ def sealed_runs(
         )
         token = seal(keys, game_id, first)
         tokens.put(token, first, state)
-        return m.new_response.model_construct(
+        return constructed(
+            m.new_response,
             token=token,
             version=1,
             match_id=match_id_text(first.match_id),
@@ -172,8 +173,12 @@ def sealed_runs(
     def moves(req: Any) -> Any:
         _, sealed, state = seat_opened(req)
         to_act, legal = game.moves(state, req.seat)
-        return m.moves_response.model_construct(
-            version=sealed.version, to_act=to_act, moves=legal, view=game.view(state, req.seat)
+        return constructed(
+            m.moves_response,
+            version=sealed.version,
+            to_act=to_act,
+            moves=legal,
+            view=game.view(state, req.seat),
         )
 
     def apply(req: Any) -> Any:
@@ -202,21 +207,20 @@ def sealed_runs(
         following = Sealed(sealed.match_id, version, sealed.seat_key_id, model_json(after), log)
         token = seal(keys, game_id, following)
         tokens.put(token, following, after)
-        return m.apply_response.model_construct(
-            token=token, version=version, events=for_seat(events, req.seat)
-        )
+        return constructed(m.apply_response, token=token, version=version, events=for_seat(events, req.seat))
 
     def view(req: Any) -> Any:
         _, sealed, state = seat_opened(req)
         entries = [
-            m.log_entry.model_construct(
-                version=version, events=for_seat(events_adapter.validate_json(raw), req.seat)
+            constructed(
+                m.log_entry, version=version, events=for_seat(events_adapter.validate_json(raw), req.seat)
             )
             for version, raw in sealed.log
             if version > req.since
         ]
         oldest = sealed.log[0][0] if sealed.log else sealed.version + 1
-        return m.view_response.model_construct(
+        return constructed(
+            m.view_response,
             version=sealed.version,
             view=game.view(state, req.seat),
             events=entries,
@@ -226,9 +230,12 @@ def sealed_runs(
     def score(req: Any) -> Any:
         _, sealed, state = opened(req)
         detail = game.score(state)
-        score = operation_models(game_id).score_response.model_construct(
-            **detail.__dict__, outcome=game.outcome(state), seed=game.revealed_seed(state)
+        score = constructed(
+            operation_models(game_id).score_response,
+            **detail.__dict__,
+            outcome=game.outcome(state),
+            seed=game.revealed_seed(state),
         )
-        return m.score_response.model_construct(version=sealed.version, score=score)
+        return constructed(m.score_response, version=sealed.version, score=score)
 
     return {"new": new, "moves": moves, "apply": apply, "view": view, "score": score}

@@ -290,9 +290,7 @@ def updated(model: ModelT, **fields: object) -> ModelT:
     """A copy of ``model`` with ``fields`` replaced, refusing a name the model has no field for (a typo
     would otherwise be dropped silently and vanish on output)."""
     cls = type(model)
-    known = _FIELD_NAMES.get(cls)
-    if known is None:
-        known = _FIELD_NAMES[cls] = frozenset(cls.__pydantic_fields__)
+    known = _field_names(cls)
     if not known.issuperset(fields):
         raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(fields.keys() - known))}")
     # What model_copy(update=fields) does, without its general bookkeeping (deep copies, private
@@ -319,6 +317,25 @@ def unvalidated(model: type[ModelT], values: dict[str, Any], fields_set: Abstrac
     _set_attribute(made, "__pydantic_extra__", None)
     _set_attribute(made, "__pydantic_private__", None)
     return made
+
+
+def constructed(model: type[ModelT], **values: Any) -> ModelT:
+    """``model.model_construct(**values)`` for values that name every field of ``model``: the same model
+    (every field set), in under half the work, as pydantic's ``model_construct`` also fills in defaults
+    and sorts out aliases and extra fields, which a complete set of values does not need. The service's
+    answers are made with it, from values the engine computed. Refuses values that miss or add a field.
+    """
+    names = _field_names(model)
+    if names != values.keys():
+        raise TypeError(f"{model.__name__} takes exactly the fields {', '.join(model.__pydantic_fields__)}")
+    return unvalidated(model, values, names)
+
+
+def _field_names(model: type[BaseModel]) -> frozenset[str]:
+    known = _FIELD_NAMES.get(model)
+    if known is None:
+        known = _FIELD_NAMES[model] = frozenset(model.__pydantic_fields__)
+    return known
 
 
 _FIELD_NAMES: dict[type[BaseModel], frozenset[str]] = {}
