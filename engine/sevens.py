@@ -204,9 +204,14 @@ def row_ends(row: SevensRow) -> list[str]:
 
 def playable(state: SevensState) -> set[str]:
     """Every card that may be played on the table now (whoever holds it)."""
+    return _playable_on(state.table)
+
+
+def _playable_on(table: Sequence[SevensRow]) -> set[str]:
+    """:func:`playable` of a state whose rows are ``table`` (read once by the caller)."""
     # (as _ends(row) for each row, written out: the move list of every step asks this)
     ends = _RUN_ENDS
-    clubs, diamonds, hearts, spades = [row.run for row in state.table]
+    clubs, diamonds, hearts, spades = [row.run for row in table]
     return {
         *ends[clubs[0]][clubs[-1]],
         *ends[diamonds[0]][diamonds[-1]],
@@ -347,20 +352,25 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         """As :meth:`Game.apply`. A legal move by the seat whose turn it is goes straight to its
         resolution, as the shared checks would send it (to act: ``turn``; a seat at the table; legal
         inside the deal); any other move takes the shared way, which refuses it with the same error."""
+        # (each field read once, and handed to the legality check and the resolution below: see the
+        # comment after this method)
         player = move.player
+        move_type = move.type
+        card = move.card
+        hands = state.hands
         if (
             state.phase is _PLAY_PHASE
             and player == state.turn
-            and 0 <= player < len(state.hands)
-            and move.type != NEXT_DEAL
-            and self.is_legal_in_deal(state, move)
+            and 0 <= player < len(hands)
+            and move_type != NEXT_DEAL
+            and self._is_legal_on_turn(state, player, move_type, card, move.deck, hands)
         ):
-            return self.resolve_in_deal(state, move)
+            return self._resolve_on_turn(state, player, move_type, card, hands)
         return super().apply(state, move)
 
     # Reading a field of a model costs several times reading a local (pydantic models answer attributes
     # through a __getattr__ hook, which leaves Python's fast attribute path): the methods below read each
-    # field they need once.
+    # field they need once, and pass on what they read.
 
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
         moves_of_seat = _PLAY_MOVES[player]
@@ -374,26 +384,51 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
     def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:
         # (in play, to_act is [turn], or nobody when turn is None)
         player = move.player
-        if state.phase is not _PLAY_PHASE or move.deck is not None or player != state.turn:
+        if state.phase is not _PLAY_PHASE or player != state.turn:
             return False
-        card = move.card
-        if move.type == PLAY:
-            return card is not None and card in state.hands[player] and _is_playable(state, card)
+        return self._is_legal_on_turn(state, player, move.type, move.card, move.deck, state.hands)
+
+    def _is_legal_on_turn(
+        self,
+        state: SevensState,
+        player: int,
+        move_type: SevensMoveType,
+        card: str | None,
+        deck: list[str] | None,
+        hands: list[list[str]],
+    ) -> bool:
+        """Whether the move of ``player``, whose turn it is in play, is legal (its type, card and deck, and
+        the state's hands, as the caller read them): a card of the hand that is playable, or a pass that
+        :func:`_may_pass` allows."""
+        if deck is not None:
+            return False
+        if move_type == PLAY:
+            return card is not None and card in hands[player] and _is_playable(state, card)
         return card is None and _may_pass(state, player)
 
     def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
-        player = move.player
-        if move.type == PASS:
+        return self._resolve_on_turn(state, move.player, move.type, move.card, state.hands)
+
+    def _resolve_on_turn(
+        self,
+        state: SevensState,
+        player: int,
+        move_type: SevensMoveType,
+        card: str | None,
+        hands: list[list[str]],
+    ) -> tuple[SevensState, list[SevensEvent]]:
+        """:meth:`resolve_in_deal` of a legal move of ``player`` (its type and card, and the state's hands,
+        as the caller read them)."""
+        if move_type == PASS:
             passes = list(state.passes)
             used = passes[player] + 1
             events = [_PASSED_EVENTS[player, used]]
             if used <= SEVENS_PASSES:
                 passes[player] = used
                 return self._continue(state, player, events, {"passes": passes}, state.out, state.bust)
-            return self._bust(state, player, events)
-        card = move.card
+            return self._bust(state, player, hands, events)
         assert card is not None
-        hands = list(state.hands)
+        hands = list(hands)
         # the hand without the card: a hand holds each card once (its check refuses a card twice)
         hand = hands[player] = list(hands[player])
         hand.remove(card)
@@ -421,11 +456,11 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         return self._continue(state, player, events, update, out, state.bust)
 
     def _bust(
-        self, state: SevensState, player: int, events: list[SevensEvent]
+        self, state: SevensState, player: int, hands: list[list[str]], events: list[SevensEvent]
     ) -> tuple[SevensState, list[SevensEvent]]:
-        """The fourth pass: the player's cards go to their places on the table."""
-        cards = state.hands[player]
-        hands = list(state.hands)
+        """The fourth pass: the player's cards go to their places on the table (``hands``: the state's)."""
+        cards = hands[player]
+        hands = list(hands)
         hands[player] = []
         # a row of a suit the player holds none of stays as it is: the rows of a state are laid out as _row
         # lays them out (its check, _row_issues, refuses any other row)
