@@ -51,6 +51,7 @@ from sevens_rules.engine.game import (
     length_issues,
     listed,
     seat_issues,
+    unvalidated,
     updated,
 )
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
@@ -84,6 +85,8 @@ _SEVEN = _RANK["7"]
 _KING = _RANK["K"]
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _SUIT_ENUM = {s: Suit(s) for s in SUITS}
+_DECK_CARD = {c: c for c in FULL_DECK}
+"""Each card string of the deck by an equal string (see :func:`_run_ends` and :func:`_row_of`)."""
 _HAND_ORDER = {c: i + (len(FULL_DECK) if c[0] == "7" else 0) for i, c in enumerate(FULL_DECK)}
 """A dealt hand's sort key: canonical order, the 7s after every other card."""
 
@@ -115,10 +118,12 @@ def _row_of(suit: str, present: frozenset[int]) -> SevensRow:
         low -= 1
     while high + 1 in present:
         high += 1
+    # (the deck's own card strings, which the cards of a dealt hand are: the row-end tables and the hands
+    # then hold the same string objects, and looking them up compares them by identity)
     return SevensRow.model_construct(
         suit=_SUIT_ENUM[suit],
-        run=[RANKS[r] + suit for r in range(low, high + 1)],
-        laid=[RANKS[r] + suit for r in sorted(present) if r < low or r > high],
+        run=[_DECK_CARD[RANKS[r] + suit] for r in range(low, high + 1)],
+        laid=[_DECK_CARD[RANKS[r] + suit] for r in sorted(present) if r < low or r > high],
     )
 
 
@@ -142,8 +147,6 @@ def _run_ends(first: str, last: str) -> tuple[str, ...]:
     return tuple(_DECK_CARD[c] for c in ends)
 
 
-_DECK_CARD = {c: c for c in FULL_DECK}
-
 # Every playout step and every request reads the row ends of rows, so they are looked up by the run's
 # first and last card (every pair of cards, so that any run a state can hold has its entry), one dict in
 # another: two lookups by card, without making a key.
@@ -152,7 +155,8 @@ _RUN_ENDS = {first: {last: _run_ends(first, last) for last in FULL_DECK} for fir
 
 def _ends(row: SevensRow) -> tuple[str, ...]:
     """The cards that may be played on ``row`` (as :func:`row_ends`, shared)."""
-    return _RUN_ENDS[row.run[0]][row.run[-1]]
+    run = row.run
+    return _RUN_ENDS[run[0]][run[-1]]
 
 
 # The rows of runs without laid cards, by (suit, lowest rank, highest rank): nearly every play turns one
@@ -189,6 +193,14 @@ _PASSED_EVENTS = {
 """The ``passed`` event by seat and passes used, this one included (1 to 3, and 4 for the bust)."""
 _NEXT_DEAL_MOVES = [SevensMove(type=NEXT_DEAL, player=seat, deck=None) for seat in range(SEVENS_PLAYERS)]
 """Each seat's ``next_deal`` move without a deck, as :meth:`Sevens.next_deal_move` makes it."""
+_DEAL_STARTED_EVENTS = [
+    SevensEvent(type=SevensEventType.deal_started, player=seat) for seat in range(SEVENS_PLAYERS)
+]
+"""Each seat's ``deal_started`` event (as :func:`_event` makes it)."""
+_DEALT_TABLE = tuple(_RUN_ROWS[s, _SEVEN, _SEVEN] for s in SUITS)
+"""The table of a fresh deal: the four 7s."""
+_STATE_FIELDS = frozenset(SevensState.model_fields)
+"""The fields of a state: a dealt state sets them all."""
 _SEATS_LEFT_OF = [
     [(seat + k) % SEVENS_PLAYERS for k in range(1, SEVENS_PLAYERS + 1)] for seat in range(SEVENS_PLAYERS)
 ]
@@ -211,7 +223,9 @@ def _playable_on(table: Sequence[SevensRow]) -> set[str]:
     """:func:`playable` of a state whose rows are ``table`` (read once by the caller)."""
     # (as _ends(row) for each row, written out: the move list of every step asks this)
     ends = _RUN_ENDS
-    clubs, diamonds, hearts, spades = [row.run for row in table]
+    clubs_row, diamonds_row, hearts_row, spades_row = table
+    clubs, diamonds, hearts = clubs_row.run, diamonds_row.run, hearts_row.run
+    spades = spades_row.run
     return {
         *ends[clubs[0]][clubs[-1]],
         *ends[diamonds[0]][diamonds[-1]],
@@ -299,23 +313,25 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
                 hand.pop()
         # Built without validation, as updated() updates states: every field comes from a checked request
         # or state or is computed here (validating them again was a tenth of a playout); the test suite
-        # checks that validation accepts the state and gives the same one.
-        state = SevensState.model_construct(
-            game="sevens",
-            options=setup.options,
-            dealer=dealer,
-            deal_number=deal_number,
-            **setup.seeding.state_fields(),
-            phase=Phase.play,
-            turn=first,
-            hands=hands,
-            table=[_RUN_ROWS[s, _SEVEN, _SEVEN] for s in SUITS],
-            passes=[0] * SEVENS_PLAYERS,
-            out=[],
-            bust=[],
-            deals=setup.deals,
-        )
-        return state, [_event(SevensEventType.deal_started, player=dealer)]
+        # checks that validation accepts the state and gives the same one, with every field set.
+        # (unvalidated() rather than model_construct, which looks for defaults and aliases field by field)
+        values = {
+            "game": "sevens",
+            "options": setup.options,
+            "dealer": dealer,
+            "deal_number": deal_number,
+            **setup.seeding.state_fields(),  # seed, commitment, entropy
+            "phase": _PLAY_PHASE,
+            "turn": first,
+            "hands": hands,
+            "table": list(_DEALT_TABLE),
+            "passes": [0] * SEVENS_PLAYERS,
+            "out": [],
+            "bust": [],
+            "deals": setup.deals,
+        }
+        # (a set of its own, as model_construct gives: pydantic's model_copy adds to a copy's set in place)
+        return unvalidated(SevensState, values, set(_STATE_FIELDS)), [_DEAL_STARTED_EVENTS[dealer]]
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevensMove:
         if deck is None and 0 <= player < SEVENS_PLAYERS:
