@@ -140,6 +140,18 @@ def _seat_moves(hand: tuple[str, ...], seat: int) -> tuple[MyShipSailsMove, ...]
     return tuple(passes[c] for c in hand)
 
 
+def _is_legal_choice(
+    move_type: MyShipSailsMoveType, card: str | None, deck: list[str] | None, hand: Sequence[str]
+) -> bool:
+    """Whether a seat that has not chosen in this step, holding ``hand``, may make the move of this type,
+    card and deck (not ``next_deal``): pass a card of its hand, or declare a one-suit hand."""
+    if deck is not None:
+        return False
+    if move_type == PASS:
+        return card in hand
+    return card is None and one_suit(hand)
+
+
 class MyShipSails(
     DealtMatch[
         MyShipSailsOptions,
@@ -196,7 +208,10 @@ class MyShipSails(
         if player is None and state.phase is STEP:
             seats = [seat for seat, choice in enumerate(state.pending) if choice is None]
             hands = state.hands
-            return seats, [move for seat in seats for move in _seat_moves(tuple(hands[seat]), seat)]
+            moves: list[MyShipSailsMove] = []
+            for seat in seats:
+                moves += _seat_moves(tuple(hands[seat]), seat)
+            return seats, moves
         return super().moves(state, player)
 
     def deal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
@@ -205,45 +220,63 @@ class MyShipSails(
         return list(_seat_moves(tuple(state.hands[player]), player))
 
     def is_legal_in_deal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
-        if state.phase is not STEP or move.deck is not None or state.pending[move.player] is not None:
+        if state.phase is not STEP:
             return False
-        hand = state.hands[move.player]
-        if move.type == PASS:
-            return move.card in hand
-        return move.card is None and one_suit(hand)
+        player = move.player
+        if state.pending[player] is not None:
+            return False
+        return _is_legal_choice(move.type, move.card, move.deck, state.hands[player])
 
     def apply(
         self, state: MyShipSailsState, move: MyShipSailsMove
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         """As :meth:`Game.apply`, with a plain refusal of a second choice by a seat that has chosen."""
+        # Reading a field of a model costs several times reading a local (pydantic models answer
+        # attributes through a __getattr__ hook, which leaves Python's fast attribute path): each field is
+        # read once here and handed on.
         player = move.player
-        if state.phase is STEP and player < len(state.pending) and state.pending[player] is not None:
-            seats = self.to_act(state)
-            raise NotYourTurnError(
-                f"Seat {player} has already chosen in this step; a choice is final until the step resolves. "
-                f"Still to choose: {', '.join(map(str, seats))}.",
-                [m for seat in seats for m in self.legal_moves(state, seat)],
-                [IssueAt(("player",), "this seat has already chosen in this step")],
-            )
-        if (
-            state.phase is STEP
-            and 0 <= player < len(state.hands)
-            and player < len(state.pending)
-            and move.type != NEXT_DEAL
-            and self.is_legal_in_deal(state, move)
-        ):
-            # A legal choice of a seat that has not chosen (is_legal_in_deal asks): the shared checks
-            # (to act, a seat at the table, legal inside the deal) would send it straight here. Any other
-            # move takes the shared way, which refuses it with the same error.
-            return self.resolve_in_deal(state, move)
+        if state.phase is STEP:
+            pending = state.pending
+            if player < len(pending) and pending[player] is not None:
+                seats = self.to_act(state)
+                raise NotYourTurnError(
+                    f"Seat {player} has already chosen in this step; a choice is final until the step "
+                    f"resolves. Still to choose: {', '.join(map(str, seats))}.",
+                    [m for seat in seats for m in self.legal_moves(state, seat)],
+                    [IssueAt(("player",), "this seat has already chosen in this step")],
+                )
+            hands = state.hands
+            move_type = move.type
+            card = move.card
+            if (
+                0 <= player < len(hands)
+                and player < len(pending)
+                and move_type != NEXT_DEAL
+                and _is_legal_choice(move_type, card, move.deck, hands[player])
+            ):
+                # A legal choice of a seat that has not chosen: the shared checks (to act, a seat at the
+                # table, legal inside the deal) would send it straight here. Any other move takes the
+                # shared way, which refuses it with the same error.
+                return self._choose(state, player, move_type, card, pending)
         return super().apply(state, move)
 
     def resolve_in_deal(
         self, state: MyShipSailsState, move: MyShipSailsMove
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        player = move.player
-        pending = list(state.pending)
-        pending[player] = _DECLARE_CHOICE if move.type == DECLARE else _PASS_CHOICES[move.card or ""]
+        return self._choose(state, move.player, move.type, move.card, state.pending)
+
+    def _choose(
+        self,
+        state: MyShipSailsState,
+        player: int,
+        move_type: MyShipSailsMoveType,
+        card: str | None,
+        pending: list[MyShipSailsChoice | None],
+    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+        """:meth:`resolve_in_deal` of a legal choice of ``player`` (its type and card, and the state's
+        pending choices, as the caller read them): recorded, and the step resolved when it was the last."""
+        pending = list(pending)
+        pending[player] = _DECLARE_CHOICE if move_type == DECLARE else _PASS_CHOICES[card or ""]
         events = [_CHOSEN_EVENTS[player]]
         if any(choice is None for choice in pending):
             return updated(state, pending=pending), events

@@ -196,6 +196,19 @@ def hit_totals(deals: Sequence[SedmiceDeal]) -> list[int]:
     return totals
 
 
+def _turn_of(trick: Sequence[Sequence[str]], leader: int, players: int) -> int:
+    """The seat to act in play with ``trick`` on the table: the leader leads an empty trick and decides
+    after a full round; otherwise the next seat plays."""
+    if not trick:
+        return leader
+    return (leader + len(trick[-1])) % players
+
+
+def _round_complete(trick: Sequence[Sequence[str]], players: int) -> bool:
+    """Whether every seat has played to the trick's last round: the leader then ends or extends it."""
+    return bool(trick) and len(trick[-1]) == players
+
+
 def _sorted(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=_CARD_ORDER.__getitem__)
 
@@ -246,47 +259,47 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         return SedmiceMove(type=NEXT_DEAL, player=player, deck=deck)
 
     def to_act(self, state: SedmiceState) -> list[int]:
-        if state.phase is PLAY_PHASE:
+        phase = state.phase
+        if phase is PLAY_PHASE:
             return [self._turn(state)]
-        if state.phase is DEAL_OVER:
+        if phase is DEAL_OVER:
             return [(state.dealer + 1) % len(state.hands)]
         return []
 
     def _turn(self, state: SedmiceState) -> int:
-        # The leader leads an empty trick and decides after a full round; otherwise the next seat plays.
-        n = len(state.hands)
-        if not state.trick:
-            return state.leader
-        played = len(state.trick[-1])
-        return (state.leader + played) % n
+        return _turn_of(state.trick, state.leader, len(state.hands))
 
-    def _may_extend(self, state: SedmiceState) -> bool:
-        """Whether the option allows an extension now (the trick's rounds are all full)."""
+    def _may_extend(self, state: SedmiceState, trick: Sequence[Sequence[str]], players: int) -> bool:
+        """Whether the option allows an extension now (the rounds of ``trick``, the state's, are all full)."""
         if not state.options.extend_only_when_losing:
             return True
-        winner = trick_winner(state.trick, state.leader, len(state.hands))
-        return winner % 2 != state.leader % 2
+        leader = state.leader
+        winner = trick_winner(trick, leader, players)
+        return winner % 2 != leader % 2
 
-    def _round_complete(self, state: SedmiceState) -> bool:
-        """Whether every seat has played to the trick's last round: the leader then ends or extends it."""
-        return bool(state.trick) and len(state.trick[-1]) == len(state.hands)
-
-    def _extensions(self, state: SedmiceState, player: int) -> list[str]:
+    def _extensions(
+        self, state: SedmiceState, player: int, trick: Sequence[Sequence[str]], hands: Sequence[Sequence[str]]
+    ) -> list[str]:
         """The cards ``player`` (the leader, after a full round) may extend the trick with, in hand order:
-        those answering the led card, when the option allows an extension at all."""
-        if not self._may_extend(state):
+        those answering the led card, when the option allows an extension at all (``trick`` and
+        ``hands``: the state's, as the caller read them)."""
+        if not self._may_extend(state, trick, len(hands)):
             return []
-        led_rank = state.trick[0][0][0]
-        return [c for c in state.hands[player] if answers(c, led_rank)]
+        led_rank = trick[0][0][0]
+        return [c for c in hands[player] if answers(c, led_rank)]
 
     # In play one seat acts (_turn). The shared cycle asks to_act (a fresh list) again in Game.moves, in
-    # DealtMatch.legal_moves and in Game.apply; these read _turn once.
+    # DealtMatch.legal_moves and in Game.apply; these find the turn once. Reading a field of a model costs
+    # several times reading a local (pydantic models answer attributes through a __getattr__ hook, which
+    # leaves Python's fast attribute path): these read each field once and pass on what they read.
 
     def moves(self, state: SedmiceState, player: int | None = None) -> tuple[list[int], list[SedmiceMove]]:
         """As :meth:`Game.moves`: in play, the seat to act and its legal moves."""
         if player is None and state.phase is PLAY_PHASE:
-            seat = self._turn(state)
-            return [seat], self.deal_moves(state, seat)
+            trick = state.trick
+            hands = state.hands
+            seat = _turn_of(trick, state.leader, len(hands))
+            return [seat], self._moves_on_turn(state, seat, trick, hands)
         return super().moves(state, player)
 
     def legal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
@@ -300,76 +313,119 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         as the shared checks would send it (to act; a seat at the table; legal inside the deal); any other
         move takes the shared way, which refuses it with the same error."""
         player = move.player
-        if (
-            state.phase is PLAY_PHASE
-            and 0 <= player < len(state.hands)
-            and move.type != NEXT_DEAL
-            and player == self._turn(state)
-            and self.is_legal_in_deal(state, move)
-        ):
-            return self.resolve_in_deal(state, move)
+        hands = state.hands
+        if state.phase is PLAY_PHASE and 0 <= player < len(hands):
+            move_type = move.type
+            card = move.card
+            trick = state.trick
+            if (
+                move_type != NEXT_DEAL
+                and player == _turn_of(trick, state.leader, len(hands))
+                and self._is_legal_on_turn(state, player, move_type, card, move.deck, trick, hands)
+            ):
+                return self._resolve_on_turn(state, player, move_type, card, trick, hands)
         return super().apply(state, move)
 
     def deal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
         if state.phase is not PLAY_PHASE:
             return []
-        if self._round_complete(state):
-            moves = [_EXTEND_MOVES[player][c] for c in self._extensions(state, player)]
+        return self._moves_on_turn(state, player, state.trick, state.hands)
+
+    def _moves_on_turn(
+        self, state: SedmiceState, player: int, trick: list[list[str]], hands: list[list[str]]
+    ) -> list[SedmiceMove]:
+        """:meth:`deal_moves` in play (``trick`` and ``hands``: the state's, as the caller read them)."""
+        if _round_complete(trick, len(hands)):
+            moves = [_EXTEND_MOVES[player][c] for c in self._extensions(state, player, trick, hands)]
             moves.append(_END_TRICK_MOVES[player])
             return moves
-        return [_PLAY_MOVES[player][c] for c in state.hands[player]]
+        return [_PLAY_MOVES[player][c] for c in hands[player]]
 
     def is_legal_in_deal(self, state: SedmiceState, move: SedmiceMove) -> bool:
         """Whether ``move`` is among :meth:`deal_moves` of its seat, read off the same helpers without
         listing them."""
-        if state.phase is not PLAY_PHASE or move.deck is not None:
+        if state.phase is not PLAY_PHASE:
             return False
-        if self._round_complete(state):
-            if move.type == END_TRICK:
-                return move.card is None
-            return move.type == EXTEND and move.card in self._extensions(state, move.player)
-        return move.type == PLAY and move.card in state.hands[move.player]
+        return self._is_legal_on_turn(
+            state, move.player, move.type, move.card, move.deck, state.trick, state.hands
+        )
+
+    def _is_legal_on_turn(
+        self,
+        state: SedmiceState,
+        player: int,
+        move_type: SedmiceMoveType,
+        card: str | None,
+        deck: list[str] | None,
+        trick: list[list[str]],
+        hands: list[list[str]],
+    ) -> bool:
+        """:meth:`is_legal_in_deal` in play (the move's fields, and the state's trick and hands, as the
+        caller read them)."""
+        if deck is not None:
+            return False
+        if _round_complete(trick, len(hands)):
+            if move_type == END_TRICK:
+                return card is None
+            return move_type == EXTEND and card in self._extensions(state, player, trick, hands)
+        return move_type == PLAY and card in hands[player]
 
     def resolve_in_deal(
         self, state: SedmiceState, move: SedmiceMove
     ) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        if move.type == END_TRICK:
-            return self._end_trick(state, [])
-        assert move.card is not None
-        n = len(state.hands)
-        player = move.player
-        card = move.card
-        hands = list(state.hands)
+        return self._resolve_on_turn(state, move.player, move.type, move.card, state.trick, state.hands)
+
+    def _resolve_on_turn(
+        self,
+        state: SedmiceState,
+        player: int,
+        move_type: SedmiceMoveType,
+        card: str | None,
+        trick: list[list[str]],
+        hands: list[list[str]],
+    ) -> tuple[SedmiceState, list[SedmiceEvent]]:
+        """:meth:`resolve_in_deal` (the move's fields, and the state's trick and hands, as the caller read
+        them)."""
+        if move_type == END_TRICK:
+            return self._end_trick(state, [], trick, hands)
+        assert card is not None
+        n = len(hands)
+        hands = list(hands)
         hands[player] = [c for c in hands[player] if c != card]
-        if move.type == EXTEND:
-            trick = [*state.trick, [card]]
+        if move_type == EXTEND:
+            trick = [*trick, [card]]
             events = [_EXTENDED_EVENTS[player][card]]
-        elif not state.trick:
+        elif not trick:
             trick = [[card]]
             events = [_PLAYED_EVENTS[player, card, True]]
         else:
-            trick = [*state.trick[:-1], [*state.trick[-1], card]]
+            trick = [*trick[:-1], [*trick[-1], card]]
             events = [_PLAYED_EVENTS[player, card, answers(card, trick[0][0][0])]]
         after = updated(state, hands=hands, trick=trick)
         if len(trick[-1]) == n and not any(hands):
             # Nobody holds a card, so nobody could extend: the trick ends without a choice.
-            return self._end_trick(after, events)
+            return self._end_trick(after, events, trick, hands)
         return after, events
 
     def _end_trick(
-        self, state: SedmiceState, events: list[SedmiceEvent]
+        self,
+        state: SedmiceState,
+        events: list[SedmiceEvent],
+        trick: list[list[str]],
+        hands: list[list[str]],
     ) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        n = len(state.hands)
-        taker = trick_winner(state.trick, state.leader, n)
+        """The trick taken and the hands refilled (``trick`` and ``hands``: the state's)."""
+        n = len(hands)
+        taker = trick_winner(trick, state.leader, n)
         side = taker % 2
-        cards = [c for round_ in state.trick for c in round_]
+        cards = [c for round_ in trick for c in round_]
         taken = list(state.taken)
         taken[side] = [*taken[side], *cards]
         tricks = list(state.tricks)
         tricks[side] += 1
-        events.append(_trick_taken_event(taker, side, cards, len(state.trick), points(cards)))
+        events.append(_trick_taken_event(taker, side, cards, len(trick), points(cards)))
         # Refill: the taker first, then clockwise, one card at a time, until four each or no stock.
-        hands = [list(h) for h in state.hands]
+        hands = [list(h) for h in hands]
         stock = state.stock
         drawn = 0
         seat = taker

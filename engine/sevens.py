@@ -51,6 +51,7 @@ from sevens_rules.engine.game import (
     length_issues,
     listed,
     seat_issues,
+    unvalidated,
     updated,
 )
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
@@ -84,12 +85,16 @@ _SEVEN = _RANK["7"]
 _KING = _RANK["K"]
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 _SUIT_ENUM = {s: Suit(s) for s in SUITS}
+_DECK_CARD = {c: c for c in FULL_DECK}
+"""Each card string of the deck by an equal string (see :func:`_run_ends` and :func:`_row_of`)."""
 _HAND_ORDER = {c: i + (len(FULL_DECK) if c[0] == "7" else 0) for i, c in enumerate(FULL_DECK)}
 """A dealt hand's sort key: canonical order, the 7s after every other card."""
 
 _PLAY_PHASE = Phase.play
 _DEAL_OVER_PHASE = Phase.deal_over
-"""The phase of a deal in play (read once: an enum member is slow to read off its class)."""
+_MATCH_OVER_PHASE = Phase.match_over
+"""The phases of a deal in play, between deals and after the match (read once: an enum member is slow
+to read off its class)."""
 
 PLAY = SevensMoveType.play
 PASS = SevensMoveType("pass")
@@ -115,10 +120,12 @@ def _row_of(suit: str, present: frozenset[int]) -> SevensRow:
         low -= 1
     while high + 1 in present:
         high += 1
+    # (the deck's own card strings, which the cards of a dealt hand are: the row-end tables and the hands
+    # then hold the same string objects, and looking them up compares them by identity)
     return SevensRow.model_construct(
         suit=_SUIT_ENUM[suit],
-        run=[RANKS[r] + suit for r in range(low, high + 1)],
-        laid=[RANKS[r] + suit for r in sorted(present) if r < low or r > high],
+        run=[_DECK_CARD[RANKS[r] + suit] for r in range(low, high + 1)],
+        laid=[_DECK_CARD[RANKS[r] + suit] for r in sorted(present) if r < low or r > high],
     )
 
 
@@ -142,8 +149,6 @@ def _run_ends(first: str, last: str) -> tuple[str, ...]:
     return tuple(_DECK_CARD[c] for c in ends)
 
 
-_DECK_CARD = {c: c for c in FULL_DECK}
-
 # Every playout step and every request reads the row ends of rows, so they are looked up by the run's
 # first and last card (every pair of cards, so that any run a state can hold has its entry), one dict in
 # another: two lookups by card, without making a key.
@@ -152,7 +157,8 @@ _RUN_ENDS = {first: {last: _run_ends(first, last) for last in FULL_DECK} for fir
 
 def _ends(row: SevensRow) -> tuple[str, ...]:
     """The cards that may be played on ``row`` (as :func:`row_ends`, shared)."""
-    return _RUN_ENDS[row.run[0]][row.run[-1]]
+    run = row.run
+    return _RUN_ENDS[run[0]][run[-1]]
 
 
 # The rows of runs without laid cards, by (suit, lowest rank, highest rank): nearly every play turns one
@@ -189,6 +195,18 @@ _PASSED_EVENTS = {
 """The ``passed`` event by seat and passes used, this one included (1 to 3, and 4 for the bust)."""
 _NEXT_DEAL_MOVES = [SevensMove(type=NEXT_DEAL, player=seat, deck=None) for seat in range(SEVENS_PLAYERS)]
 """Each seat's ``next_deal`` move without a deck, as :meth:`Sevens.next_deal_move` makes it."""
+_DEAL_STARTED_EVENTS = [
+    SevensEvent(type=SevensEventType.deal_started, player=seat) for seat in range(SEVENS_PLAYERS)
+]
+"""Each seat's ``deal_started`` event (as :func:`_event` makes it)."""
+_DEAL_RECORD = SevensDeal(number=1, dealer=0, places=[1, 2, 3, 4], points=[3, 2, 1, 0])
+"""A validated deal record, with every field set, copied with each finished deal's values."""
+_DEAL_ENDED_EVENT = SevensEvent(type=SevensEventType.deal_ended, deal=_DEAL_RECORD)
+"""A validated ``deal_ended`` event (as :func:`_event` makes it), copied with each finished deal's record."""
+_DEALT_TABLE = tuple(_RUN_ROWS[s, _SEVEN, _SEVEN] for s in SUITS)
+"""The table of a fresh deal: the four 7s."""
+_STATE_FIELDS = frozenset(SevensState.model_fields)
+"""The fields of a state: a dealt state sets them all."""
 _SEATS_LEFT_OF = [
     [(seat + k) % SEVENS_PLAYERS for k in range(1, SEVENS_PLAYERS + 1)] for seat in range(SEVENS_PLAYERS)
 ]
@@ -204,9 +222,16 @@ def row_ends(row: SevensRow) -> list[str]:
 
 def playable(state: SevensState) -> set[str]:
     """Every card that may be played on the table now (whoever holds it)."""
+    return _playable_on(state.table)
+
+
+def _playable_on(table: Sequence[SevensRow]) -> set[str]:
+    """:func:`playable` of a state whose rows are ``table`` (read once by the caller)."""
     # (as _ends(row) for each row, written out: the move list of every step asks this)
     ends = _RUN_ENDS
-    clubs, diamonds, hearts, spades = [row.run for row in state.table]
+    clubs_row, diamonds_row, hearts_row, spades_row = table
+    clubs, diamonds, hearts = clubs_row.run, diamonds_row.run, hearts_row.run
+    spades = spades_row.run
     return {
         *ends[clubs[0]][clubs[-1]],
         *ends[diamonds[0]][diamonds[-1]],
@@ -294,23 +319,25 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
                 hand.pop()
         # Built without validation, as updated() updates states: every field comes from a checked request
         # or state or is computed here (validating them again was a tenth of a playout); the test suite
-        # checks that validation accepts the state and gives the same one.
-        state = SevensState.model_construct(
-            game="sevens",
-            options=setup.options,
-            dealer=dealer,
-            deal_number=deal_number,
-            **setup.seeding.state_fields(),
-            phase=Phase.play,
-            turn=first,
-            hands=hands,
-            table=[_RUN_ROWS[s, _SEVEN, _SEVEN] for s in SUITS],
-            passes=[0] * SEVENS_PLAYERS,
-            out=[],
-            bust=[],
-            deals=setup.deals,
-        )
-        return state, [_event(SevensEventType.deal_started, player=dealer)]
+        # checks that validation accepts the state and gives the same one, with every field set.
+        # (unvalidated() rather than model_construct, which looks for defaults and aliases field by field)
+        values = {
+            "game": "sevens",
+            "options": setup.options,
+            "dealer": dealer,
+            "deal_number": deal_number,
+            **setup.seeding.state_fields(),  # seed, commitment, entropy
+            "phase": _PLAY_PHASE,
+            "turn": first,
+            "hands": hands,
+            "table": list(_DEALT_TABLE),
+            "passes": [0] * SEVENS_PLAYERS,
+            "out": [],
+            "bust": [],
+            "deals": setup.deals,
+        }
+        # (a set of its own, as model_construct gives: pydantic's model_copy adds to a copy's set in place)
+        return unvalidated(SevensState, values, set(_STATE_FIELDS)), [_DEAL_STARTED_EVENTS[dealer]]
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevensMove:
         if deck is None and 0 <= player < SEVENS_PLAYERS:
@@ -347,24 +374,29 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         """As :meth:`Game.apply`. A legal move by the seat whose turn it is goes straight to its
         resolution, as the shared checks would send it (to act: ``turn``; a seat at the table; legal
         inside the deal); any other move takes the shared way, which refuses it with the same error."""
+        # (each field read once, and handed to the legality check and the resolution below: see the
+        # comment after this method)
         player = move.player
+        move_type = move.type
+        card = move.card
+        hands = state.hands
         if (
             state.phase is _PLAY_PHASE
             and player == state.turn
-            and 0 <= player < len(state.hands)
-            and move.type != NEXT_DEAL
-            and self.is_legal_in_deal(state, move)
+            and 0 <= player < len(hands)
+            and move_type != NEXT_DEAL
+            and self._is_legal_on_turn(state, player, move_type, card, move.deck, hands)
         ):
-            return self.resolve_in_deal(state, move)
+            return self._resolve_on_turn(state, player, move_type, card, hands)
         return super().apply(state, move)
 
     # Reading a field of a model costs several times reading a local (pydantic models answer attributes
     # through a __getattr__ hook, which leaves Python's fast attribute path): the methods below read each
-    # field they need once.
+    # field they need once, and pass on what they read.
 
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
         moves_of_seat = _PLAY_MOVES[player]
-        ends = playable(state)
+        ends = _playable_on(state.table)  # (playable(state), one call less)
         # a move for each card of _plays(state, player), read in the same pass over the hand
         moves = [moves_of_seat[c] for c in state.hands[player] if c in ends]
         if _may_pass(state, player, bool(moves)):
@@ -374,26 +406,51 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
     def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:
         # (in play, to_act is [turn], or nobody when turn is None)
         player = move.player
-        if state.phase is not _PLAY_PHASE or move.deck is not None or player != state.turn:
+        if state.phase is not _PLAY_PHASE or player != state.turn:
             return False
-        card = move.card
-        if move.type == PLAY:
-            return card is not None and card in state.hands[player] and _is_playable(state, card)
+        return self._is_legal_on_turn(state, player, move.type, move.card, move.deck, state.hands)
+
+    def _is_legal_on_turn(
+        self,
+        state: SevensState,
+        player: int,
+        move_type: SevensMoveType,
+        card: str | None,
+        deck: list[str] | None,
+        hands: list[list[str]],
+    ) -> bool:
+        """Whether the move of ``player``, whose turn it is in play, is legal (its type, card and deck, and
+        the state's hands, as the caller read them): a card of the hand that is playable, or a pass that
+        :func:`_may_pass` allows."""
+        if deck is not None:
+            return False
+        if move_type == PLAY:
+            return card is not None and card in hands[player] and _is_playable(state, card)
         return card is None and _may_pass(state, player)
 
     def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
-        player = move.player
-        if move.type == PASS:
+        return self._resolve_on_turn(state, move.player, move.type, move.card, state.hands)
+
+    def _resolve_on_turn(
+        self,
+        state: SevensState,
+        player: int,
+        move_type: SevensMoveType,
+        card: str | None,
+        hands: list[list[str]],
+    ) -> tuple[SevensState, list[SevensEvent]]:
+        """:meth:`resolve_in_deal` of a legal move of ``player`` (its type and card, and the state's hands,
+        as the caller read them)."""
+        if move_type == PASS:
             passes = list(state.passes)
             used = passes[player] + 1
             events = [_PASSED_EVENTS[player, used]]
             if used <= SEVENS_PASSES:
                 passes[player] = used
                 return self._continue(state, player, events, {"passes": passes}, state.out, state.bust)
-            return self._bust(state, player, events)
-        card = move.card
+            return self._bust(state, player, hands, events)
         assert card is not None
-        hands = list(state.hands)
+        hands = list(hands)
         # the hand without the card: a hand holds each card once (its check refuses a card twice)
         hand = hands[player] = list(hands[player])
         hand.remove(card)
@@ -421,11 +478,11 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         return self._continue(state, player, events, update, out, state.bust)
 
     def _bust(
-        self, state: SevensState, player: int, events: list[SevensEvent]
+        self, state: SevensState, player: int, hands: list[list[str]], events: list[SevensEvent]
     ) -> tuple[SevensState, list[SevensEvent]]:
-        """The fourth pass: the player's cards go to their places on the table."""
-        cards = state.hands[player]
-        hands = list(state.hands)
+        """The fourth pass: the player's cards go to their places on the table (``hands``: the state's)."""
+        cards = hands[player]
+        hands = list(hands)
         hands[player] = []
         # a row of a suit the player holds none of stays as it is: the rows of a state are laid out as _row
         # lays them out (its check, _row_issues, refuses any other row)
@@ -464,17 +521,21 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         self, state: SevensState, survivor: int, events: list[SevensEvent]
     ) -> tuple[SevensState, list[SevensEvent]]:
         places = deal_places(state.out, state.bust, survivor)
-        deal = SevensDeal(
-            number=state.deal_number,
+        deal_number = state.deal_number
+        # the record and its event: copies of validated ones holding the values computed here (as updated()
+        # copies states), since validating them again was most of the cost of ending a deal
+        deal = updated(
+            _DEAL_RECORD,
+            number=deal_number,
             dealer=state.dealer,
             places=places,
             points=[POINTS[p - 1] for p in places],
         )
         deals = [*state.deals, deal]
-        events.append(_event(SevensEventType.deal_ended, deal=deal))
-        phase = Phase.deal_over
-        if state.deal_number >= state.options.deals:
-            phase = Phase.match_over
+        events.append(updated(_DEAL_ENDED_EVENT, deal=deal))
+        phase = _DEAL_OVER_PHASE
+        if deal_number >= state.options.deals:
+            phase = _MATCH_OVER_PHASE
             events.append(_event(SevensEventType.match_ended, winners=best_seats(_totals(deals))))
         return updated(state, deals=deals, phase=phase, turn=None), events
 

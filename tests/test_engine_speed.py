@@ -1904,3 +1904,61 @@ def test_sjuan_totals_are_the_penalties_added_seat_by_seat() -> None:
     assert _totals([*final.deals, short], 5) == totals_seat_by_seat([*final.deals, short], 5)
     with pytest.raises(IndexError):  # and one naming more is refused as before
         _totals([updated(final.deals[0], penalties=[1] * 6)], 5)
+
+
+# ---- Sevens, Sedmice, My Ship Sails, third pass -----------------------------------------------------
+
+
+def test_sevens_deal_events_and_records_are_the_validated_ones() -> None:
+    """The ``deal_started`` events, deal records and ``deal_ended`` events, copied from validated ones, are
+    what validating their fields gives, with the same fields set."""
+    game = GAMES["sevens"]
+    started = ended = 0
+    for seed in range(4):
+        for state, move in playout(game, 4, seed):
+            if move is None:
+                continue
+            _, events = game.apply(state, move)
+            for event in events:
+                if event.type == "deal_started":
+                    expected = SevensEvent(type=SevensEventType.deal_started, player=event.player)
+                    started += 1
+                elif event.type == "deal_ended":
+                    deal = SevensDeal(**{name: getattr(event.deal, name) for name in SevensDeal.model_fields})
+                    assert _typed_fields(event.deal) == _typed_fields(deal)
+                    expected = SevensEvent(type=SevensEventType.deal_ended, deal=deal)
+                    ended += 1
+                else:
+                    continue
+                assert event == expected
+                assert _typed_fields(event) == _typed_fields(expected)
+                assert event.model_dump_json() == expected.model_dump_json()
+    assert started >= 16 and ended >= 20
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("sedmice", 2), ("sedmice", 4), ("my-ship-sails", 4)])
+def test_sedmice_and_my_ship_sails_legality_and_apply_agree_with_the_move_lists(
+    game_id: str, players: int
+) -> None:
+    """A move is legal exactly when it is among the listed moves (moves of other seats and cards not held
+    included), and applying a listed move gives what the shared way (check, then resolve) gives."""
+    game = GAMES[game_id]
+    checked = 0
+    for seed in range(3):
+        for state, move in islice(playout(game, players, seed), 400):
+            if move is None or move.type == "next_deal":
+                continue
+            seats, listed_moves = game.moves(state)
+            candidates = {*listed_moves}
+            cards = [card for hand in state.hands for card in hand[:2]]  # (held by one seat each)
+            for seat in range(players):
+                for card in cards:
+                    for move_type in type(move.type):
+                        if move_type in ("play", "extend", "pass"):
+                            candidates.add(type(move)(type=move_type, player=seat, card=card))
+            for candidate in candidates:
+                legal = candidate.player in seats and candidate in listed_moves
+                assert (candidate.player in seats and game.is_legal(state, candidate)) == legal
+                checked += 1
+            assert game.apply(state, move) == game.resolve(state, move)
+    assert checked > 2000
