@@ -510,7 +510,14 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return check
 
 
-@lru_cache(maxsize=4096)
+_TABLE_MEMO_SIZE = 256
+"""Tables each memo below keeps: a deal asks of a table and of its predecessor only, so a few matches'
+worth is plenty. Kept small on purpose: while a memo grows, every new table adds objects the garbage
+collector must then sweep (at 4096 the collections were some 5% of a playout); once full, a new entry
+only replaces the oldest."""
+
+
+@lru_cache(maxsize=_TABLE_MEMO_SIZE)
 def _playable_on(table: tuple[str, ...]) -> frozenset[str]:
     """The cards not on ``table`` that are a 7 or next in rank to a card of their suit on it: what may be
     played on a table that is not empty in Sjuan, Fan Tan and Domino fan tan (on the empty table it is
@@ -641,7 +648,7 @@ class FreeFanTan(SjuanFamily):
         return all(next_cards.isdisjoint(hand) for hand in hands)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=_TABLE_MEMO_SIZE)
 def _next_cards_up(table: tuple[str, ...], wrap: bool) -> frozenset[str]:
     """The next card up of each suit's row on a free fan tan table that is not empty: every row starts at
     the first card's rank; without wrap it ends at the King, with wrap it goes on from the Ace up to the
