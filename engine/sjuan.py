@@ -18,6 +18,7 @@ Decisions where the rulings are silent (also in the README):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from operator import add
 from typing import Any, ClassVar, cast
@@ -91,6 +92,7 @@ DRAW = SjuanMoveType.draw
 NEXT_DEAL = SjuanMoveType.next_deal
 _PLAY_PHASE = Phase.play
 _DEAL_OVER_PHASE = Phase.deal_over
+_MATCH_OVER_PHASE = Phase.match_over
 # (module names: reading a member off its enum class costs several times a global's lookup, and to_act
 # runs twice per step)
 
@@ -161,25 +163,27 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         """The cards that may start the table while it is empty: any 7 unless a game says otherwise."""
         return {"7" + s for s in "CDHS"}
 
-    def playable_cards(self, state: SjuanFamilyState, cards: Sequence[str]) -> list[str]:
-        """Those of ``cards`` that could be played on the table now, in their order: while the table is
-        empty an opening card; then a 7 that is not out yet, or a card next in rank to one of its suit on
-        the table (the rows run unbroken through their 7, so that is the card below each row and the card
-        above it).
+    def playable_now(self, state: SjuanFamilyState) -> AbstractSet[str]:
+        """Every card that could be played on the table now, whoever holds it: while the table is empty an
+        opening card; then a 7 that is not out yet, or a card next in rank to one of its suit on the table
+        (the rows run unbroken through their 7, so that is the card below each row and the card above it).
 
         The one statement of what may be played: the move list, the legality check, a drawn card, a
-        blocked deal and :meth:`playable` all ask it.
+        blocked deal, :meth:`playable_cards` and :meth:`playable` all ask it.
         """
         table = state.table
         if not table:
-            opening = self.opening_cards(state)
-            return [c for c in cards if c in opening]
-        playable = _playable_on(tuple(table))
+            return self.opening_cards(state)
+        return _playable_on(tuple(table))
+
+    def playable_cards(self, state: SjuanFamilyState, cards: Sequence[str]) -> list[str]:
+        """Those of ``cards`` that could be played on the table now (:meth:`playable_now`), in their order."""
+        playable = self.playable_now(state)
         return [c for c in cards if c in playable]
 
     def playable(self, state: SjuanFamilyState) -> set[str]:
         """Every card that could be played on the table now (whoever holds it)."""
-        return set(self.playable_cards(state, FULL_DECK))
+        return set(self.playable_now(state))
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         """Issues unless every suit's cards on the table form one unbroken row through its 7 (asked once
@@ -196,6 +200,13 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
     def blocked(self, state: SjuanFamilyState) -> bool:
         """Whether nobody holds a playable card (only possible in free fan tan without wrap)."""
+        return self.blocked_with(state, state.table, state.hands)
+
+    def blocked_with(
+        self, state: SjuanFamilyState, table: Sequence[str], hands: Sequence[Sequence[str]]
+    ) -> bool:
+        """:meth:`blocked` of ``state``, whose ``table`` and ``hands`` the caller already holds (a play
+        asks it of the state it has just made, from the lists it made it with)."""
         return False
 
     def stock(self, state: SjuanFamilyState) -> list[str]:
@@ -268,15 +279,17 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     def to_act(self, state: SjuanFamilyState) -> list[int]:
         phase = state.phase
         if phase is _PLAY_PHASE:
-            assert state.turn is not None
-            return [state.turn]
+            turn = state.turn
+            assert turn is not None
+            return [turn]
         if phase is _DEAL_OVER_PHASE:
             return [(state.dealer + 1) % len(state.hands)]
         return []
 
     def deal_moves(self, state: SjuanFamilyState, player: int) -> list[SjuanMove]:
         plays = _PLAYS[player]
-        moves = [plays[c] for c in self.playable_cards(state, state.hands[player])]
+        playable = self.playable_now(state)
+        moves = [plays[c] for c in state.hands[player] if c in playable]
         return moves or [self._no_play_move(state, player)]
 
     def _no_play_move(self, state: SjuanFamilyState, player: int) -> SjuanMove:
@@ -289,9 +302,10 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         listed move can equal ``move``; it is compared as ``in`` would (a move naming a deck equals none)."""
         player, card = move.player, move.card
         hand = state.hands[player]
-        if card in hand and self.playable_cards(state, (card,)):
+        playable = self.playable_now(state)
+        if card in playable and card in hand:
             listed_move = _PLAYS[player][card]
-        elif self.playable_cards(state, hand):
+        elif not playable.isdisjoint(hand):
             return False
         else:
             listed_move = self._no_play_move(state, player)
@@ -300,21 +314,23 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     def resolve_in_deal(
         self, state: SjuanFamilyState, move: SjuanMove
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        n = len(state.hands)
-        player = move.player
-        if move.type == PASS:
+        # (each field of the state and the move read once: a model's field costs far more than a local)
+        held = state.hands
+        n = len(held)
+        player, kind = move.player, move.type
+        if kind == PASS:
             chips = list(state.chips)
             chips[player] += 1
             return updated(state, chips=chips, turn=(player + 1) % n), [_PASSED[player]]
-        if move.type == DRAW:
+        hands = list(held)
+        if kind == DRAW:
             stock = self.stock(state)
             drawn = stock[0]
-            hands = list(state.hands)
             hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
             # one copy of the state in the common case, where the turn passes on; the drawn card's
             # playability is asked of the state after the draw (on an empty table a drawn 7H may open)
             after = updated(state, hands=hands, stock=stock[1:], turn=(player + 1) % n)
-            keeps_turn = bool(self.playable_cards(after, (drawn,))) or (
+            keeps_turn = drawn in self.playable_now(after) or (
                 self.draws_until_playable(after) and len(stock) > 1
             )
             if keeps_turn:
@@ -322,24 +338,25 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             return after, [_DREW[player][drawn]]
         card = move.card
         assert card is not None
-        hands = list(state.hands)
         # a card is held once (the state check refuses a card found twice): removed as list.remove does,
         # without a comparison in Python for every card of the hand
         hand = hands[player] = list(hands[player])
         hand.remove(card)
         events = [_PLAYED[player][card]]
         # the turn passes on unless the deal ends here (then _end_deal clears it)
-        after = updated(state, hands=hands, table=[*state.table, card], turn=(player + 1) % n)
-        if not hands[player]:
+        table = [*state.table, card]
+        after = updated(state, hands=hands, table=table, turn=(player + 1) % n)
+        if not hand:
             return self._end_deal(after, winner=player, events=events)
-        if self.blocked(after):
+        if self.blocked_with(after, table, hands):
             return self._end_deal(after, winner=None, events=events)
         return after, events
 
     def _end_deal(
         self, state: SjuanFamilyState, winner: int | None, events: list[SjuanEvent]
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        cards_left = [len(h) for h in state.hands]
+        hands = state.hands
+        cards_left = [len(h) for h in hands]
         chips = list(state.chips)
         count_chips = state.options.chips_count
         # the record and its event made as validation would make them, without validating the engine's own
@@ -359,10 +376,10 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         )
         deals = [*state.deals, deal]
         events.append(updated(_DEAL_ENDED, player=winner, deal=deal))
-        totals = _totals(deals, len(state.hands))
-        phase = Phase.deal_over
+        totals = _totals(deals, len(hands))
+        phase = _DEAL_OVER_PHASE
         if max(totals) >= MATCH_TARGET:
-            phase = Phase.match_over
+            phase = _MATCH_OVER_PHASE
             events.append(_event(SjuanEventType.match_ended, winners=best_seats(totals, lowest=True)))
         return updated(state, deals=deals, phase=phase, turn=None), events
 
@@ -493,7 +510,14 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return check
 
 
-@lru_cache(maxsize=4096)
+_TABLE_MEMO_SIZE = 256
+"""Tables each memo below keeps: a deal asks of a table and of its predecessor only, so a few matches'
+worth is plenty. Kept small on purpose: while a memo grows, every new table adds objects the garbage
+collector must then sweep (at 4096 the collections were some 5% of a playout); once full, a new entry
+only replaces the oldest."""
+
+
+@lru_cache(maxsize=_TABLE_MEMO_SIZE)
 def _playable_on(table: tuple[str, ...]) -> frozenset[str]:
     """The cards not on ``table`` that are a 7 or next in rank to a card of their suit on it: what may be
     played on a table that is not empty in Sjuan, Fan Tan and Domino fan tan (on the empty table it is
@@ -503,13 +527,17 @@ def _playable_on(table: tuple[str, ...]) -> frozenset[str]:
     legality check, of the same table): memoised on the table's cards, a table's answer is its
     predecessor's with the card added taken out and that card's neighbours not on the table put in,
     which is exactly the definition (a card's own neighbours are the only cards it makes playable),
-    instead of a set of the whole table built for every question.
+    instead of a set of the whole table built for every question. Whether a neighbour is on the table is
+    asked of a set of the table's cards: looking for it in the tuple compared it with every card there
+    (strings made apart are compared character by character), which was most of the cost of a new table.
     """
     if not table:
         return _SEVENS
     added = table[-1]
     before = _playable_on(table[:-1])
-    return before.difference((added,)).union([n for n in _NEIGHBOURS.get(added, ()) if n not in table])
+    neighbours = _NEIGHBOURS.get(added, ())
+    on_table = set(table)
+    return before.difference((added,)).union([n for n in neighbours if n not in on_table])
 
 
 def _deal_events(state: SjuanFamilyState) -> list[SjuanEvent]:
@@ -578,14 +606,13 @@ class FreeFanTan(SjuanFamily):
     def opening_cards(self, state: SjuanFamilyState) -> set[str]:
         return set(FULL_DECK)
 
-    def playable_cards(self, state: SjuanFamilyState, cards: Sequence[str]) -> list[str]:
-        """Those of ``cards`` that could be played now, in their order: any card on an empty table, then
-        the next card up of each suit's row (:meth:`next_cards`)."""
-        if not state.table:
-            opening = self.opening_cards(state)
-            return [c for c in cards if c in opening]
-        next_cards = self.next_cards(state)
-        return [c for c in cards if c in next_cards]
+    def playable_now(self, state: SjuanFamilyState) -> AbstractSet[str]:
+        """Every card that could be played now: any card on an empty table, then the next card up of each
+        suit's row (:meth:`next_cards`)."""
+        table = state.table
+        if not table:
+            return self.opening_cards(state)
+        return _next_cards_up(tuple(table), cast(FreeFanTanOptions, state.options).wrap)
 
     def next_cards(self, state: SjuanFamilyState) -> frozenset[str]:
         """The next card up of each suit's row on a table that is not empty (:func:`_next_cards_up`)."""
@@ -611,15 +638,17 @@ class FreeFanTan(SjuanFamily):
                 )
         return issues
 
-    def blocked(self, state: SjuanFamilyState) -> bool:
-        if not state.table:
+    def blocked_with(
+        self, state: SjuanFamilyState, table: Sequence[str], hands: Sequence[Sequence[str]]
+    ) -> bool:
+        if not table:
             return False
         # nobody holds a playable card: none of the (at most four) next cards is in a hand
-        next_cards = self.next_cards(state)
-        return all(next_cards.isdisjoint(hand) for hand in state.hands)
+        next_cards = _next_cards_up(tuple(table), cast(FreeFanTanOptions, state.options).wrap)
+        return all(next_cards.isdisjoint(hand) for hand in hands)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=_TABLE_MEMO_SIZE)
 def _next_cards_up(table: tuple[str, ...], wrap: bool) -> frozenset[str]:
     """The next card up of each suit's row on a free fan tan table that is not empty: every row starts at
     the first card's rank; without wrap it ends at the King, with wrap it goes on from the Ace up to the

@@ -1962,3 +1962,36 @@ def test_sedmice_and_my_ship_sails_legality_and_apply_agree_with_the_move_lists(
                 checked += 1
             assert game.apply(state, move) == game.resolve(state, move)
     assert checked > 2000
+
+
+# ---- Sjuan family, third pass -----------------------------------------------------------------------
+
+
+def test_free_fan_tan_blocked_after_a_play_is_nobody_holding_a_playable_card() -> None:
+    # a play asks blocked_with of the state it made, with the table and hands it made it from: the slow
+    # way asks the state after the play itself which cards are playable and whether anybody holds one
+    game = GAMES["free-fan-tan"]
+    assert isinstance(game, SjuanFamily)
+    outcomes = set()
+    for seed in range(4):
+        for state, move in playout(game, 3, seed):
+            if move is None or move.type != "play":
+                continue
+            after = updated(state, hands=list(state.hands), table=[*state.table, move.card])
+            after.hands[move.player] = [c for c in after.hands[move.player] if c != move.card]
+            playable = game.playable(after)
+            slow = not any(c in playable for hand in after.hands for c in hand)
+            assert game.blocked_with(after, after.table, after.hands) == slow
+            outcomes.add(slow)
+    assert outcomes == {False, True}
+
+
+def test_sjuan_playable_on_is_the_definition_past_the_memo_size() -> None:
+    # the memo keeps few tables: tables asked after theirs were dropped are rebuilt from the definition
+    from sevens_rules.engine.sjuan import _TABLE_MEMO_SIZE, _playable_on
+
+    rng = random.Random(5)
+    _playable_on.cache_clear()
+    tables = [tuple(rng.sample(FULL_DECK, rng.randint(1, 52))) for _ in range(3 * _TABLE_MEMO_SIZE)]
+    for table in tables + tables[::-1]:
+        assert _playable_on(table) == playable_on_by_scanning(table), table
