@@ -84,6 +84,11 @@ PLAYED = Outcome.played
 THROWN_IN = Outcome.thrown_in
 MATCH_WON = Outcome.match_won
 _ACTIVE = (STAND_OR_BEG, GIVE_OR_RUN, DISCARDING, PLAYING)
+# the event types made at every trick and deal end, likewise
+TRICK_WON = SevenUpEventType.trick_won
+POINT = SevenUpEventType.point
+DEAL_ENDED = SevenUpEventType.deal_ended
+MATCH_ENDED = SevenUpEventType.match_ended
 _UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
 SUIT_OF: Mapping[str, Suit] = {suit.value: suit for suit in Suit}
 """The suit of a card's suit letter (``SUIT_OF[card[1]]``): the same member ``Suit(letter)`` gives, without
@@ -168,6 +173,23 @@ a deal's Game is summed without a call per trick."""
 
 def _sorted(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=_ORDER.__getitem__)
+
+
+# Reading a field of a model costs several times a dict lookup: pydantic's BaseModel defines
+# ``__getattr__``, which keeps the interpreter from specialising attribute loads. The functions every step
+# of a playout runs (the seats to act, the move list, the legality check, the play) read a state's or a
+# move's ``__dict__`` once and look their fields up in it.
+
+
+def _seat_to_play(fields: Mapping[str, Any]) -> int:
+    """The seat whose card comes next in the trick (``play`` phase): clockwise from the leader. ``fields``
+    are the state's fields (its ``__dict__``)."""
+    leader: int = fields["leader"]
+    return (leader + len(fields["trick"])) % len(fields["hands"])
+
+
+_NO_MOVES: Mapping[str, SevenUpMove] = {}
+"""The moves naming a card in a phase without any (read only)."""
 
 
 # Records and events made without validation. A trick record, its ``trick_won`` event, the point events
@@ -404,7 +426,7 @@ class SevenUpRules(
             totals[point.side] += 1
             events.append(
                 _event_with_list(
-                    SevenUpEventType.point,
+                    POINT,
                     player=point.seat,
                     side=point.side,
                     card=card_,
@@ -450,12 +472,12 @@ class SevenUpRules(
             for point in points:
                 by_side[point.side] += 1
         deal = _deal_record(state.deal_number, state.dealer, outcome, state.trump, list(points), by_side)
-        events.append(_event_with_list(SevenUpEventType.deal_ended, player=state.dealer, deal=deal))
+        events.append(_event_with_list(DEAL_ENDED, player=state.dealer, deal=deal))
         phase = DEAL_OVER
         if winning_side is not None:
             phase = MATCH_OVER
             winners = [s for s in range(n) if self.side_of(s) == winning_side]
-            events.append(_event_with_list(SevenUpEventType.match_ended, side=winning_side, winners=winners))
+            events.append(_event_with_list(MATCH_ENDED, side=winning_side, winners=winners))
         return updated(state, points=[], deals=[*state.deals, deal], phase=phase, leader=None)
 
     def honour_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
@@ -511,23 +533,24 @@ class SevenUpRules(
 
     def seat_to_play(self, state: StateT) -> int:
         """The seat whose card comes next in the trick (``play`` phase): clockwise from the leader."""
-        assert state.leader is not None
-        return (state.leader + len(state.trick)) % len(state.hands)
+        return _seat_to_play(state.__dict__)
 
     def to_act(self, state: StateT) -> list[int]:
-        n = len(state.hands)
-        phase = state.phase
+        fields: dict[str, Any] = state.__dict__  # one read of the model (see _seat_to_play)
+        phase = fields["phase"]
         if phase is PLAYING:
-            # seat_to_play's sum, without the call: every step of a playout asks this twice
-            return [(state.leader + len(state.trick)) % n]  # type: ignore[operator]
+            return [_seat_to_play(fields)]
+        n = len(fields["hands"])
         if phase is STAND_OR_BEG:
-            return [(state.dealer + 1) % n]
+            return [(fields["dealer"] + 1) % n]
         if phase is GIVE_OR_RUN:
-            return [state.dealer]
+            return [fields["dealer"]]
         if phase is DISCARDING:
+            hands = fields["hands"]
+            eldest = fields["dealer"] + 1
             for k in range(n):
-                seat = (state.dealer + 1 + k) % n
-                if len(state.hands[seat]) > HAND_SIZE:
+                seat = (eldest + k) % n
+                if len(hands[seat]) > HAND_SIZE:
                     return [seat]
             return []
         if phase is DEAL_OVER:
@@ -538,8 +561,12 @@ class SevenUpRules(
         """The shared cycle's moves (:meth:`DealtMatch.legal_moves`); in ``play``, the step of almost every
         request, the seat is compared with the one seat to play rather than with a list made by ``to_act``
         (``moves`` and ``apply`` each list who acts already)."""
-        if state.phase is PLAYING:
-            return self.deal_moves(state, player) if player == self.seat_to_play(state) else []
+        fields: dict[str, Any] = state.__dict__
+        if fields["phase"] is PLAYING:
+            if player != _seat_to_play(fields):
+                return []
+            moves, cards = self.card_choices(fields, player)
+            return list(map(moves.__getitem__, cards))
         return DealtMatch.legal_moves(self, state, player)
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevenUpMove:
@@ -547,27 +574,34 @@ class SevenUpRules(
             return _NEXT_DEAL_MOVES[player]
         return SevenUpMove(type=NEXT_DEAL, player=player, deck=deck)
 
-    def card_choices(self, state: StateT, player: int) -> tuple[Mapping[str, SevenUpMove], list[str]]:
+    def card_choices(
+        self, fields: Mapping[str, Any], player: int
+    ) -> tuple[Mapping[str, SevenUpMove], Sequence[str]]:
         """The moves of this phase that name a card, by card, and the cards ``player`` may name now: the
         cards the following rule allows in ``play``, each card of a hand still above six in ``discard``
         (one card per move, see the module notes), none in other phases. The move list and the legality
-        check are both built from it."""
-        phase = state.phase
+        check are both built from it. ``fields`` are the state's fields (its ``__dict__``, read once by
+        the caller, see :func:`_seat_to_play`)."""
+        phase = fields["phase"]
         if phase is PLAYING:
-            led = state.trick[0][1] if state.trick else None
+            trick = fields["trick"]
             cards = legal_follows(
-                state.hands[player], led, state.trump, state.options.may_trump_when_able_to_follow
+                fields["hands"][player],
+                trick[0][1] if trick else None,
+                fields["trump"],
+                fields["options"].may_trump_when_able_to_follow,
             )
             return _PLAY_MOVES[player], cards
         if phase is DISCARDING:
-            hand = state.hands[player]
-            return _DISCARD_MOVES[player], (_sorted(hand) if len(hand) > HAND_SIZE else [])
-        return {}, []
+            hand = fields["hands"][player]
+            return _DISCARD_MOVES[player], (_sorted(hand) if len(hand) > HAND_SIZE else ())
+        return _NO_MOVES, ()
 
     def deal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
-        phase = state.phase
+        fields: dict[str, Any] = state.__dict__
+        phase = fields["phase"]
         if phase is PLAYING or phase is DISCARDING:
-            moves, cards = self.card_choices(state, player)
+            moves, cards = self.card_choices(fields, player)
             return list(map(moves.__getitem__, cards))
         if phase is STAND_OR_BEG or phase is GIVE_OR_RUN:
             return list(_DECISION_MOVES[phase][player])
@@ -577,21 +611,26 @@ class SevenUpRules(
         # A play or a discard is checked without building the move list (that was half the cost of a
         # random playout): it is legal when it is exactly the listed move of its card and the card is
         # among those the phase allows (``card_choices``, which the list is built from too).
-        kind = move.type
+        move_fields: dict[str, Any] = move.__dict__  # one read of the move for its fields (see _seat_to_play)
+        kind = move_fields["type"]
         if kind is PLAY or kind is DISCARD:
-            card_ = move.card if kind is PLAY else (move.cards[0] if move.cards else None)
-            moves, cards = self.card_choices(state, move.player)
+            if kind is PLAY:
+                card_ = move_fields["card"]
+            else:
+                discards = move_fields["cards"]
+                card_ = discards[0] if discards else None
+            moves, cards = self.card_choices(state.__dict__, move_fields["player"])
             listed_move = moves.get(card_) if card_ is not None else None
             # ``is`` first: a move picked from a listed move list is the very same object
             return listed_move is not None and (listed_move is move or listed_move == move) and card_ in cards
-        return move in self.deal_moves(state, move.player)
+        return move in self.deal_moves(state, move_fields["player"])
 
     def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
-        player = move.player
-        kind = move.type
+        move_fields: dict[str, Any] = move.__dict__  # one read of the move for its fields (see _seat_to_play)
+        player: int = move_fields["player"]
+        kind = move_fields["type"]
         if kind is PLAY:
-            assert move.card is not None
-            return self._play_card(state, player, move.card)
+            return self._play_card(state, player, move_fields["card"])
         if kind is STAND:
             events = [_SEAT_EVENTS[SevenUpEventType.stood][player]]
             return self._start_play(state), events
@@ -606,8 +645,9 @@ class SevenUpRules(
         if kind is RUN:
             return self._run(state, player)
         if kind is DISCARD:
-            assert move.cards is not None and len(move.cards) == 1
-            return self._discard(state, player, move.cards[0])
+            discards = move_fields["cards"]
+            assert discards is not None and len(discards) == 1
+            return self._discard(state, player, discards[0])
         raise AssertionError(f"{kind} is not a move inside a deal")
 
     def draw_after_trick(
@@ -670,41 +710,42 @@ class SevenUpRules(
 
     def _discard(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
         """``player`` discards ``card_`` (one card per ``discard`` move, see the module notes)."""
-        hands = list(state.hands)
+        fields: dict[str, Any] = state.__dict__
+        hands = list(fields["hands"])
         hand = hands[player] = list(hands[player])
         hand.remove(card_)  # a hand holds each card once
-        discarded: list[list[str]] = list(state.discarded)
+        discarded: list[list[str]] = list(fields["discarded"])
         discarded[player] = _sorted([*discarded[player], card_])
         events = [_DISCARDED_ONE_EVENTS[player]]
         if len(hand) > HAND_SIZE or any(len(h) > HAND_SIZE for h in hands):
             return updated(state, hands=hands, discarded=discarded), events
         # the last discard: play starts, in the same copy of the state
-        leader = (state.dealer + 1) % len(hands)
+        leader = (fields["dealer"] + 1) % len(hands)
         return updated(state, hands=hands, discarded=discarded, phase=PLAYING, leader=leader), events
 
     def _play_card(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
-        n = len(state.hands)
-        hands: list[list[str]] = list(state.hands)
+        fields: dict[str, Any] = state.__dict__  # one read of the state for its fields (see _seat_to_play)
+        hands: list[list[str]] = list(fields["hands"])
+        n = len(hands)
         hand = hands[player] = list(hands[player])
         hand.remove(card_)  # a hand holds each card once
-        trick = [*state.trick, card_]
+        trick = [*fields["trick"], card_]
         events = [_PLAYED_EVENTS[player][card_]]
         if len(trick) < n:
             return updated(state, hands=hands, trick=trick), events
-        leader = state.leader
-        assert leader is not None
-        trump = state.trump
+        leader: int = fields["leader"]
+        trump = fields["trump"]
         winner: int = trick_winner(trick, leader, n, trump)
-        events.append(_event_with_list(SevenUpEventType.trick_won, player=winner, cards=list(trick)))
+        events.append(_event_with_list(TRICK_WON, player=winner, cards=list(trick)))
         changes: dict[str, Any] = {
             "hands": hands,
             "trick": [],
-            "tricks": [*state.tricks, _trick_record(leader, trick, trump, winner)],
+            "tricks": [*fields["tricks"], _trick_record(leader, trick, trump, winner)],
             "leader": winner,
         }
         self.draw_after_trick(state, winner, changes, events)
         after = updated(state, **changes)
-        if any(after.hands):
+        if any(changes["hands"]):  # the hands after the trick (and after drawing, in California Jack)
             return after, events
         # the hand is over: High, Low, Jack, Game, one at a time, and the deal closes
         after, _ = self._award(after, self.hand_points(after), events, end_of_hand=True)
