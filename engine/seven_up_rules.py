@@ -89,6 +89,10 @@ TRICK_WON = SevenUpEventType.trick_won
 POINT = SevenUpEventType.point
 DEAL_ENDED = SevenUpEventType.deal_ended
 MATCH_ENDED = SevenUpEventType.match_ended
+HIGH = Reason.high
+LOW = Reason.low
+JACK = Reason.jack
+GAME = Reason.game
 _UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
 SUIT_OF: Mapping[str, Suit] = {suit.value: suit for suit in Suit}
 """The suit of a card's suit letter (``SUIT_OF[card[1]]``): the same member ``Suit(letter)`` gives, without
@@ -300,14 +304,16 @@ class SevenUpRules(
 
     def totals(self, state: StateT) -> list[int]:
         """Match points per side: counted finished deals plus the points of the deal in progress."""
-        totals = [0] * self.side_count(len(state.hands))
-        for deal in state.deals:
+        fields: dict[str, Any] = state.__dict__
+        totals = [0] * self.side_count(len(fields["hands"]))
+        for deal in fields["deals"]:
             for side, points in enumerate(deal.by_side):
                 if side < len(totals):
                     totals[side] += points
-        for point in state.points:
-            if point.side < len(totals):
-                totals[point.side] += 1
+        for point in fields["points"]:
+            side = point.side
+            if side < len(totals):
+                totals[side] += 1
         return totals
 
     def next_dealer(self, state: StateT) -> int:
@@ -423,14 +429,16 @@ class SevenUpRules(
         points = list(state.points)
         for point, card_ in new_points[:counted]:
             points.append(point)
-            totals[point.side] += 1
+            point_fields: dict[str, Any] = point.__dict__  # one read of the point (see _seat_to_play)
+            side = point_fields["side"]
+            totals[side] += 1
             events.append(
                 _event_with_list(
                     POINT,
-                    player=point.seat,
-                    side=point.side,
+                    player=point_fields["seat"],
+                    side=side,
                     card=card_,
-                    reason=point.reason,
+                    reason=point_fields["reason"],
                     totals=list(totals),
                 )
             )
@@ -449,8 +457,9 @@ class SevenUpRules(
         flag says whether the target was reached."""
         running = list(totals)
         for i, point in enumerate(points):
-            running[point.side] += 1
-            if running[point.side] >= self.target:
+            side = point.side
+            running[side] += 1
+            if running[side] >= self.target:
                 return i + 1, True
         return len(points), False
 
@@ -464,27 +473,30 @@ class SevenUpRules(
     ) -> StateT:
         """Record the deal and move to ``deal_over`` (or ``match_over`` when ``winning_side`` is set).
         ``points`` are the deal's points when they are not yet in ``state`` (else its ``points``)."""
-        n = len(state.hands)
+        fields: dict[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
+        n = len(fields["hands"])
         if points is None:
-            points = state.points
+            points = fields["points"]
         by_side = [0] * self.side_count(n)
         if outcome is not THROWN_IN:
             for point in points:
                 by_side[point.side] += 1
-        deal = _deal_record(state.deal_number, state.dealer, outcome, state.trump, list(points), by_side)
-        events.append(_event_with_list(DEAL_ENDED, player=state.dealer, deal=deal))
+        dealer = fields["dealer"]
+        deal = _deal_record(fields["deal_number"], dealer, outcome, fields["trump"], list(points), by_side)
+        events.append(_event_with_list(DEAL_ENDED, player=dealer, deal=deal))
         phase = DEAL_OVER
         if winning_side is not None:
             phase = MATCH_OVER
             winners = [s for s in range(n) if self.side_of(s) == winning_side]
             events.append(_event_with_list(MATCH_ENDED, side=winning_side, winners=winners))
-        return updated(state, points=[], deals=[*state.deals, deal], phase=phase, leader=None)
+        return updated(state, points=[], deals=[*fields["deals"], deal], phase=phase, leader=None)
 
     def honour_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
         """High, Low and Jack of a played hand, with their cards: High and Low to whoever played the
         highest and lowest trump, Jack to the winner of the trick holding the trump Jack."""
-        n = len(state.hands)
-        trump = state.trump
+        fields: dict[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
+        n = len(fields["hands"])
+        trump = fields["trump"]
         points: list[tuple[SevenUpPoint, str | None]] = []
         if trump is not None:
             # who played each trump, and who won the trump Jack, in one pass over the hand (the other cards
@@ -492,41 +504,44 @@ class SevenUpRules(
             jack = "J" + trump
             jack_winner: int | None = None
             played_by: dict[str, int] = {}
-            for t in state.tricks:
-                leader = t.leader
-                for i, c in enumerate(t.cards):
+            for trick in fields["tricks"]:
+                record: dict[str, Any] = trick.__dict__  # one read of the trick (see _seat_to_play)
+                leader = record["leader"]
+                for i, c in enumerate(record["cards"]):
                     if c[1] == trump:
                         played_by[c] = (leader + i) % n
                         if c == jack:
-                            jack_winner = t.winner
+                            jack_winner = record["winner"]
             high = highest(played_by, trump)
             low = lowest(played_by, trump)
             if high is not None and low is not None:
                 # one trump played alone is both the highest and the lowest: it takes both points
-                points.append((self._seat_point(Reason.high, played_by[high]), high))
-                points.append((self._seat_point(Reason.low, played_by[low]), low))
+                points.append((self._seat_point(HIGH, played_by[high]), high))
+                points.append((self._seat_point(LOW, played_by[low]), low))
             if jack_winner is not None:
-                points.append((self._seat_point(Reason.jack, jack_winner), jack))
+                points.append((self._seat_point(JACK, jack_winner), jack))
         return points
 
     def hand_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
         """The end-of-hand points in counting order, High, Low, Jack, then Game (when scored), each with
         the card behind it (None for Game)."""
-        n = len(state.hands)
+        fields: dict[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
+        n = len(fields["hands"])
         points = self.honour_points(state)
-        if self.game_point(state.options):
+        if self.game_point(fields["options"]):
             # card points by seat first (a call of side_of per seat rather than per trick); each card's
             # points are read from a table (what card_points gives for the card)
             won_by_seat = [0] * n
             points_of = _CARD_POINTS.__getitem__
-            for trick in state.tricks:
-                won_by_seat[trick.winner] += sum(map(points_of, trick.cards))
+            for trick in fields["tricks"]:
+                record: dict[str, Any] = trick.__dict__  # one read of the trick
+                won_by_seat[record["winner"]] += sum(map(points_of, record["cards"]))
             won = [0] * self.side_count(n)
             for seat in range(n):
                 won[self.side_of(seat)] += won_by_seat[seat]
             side = unique_best(won)
             if side is not None:
-                points.append((self._point(Reason.game, self.game_point_seat(side), side), None))
+                points.append((self._point(GAME, self.game_point_seat(side), side), None))
         return points
 
     # ---- turns and moves ----------------------------------------------------------------------
