@@ -84,6 +84,15 @@ PLAYED = Outcome.played
 THROWN_IN = Outcome.thrown_in
 MATCH_WON = Outcome.match_won
 _ACTIVE = (STAND_OR_BEG, GIVE_OR_RUN, DISCARDING, PLAYING)
+# the event types made at every trick and deal end, likewise
+TRICK_WON = SevenUpEventType.trick_won
+POINT = SevenUpEventType.point
+DEAL_ENDED = SevenUpEventType.deal_ended
+MATCH_ENDED = SevenUpEventType.match_ended
+HIGH = Reason.high
+LOW = Reason.low
+JACK = Reason.jack
+GAME = Reason.game
 _UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
 SUIT_OF: Mapping[str, Suit] = {suit.value: suit for suit in Suit}
 """The suit of a card's suit letter (``SUIT_OF[card[1]]``): the same member ``Suit(letter)`` gives, without
@@ -168,6 +177,23 @@ a deal's Game is summed without a call per trick."""
 
 def _sorted(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=_ORDER.__getitem__)
+
+
+# Reading a field of a model costs several times a dict lookup: pydantic's BaseModel defines
+# ``__getattr__``, which keeps the interpreter from specialising attribute loads. The functions every step
+# of a playout runs (the seats to act, the move list, the legality check, the play) read a state's or a
+# move's ``__dict__`` once and look their fields up in it.
+
+
+def _seat_to_play(fields: Mapping[str, Any]) -> int:
+    """The seat whose card comes next in the trick (``play`` phase): clockwise from the leader. ``fields``
+    are the state's fields (its ``__dict__``)."""
+    leader: int = fields["leader"]
+    return (leader + len(fields["trick"])) % len(fields["hands"])
+
+
+_NO_MOVES: Mapping[str, SevenUpMove] = {}
+"""The moves naming a card in a phase without any (read only)."""
 
 
 # Records and events made without validation. A trick record, its ``trick_won`` event, the point events
@@ -278,14 +304,16 @@ class SevenUpRules(
 
     def totals(self, state: StateT) -> list[int]:
         """Match points per side: counted finished deals plus the points of the deal in progress."""
-        totals = [0] * self.side_count(len(state.hands))
-        for deal in state.deals:
+        fields: dict[str, Any] = state.__dict__
+        totals = [0] * self.side_count(len(fields["hands"]))
+        for deal in fields["deals"]:
             for side, points in enumerate(deal.by_side):
                 if side < len(totals):
                     totals[side] += points
-        for point in state.points:
-            if point.side < len(totals):
-                totals[point.side] += 1
+        for point in fields["points"]:
+            side = point.side
+            if side < len(totals):
+                totals[side] += 1
         return totals
 
     def next_dealer(self, state: StateT) -> int:
@@ -401,14 +429,16 @@ class SevenUpRules(
         points = list(state.points)
         for point, card_ in new_points[:counted]:
             points.append(point)
-            totals[point.side] += 1
+            point_fields: dict[str, Any] = point.__dict__  # one read of the point (see _seat_to_play)
+            side = point_fields["side"]
+            totals[side] += 1
             events.append(
                 _event_with_list(
-                    SevenUpEventType.point,
-                    player=point.seat,
-                    side=point.side,
+                    POINT,
+                    player=point_fields["seat"],
+                    side=side,
                     card=card_,
-                    reason=point.reason,
+                    reason=point_fields["reason"],
                     totals=list(totals),
                 )
             )
@@ -427,8 +457,9 @@ class SevenUpRules(
         flag says whether the target was reached."""
         running = list(totals)
         for i, point in enumerate(points):
-            running[point.side] += 1
-            if running[point.side] >= self.target:
+            side = point.side
+            running[side] += 1
+            if running[side] >= self.target:
                 return i + 1, True
         return len(points), False
 
@@ -442,27 +473,30 @@ class SevenUpRules(
     ) -> StateT:
         """Record the deal and move to ``deal_over`` (or ``match_over`` when ``winning_side`` is set).
         ``points`` are the deal's points when they are not yet in ``state`` (else its ``points``)."""
-        n = len(state.hands)
+        fields: dict[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
+        n = len(fields["hands"])
         if points is None:
-            points = state.points
+            points = fields["points"]
         by_side = [0] * self.side_count(n)
         if outcome is not THROWN_IN:
             for point in points:
                 by_side[point.side] += 1
-        deal = _deal_record(state.deal_number, state.dealer, outcome, state.trump, list(points), by_side)
-        events.append(_event_with_list(SevenUpEventType.deal_ended, player=state.dealer, deal=deal))
+        dealer = fields["dealer"]
+        deal = _deal_record(fields["deal_number"], dealer, outcome, fields["trump"], list(points), by_side)
+        events.append(_event_with_list(DEAL_ENDED, player=dealer, deal=deal))
         phase = DEAL_OVER
         if winning_side is not None:
             phase = MATCH_OVER
             winners = [s for s in range(n) if self.side_of(s) == winning_side]
-            events.append(_event_with_list(SevenUpEventType.match_ended, side=winning_side, winners=winners))
-        return updated(state, points=[], deals=[*state.deals, deal], phase=phase, leader=None)
+            events.append(_event_with_list(MATCH_ENDED, side=winning_side, winners=winners))
+        return updated(state, points=[], deals=[*fields["deals"], deal], phase=phase, leader=None)
 
     def honour_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
         """High, Low and Jack of a played hand, with their cards: High and Low to whoever played the
         highest and lowest trump, Jack to the winner of the trick holding the trump Jack."""
-        n = len(state.hands)
-        trump = state.trump
+        fields: dict[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
+        n = len(fields["hands"])
+        trump = fields["trump"]
         points: list[tuple[SevenUpPoint, str | None]] = []
         if trump is not None:
             # who played each trump, and who won the trump Jack, in one pass over the hand (the other cards
@@ -470,64 +504,68 @@ class SevenUpRules(
             jack = "J" + trump
             jack_winner: int | None = None
             played_by: dict[str, int] = {}
-            for t in state.tricks:
-                leader = t.leader
-                for i, c in enumerate(t.cards):
+            for trick in fields["tricks"]:
+                record: dict[str, Any] = trick.__dict__  # one read of the trick (see _seat_to_play)
+                leader = record["leader"]
+                for i, c in enumerate(record["cards"]):
                     if c[1] == trump:
                         played_by[c] = (leader + i) % n
                         if c == jack:
-                            jack_winner = t.winner
+                            jack_winner = record["winner"]
             high = highest(played_by, trump)
             low = lowest(played_by, trump)
             if high is not None and low is not None:
                 # one trump played alone is both the highest and the lowest: it takes both points
-                points.append((self._seat_point(Reason.high, played_by[high]), high))
-                points.append((self._seat_point(Reason.low, played_by[low]), low))
+                points.append((self._seat_point(HIGH, played_by[high]), high))
+                points.append((self._seat_point(LOW, played_by[low]), low))
             if jack_winner is not None:
-                points.append((self._seat_point(Reason.jack, jack_winner), jack))
+                points.append((self._seat_point(JACK, jack_winner), jack))
         return points
 
     def hand_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
         """The end-of-hand points in counting order, High, Low, Jack, then Game (when scored), each with
         the card behind it (None for Game)."""
-        n = len(state.hands)
+        fields: dict[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
+        n = len(fields["hands"])
         points = self.honour_points(state)
-        if self.game_point(state.options):
+        if self.game_point(fields["options"]):
             # card points by seat first (a call of side_of per seat rather than per trick); each card's
             # points are read from a table (what card_points gives for the card)
             won_by_seat = [0] * n
             points_of = _CARD_POINTS.__getitem__
-            for trick in state.tricks:
-                won_by_seat[trick.winner] += sum(map(points_of, trick.cards))
+            for trick in fields["tricks"]:
+                record: dict[str, Any] = trick.__dict__  # one read of the trick
+                won_by_seat[record["winner"]] += sum(map(points_of, record["cards"]))
             won = [0] * self.side_count(n)
             for seat in range(n):
                 won[self.side_of(seat)] += won_by_seat[seat]
             side = unique_best(won)
             if side is not None:
-                points.append((self._point(Reason.game, self.game_point_seat(side), side), None))
+                points.append((self._point(GAME, self.game_point_seat(side), side), None))
         return points
 
     # ---- turns and moves ----------------------------------------------------------------------
 
     def seat_to_play(self, state: StateT) -> int:
         """The seat whose card comes next in the trick (``play`` phase): clockwise from the leader."""
-        assert state.leader is not None
-        return (state.leader + len(state.trick)) % len(state.hands)
+        return _seat_to_play(state.__dict__)
 
     def to_act(self, state: StateT) -> list[int]:
-        n = len(state.hands)
-        phase = state.phase
+        fields: dict[str, Any] = state.__dict__  # one read of the model (see _seat_to_play)
+        phase = fields["phase"]
         if phase is PLAYING:
-            # seat_to_play's sum, without the call: every step of a playout asks this twice
-            return [(state.leader + len(state.trick)) % n]  # type: ignore[operator]
+            return [_seat_to_play(fields)]
+        n = len(fields["hands"])
         if phase is STAND_OR_BEG:
-            return [(state.dealer + 1) % n]
+            return [(fields["dealer"] + 1) % n]
         if phase is GIVE_OR_RUN:
-            return [state.dealer]
+            return [fields["dealer"]]
         if phase is DISCARDING:
+            hands = fields["hands"]
+            eldest = fields["dealer"] + 1
             for k in range(n):
-                seat = (state.dealer + 1 + k) % n
-                if len(state.hands[seat]) > HAND_SIZE:
+                seat = (eldest + k) % n
+                if len(hands[seat]) > HAND_SIZE:
                     return [seat]
             return []
         if phase is DEAL_OVER:
@@ -538,8 +576,12 @@ class SevenUpRules(
         """The shared cycle's moves (:meth:`DealtMatch.legal_moves`); in ``play``, the step of almost every
         request, the seat is compared with the one seat to play rather than with a list made by ``to_act``
         (``moves`` and ``apply`` each list who acts already)."""
-        if state.phase is PLAYING:
-            return self.deal_moves(state, player) if player == self.seat_to_play(state) else []
+        fields: dict[str, Any] = state.__dict__
+        if fields["phase"] is PLAYING:
+            if player != _seat_to_play(fields):
+                return []
+            moves, cards = self.card_choices(fields, player)
+            return list(map(moves.__getitem__, cards))
         return DealtMatch.legal_moves(self, state, player)
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevenUpMove:
@@ -547,27 +589,34 @@ class SevenUpRules(
             return _NEXT_DEAL_MOVES[player]
         return SevenUpMove(type=NEXT_DEAL, player=player, deck=deck)
 
-    def card_choices(self, state: StateT, player: int) -> tuple[Mapping[str, SevenUpMove], list[str]]:
+    def card_choices(
+        self, fields: Mapping[str, Any], player: int
+    ) -> tuple[Mapping[str, SevenUpMove], Sequence[str]]:
         """The moves of this phase that name a card, by card, and the cards ``player`` may name now: the
         cards the following rule allows in ``play``, each card of a hand still above six in ``discard``
         (one card per move, see the module notes), none in other phases. The move list and the legality
-        check are both built from it."""
-        phase = state.phase
+        check are both built from it. ``fields`` are the state's fields (its ``__dict__``, read once by
+        the caller, see :func:`_seat_to_play`)."""
+        phase = fields["phase"]
         if phase is PLAYING:
-            led = state.trick[0][1] if state.trick else None
+            trick = fields["trick"]
             cards = legal_follows(
-                state.hands[player], led, state.trump, state.options.may_trump_when_able_to_follow
+                fields["hands"][player],
+                trick[0][1] if trick else None,
+                fields["trump"],
+                fields["options"].may_trump_when_able_to_follow,
             )
             return _PLAY_MOVES[player], cards
         if phase is DISCARDING:
-            hand = state.hands[player]
-            return _DISCARD_MOVES[player], (_sorted(hand) if len(hand) > HAND_SIZE else [])
-        return {}, []
+            hand = fields["hands"][player]
+            return _DISCARD_MOVES[player], (_sorted(hand) if len(hand) > HAND_SIZE else ())
+        return _NO_MOVES, ()
 
     def deal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
-        phase = state.phase
+        fields: dict[str, Any] = state.__dict__
+        phase = fields["phase"]
         if phase is PLAYING or phase is DISCARDING:
-            moves, cards = self.card_choices(state, player)
+            moves, cards = self.card_choices(fields, player)
             return list(map(moves.__getitem__, cards))
         if phase is STAND_OR_BEG or phase is GIVE_OR_RUN:
             return list(_DECISION_MOVES[phase][player])
@@ -577,21 +626,26 @@ class SevenUpRules(
         # A play or a discard is checked without building the move list (that was half the cost of a
         # random playout): it is legal when it is exactly the listed move of its card and the card is
         # among those the phase allows (``card_choices``, which the list is built from too).
-        kind = move.type
+        move_fields: dict[str, Any] = move.__dict__  # one read of the move for its fields (see _seat_to_play)
+        kind = move_fields["type"]
         if kind is PLAY or kind is DISCARD:
-            card_ = move.card if kind is PLAY else (move.cards[0] if move.cards else None)
-            moves, cards = self.card_choices(state, move.player)
+            if kind is PLAY:
+                card_ = move_fields["card"]
+            else:
+                discards = move_fields["cards"]
+                card_ = discards[0] if discards else None
+            moves, cards = self.card_choices(state.__dict__, move_fields["player"])
             listed_move = moves.get(card_) if card_ is not None else None
             # ``is`` first: a move picked from a listed move list is the very same object
             return listed_move is not None and (listed_move is move or listed_move == move) and card_ in cards
-        return move in self.deal_moves(state, move.player)
+        return move in self.deal_moves(state, move_fields["player"])
 
     def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
-        player = move.player
-        kind = move.type
+        move_fields: dict[str, Any] = move.__dict__  # one read of the move for its fields (see _seat_to_play)
+        player: int = move_fields["player"]
+        kind = move_fields["type"]
         if kind is PLAY:
-            assert move.card is not None
-            return self._play_card(state, player, move.card)
+            return self._play_card(state, player, move_fields["card"])
         if kind is STAND:
             events = [_SEAT_EVENTS[SevenUpEventType.stood][player]]
             return self._start_play(state), events
@@ -606,8 +660,9 @@ class SevenUpRules(
         if kind is RUN:
             return self._run(state, player)
         if kind is DISCARD:
-            assert move.cards is not None and len(move.cards) == 1
-            return self._discard(state, player, move.cards[0])
+            discards = move_fields["cards"]
+            assert discards is not None and len(discards) == 1
+            return self._discard(state, player, discards[0])
         raise AssertionError(f"{kind} is not a move inside a deal")
 
     def draw_after_trick(
@@ -670,41 +725,42 @@ class SevenUpRules(
 
     def _discard(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
         """``player`` discards ``card_`` (one card per ``discard`` move, see the module notes)."""
-        hands = list(state.hands)
+        fields: dict[str, Any] = state.__dict__
+        hands = list(fields["hands"])
         hand = hands[player] = list(hands[player])
         hand.remove(card_)  # a hand holds each card once
-        discarded: list[list[str]] = list(state.discarded)
+        discarded: list[list[str]] = list(fields["discarded"])
         discarded[player] = _sorted([*discarded[player], card_])
         events = [_DISCARDED_ONE_EVENTS[player]]
         if len(hand) > HAND_SIZE or any(len(h) > HAND_SIZE for h in hands):
             return updated(state, hands=hands, discarded=discarded), events
         # the last discard: play starts, in the same copy of the state
-        leader = (state.dealer + 1) % len(hands)
+        leader = (fields["dealer"] + 1) % len(hands)
         return updated(state, hands=hands, discarded=discarded, phase=PLAYING, leader=leader), events
 
     def _play_card(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
-        n = len(state.hands)
-        hands: list[list[str]] = list(state.hands)
+        fields: dict[str, Any] = state.__dict__  # one read of the state for its fields (see _seat_to_play)
+        hands: list[list[str]] = list(fields["hands"])
+        n = len(hands)
         hand = hands[player] = list(hands[player])
         hand.remove(card_)  # a hand holds each card once
-        trick = [*state.trick, card_]
+        trick = [*fields["trick"], card_]
         events = [_PLAYED_EVENTS[player][card_]]
         if len(trick) < n:
             return updated(state, hands=hands, trick=trick), events
-        leader = state.leader
-        assert leader is not None
-        trump = state.trump
+        leader: int = fields["leader"]
+        trump = fields["trump"]
         winner: int = trick_winner(trick, leader, n, trump)
-        events.append(_event_with_list(SevenUpEventType.trick_won, player=winner, cards=list(trick)))
+        events.append(_event_with_list(TRICK_WON, player=winner, cards=list(trick)))
         changes: dict[str, Any] = {
             "hands": hands,
             "trick": [],
-            "tricks": [*state.tricks, _trick_record(leader, trick, trump, winner)],
+            "tricks": [*fields["tricks"], _trick_record(leader, trick, trump, winner)],
             "leader": winner,
         }
         self.draw_after_trick(state, winner, changes, events)
         after = updated(state, **changes)
-        if any(after.hands):
+        if any(changes["hands"]):  # the hands after the trick (and after drawing, in California Jack)
             return after, events
         # the hand is over: High, Low, Jack, Game, one at a time, and the deal closes
         after, _ = self._award(after, self.hand_points(after), events, end_of_hand=True)

@@ -1995,3 +1995,49 @@ def test_sjuan_playable_on_is_the_definition_past_the_memo_size() -> None:
     tables = [tuple(rng.sample(FULL_DECK, rng.randint(1, 52))) for _ in range(3 * _TABLE_MEMO_SIZE)]
     for table in tables + tables[::-1]:
         assert _playable_on(table) == playable_on_by_scanning(table), table
+
+
+# ---- Seven-Up family, third pass ---------------------------------------------------------------------
+
+
+def _legal_follows_card_by_card(
+    hand: list[str], led: str | None, trump: str | None, may_trump_when_able_to_follow: bool
+) -> list[str]:
+    """The following rule as first written: a comprehension comparing each card's suit letter."""
+    if led is None:
+        return list(hand)
+    follows = [c for c in hand if c[1] == led]
+    if not follows:
+        return list(hand)
+    if may_trump_when_able_to_follow and trump is not None and trump != led:
+        return [c for c in hand if c[1] == led or c[1] == trump]
+    return follows
+
+
+def test_legal_follows_by_suit_table_is_the_suit_compared_card_by_card() -> None:
+    rng = random.Random(7)
+    for _ in range(3000):
+        hand = rng.sample(FULL_DECK, rng.randint(0, 13))
+        led = rng.choice(["C", "D", "H", "S", None])
+        trump = rng.choice([Suit.C, Suit.D, Suit.H, Suit.S, None])
+        may_trump = rng.random() < 0.5
+        expected = _legal_follows_card_by_card(hand, led, trump, may_trump)
+        assert tricks.legal_follows(hand, led, trump, may_trump) == expected
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_play_choices_are_the_following_rule_card_by_card(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    plays = 0
+    for state, _, _, _ in _seven_up_transitions(game_id, range(4)):
+        if state.phase is not seven_up_rules.Phase.play:
+            continue
+        seat = game.to_act(state)[0]
+        led = state.trick[0][1] if state.trick else None
+        expected = _legal_follows_card_by_card(
+            state.hands[seat], led, state.trump, state.options.may_trump_when_able_to_follow
+        )
+        assert [move.card for move in game.legal_moves(state, seat)] == expected
+        plays += 1
+    assert plays > 100
