@@ -403,34 +403,40 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         )
 
     def consistency_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
-        n = len(state.hands)
+        # Every posted state comes through here: each field is read once (a model attribute read costs
+        # as much as several list operations), and issues are built only when something is wrong.
         if size_issues := self.table_size_issues(state):
             return size_issues
+        hands, table, chips, deals = state.hands, state.table, state.chips, state.deals
+        phase, turn, dealer = state.phase, state.turn, state.dealer
+        n = len(hands)
         issues = conservation_issues(
-            [(("hands", i), h) for i, h in enumerate(state.hands)]
-            + [(("table",), state.table), (("stock",), self.stock(state))],
+            [(("hands", i), h) for i, h in enumerate(hands)]
+            + [(("table",), table), (("stock",), self.stock(state))],
             FULL_DECK,
         )
-        issues += length_issues(("chips",), state.chips, n)
+        issues += length_issues(("chips",), chips, n)
         # a seat passes at most once between two plays (a whole round of passes would mean nobody can
         # play), so in a deal it pays at most one chip per card played plus one, and one for a short hand
-        issues += bound_issues(("chips",), state.chips, len(state.table) + 2, "one pass between two plays")
-        issues += seat_issues(("dealer",), state.dealer, n)
-        issues += seat_issues(("turn",), state.turn, n)
+        issues += bound_issues(("chips",), chips, len(table) + 2, "one pass between two plays")
+        issues += seat_issues(("dealer",), dealer, n)
+        issues += seat_issues(("turn",), turn, n)
         if issues:
             return issues
-        if state.deals:
-            expected_dealer = state.deals[0].dealer + len(state.deals) - (state.phase is not Phase.play)
-            if state.dealer != expected_dealer % n:
+        in_play = phase is _PLAY_PHASE
+        if deals:
+            expected_dealer = deals[0].dealer + len(deals) - (not in_play)
+            if dealer != expected_dealer % n:
                 issues.append(IssueAt(("dealer",), "the deal passes to the left after every deal"))
         issues += self.table_issues(state)
         issues += self.deal_history_issues(state)
-        if state.phase is Phase.play:
-            if state.turn is None:
+        deal_number = state.deal_number
+        if in_play:
+            if turn is None:
                 issues.append(IssueAt(("turn",), "a deal in play must have a seat to act"))
-            if len(state.deals) != state.deal_number - 1:
+            if len(deals) != deal_number - 1:
                 issues.append(IssueAt(("deals",), "a deal in play must follow exactly deal_number - 1 deals"))
-            for i, hand in enumerate(state.hands):
+            for i, hand in enumerate(hands):
                 if not hand:
                     issues.append(
                         IssueAt(("hands", i), "an empty hand ends the deal; the phase cannot be 'play'")
@@ -438,17 +444,15 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             if not issues and self.blocked(state):
                 issues.append(IssueAt(("phase",), "nobody can play; the deal is over"))
         else:
-            if state.turn is not None:
+            if turn is not None:
                 issues.append(IssueAt(("turn",), "no seat is to act once the deal is over"))
-            if len(state.deals) != state.deal_number:
+            if len(deals) != deal_number:
                 issues.append(IssueAt(("deals",), "a finished deal must be the last of deal_number deals"))
-            elif [len(h) for h in state.hands] != state.deals[-1].cards_left:
-                issues.append(
-                    IssueAt(("deals", len(state.deals) - 1, "cards_left"), "does not match the hands")
-                )
+            elif [len(h) for h in hands] != deals[-1].cards_left:
+                issues.append(IssueAt(("deals", len(deals) - 1, "cards_left"), "does not match the hands"))
         if not issues:
-            reached = max(_totals(state.deals, n)) >= MATCH_TARGET
-            if reached != (state.phase is Phase.match_over):
+            reached = max(_totals(deals, n)) >= MATCH_TARGET
+            if reached != (phase is _MATCH_OVER_PHASE):
                 issues.append(
                     IssueAt(("phase",), "the match is over exactly when a total has reached 100 after a deal")
                 )
