@@ -20,12 +20,14 @@ from pydantic import (
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
     StringConstraints,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
     WrapValidator,
 )
-from pydantic_core import CoreSchema, PydanticCustomError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 MAX_SEATS = 8
 """The largest table of any game (Sjuan and Fan Tan seat up to eight)."""
@@ -95,25 +97,29 @@ Seat = Annotated[
 
 HEX256_PATTERN = r"^[0-9a-f]{64}$"
 """256 bits written as 64 lowercase hexadecimal digits."""
-_HEX256 = re.compile(HEX256_PATTERN)
 
 
-def _hex256(what: str) -> WrapValidator:
-    """A validator that accepts exactly 64 lowercase hex digits and otherwise names what ``what`` is."""
+@dataclass(frozen=True)
+class _Hex256:
+    """Accepts exactly 64 lowercase hex digits and otherwise says what the value (``what``) must be.
 
-    def check(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        if not (isinstance(value, str) and _HEX256.fullmatch(value)):
-            raise PydanticCustomError(
-                "hex256", "{what} is a string of 64 lowercase hexadecimal digits (256 bits)", {"what": what}
-            )
-        return value  # exactly the string the inner (str) schema would give
+    Validated by pydantic-core alone (a pattern and a custom error, no Python call): every posted state
+    carries a seed and a commitment."""
 
-    return WrapValidator(check)
+    what: str
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.custom_error_schema(
+            core_schema.str_schema(pattern=HEX256_PATTERN, strict=True),
+            custom_error_type="hex256",
+            custom_error_message="{what} is a string of 64 lowercase hexadecimal digits (256 bits)",
+            custom_error_context={"what": self.what},
+        )
 
 
 Seed = Annotated[
     str,
-    _hex256("a seed"),
+    _Hex256("a seed"),
     Field(
         description="The match's secret seed: 64 lowercase hex digits (256 bits) keying the documented "
         "shuffle (see README). Never shown to a seat before the match is over.",
@@ -125,7 +131,7 @@ Seed = Annotated[
 
 Commitment = Annotated[
     str,
-    _hex256("a commitment"),
+    _Hex256("a commitment"),
     Field(
         description="SHA-256 commitment to the seed (see README), public from before the first deal.",
         json_schema_extra={"pattern": HEX256_PATTERN},
@@ -152,9 +158,54 @@ Entropy = Annotated[
 ]
 """The players' contributions of entropy, in order."""
 
+
+@dataclass(frozen=True)
+class _Spelling:
+    """Accepts exactly the strings of ``spellings`` (a card's two characters), validated by a hash lookup
+    in pydantic-core, that returns the one shared string object of each spelling.
+
+    The wire contract describes it as ``pattern``, and a wrong string gets the same error as a pattern
+    mismatch (a non-string the same as any string field): a deck's 52 spellings are exactly the strings
+    the pattern matches. A lookup costs a fraction of a pattern match, and a posted state has up to 52.
+    """
+
+    pattern: str
+    spellings: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        matched = re.compile(self.pattern).fullmatch
+        if not all(matched(s) for s in self.spellings):  # every spelling is one the contract allows
+            raise ValueError(f"a spelling does not match {self.pattern}")
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.chain_schema(
+            [
+                core_schema.str_schema(strict=True),
+                core_schema.custom_error_schema(
+                    core_schema.literal_schema(list(self.spellings)),
+                    custom_error_type="string_pattern_mismatch",
+                    custom_error_context={"pattern": self.pattern},
+                ),
+            ]
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        # the chain's string step in validation mode, its lookup ("enum") in serialization mode: either
+        # way the contract says what the spellings are with the pattern
+        json_schema = handler(schema)
+        json_schema.pop("enum", None)
+        json_schema.update(type="string", pattern=self.pattern)
+        return json_schema
+
+
+CARD_PATTERN = r"^[A2-9TJQK][CDHS]$"
+"""How a card is spelled on the wire: rank then suit."""
+
 Card = Annotated[
     str,
-    StringConstraints(pattern=r"^[A2-9TJQK][CDHS]$"),
+    _Spelling(CARD_PATTERN, tuple(rank + suit for suit in "CDHS" for rank in "A23456789TJQK")),
     Field(description="Rank then suit: ranks A 2-9 T J Q K, suits C D H S (e.g. 'TD').", examples=["7H"]),
 ]
 """A card on the wire: two characters, rank then suit."""
@@ -167,9 +218,12 @@ FullDeckOrder = Annotated[
 ]
 """An exact order of the 52-card deck, top card first (every card once; duplicates are refused)."""
 
+PIQUET_CARD_PATTERN = r"^[789TJQKA][CDHS]$"
+"""How a card of the 32-card deck is spelled on the wire."""
+
 PiquetCard = Annotated[
     str,
-    StringConstraints(pattern=r"^[789TJQKA][CDHS]$"),
+    _Spelling(PIQUET_CARD_PATTERN, tuple(rank + suit for suit in "CDHS" for rank in "789TJQKA")),
     Field(description="A card of the 32-card deck: ranks 7 8 9 T J Q K A, suits C D H S.", examples=["7H"]),
 ]
 """A card of the 32-card deck (Sedmice)."""
