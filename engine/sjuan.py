@@ -647,9 +647,11 @@ class FreeFanTan(SjuanFamily):
     ) -> bool:
         if not table:
             return False
-        # nobody holds a playable card: none of the (at most four) next cards is in a hand
-        next_cards = _next_cards_up(tuple(table), cast(FreeFanTanOptions, state.options).wrap)
-        return all(next_cards.isdisjoint(hand) for hand in hands)
+        # Nobody holds a playable card exactly when there is no next card at all: free fan tan has no
+        # stock, so every card off the table is in a hand (the state check refuses a state where one is
+        # not, before it asks this), and a next card is never on the table. Looking for the (at most
+        # four) next cards in every hand was a tenth of a free fan tan playout.
+        return not _next_cards_up(tuple(table), cast(FreeFanTanOptions, state.options).wrap)
 
 
 @lru_cache(maxsize=_TABLE_MEMO_SIZE)

@@ -2041,3 +2041,26 @@ def test_seven_up_play_choices_are_the_following_rule_card_by_card(game_id: str)
         assert [move.card for move in game.legal_moves(state, seat)] == expected
         plays += 1
     assert plays > 100
+
+
+# ---- Sjuan family, fourth pass ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("wrap", "players"), [(False, 3), (False, 4), (True, 4)])
+def test_free_fan_tan_blocked_is_no_next_card_held_as_the_hands_say(wrap: bool, players: int) -> None:
+    # blocked_with answers "no next card at all" (every card off the table is in a hand): the slow way
+    # looks for each playable card in every hand, before and after every play
+    game = GAMES["free-fan-tan"]
+    assert isinstance(game, SjuanFamily)
+    outcomes = set()
+    for seed in range(4):
+        for state, move in playout(game, players, seed, FreeFanTanOptions(wrap=wrap)):
+            states = [state]
+            if move is not None and move.type == "play":
+                states.append(game.apply(state, move)[0])
+            for checked in states:
+                playable = game.playable(checked)
+                slow = bool(checked.table) and not any(c in playable for hand in checked.hands for c in hand)
+                assert game.blocked_with(checked, checked.table, checked.hands) == slow
+                outcomes.add(slow)
+    assert outcomes == ({False} if wrap else {False, True})
