@@ -17,7 +17,7 @@ Decisions where the rulings are silent (also in the README):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from operator import add
@@ -174,7 +174,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         table = state.table
         if not table:
             return self.opening_cards(state)
-        return _playable_on(tuple(table))
+        return _playable_on(_table_key(table))
 
     def playable_cards(self, state: SjuanFamilyState, cards: Sequence[str]) -> list[str]:
         """Those of ``cards`` that could be played on the table now (:meth:`playable_now`), in their order."""
@@ -521,27 +521,36 @@ collector must then sweep (at 4096 the collections were some 5% of a playout); o
 only replaces the oldest."""
 
 
+_table_key: Callable[[Iterable[str]], str] = "".join
+"""The memo key of a table (:func:`_playable_on`, :func:`_next_cards_up`): its cards joined into one
+string, which is the table itself, since every card is two characters, a rank letter then a suit letter.
+Rank and suit letters differ, so a card is found in the string only where it lies on the table.
+
+A string is hashed in one pass over its bytes and compared with one ``memcmp`` where a tuple of the cards
+was hashed and compared card by card, and every step asks a memo twice."""
+
+
 @lru_cache(maxsize=_TABLE_MEMO_SIZE)
-def _playable_on(table: tuple[str, ...]) -> frozenset[str]:
+def _playable_on(table: str) -> frozenset[str]:
     """The cards not on ``table`` that are a 7 or next in rank to a card of their suit on it: what may be
     played on a table that is not empty in Sjuan, Fan Tan and Domino fan tan (on the empty table it is
     every 7, which the opening rule narrows).
+
+    ``table`` is the table's cards joined into one string (:func:`_table_key`).
 
     Every step of a deal asks this of a table one card longer than the last (the move list, then the
     legality check, of the same table): memoised on the table's cards, a table's answer is its
     predecessor's with the card added taken out and that card's neighbours not on the table put in,
     which is exactly the definition (a card's own neighbours are the only cards it makes playable),
     instead of a set of the whole table built for every question. Whether a neighbour is on the table is
-    asked of a set of the table's cards: looking for it in the tuple compared it with every card there
-    (strings made apart are compared character by character), which was most of the cost of a new table.
+    a search of the joined cards (see :func:`_table_key` for why a card is found only where it is).
     """
     if not table:
         return _SEVENS
-    added = table[-1]
-    before = _playable_on(table[:-1])
+    added = table[-2:]
+    before = _playable_on(table[:-2])
     neighbours = _NEIGHBOURS.get(added, ())
-    on_table = set(table)
-    return before.difference((added,)).union([n for n in neighbours if n not in on_table])
+    return before.difference((added,)).union([n for n in neighbours if n not in table])
 
 
 def _deal_events(state: SjuanFamilyState) -> list[SjuanEvent]:
@@ -616,11 +625,11 @@ class FreeFanTan(SjuanFamily):
         table = state.table
         if not table:
             return self.opening_cards(state)
-        return _next_cards_up(tuple(table), cast(FreeFanTanOptions, state.options).wrap)
+        return _next_cards_up(_table_key(table), cast(FreeFanTanOptions, state.options).wrap)
 
     def next_cards(self, state: SjuanFamilyState) -> frozenset[str]:
         """The next card up of each suit's row on a table that is not empty (:func:`_next_cards_up`)."""
-        return _next_cards_up(tuple(state.table), cast(FreeFanTanOptions, state.options).wrap)
+        return _next_cards_up(_table_key(state.table), cast(FreeFanTanOptions, state.options).wrap)
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         if not state.table:
@@ -651,22 +660,22 @@ class FreeFanTan(SjuanFamily):
         # stock, so every card off the table is in a hand (the state check refuses a state where one is
         # not, before it asks this), and a next card is never on the table. Looking for the (at most
         # four) next cards in every hand was a tenth of a free fan tan playout.
-        return not _next_cards_up(tuple(table), cast(FreeFanTanOptions, state.options).wrap)
+        return not _next_cards_up(_table_key(table), cast(FreeFanTanOptions, state.options).wrap)
 
 
 @lru_cache(maxsize=_TABLE_MEMO_SIZE)
-def _next_cards_up(table: tuple[str, ...], wrap: bool) -> frozenset[str]:
+def _next_cards_up(table: str, wrap: bool) -> frozenset[str]:
     """The next card up of each suit's row on a free fan tan table that is not empty: every row starts at
     the first card's rank; without wrap it ends at the King, with wrap it goes on from the Ace up to the
     rank below the start.
 
-    Memoised on the table's cards: the move list, the legality check and the blocked test after a play
-    each ask it of the same table."""
-    start = _RANK[table[0][0]]
+    Memoised on the table's cards joined into one string (:func:`_table_key`): the move list, the
+    legality check and the blocked test after a play each ask it of the same table."""
+    start = _RANK[table[0]]
     highest = start + 12 if wrap else KING
     # a row's length is the number of its suit's cards on the table; every card is two characters,
     # rank then suit, so the suit letters are every second character (counted without a Python loop)
-    played_suits = "".join(table)[1::2]
+    played_suits = table[1::2]
     next_cards = []
     for s in "CDHS":
         following = start + played_suits.count(s)  # the rank after the row's last card, counted on past K

@@ -1809,7 +1809,7 @@ def test_sjuan_playable_on_a_table_is_the_definition_whatever_the_cache_holds() 
         for table in tables:
             if cold:
                 _playable_on.cache_clear()
-            assert _playable_on(table) == playable_on_by_scanning(table), table
+            assert _playable_on("".join(table)) == playable_on_by_scanning(table), table
 
 
 @pytest.mark.parametrize("wrap", [False, True])
@@ -1994,7 +1994,7 @@ def test_sjuan_playable_on_is_the_definition_past_the_memo_size() -> None:
     _playable_on.cache_clear()
     tables = [tuple(rng.sample(FULL_DECK, rng.randint(1, 52))) for _ in range(3 * _TABLE_MEMO_SIZE)]
     for table in tables + tables[::-1]:
-        assert _playable_on(table) == playable_on_by_scanning(table), table
+        assert _playable_on("".join(table)) == playable_on_by_scanning(table), table
 
 
 # ---- Seven-Up family, third pass ---------------------------------------------------------------------
@@ -2064,3 +2064,17 @@ def test_free_fan_tan_blocked_is_no_next_card_held_as_the_hands_say(wrap: bool, 
                 assert game.blocked_with(checked, checked.table, checked.hands) == slow
                 outcomes.add(slow)
     assert outcomes == ({False} if wrap else {False, True})
+
+
+def test_sjuan_table_key_finds_a_card_exactly_where_it_lies_on_the_table() -> None:
+    # the memos are keyed by the table's cards joined into one string, and _playable_on looks for a
+    # neighbour in that string: a card is found in it exactly when it is on the table, and the key of
+    # a table one card shorter is the key with its last two characters cut
+    from sevens_rules.engine.sjuan import _table_key
+
+    rng = random.Random(17)
+    for _ in range(2000):
+        table = rng.sample(FULL_DECK, rng.randint(0, 52))
+        key = _table_key(table)
+        assert key == "".join(table) and (not table or key[:-2] == _table_key(table[:-1]))
+        assert [c for c in FULL_DECK if c in key] == [c for c in FULL_DECK if c in table]
