@@ -151,6 +151,9 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     min_players = 3
     max_players = 8
     has_stock: ClassVar[bool] = False
+    may_block: ClassVar[bool] = False
+    """Whether a deal may end blocked, nobody holding a playable card (only in free fan tan): a play asks
+    :meth:`blocked_with` only then."""
     lowest_total_wins = True
 
     # ---- the differences between the four games -------------------------------------------------
@@ -277,12 +280,13 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return SjuanMove(type=NEXT_DEAL, player=player, deck=deck)
 
     def to_act(self, state: SjuanFamilyState) -> list[int]:
-        phase = state.phase
-        if phase is _PLAY_PHASE:
-            turn = state.turn
-            assert turn is not None
+        # A seat has the turn exactly while a deal is in play (the state check refuses a turn in any other
+        # phase and a deal in play without one): the turn alone answers the common case, one model field
+        # read instead of two, and every step asks this twice.
+        turn = state.turn
+        if turn is not None:
             return [turn]
-        if phase is _DEAL_OVER_PHASE:
+        if state.phase is _DEAL_OVER_PHASE:
             return [(state.dealer + 1) % len(state.hands)]
         return []
 
@@ -317,29 +321,16 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         # (each field of the state and the move read once: a model's field costs far more than a local)
         held = state.hands
         n = len(held)
-        player, kind = move.player, move.type
-        if kind == PASS:
-            chips = list(state.chips)
-            chips[player] += 1
-            return updated(state, chips=chips, turn=(player + 1) % n), [_PASSED[player]]
-        hands = list(held)
-        if kind == DRAW:
-            stock = self.stock(state)
-            drawn = stock[0]
-            hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
-            # one copy of the state in the common case, where the turn passes on; the drawn card's
-            # playability is asked of the state after the draw (on an empty table a drawn 7H may open)
-            after = updated(state, hands=hands, stock=stock[1:], turn=(player + 1) % n)
-            keeps_turn = drawn in self.playable_now(after) or (
-                self.draws_until_playable(after) and len(stock) > 1
-            )
-            if keeps_turn:
-                after = updated(after, turn=player)
-            return after, [_DREW[player][drawn]]
-        card = move.card
-        assert card is not None
+        player, card = move.player, move.card
+        if card is None:  # a legal pass or draw names no card, a legal play names its card
+            if move.type == PASS:
+                chips = list(state.chips)
+                chips[player] += 1
+                return updated(state, chips=chips, turn=(player + 1) % n), [_PASSED[player]]
+            return self._draw(state, player, held)
         # a card is held once (the state check refuses a card found twice): removed as list.remove does,
         # without a comparison in Python for every card of the hand
+        hands = list(held)
         hand = hands[player] = list(hands[player])
         hand.remove(card)
         events = [_PLAYED[player][card]]
@@ -348,9 +339,27 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         after = updated(state, hands=hands, table=table, turn=(player + 1) % n)
         if not hand:
             return self._end_deal(after, winner=player, events=events)
-        if self.blocked_with(after, table, hands):
+        if self.may_block and self.blocked_with(after, table, hands):
             return self._end_deal(after, winner=None, events=events)
         return after, events
+
+    def _draw(
+        self, state: SjuanFamilyState, player: int, held: Sequence[Sequence[str]]
+    ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
+        """``player`` draws the top card of the stock (``held``: the state's hands, already read)."""
+        stock = self.stock(state)
+        drawn = stock[0]
+        hands = list(held)
+        hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
+        # one copy of the state in the common case, where the turn passes on; the drawn card's
+        # playability is asked of the state after the draw (on an empty table a drawn 7H may open)
+        after = updated(state, hands=hands, stock=stock[1:], turn=(player + 1) % len(held))
+        keeps_turn = drawn in self.playable_now(after) or (
+            self.draws_until_playable(after) and len(stock) > 1
+        )
+        if keeps_turn:
+            after = updated(after, turn=player)
+        return after, [_DREW[player][drawn]]
 
     def _end_deal(
         self, state: SjuanFamilyState, winner: int | None, events: list[SjuanEvent]
@@ -615,6 +624,7 @@ class FreeFanTan(SjuanFamily):
     id = "free-fan-tan"
     name = "Free fan tan"
     models = GameModels(FreeFanTanOptions, FreeFanTanState, SjuanMove, SjuanEvent, FreeFanTanView, SjuanScore)
+    may_block = True
 
     def opening_cards(self, state: SjuanFamilyState) -> set[str]:
         return set(FULL_DECK)

@@ -2078,3 +2078,37 @@ def test_sjuan_table_key_finds_a_card_exactly_where_it_lies_on_the_table() -> No
         key = _table_key(table)
         assert key == "".join(table) and (not table or key[:-2] == _table_key(table[:-1]))
         assert [c for c in FULL_DECK if c in key] == [c for c in FULL_DECK if c in table]
+
+
+SJUAN_GAMES = ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"]
+
+
+@pytest.mark.parametrize("game_id", SJUAN_GAMES)
+def test_sjuan_seats_to_act_read_off_the_turn_are_those_of_the_phase(game_id: str) -> None:
+    # to_act answers from the turn first (a turn is set exactly while the phase is 'play'), and a move is
+    # resolved as a play exactly when it names a card: the slow way reads the phase and the move's type
+    game = GAMES[game_id]
+    phases = set()
+    for seed in range(3):
+        for state, _ in playout(game, 2 if game_id == "domino-fan-tan" else 4, seed):
+            if state.phase == "play":
+                expected = [state.turn]
+            elif state.phase == "deal_over":
+                expected = [(state.dealer + 1) % len(state.hands)]
+            else:
+                expected = []
+            assert game.to_act(state) == expected
+            phases.add(str(state.phase))
+            for listed_move in game.moves(state)[1]:
+                assert (listed_move.card is None) == (listed_move.type != "play")
+    assert phases == {"play", "deal_over", "match_over"}
+
+
+def test_sjuan_only_a_game_whose_deals_may_end_blocked_asks_the_blocked_test() -> None:
+    # a play asks blocked_with only when the game says its deals may end blocked: every game that has a
+    # blocked test of its own must say so
+    for game_id in SJUAN_GAMES:
+        game = GAMES[game_id]
+        assert isinstance(game, SjuanFamily)
+        own_test = type(game).blocked_with is not SjuanFamily.blocked_with
+        assert game.may_block == own_test == (game_id == "free-fan-tan")
