@@ -29,6 +29,7 @@ from sevens_rules.engine.game import (
     best_seats,
     bound_issues,
     conservation_issues,
+    constructed,
     drawn_card_for_seat,
     length_issues,
     listed,
@@ -230,10 +231,12 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         Built without validation, as :func:`~sevens_rules.engine.game.updated` updates states: the engine
         computed every field of a deal from a checked state or request (validating them again was a fifth
         of dealing), and the test suite checks that validation accepts them and gives the same state.
+        ``fields`` name every other field, in the model's order: the state is made as ``model_construct``
+        makes it (every field set) by :func:`~sevens_rules.engine.game.constructed`, in a third of the work.
         """
         if not self.has_stock:
             fields.pop("stock", None)
-        return cast(SjuanFamilyState, self.models.state.model_construct(**{"game": self.id, **fields}))
+        return cast(SjuanFamilyState, constructed(self.models.state, game=self.id, **fields))
 
     # ---- public face ----------------------------------------------------------------------------
 

@@ -2112,3 +2112,28 @@ def test_sjuan_only_a_game_whose_deals_may_end_blocked_asks_the_blocked_test() -
         assert isinstance(game, SjuanFamily)
         own_test = type(game).blocked_with is not SjuanFamily.blocked_with
         assert game.may_block == own_test == (game_id == "free-fan-tan")
+
+
+@pytest.mark.parametrize("game_id", SJUAN_GAMES)
+def test_sjuan_dealt_states_are_those_model_construct_and_validation_make(game_id: str) -> None:
+    # deals build their state with constructed(): the slow ways are model_construct of the same fields
+    # and validation of the state's JSON, with the same fields set, in the same order
+    game = GAMES[game_id]
+    dealt = 0
+    for seed in range(2):
+        for state, move in playout(game, 2 if game_id == "domino-fan-tan" else 3, seed):
+            if move is not None and move.type != "next_deal" and dealt:
+                continue
+            made = game.apply(state, move)[0] if move is not None and move.type == "next_deal" else state
+            if made.table or made.phase != "play":
+                continue
+            model = type(made)
+            fields = {name: getattr(made, name) for name in model.model_fields}
+            for expected in (
+                model.model_construct(**fields),
+                model.model_validate_json(made.model_dump_json()),
+            ):
+                assert made == expected and made.model_fields_set == expected.model_fields_set
+                assert list(made.__dict__) == list(expected.__dict__)
+            dealt += 1
+    assert dealt > 5
