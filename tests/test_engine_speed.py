@@ -2135,5 +2135,8 @@ def test_sjuan_dealt_states_are_those_model_construct_and_validation_make(game_i
             ):
                 assert made == expected and made.model_fields_set == expected.model_fields_set
                 assert list(made.__dict__) == list(expected.__dict__)
+                # (a set of its own, which model_copy updates)
+                assert type(made.model_fields_set) is type(expected.model_fields_set)
+            assert made.model_copy(update={"turn": None}).turn is None
             dealt += 1
     assert dealt > 5
