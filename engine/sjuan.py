@@ -269,7 +269,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             dealer=dealer,
             deal_number=deal_number,
             **setup.seeding.state_fields(),
-            phase=Phase.play,
+            phase=_PLAY_PHASE,
             turn=self.first_turn(hands, dealer),
             hands=hands,
             table=[],
