@@ -17,7 +17,7 @@ Decisions where the rulings are silent (also in the README):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from operator import add
@@ -33,6 +33,7 @@ from sevens_rules.engine.game import (
     length_issues,
     listed,
     seat_issues,
+    unvalidated,
     updated,
 )
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
@@ -151,6 +152,9 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     min_players = 3
     max_players = 8
     has_stock: ClassVar[bool] = False
+    may_block: ClassVar[bool] = False
+    """Whether a deal may end blocked, nobody holding a playable card (only in free fan tan): a play asks
+    :meth:`blocked_with` only then."""
     lowest_total_wins = True
 
     # ---- the differences between the four games -------------------------------------------------
@@ -174,7 +178,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         table = state.table
         if not table:
             return self.opening_cards(state)
-        return _playable_on(tuple(table))
+        return _playable_on(_table_key(table))
 
     def playable_cards(self, state: SjuanFamilyState, cards: Sequence[str]) -> list[str]:
         """Those of ``cards`` that could be played on the table now (:meth:`playable_now`), in their order."""
@@ -227,10 +231,14 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         Built without validation, as :func:`~sevens_rules.engine.game.updated` updates states: the engine
         computed every field of a deal from a checked state or request (validating them again was a fifth
         of dealing), and the test suite checks that validation accepts them and gives the same state.
+        ``fields`` name every other field, in the model's order: the state is made as ``model_construct``
+        makes it of every field (each set, in a set of its own that ``model_copy`` may update), in a third
+        of the work.
         """
         if not self.has_stock:
             fields.pop("stock", None)
-        return cast(SjuanFamilyState, self.models.state.model_construct(**{"game": self.id, **fields}))
+        values = {"game": self.id, **fields}
+        return cast(SjuanFamilyState, unvalidated(self.models.state, values, set(values)))
 
     # ---- public face ----------------------------------------------------------------------------
 
@@ -261,7 +269,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             dealer=dealer,
             deal_number=deal_number,
             **setup.seeding.state_fields(),
-            phase=Phase.play,
+            phase=_PLAY_PHASE,
             turn=self.first_turn(hands, dealer),
             hands=hands,
             table=[],
@@ -277,12 +285,13 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return SjuanMove(type=NEXT_DEAL, player=player, deck=deck)
 
     def to_act(self, state: SjuanFamilyState) -> list[int]:
-        phase = state.phase
-        if phase is _PLAY_PHASE:
-            turn = state.turn
-            assert turn is not None
+        # A seat has the turn exactly while a deal is in play (the state check refuses a turn in any other
+        # phase and a deal in play without one): the turn alone answers the common case, one model field
+        # read instead of two, and every step asks this twice.
+        turn = state.turn
+        if turn is not None:
             return [turn]
-        if phase is _DEAL_OVER_PHASE:
+        if state.phase is _DEAL_OVER_PHASE:
             return [(state.dealer + 1) % len(state.hands)]
         return []
 
@@ -294,13 +303,15 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
     def _no_play_move(self, state: SjuanFamilyState, player: int) -> SjuanMove:
         """The one move of a player holding no playable card: draw while there is a stock, else pass."""
-        return _DRAWS[player] if self.stock(state) else _PASSES[player]
+        return _DRAWS[player] if self.has_stock and self.stock(state) else _PASSES[player]
 
     def is_legal_in_deal(self, state: SjuanFamilyState, move: SjuanMove) -> bool:
         """Exactly ``move in self.deal_moves(state, move.player)`` without listing the moves: the plays
         of a list differ in their card, and a list without plays is the one draw or pass, so only one
         listed move can equal ``move``; it is compared as ``in`` would (a move naming a deck equals none)."""
-        player, card = move.player, move.card
+        # (the move's fields read off its field values: one model attribute read instead of two)
+        move_fields = move.__dict__
+        player, card = move_fields["player"], move_fields["card"]
         hand = state.hands[player]
         playable = self.playable_now(state)
         if card in playable and card in hand:
@@ -314,43 +325,50 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     def resolve_in_deal(
         self, state: SjuanFamilyState, move: SjuanMove
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        # (each field of the state and the move read once: a model's field costs far more than a local)
-        held = state.hands
+        # Each field of the state and the move read once, off their field values (as updated() reads
+        # them): a model's attribute costs as much as a dozen dict lookups, and every step comes here.
+        fields, move_fields = state.__dict__, move.__dict__
+        held: list[list[str]] = fields["hands"]
         n = len(held)
-        player, kind = move.player, move.type
-        if kind == PASS:
-            chips = list(state.chips)
-            chips[player] += 1
-            return updated(state, chips=chips, turn=(player + 1) % n), [_PASSED[player]]
-        hands = list(held)
-        if kind == DRAW:
-            stock = self.stock(state)
-            drawn = stock[0]
-            hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
-            # one copy of the state in the common case, where the turn passes on; the drawn card's
-            # playability is asked of the state after the draw (on an empty table a drawn 7H may open)
-            after = updated(state, hands=hands, stock=stock[1:], turn=(player + 1) % n)
-            keeps_turn = drawn in self.playable_now(after) or (
-                self.draws_until_playable(after) and len(stock) > 1
-            )
-            if keeps_turn:
-                after = updated(after, turn=player)
-            return after, [_DREW[player][drawn]]
-        card = move.card
-        assert card is not None
+        player, card = move_fields["player"], move_fields["card"]
+        if card is None:  # a legal pass or draw names no card, a legal play names its card
+            if move_fields["type"] == PASS:
+                chips = list(fields["chips"])
+                chips[player] += 1
+                return updated(state, chips=chips, turn=(player + 1) % n), [_PASSED[player]]
+            return self._draw(state, player, held)
         # a card is held once (the state check refuses a card found twice): removed as list.remove does,
         # without a comparison in Python for every card of the hand
+        hands = list(held)
         hand = hands[player] = list(hands[player])
         hand.remove(card)
         events = [_PLAYED[player][card]]
         # the turn passes on unless the deal ends here (then _end_deal clears it)
-        table = [*state.table, card]
+        table = [*fields["table"], card]
         after = updated(state, hands=hands, table=table, turn=(player + 1) % n)
         if not hand:
             return self._end_deal(after, winner=player, events=events)
-        if self.blocked_with(after, table, hands):
+        if self.may_block and self.blocked_with(after, table, hands):
             return self._end_deal(after, winner=None, events=events)
         return after, events
+
+    def _draw(
+        self, state: SjuanFamilyState, player: int, held: Sequence[Sequence[str]]
+    ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
+        """``player`` draws the top card of the stock (``held``: the state's hands, already read)."""
+        stock = self.stock(state)
+        drawn = stock[0]
+        hands = list(held)
+        hands[player] = sorted([*hands[player], drawn], key=_CARD_ORDER.__getitem__)
+        # one copy of the state in the common case, where the turn passes on; the drawn card's
+        # playability is asked of the state after the draw (on an empty table a drawn 7H may open)
+        after = updated(state, hands=hands, stock=stock[1:], turn=(player + 1) % len(held))
+        keeps_turn = drawn in self.playable_now(after) or (
+            self.draws_until_playable(after) and len(stock) > 1
+        )
+        if keeps_turn:
+            after = updated(after, turn=player)
+        return after, [_DREW[player][drawn]]
 
     def _end_deal(
         self, state: SjuanFamilyState, winner: int | None, events: list[SjuanEvent]
@@ -521,27 +539,36 @@ collector must then sweep (at 4096 the collections were some 5% of a playout); o
 only replaces the oldest."""
 
 
+_table_key: Callable[[Iterable[str]], str] = "".join
+"""The memo key of a table (:func:`_playable_on`, :func:`_next_cards_up`): its cards joined into one
+string, which is the table itself, since every card is two characters, a rank letter then a suit letter.
+Rank and suit letters differ, so a card is found in the string only where it lies on the table.
+
+A string is hashed in one pass over its bytes and compared with one ``memcmp`` where a tuple of the cards
+was hashed and compared card by card, and every step asks a memo twice."""
+
+
 @lru_cache(maxsize=_TABLE_MEMO_SIZE)
-def _playable_on(table: tuple[str, ...]) -> frozenset[str]:
+def _playable_on(table: str) -> frozenset[str]:
     """The cards not on ``table`` that are a 7 or next in rank to a card of their suit on it: what may be
     played on a table that is not empty in Sjuan, Fan Tan and Domino fan tan (on the empty table it is
     every 7, which the opening rule narrows).
+
+    ``table`` is the table's cards joined into one string (:func:`_table_key`).
 
     Every step of a deal asks this of a table one card longer than the last (the move list, then the
     legality check, of the same table): memoised on the table's cards, a table's answer is its
     predecessor's with the card added taken out and that card's neighbours not on the table put in,
     which is exactly the definition (a card's own neighbours are the only cards it makes playable),
     instead of a set of the whole table built for every question. Whether a neighbour is on the table is
-    asked of a set of the table's cards: looking for it in the tuple compared it with every card there
-    (strings made apart are compared character by character), which was most of the cost of a new table.
+    a search of the joined cards (see :func:`_table_key` for why a card is found only where it is).
     """
     if not table:
         return _SEVENS
-    added = table[-1]
-    before = _playable_on(table[:-1])
+    added = table[-2:]
+    before = _playable_on(table[:-2])
     neighbours = _NEIGHBOURS.get(added, ())
-    on_table = set(table)
-    return before.difference((added,)).union([n for n in neighbours if n not in on_table])
+    return before.difference((added,)).union([n for n in neighbours if n not in table])
 
 
 def _deal_events(state: SjuanFamilyState) -> list[SjuanEvent]:
@@ -606,6 +633,7 @@ class FreeFanTan(SjuanFamily):
     id = "free-fan-tan"
     name = "Free fan tan"
     models = GameModels(FreeFanTanOptions, FreeFanTanState, SjuanMove, SjuanEvent, FreeFanTanView, SjuanScore)
+    may_block = True
 
     def opening_cards(self, state: SjuanFamilyState) -> set[str]:
         return set(FULL_DECK)
@@ -613,14 +641,19 @@ class FreeFanTan(SjuanFamily):
     def playable_now(self, state: SjuanFamilyState) -> AbstractSet[str]:
         """Every card that could be played now: any card on an empty table, then the next card up of each
         suit's row (:meth:`next_cards`)."""
-        table = state.table
+        # The table and the options read with one model attribute read, of the state's field values (as
+        # updated() reads them): every step asks this twice, and a model's attribute costs as much as a
+        # dozen dict lookups.
+        fields = state.__dict__
+        table = fields["table"]
         if not table:
             return self.opening_cards(state)
-        return _next_cards_up(tuple(table), cast(FreeFanTanOptions, state.options).wrap)
+        options: FreeFanTanOptions = fields["options"]
+        return _next_cards_up(_table_key(table), options.wrap)
 
     def next_cards(self, state: SjuanFamilyState) -> frozenset[str]:
         """The next card up of each suit's row on a table that is not empty (:func:`_next_cards_up`)."""
-        return _next_cards_up(tuple(state.table), cast(FreeFanTanOptions, state.options).wrap)
+        return _next_cards_up(_table_key(state.table), cast(FreeFanTanOptions, state.options).wrap)
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         if not state.table:
@@ -647,24 +680,27 @@ class FreeFanTan(SjuanFamily):
     ) -> bool:
         if not table:
             return False
-        # nobody holds a playable card: none of the (at most four) next cards is in a hand
-        next_cards = _next_cards_up(tuple(table), cast(FreeFanTanOptions, state.options).wrap)
-        return all(next_cards.isdisjoint(hand) for hand in hands)
+        # Nobody holds a playable card exactly when there is no next card at all: free fan tan has no
+        # stock, so every card off the table is in a hand (the state check refuses a state where one is
+        # not, before it asks this), and a next card is never on the table. Looking for the (at most
+        # four) next cards in every hand was a tenth of a free fan tan playout.
+        options: FreeFanTanOptions = state.options  # type: ignore[assignment]  # (no call to cast: a step)
+        return not _next_cards_up(_table_key(table), options.wrap)
 
 
 @lru_cache(maxsize=_TABLE_MEMO_SIZE)
-def _next_cards_up(table: tuple[str, ...], wrap: bool) -> frozenset[str]:
+def _next_cards_up(table: str, wrap: bool) -> frozenset[str]:
     """The next card up of each suit's row on a free fan tan table that is not empty: every row starts at
     the first card's rank; without wrap it ends at the King, with wrap it goes on from the Ace up to the
     rank below the start.
 
-    Memoised on the table's cards: the move list, the legality check and the blocked test after a play
-    each ask it of the same table."""
-    start = _RANK[table[0][0]]
+    Memoised on the table's cards joined into one string (:func:`_table_key`): the move list, the
+    legality check and the blocked test after a play each ask it of the same table."""
+    start = _RANK[table[0]]
     highest = start + 12 if wrap else KING
     # a row's length is the number of its suit's cards on the table; every card is two characters,
     # rank then suit, so the suit letters are every second character (counted without a Python loop)
-    played_suits = "".join(table)[1::2]
+    played_suits = table[1::2]
     next_cards = []
     for s in "CDHS":
         following = start + played_suits.count(s)  # the rank after the row's last card, counted on past K

@@ -1809,7 +1809,7 @@ def test_sjuan_playable_on_a_table_is_the_definition_whatever_the_cache_holds() 
         for table in tables:
             if cold:
                 _playable_on.cache_clear()
-            assert _playable_on(table) == playable_on_by_scanning(table), table
+            assert _playable_on("".join(table)) == playable_on_by_scanning(table), table
 
 
 @pytest.mark.parametrize("wrap", [False, True])
@@ -1994,7 +1994,7 @@ def test_sjuan_playable_on_is_the_definition_past_the_memo_size() -> None:
     _playable_on.cache_clear()
     tables = [tuple(rng.sample(FULL_DECK, rng.randint(1, 52))) for _ in range(3 * _TABLE_MEMO_SIZE)]
     for table in tables + tables[::-1]:
-        assert _playable_on(table) == playable_on_by_scanning(table), table
+        assert _playable_on("".join(table)) == playable_on_by_scanning(table), table
 
 
 # ---- Seven-Up family, third pass ---------------------------------------------------------------------
@@ -2041,3 +2041,102 @@ def test_seven_up_play_choices_are_the_following_rule_card_by_card(game_id: str)
         assert [move.card for move in game.legal_moves(state, seat)] == expected
         plays += 1
     assert plays > 100
+
+
+# ---- Sjuan family, fourth pass ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("wrap", "players"), [(False, 3), (False, 4), (True, 4)])
+def test_free_fan_tan_blocked_is_no_next_card_held_as_the_hands_say(wrap: bool, players: int) -> None:
+    # blocked_with answers "no next card at all" (every card off the table is in a hand): the slow way
+    # looks for each playable card in every hand, before and after every play
+    game = GAMES["free-fan-tan"]
+    assert isinstance(game, SjuanFamily)
+    outcomes = set()
+    for seed in range(4):
+        for state, move in playout(game, players, seed, FreeFanTanOptions(wrap=wrap)):
+            states = [state]
+            if move is not None and move.type == "play":
+                states.append(game.apply(state, move)[0])
+            for checked in states:
+                playable = game.playable(checked)
+                slow = bool(checked.table) and not any(c in playable for hand in checked.hands for c in hand)
+                assert game.blocked_with(checked, checked.table, checked.hands) == slow
+                outcomes.add(slow)
+    assert outcomes == ({False} if wrap else {False, True})
+
+
+def test_sjuan_table_key_finds_a_card_exactly_where_it_lies_on_the_table() -> None:
+    # the memos are keyed by the table's cards joined into one string, and _playable_on looks for a
+    # neighbour in that string: a card is found in it exactly when it is on the table, and the key of
+    # a table one card shorter is the key with its last two characters cut
+    from sevens_rules.engine.sjuan import _table_key
+
+    rng = random.Random(17)
+    for _ in range(2000):
+        table = rng.sample(FULL_DECK, rng.randint(0, 52))
+        key = _table_key(table)
+        assert key == "".join(table) and (not table or key[:-2] == _table_key(table[:-1]))
+        assert [c for c in FULL_DECK if c in key] == [c for c in FULL_DECK if c in table]
+
+
+SJUAN_GAMES = ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"]
+
+
+@pytest.mark.parametrize("game_id", SJUAN_GAMES)
+def test_sjuan_seats_to_act_read_off_the_turn_are_those_of_the_phase(game_id: str) -> None:
+    # to_act answers from the turn first (a turn is set exactly while the phase is 'play'), and a move is
+    # resolved as a play exactly when it names a card: the slow way reads the phase and the move's type
+    game = GAMES[game_id]
+    phases = set()
+    for seed in range(3):
+        for state, _ in playout(game, 2 if game_id == "domino-fan-tan" else 4, seed):
+            if state.phase == "play":
+                expected = [state.turn]
+            elif state.phase == "deal_over":
+                expected = [(state.dealer + 1) % len(state.hands)]
+            else:
+                expected = []
+            assert game.to_act(state) == expected
+            phases.add(str(state.phase))
+            for listed_move in game.moves(state)[1]:
+                assert (listed_move.card is None) == (listed_move.type != "play")
+    assert phases == {"play", "deal_over", "match_over"}
+
+
+def test_sjuan_only_a_game_whose_deals_may_end_blocked_asks_the_blocked_test() -> None:
+    # a play asks blocked_with only when the game says its deals may end blocked: every game that has a
+    # blocked test of its own must say so
+    for game_id in SJUAN_GAMES:
+        game = GAMES[game_id]
+        assert isinstance(game, SjuanFamily)
+        own_test = type(game).blocked_with is not SjuanFamily.blocked_with
+        assert game.may_block == own_test == (game_id == "free-fan-tan")
+
+
+@pytest.mark.parametrize("game_id", SJUAN_GAMES)
+def test_sjuan_dealt_states_are_those_model_construct_and_validation_make(game_id: str) -> None:
+    # deals build their state with constructed(): the slow ways are model_construct of the same fields
+    # and validation of the state's JSON, with the same fields set, in the same order
+    game = GAMES[game_id]
+    dealt = 0
+    for seed in range(2):
+        for state, move in playout(game, 2 if game_id == "domino-fan-tan" else 3, seed):
+            if move is not None and move.type != "next_deal" and dealt:
+                continue
+            made = game.apply(state, move)[0] if move is not None and move.type == "next_deal" else state
+            if made.table or made.phase != "play":
+                continue
+            model = type(made)
+            fields = {name: getattr(made, name) for name in model.model_fields}
+            for expected in (
+                model.model_construct(**fields),
+                model.model_validate_json(made.model_dump_json()),
+            ):
+                assert made == expected and made.model_fields_set == expected.model_fields_set
+                assert list(made.__dict__) == list(expected.__dict__)
+                # (a set of its own, which model_copy updates)
+                assert type(made.model_fields_set) is type(expected.model_fields_set)
+            assert made.model_copy(update={"turn": None}).turn is None
+            dealt += 1
+    assert dealt > 5
