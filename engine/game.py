@@ -328,7 +328,8 @@ def constructed(model: type[ModelT], **values: Any) -> ModelT:
     names = _field_names(model)
     if names != values.keys():
         raise TypeError(f"{model.__name__} takes exactly the fields {', '.join(model.__pydantic_fields__)}")
-    return unvalidated(model, values, names)
+    # a set of its own, as model_construct gives: model_copy(update=...) adds to a copy of it
+    return unvalidated(model, values, set(names))
 
 
 def _field_names(model: type[BaseModel]) -> frozenset[str]:

@@ -151,9 +151,12 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
     def deal_history_issues(self, state: MatchStateT) -> list[IssueAt]:
         """Issues with the finished deals of ``state``, oldest first: each is numbered in order from 1,
         then whatever the game checks of its record (:meth:`deal_record_check`)."""
+        deals = state.deals
+        if not deals:  # a match's first deal (nothing to set up the game's check for)
+            return []
         check = self.deal_record_check(state)
         issues: list[IssueAt] = []
-        for index, deal in enumerate(state.deals):
+        for index, deal in enumerate(deals):
             if deal.number != index + 1:
                 issues.append(IssueAt(("deals", index, "number"), f"must be {index + 1}"))
             issues += check(index, not issues)

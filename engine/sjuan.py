@@ -30,6 +30,7 @@ from sevens_rules.engine.game import (
     bound_issues,
     conservation_issues,
     drawn_card_for_seat,
+    holds_deck_once,
     length_issues,
     listed,
     seat_issues,
@@ -74,14 +75,11 @@ _NEIGHBOURS = {c: tuple(n for n in (_BELOW[c], _ABOVE[c]) if n) for c in FULL_DE
 """The cards next in rank to each card in its suit (below, then above; one for an Ace or a King)."""
 _CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 _RANK = {r: i for i, r in enumerate(RANKS)}
-_ROW_BIT = {c: (c[1], 1 << _RANK[c[0]]) for c in FULL_DECK}
-"""Each card's suit and its rank as a bit: a suit's cards on the table OR-ed together make its row."""
-_ROWS = frozenset(
-    sum(1 << rank for rank in range(low, high + 1))
-    for low in range(SEVEN + 1)
-    for high in range(SEVEN, KING + 1)
-)
-"""Every row a suit may show: the ranks from some low card to some high card, through the 7."""
+_TOWARD_SEVEN = {
+    c: _ABOVE[c] if _RANK[c[0]] < SEVEN else _BELOW[c] if _RANK[c[0]] > SEVEN else c for c in FULL_DECK
+}
+"""The card next in rank toward its suit's 7 of each card (a 7 itself): a suit's cards on the table are
+one unbroken row through its 7 exactly when each of them has this card on the table too."""
 _SUIT_TWICE_ROUND = {s: tuple(RANKS[i % 13] + s for i in range(26)) for s in "CDHS"}
 """Each suit's cards by rank index from the Ace, twice round: a wrapped free fan tan row runs on past the
 King to the Ace."""
@@ -191,15 +189,18 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         """Issues unless every suit's cards on the table form one unbroken row through its 7 (asked once
-        the state holds each card once)."""
-        rows = dict.fromkeys("CDHS", 0)
-        for c in state.table:
-            suit, bit = _ROW_BIT[c]
-            rows[suit] |= bit
+        the state holds each card once): one issue for each suit where some card's next card toward the 7
+        (:data:`_TOWARD_SEVEN`) is missing."""
+        table = state.table
+        on_table = set(table)
+        # the common, consistent table in one subset test, without a Python loop
+        if on_table.issuperset(map(_TOWARD_SEVEN.__getitem__, table)):
+            return []
+        broken = {c[1] for c in table if _TOWARD_SEVEN[c] not in on_table}
         return [
             IssueAt(("table",), f"the {s} cards on the table are not one row through 7{s}")
-            for s, row in rows.items()
-            if row and row not in _ROWS
+            for s in "CDHS"
+            if s in broken
         ]
 
     def blocked(self, state: SjuanFamilyState) -> bool:
@@ -428,10 +429,14 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         hands, table, chips, deals = state.hands, state.table, state.chips, state.deals
         phase, turn, dealer = state.phase, state.turn, state.dealer
         n = len(hands)
-        issues = conservation_issues(
-            [(("hands", i), h) for i, h in enumerate(hands)]
-            + [(("table",), table), (("stock",), self.stock(state))],
-            FULL_DECK,
+        stock = self.stock(state) if self.has_stock else []
+        issues = (
+            []  # the common case, asked first without naming where each list is
+            if holds_deck_once([*hands, table, stock], FULL_DECK)
+            else conservation_issues(
+                [(("hands", i), h) for i, h in enumerate(hands)] + [(("table",), table), (("stock",), stock)],
+                FULL_DECK,
+            )
         )
         issues += length_issues(("chips",), chips, n)
         # a seat passes at most once between two plays (a whole round of passes would mean nobody can
@@ -469,7 +474,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             elif [len(h) for h in hands] != deals[-1].cards_left:
                 issues.append(IssueAt(("deals", len(deals) - 1, "cards_left"), "does not match the hands"))
         if not issues:
-            reached = max(_totals(deals, n)) >= MATCH_TARGET
+            reached = bool(deals) and max(_totals(deals, n)) >= MATCH_TARGET  # (every total is 0 before)
             if reached != (phase is _MATCH_OVER_PHASE):
                 issues.append(
                     IssueAt(("phase",), "the match is over exactly when a total has reached 100 after a deal")
@@ -611,10 +616,13 @@ class Sjuan(SjuanFamily):
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         issues = super().table_issues(state)
-        if state.table and state.table[0] != "7H":
-            issues.append(IssueAt(("table", 0), "Sjuan opens with 7H"))
-        opening = not state.table and state.phase is Phase.play and state.turn is not None
-        if opening and "7H" not in state.hands[state.turn]:  # type: ignore[index]
+        table = state.table
+        if table:
+            if table[0] != "7H":
+                issues.append(IssueAt(("table", 0), "Sjuan opens with 7H"))
+        elif (
+            state.phase is _PLAY_PHASE and (turn := state.turn) is not None and "7H" not in state.hands[turn]
+        ):
             issues.append(IssueAt(("turn",), "the 7H holder opens"))
         return issues
 

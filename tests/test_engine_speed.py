@@ -2140,3 +2140,28 @@ def test_sjuan_dealt_states_are_those_model_construct_and_validation_make(game_i
             assert made.model_copy(update={"turn": None}).turn is None
             dealt += 1
     assert dealt > 5
+
+
+# ---- Shared helpers, fourth pass ------------------------------------------------------------------------
+
+from sevens_rules.engine.game import constructed  # noqa: E402 -- this section's own imports, kept with it
+from sevens_rules.schema.common import SeatOutcome  # noqa: E402
+
+
+def test_constructed_models_are_those_model_construct_makes_and_copy_like_them() -> None:
+    made = constructed(SeatOutcome, seat=2, total=-3, place=1)
+    slow = SeatOutcome.model_construct(seat=2, total=-3, place=1)
+    assert made == slow == SeatOutcome(seat=2, total=-3, place=1)
+    assert made.model_fields_set == slow.model_fields_set == {"seat", "total", "place"}
+    # model_copy(update=...) adds to the copy's set of fields: each model has a mutable set of its own
+    copied = made.model_copy(update={"total": 4})
+    assert copied.total == 4 and made.total == -3
+    assert made.model_fields_set == {"seat", "total", "place"}
+    assert constructed(SeatOutcome, seat=0, total=0, place=1).model_fields_set is not made.model_fields_set
+
+
+def test_constructed_refuses_values_that_miss_or_add_a_field() -> None:
+    with pytest.raises(TypeError):
+        constructed(SeatOutcome, seat=2, total=-3)
+    with pytest.raises(TypeError):
+        constructed(SeatOutcome, seat=2, total=-3, place=1, extra=0)
