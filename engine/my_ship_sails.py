@@ -205,9 +205,10 @@ class MyShipSails(
     ) -> tuple[list[int], list[MyShipSailsMove]]:
         """As :meth:`Game.moves`: in a step, the seats without a choice and their moves, each seat's
         listed as :meth:`deal_moves` lists them (without asking again whether the seat is to act)."""
-        if player is None and state.phase is STEP:
-            seats = [seat for seat, choice in enumerate(state.pending) if choice is None]
-            hands = state.hands
+        fields = state.__dict__  # (one read of the model for its fields: see the note in apply)
+        if player is None and fields["phase"] is STEP:
+            seats = [seat for seat, choice in enumerate(fields["pending"]) if choice is None]
+            hands = fields["hands"]
             moves: list[MyShipSailsMove] = []
             for seat in seats:
                 moves += _seat_moves(tuple(hands[seat]), seat)
@@ -234,9 +235,12 @@ class MyShipSails(
         # Reading a field of a model costs several times reading a local (pydantic models answer
         # attributes through a __getattr__ hook, which leaves Python's fast attribute path): each field is
         # read once here and handed on.
-        player = move.player
-        if state.phase is STEP:
-            pending = state.pending
+        # (a model's __dict__ holds its fields: one read of each model, then dict lookups)
+        move_fields = move.__dict__
+        fields = state.__dict__
+        player = move_fields["player"]
+        if fields["phase"] is STEP:
+            pending = fields["pending"]
             if player < len(pending) and pending[player] is not None:
                 seats = self.to_act(state)
                 raise NotYourTurnError(
@@ -245,14 +249,14 @@ class MyShipSails(
                     [m for seat in seats for m in self.legal_moves(state, seat)],
                     [IssueAt(("player",), "this seat has already chosen in this step")],
                 )
-            hands = state.hands
-            move_type = move.type
-            card = move.card
+            hands = fields["hands"]
+            move_type = move_fields["type"]
+            card = move_fields["card"]
             if (
                 0 <= player < len(hands)
                 and player < len(pending)
                 and move_type != NEXT_DEAL
-                and _is_legal_choice(move_type, card, move.deck, hands[player])
+                and _is_legal_choice(move_type, card, move_fields["deck"], hands[player])
             ):
                 # A legal choice of a seat that has not chosen: the shared checks (to act, a seat at the
                 # table, legal inside the deal) would send it straight here. Any other move takes the
