@@ -45,6 +45,7 @@ from sevens_rules.engine.game import (
     length_issues,
     listed,
     seat_issues,
+    unvalidated,
     updated,
 )
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
@@ -150,6 +151,23 @@ def _is_legal_choice(
     if move_type == PASS:
         return card in hand
     return card is None and one_suit(hand)
+
+
+_FIELD_COUNT = len(MyShipSailsState.model_fields)
+
+
+def _state_with(
+    state: MyShipSailsState, fields: dict[str, Any], changes: dict[str, object]
+) -> MyShipSailsState:
+    """``updated(state, **changes)`` for ``state``, whose fields are ``fields`` (its ``__dict__``, read once
+    by the caller), and ``changes`` the engine computed: most choices make a new state, and updated()'s
+    check of the names and the keyword arguments were half the cost of making it. Every field of a state is
+    required, so a state sets them all and the copy shares its set of set fields, as updated() shares it;
+    a state made otherwise (model_construct with fewer fields) takes updated()'s way."""
+    fields_set = state.__pydantic_fields_set__
+    if len(fields_set) != _FIELD_COUNT:
+        return updated(state, **changes)
+    return unvalidated(MyShipSailsState, {**fields, **changes}, fields_set)
 
 
 class MyShipSails(
@@ -261,29 +279,32 @@ class MyShipSails(
                 # A legal choice of a seat that has not chosen: the shared checks (to act, a seat at the
                 # table, legal inside the deal) would send it straight here. Any other move takes the
                 # shared way, which refuses it with the same error.
-                return self._choose(state, player, move_type, card, pending)
+                return self._choose(state, fields, player, move_type, card, pending)
         return super().apply(state, move)
 
     def resolve_in_deal(
         self, state: MyShipSailsState, move: MyShipSailsMove
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        return self._choose(state, move.player, move.type, move.card, state.pending)
+        fields = state.__dict__
+        return self._choose(state, fields, move.player, move.type, move.card, fields["pending"])
 
     def _choose(
         self,
         state: MyShipSailsState,
+        fields: dict[str, Any],
         player: int,
         move_type: MyShipSailsMoveType,
         card: str | None,
         pending: list[MyShipSailsChoice | None],
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         """:meth:`resolve_in_deal` of a legal choice of ``player`` (its type and card, and the state's
-        pending choices, as the caller read them): recorded, and the step resolved when it was the last."""
+        fields and pending choices, as the caller read them): recorded, and the step resolved when it was
+        the last."""
         pending = list(pending)
         pending[player] = _DECLARE_CHOICE if move_type == DECLARE else _PASS_CHOICES[card or ""]
         events = [_CHOSEN_EVENTS[player]]
         if any(choice is None for choice in pending):
-            return updated(state, pending=pending), events
+            return _state_with(state, fields, {"pending": pending}), events
         return self._resolve_step(state, pending, events)
 
     def score(self, state: MyShipSailsState) -> MyShipSailsScore:

@@ -2105,3 +2105,26 @@ def test_sevens_bust_events_are_the_validated_events() -> None:
             assert event.cards is not state.hands[move.player]
             busts += 1
     assert busts > 10
+
+
+def test_my_ship_sails_states_after_a_choice_are_the_updated_states() -> None:
+    """A state after a choice that leaves the step open, made from the state's fields with the change at
+    once, is what updated() makes of the state: same fields, same types, same set fields."""
+    game = GAMES["my-ship-sails"]
+    state_model = game.models.state
+    checked = 0
+    for seed in range(3):
+        for state, move in islice(playout(game, 4, seed), 400):
+            if move is None or move.type == "next_deal":
+                continue
+            after, _ = game.apply(state, move)
+            expected = updated(state, **{name: getattr(after, name) for name in state_model.model_fields})
+            assert after == expected
+            assert after.model_fields_set == expected.model_fields_set == set(state_model.model_fields)
+            assert _typed_fields(after) == _typed_fields(expected)
+            checked += 1
+    state = next(s for s, m in playout(game, 4, 0) if m is not None and m.type != "next_deal")
+    partial: Any = state_model.model_construct(_fields_set={"game"}, **dict(state))
+    made = my_ship_sails._state_with(partial, partial.__dict__, {"pending": [None] * 4})
+    assert made.model_fields_set == {"game", "pending"}
+    assert checked > 1000
