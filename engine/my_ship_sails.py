@@ -305,7 +305,7 @@ class MyShipSails(
         events = [_CHOSEN_EVENTS[player]]
         if any(choice is None for choice in pending):
             return _state_with(state, fields, {"pending": pending}), events
-        return self._resolve_step(state, pending, events)
+        return self._resolve_step(state, fields, pending, events)
 
     def score(self, state: MyShipSailsState) -> MyShipSailsScore:
         return MyShipSailsScore(totals=_totals(state.deals, len(state.hands)), deals=state.deals)
@@ -367,28 +367,34 @@ class MyShipSails(
         return self._end_deal(state, declarers, auto=True, events=events)
 
     def _resolve_step(
-        self, state: MyShipSailsState, pending: list[MyShipSailsChoice | None], events: list[MyShipSailsEvent]
+        self,
+        state: MyShipSailsState,
+        fields: dict[str, Any],
+        pending: list[MyShipSailsChoice | None],
+        events: list[MyShipSailsEvent],
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        """Every seat has chosen: declarations end the deal, otherwise all chosen cards move left at once."""
+        """Every seat has chosen: declarations end the deal, otherwise all chosen cards move left at once
+        (``fields``: the state's, read once by the caller)."""
         declarers = [
             seat for seat, choice in enumerate(pending) if choice is not None and choice.card is None
         ]
         if declarers:
             return self._end_deal(state, declarers, auto=False, events=events)
-        n = len(state.hands)
+        state_hands = fields["hands"]
+        n = len(state_hands)
         # every choice is a pass here (no declarer), so every card is set
         passed = [choice.card or "" for choice in pending if choice is not None]
         hands = []
-        for seat, hand in enumerate(state.hands):
+        for seat, hand in enumerate(state_hands):
             kept = [c for c in hand if c != passed[seat]]
             kept.append(passed[seat - 1])  # seat - 1 is the right-hand neighbour (-1 wraps to n - 1)
             kept.sort(key=_CARD_ORDER.__getitem__)
             hands.append(kept)
-        exchanges = state.exchanges + 1
+        exchanges = fields["exchanges"] + 1
         events.append(updated(_EXCHANGED_EVENT, exchange=exchanges))
         events += [_received_event(seat, passed[seat - 1], (seat - 1) % n) for seat in range(n)]
-        after = updated(state, hands=hands, pending=[None] * n, exchanges=exchanges)
-        if state.options.auto_declare:
+        after = _state_with(state, fields, {"hands": hands, "pending": [None] * n, "exchanges": exchanges})
+        if fields["options"].auto_declare:
             after, events = self._auto_declare(after, events)
             if after.phase is not STEP:
                 return after, events

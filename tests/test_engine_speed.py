@@ -2108,8 +2108,9 @@ def test_sevens_bust_events_are_the_validated_events() -> None:
 
 
 def test_my_ship_sails_states_after_a_choice_are_the_updated_states() -> None:
-    """A state after a choice that leaves the step open, made from the state's fields with the change at
-    once, is what updated() makes of the state: same fields, same types, same set fields."""
+    """A state after a choice (one that leaves the step open, or the last, with its exchange), made from the
+    state's fields with the changes at once, is what updated() makes of the state: same fields, same types,
+    same set fields."""
     game = GAMES["my-ship-sails"]
     state_model = game.models.state
     checked = 0
