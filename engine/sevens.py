@@ -155,6 +155,41 @@ def _run_ends(first: str, last: str) -> tuple[str, ...]:
 _RUN_ENDS = {first: {last: _run_ends(first, last) for last in FULL_DECK} for first in FULL_DECK}
 
 
+# The move list of every step needs the cards playable on the whole table. Rather than gathering the four
+# rows' ends into a fresh set each time, the ends of two rows at once (clubs and diamonds, hearts and
+# spades) are looked up by their runs' first and last cards, one dict in another, in sets made at import:
+# every run through a 7 of each suit (7 x 7 of them, so 2,401 pairs of runs per pair of suits).
+_RUNS_OF_SUIT = {
+    suit: [
+        (RANKS[low] + suit, RANKS[high] + suit)
+        for low in range(_SEVEN + 1)
+        for high in range(_SEVEN, _KING + 1)
+    ]
+    for suit in SUITS
+}
+"""The first and last card of every run through a 7, by suit."""
+
+
+def _pair_ends(
+    first_suit: str, second_suit: str
+) -> dict[str, dict[str, dict[str, dict[str, frozenset[str]]]]]:
+    """The cards playable on the rows of two suits by the first and last cards of their runs (nested dicts:
+    first suit's first card, its last card, second suit's first card, its last card)."""
+    pairs: dict[str, dict[str, dict[str, dict[str, frozenset[str]]]]] = {}
+    for first, last in _RUNS_OF_SUIT[first_suit]:
+        ends = _RUN_ENDS[first][last]
+        for other_first, other_last in _RUNS_OF_SUIT[second_suit]:
+            cards = frozenset((*ends, *_RUN_ENDS[other_first][other_last]))
+            pairs.setdefault(first, {}).setdefault(last, {}).setdefault(other_first, {})[other_last] = cards
+    return pairs
+
+
+_CLUBS_DIAMONDS_ENDS = _pair_ends("C", "D")
+"""The cards playable on the clubs and diamonds rows (see :func:`_pair_ends`)."""
+_HEARTS_SPADES_ENDS = _pair_ends("H", "S")
+"""The cards playable on the hearts and spades rows (see :func:`_pair_ends`)."""
+
+
 def _ends(row: SevensRow) -> tuple[str, ...]:
     """The cards that may be played on ``row`` (as :func:`row_ends`, shared)."""
     run = row.run
@@ -203,6 +238,8 @@ _DEAL_RECORD = SevensDeal(number=1, dealer=0, places=[1, 2, 3, 4], points=[3, 2,
 """A validated deal record, with every field set, copied with each finished deal's values."""
 _DEAL_ENDED_EVENT = SevensEvent(type=SevensEventType.deal_ended, deal=_DEAL_RECORD)
 """A validated ``deal_ended`` event (as :func:`_event` makes it), copied with each finished deal's record."""
+_BUST_EVENT = SevensEvent(type=SevensEventType.bust, player=0, cards=["AC"])
+"""A validated ``bust`` event (as :func:`_event` makes it), copied with each bust's player and cards."""
 _DEALT_TABLE = tuple(_RUN_ROWS[s, _SEVEN, _SEVEN] for s in SUITS)
 """The table of a fresh deal: the four 7s."""
 _STATE_FIELDS = frozenset(SevensState.model_fields)
@@ -227,23 +264,31 @@ def playable(state: SevensState) -> set[str]:
 
 def _playable_on(table: Sequence[SevensRow]) -> set[str]:
     """:func:`playable` of a state whose rows are ``table`` (read once by the caller)."""
-    # (as _ends(row) for each row, written out: the move list of every step asks this)
-    ends = _RUN_ENDS
+    clubs_and_diamonds, hearts_and_spades = _playable_by_pairs(table)
+    return {*clubs_and_diamonds, *hearts_and_spades}
+
+
+def _playable_by_pairs(table: Sequence[SevensRow]) -> tuple[frozenset[str], frozenset[str]]:
+    """The cards playable on the clubs and diamonds rows of ``table``, and those playable on its hearts and
+    spades rows: together :func:`playable` (as :func:`_ends` of each row; shared sets, see
+    :func:`_pair_ends`)."""
     clubs_row, diamonds_row, hearts_row, spades_row = table
-    clubs, diamonds, hearts = clubs_row.run, diamonds_row.run, hearts_row.run
-    spades = spades_row.run
-    return {
-        *ends[clubs[0]][clubs[-1]],
-        *ends[diamonds[0]][diamonds[-1]],
-        *ends[hearts[0]][hearts[-1]],
-        *ends[spades[0]][spades[-1]],
-    }
+    clubs, diamonds, hearts, spades = clubs_row.run, diamonds_row.run, hearts_row.run, spades_row.run
+    return (
+        _CLUBS_DIAMONDS_ENDS[clubs[0]][clubs[-1]][diamonds[0]][diamonds[-1]],
+        _HEARTS_SPADES_ENDS[hearts[0]][hearts[-1]][spades[0]][spades[-1]],
+    )
 
 
 def _is_playable(state: SevensState, card: str) -> bool:
     """Whether ``card`` may be played on the table now: whether it is in :func:`playable`, read off the row
     of its suit alone (rows are in the order of ``SUITS``)."""
-    return card in _ends(state.table[_SUIT_INDEX[card[1]]])
+    return _is_playable_on(state.table, card)
+
+
+def _is_playable_on(table: Sequence[SevensRow], card: str) -> bool:
+    """:func:`_is_playable` on a state whose rows are ``table`` (read once by the caller)."""
+    return card in _ends(table[_SUIT_INDEX[card[1]]])
 
 
 def _plays(state: SevensState, player: int) -> list[str]:
@@ -256,9 +301,18 @@ def _may_pass(state: SevensState, player: int, has_play: bool | None = None) -> 
     """Whether ``player`` may pass: while passes remain even with a legal card; with none left only
     without one (that pass is the fourth, the bust). ``has_play``: whether the player holds a legal card
     (:func:`_plays`), when already known; otherwise it is found only when the passes are used up."""
-    if state.passes[player] < SEVENS_PASSES:
+    return _may_pass_in(state.__dict__, player, has_play)
+
+
+def _may_pass_in(fields: dict[str, Any], player: int, has_play: bool | None = None) -> bool:
+    """:func:`_may_pass` in a state whose fields are ``fields`` (its ``__dict__``, read once by the caller:
+    see the note in :class:`Sevens`)."""
+    if fields["passes"][player] < SEVENS_PASSES:
         return True
-    return not (bool(_plays(state, player)) if has_play is None else has_play)
+    if has_play is None:
+        ends = _playable_on(fields["table"])
+        has_play = any(c in ends for c in fields["hands"][player])
+    return not has_play
 
 
 def _active(out: Sequence[int], bust: Sequence[int]) -> list[int]:
@@ -294,6 +348,60 @@ def _totals(deals: Sequence[SevensDeal]) -> list[int]:
         for seat, points in enumerate(deal.points):
             totals[seat] += points
     return totals
+
+
+def _moves_on_turn(fields: dict[str, Any], player: int) -> list[SevensMove]:
+    """The legal moves of ``player`` in play, in a state whose fields are ``fields`` (its ``__dict__``, read
+    once by the caller): a play of each card of :func:`_plays`, in hand order, then the pass if
+    :func:`_may_pass` allows it."""
+    moves_of_seat = _PLAY_MOVES[player]
+    clubs_and_diamonds, hearts_and_spades = _playable_by_pairs(fields["table"])
+    moves = [
+        moves_of_seat[c]
+        for c in fields["hands"][player]
+        if c in clubs_and_diamonds or c in hearts_and_spades  # (in playable(state))
+    ]
+    if _may_pass_in(fields, player, bool(moves)):
+        moves.append(_PASS_MOVES[player])
+    return moves
+
+
+def _is_legal_on_turn(
+    fields: dict[str, Any],
+    player: int,
+    move_type: SevensMoveType,
+    card: str | None,
+    deck: list[str] | None,
+) -> bool:
+    """Whether the move of ``player``, whose turn it is in play, is legal (its type, card and deck, and the
+    state's fields, as the caller read them): a card of the hand that is playable, or a pass that
+    :func:`_may_pass` allows."""
+    if deck is not None:
+        return False
+    if move_type == PLAY:
+        return card is not None and card in fields["hands"][player] and _is_playable_on(fields["table"], card)
+    return card is None and _may_pass_in(fields, player)
+
+
+_FIELD_COUNT = len(SevensState.model_fields)
+
+
+def _state_with(state: SevensState, fields: dict[str, Any], changes: dict[str, object]) -> SevensState:
+    """``updated(state, **changes)`` for ``state``, whose fields are ``fields`` (its ``__dict__``, read once
+    by the caller), and ``changes`` the engine computed: every move makes a new state, and updated()'s
+    check of the names and the keyword arguments were half the cost of making it. Every field of a state is
+    required, so a state sets them all and the copy shares its set of set fields, as updated() shares it;
+    a state made otherwise (model_construct with fewer fields) takes updated()'s way."""
+    fields_set = state.__pydantic_fields_set__
+    if len(fields_set) != _FIELD_COUNT:
+        return updated(state, **changes)
+    return unvalidated(SevensState, {**fields, **changes}, fields_set)
+
+
+def _bust_event(player: int, cards: list[str]) -> SevensEvent:
+    """The ``bust`` event of ``player`` laying ``cards`` (the event's own list): a copy of a validated one
+    (validating the event afresh, as :func:`_event` does for an event holding a list, was most of a bust)."""
+    return updated(_BUST_EVENT, player=player, cards=cards)
 
 
 class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore]):
@@ -347,119 +455,108 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
     # ---- turns and moves ------------------------------------------------------------------------
 
     def to_act(self, state: SevensState) -> list[int]:
-        phase = state.phase
+        fields = state.__dict__  # (one read of the model: see the note below)
+        phase = fields["phase"]
         if phase is _PLAY_PHASE:
-            return [state.turn] if state.turn is not None else []
+            turn = fields["turn"]
+            return [turn] if turn is not None else []
         if phase is _DEAL_OVER_PHASE:
-            return [(state.dealer + 1) % SEVENS_PLAYERS]
+            return [(fields["dealer"] + 1) % SEVENS_PLAYERS]
         return []
 
     # In play the seat to act is ``turn`` alone. The shared cycle asks to_act (a fresh list) again in
     # Game.moves, in DealtMatch.legal_moves, in Game.apply and in the legality check; these read ``turn``.
+    #
+    # Reading a field of a model costs several times a dict lookup (pydantic models answer attributes
+    # through a __getattr__ hook, which leaves Python's fast attribute path): the methods below read a
+    # state's or a move's ``__dict__`` once, look its fields up in it, and pass on what they read.
 
     def moves(self, state: SevensState, player: int | None = None) -> tuple[list[int], list[SevensMove]]:
         """As :meth:`Game.moves`: in play, the seat to act (``turn``) and its legal moves."""
-        turn = state.turn
-        if player is None and state.phase is _PLAY_PHASE and turn is not None:
-            return [turn], self.deal_moves(state, turn)
+        fields = state.__dict__
+        turn = fields["turn"]
+        if player is None and fields["phase"] is _PLAY_PHASE and turn is not None:
+            return [turn], _moves_on_turn(fields, turn)
         return super().moves(state, player)
 
     def legal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
         """As the shared cycle's: in play, the moves of the seat whose turn it is, none for the others."""
-        if state.phase is _PLAY_PHASE:
-            return self.deal_moves(state, player) if player == state.turn else []
+        fields = state.__dict__
+        if fields["phase"] is _PLAY_PHASE:
+            return _moves_on_turn(fields, player) if player == fields["turn"] else []
         return super().legal_moves(state, player)
 
     def apply(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
         """As :meth:`Game.apply`. A legal move by the seat whose turn it is goes straight to its
         resolution, as the shared checks would send it (to act: ``turn``; a seat at the table; legal
         inside the deal); any other move takes the shared way, which refuses it with the same error."""
-        # (each field read once, and handed to the legality check and the resolution below: see the
-        # comment after this method)
-        player = move.player
-        move_type = move.type
-        card = move.card
-        hands = state.hands
+        move_fields = move.__dict__
+        player = move_fields["player"]
+        move_type = move_fields["type"]
+        card = move_fields["card"]
+        fields = state.__dict__
         if (
-            state.phase is _PLAY_PHASE
-            and player == state.turn
-            and 0 <= player < len(hands)
+            fields["phase"] is _PLAY_PHASE
+            and player == fields["turn"]
+            and 0 <= player < len(fields["hands"])
             and move_type != NEXT_DEAL
-            and self._is_legal_on_turn(state, player, move_type, card, move.deck, hands)
+            and _is_legal_on_turn(fields, player, move_type, card, move_fields["deck"])
         ):
-            return self._resolve_on_turn(state, player, move_type, card, hands)
+            return self._resolve_on_turn(state, fields, player, move_type, card)
         return super().apply(state, move)
 
-    # Reading a field of a model costs several times reading a local (pydantic models answer attributes
-    # through a __getattr__ hook, which leaves Python's fast attribute path): the methods below read each
-    # field they need once, and pass on what they read.
-
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
-        moves_of_seat = _PLAY_MOVES[player]
-        ends = _playable_on(state.table)  # (playable(state), one call less)
-        # a move for each card of _plays(state, player), read in the same pass over the hand
-        moves = [moves_of_seat[c] for c in state.hands[player] if c in ends]
-        if _may_pass(state, player, bool(moves)):
-            moves.append(_PASS_MOVES[player])
-        return moves
+        return _moves_on_turn(state.__dict__, player)
 
     def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:
         # (in play, to_act is [turn], or nobody when turn is None)
-        player = move.player
-        if state.phase is not _PLAY_PHASE or player != state.turn:
+        move_fields = move.__dict__
+        player = move_fields["player"]
+        fields = state.__dict__
+        if fields["phase"] is not _PLAY_PHASE or player != fields["turn"]:
             return False
-        return self._is_legal_on_turn(state, player, move.type, move.card, move.deck, state.hands)
-
-    def _is_legal_on_turn(
-        self,
-        state: SevensState,
-        player: int,
-        move_type: SevensMoveType,
-        card: str | None,
-        deck: list[str] | None,
-        hands: list[list[str]],
-    ) -> bool:
-        """Whether the move of ``player``, whose turn it is in play, is legal (its type, card and deck, and
-        the state's hands, as the caller read them): a card of the hand that is playable, or a pass that
-        :func:`_may_pass` allows."""
-        if deck is not None:
-            return False
-        if move_type == PLAY:
-            return card is not None and card in hands[player] and _is_playable(state, card)
-        return card is None and _may_pass(state, player)
+        return _is_legal_on_turn(
+            fields, player, move_fields["type"], move_fields["card"], move_fields["deck"]
+        )
 
     def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
-        return self._resolve_on_turn(state, move.player, move.type, move.card, state.hands)
+        move_fields = move.__dict__
+        return self._resolve_on_turn(
+            state, state.__dict__, move_fields["player"], move_fields["type"], move_fields["card"]
+        )
 
     def _resolve_on_turn(
         self,
         state: SevensState,
+        fields: dict[str, Any],
         player: int,
         move_type: SevensMoveType,
         card: str | None,
-        hands: list[list[str]],
     ) -> tuple[SevensState, list[SevensEvent]]:
-        """:meth:`resolve_in_deal` of a legal move of ``player`` (its type and card, and the state's hands,
+        """:meth:`resolve_in_deal` of a legal move of ``player`` (its type and card, and the state's fields,
         as the caller read them)."""
         if move_type == PASS:
-            passes = list(state.passes)
+            passes = list(fields["passes"])
             used = passes[player] + 1
             events = [_PASSED_EVENTS[player, used]]
             if used <= SEVENS_PASSES:
                 passes[player] = used
-                return self._continue(state, player, events, {"passes": passes}, state.out, state.bust)
-            return self._bust(state, player, hands, events)
+                return self._continue(
+                    state, fields, player, events, {"passes": passes}, fields["out"], fields["bust"]
+                )
+            return self._bust(state, fields, player, events)
         assert card is not None
-        hands = list(hands)
+        hands = list(fields["hands"])
         # the hand without the card: a hand holds each card once (its check refuses a card twice)
         hand = hands[player] = list(hands[player])
         hand.remove(card)
         index = _SUIT_INDEX[card[1]]
-        table = list(state.table)
+        table = list(fields["table"])
         old = table[index]
-        old_run = old.run
+        old_fields = old.__dict__  # (one read of the row for its run and its laid cards)
+        old_run = old_fields["run"]
         # the usual play: a card at an end of a run with no laid cards, which it cannot join
-        new = None if old.laid else _RUN_WITH_END.get((old_run[0], old_run[-1], card))
+        new = None if old_fields["laid"] else _RUN_WITH_END.get((old_run[0], old_run[-1], card))
         if new is not None:
             events = [_PLAYED_EVENTS[player][card]]
         else:
@@ -471,18 +568,18 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             events = [updated(played, joined=joined) if joined else played]
         table[index] = new
         update: dict[str, object] = {"hands": hands, "table": table}
-        out = state.out
+        out = fields["out"]
         if not hand:
             out = update["out"] = [*out, player]
             events.append(_event(SevensEventType.went_out, player=player, place=len(out)))
-        return self._continue(state, player, events, update, out, state.bust)
+        return self._continue(state, fields, player, events, update, out, fields["bust"])
 
     def _bust(
-        self, state: SevensState, player: int, hands: list[list[str]], events: list[SevensEvent]
+        self, state: SevensState, fields: dict[str, Any], player: int, events: list[SevensEvent]
     ) -> tuple[SevensState, list[SevensEvent]]:
-        """The fourth pass: the player's cards go to their places on the table (``hands``: the state's)."""
+        """The fourth pass: the player's cards go to their places on the table (``fields``: the state's)."""
+        hands = list(fields["hands"])
         cards = hands[player]
-        hands = list(hands)
         hands[player] = []
         # a row of a suit the player holds none of stays as it is: the rows of a state are laid out as _row
         # lays them out (its check, _row_issues, refuses any other row)
@@ -491,31 +588,35 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             _row(suit, [*_row_ranks(row), *(_RANK[c[0]] for c in cards if c[1] == suit)])
             if (suit := row.run[0][1]) in suits
             else row
-            for row in state.table
+            for row in fields["table"]
         ]
-        events.append(_event(SevensEventType.bust, player=player, cards=list(cards)))
-        bust = [*state.bust, player]
-        update = {"hands": hands, "table": table, "bust": bust}
-        return self._continue(state, player, events, update, state.out, bust)
+        events.append(_bust_event(player, list(cards)))
+        bust = [*fields["bust"], player]
+        update: dict[str, object] = {"hands": hands, "table": table, "bust": bust}
+        return self._continue(state, fields, player, events, update, fields["out"], bust)
 
     def _continue(
         self,
         state: SevensState,
+        fields: dict[str, Any],
         player: int,
         events: list[SevensEvent],
         update: dict[str, object],
         out: Sequence[int],
         bust: Sequence[int],
     ) -> tuple[SevensState, list[SevensEvent]]:
-        """``state`` with ``update``, the turn given to the next active seat on the left, or the deal ended
-        when one is left (``out`` and ``bust``: the seats out and bust after the move)."""
+        """``state`` (whose fields are ``fields``) with ``update``, the turn given to the next active seat on
+        the left, or the deal ended when one is left (``out`` and ``bust``: the seats out and bust after the
+        move)."""
         if not out and not bust:
             # most moves of a deal: all four seats still play, the turn goes to the seat on the left
-            return updated(state, **update, turn=_LEFT_OF[player]), events
+            update["turn"] = _LEFT_OF[player]
+            return _state_with(state, fields, update), events
         ended, seat = _turn_after(player, tuple(out), tuple(bust))
         if ended:
-            return self._end_deal(updated(state, **update), seat, events)
-        return updated(state, **update, turn=seat), events
+            return self._end_deal(_state_with(state, fields, update), seat, events)
+        update["turn"] = seat
+        return _state_with(state, fields, update), events
 
     def _end_deal(
         self, state: SevensState, survivor: int, events: list[SevensEvent]

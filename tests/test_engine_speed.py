@@ -2165,3 +2165,91 @@ def test_constructed_refuses_values_that_miss_or_add_a_field() -> None:
         constructed(SeatOutcome, seat=2, total=-3)
     with pytest.raises(TypeError):
         constructed(SeatOutcome, seat=2, total=-3, place=1, extra=0)
+
+
+# ---- Sevens, Sedmice, My Ship Sails, fourth pass ----------------------------------------------------
+
+
+def test_sevens_playable_by_pairs_of_rows_is_the_rule_read_off_the_runs() -> None:
+    """The prebuilt ends of two rows at once, together, are the cards one rank outside each run; and every
+    pair of runs a table can hold has its entry."""
+    for state, _ in sevens_transitions(range(6), 400):
+        clubs_and_diamonds, hearts_and_spades = sevens._playable_by_pairs(state.table)
+        assert {*clubs_and_diamonds, *hearts_and_spades} == sevens_ends_by_scanning(state)
+        assert all(c[1] in "CD" for c in clubs_and_diamonds) and all(c[1] in "HS" for c in hearts_and_spades)
+    for first_suit, second_suit, pairs in (
+        ("C", "D", sevens._CLUBS_DIAMONDS_ENDS),
+        ("H", "S", sevens._HEARTS_SPADES_ENDS),
+    ):
+        for low, high in [(0, 12), (6, 6), (3, 9), (0, 6), (6, 12)]:
+            for other_low, other_high in [(0, 12), (6, 6), (2, 11)]:
+                first = RANKS[low] + first_suit, RANKS[high] + first_suit
+                second = RANKS[other_low] + second_suit, RANKS[other_high] + second_suit
+                expected = {*sevens.row_ends(sevens._row(first_suit, range(low, high + 1)))}
+                expected |= {*sevens.row_ends(sevens._row(second_suit, range(other_low, other_high + 1)))}
+                assert pairs[first[0]][first[1]][second[0]][second[1]] == expected
+
+
+def test_sevens_states_after_a_move_are_the_updated_states() -> None:
+    """A state after a move in a deal, made from the state's fields with the changes at once, is what
+    updated() makes of the state with the same changes: same fields, same types, same set fields."""
+    game = GAMES["sevens"]
+    checked = 0
+    for state, move in sevens_transitions(range(6), 400):
+        after, _ = game.apply(state, move)
+        changes = {name: getattr(after, name) for name in SevensState.model_fields}
+        expected = updated(state, **changes)
+        assert after == expected
+        assert after.model_fields_set == expected.model_fields_set == set(SevensState.model_fields)
+        assert _typed_fields(after) == _typed_fields(expected)
+        checked += 1
+    # a state that does not set every field (made with model_construct) takes updated()'s way
+    state = sevens_transitions(range(1), 1)[0][0]
+    partial = SevensState.model_construct(_fields_set={"game"}, **dict(state))
+    made = sevens._state_with(partial, partial.__dict__, {"turn": 2})
+    assert made.model_fields_set == {"game", "turn"} and made.turn == 2
+    assert checked > 1000
+
+
+def test_sevens_bust_events_are_the_validated_events() -> None:
+    """The ``bust`` event, a copy of a validated one, is what validating its fields gives (as _event made
+    it), with the same fields set."""
+    game = GAMES["sevens"]
+    busts = 0
+    for state, move in sevens_transitions(range(10), 400):
+        if move.type == "pass" and state.passes[move.player] == 3:
+            _, events = game.apply(state, move)
+            event = next(e for e in events if e.type == "bust")
+            expected = SevensEvent(
+                type=SevensEventType.bust, player=move.player, cards=state.hands[move.player]
+            )
+            assert event == expected
+            assert _typed_fields(event) == _typed_fields(expected)
+            assert event.model_dump_json() == expected.model_dump_json()
+            assert event.cards is not state.hands[move.player]
+            busts += 1
+    assert busts > 10
+
+
+def test_my_ship_sails_states_after_a_choice_are_the_updated_states() -> None:
+    """A state after a choice (one that leaves the step open, or the last, with its exchange), made from the
+    state's fields with the changes at once, is what updated() makes of the state: same fields, same types,
+    same set fields."""
+    game = GAMES["my-ship-sails"]
+    state_model = game.models.state
+    checked = 0
+    for seed in range(3):
+        for state, move in islice(playout(game, 4, seed), 400):
+            if move is None or move.type == "next_deal":
+                continue
+            after, _ = game.apply(state, move)
+            expected = updated(state, **{name: getattr(after, name) for name in state_model.model_fields})
+            assert after == expected
+            assert after.model_fields_set == expected.model_fields_set == set(state_model.model_fields)
+            assert _typed_fields(after) == _typed_fields(expected)
+            checked += 1
+    state = next(s for s, m in playout(game, 4, 0) if m is not None and m.type != "next_deal")
+    partial: Any = state_model.model_construct(_fields_set={"game"}, **dict(state))
+    made = my_ship_sails._state_with(partial, partial.__dict__, {"pending": [None] * 4})
+    assert made.model_fields_set == {"game", "pending"}
+    assert checked > 1000
