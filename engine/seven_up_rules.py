@@ -630,9 +630,10 @@ class SevenUpRules(
     def to_act(self, state: StateT) -> list[int]:
         fields: dict[str, Any] = state.__dict__  # one read of the model (see _seat_to_play)
         phase = fields["phase"]
-        if phase is PLAYING:
-            return [_seat_to_play(fields)]
         n = len(fields["hands"])
+        if phase is PLAYING:
+            # _seat_to_play written out: a Python call costs more than the sum it makes, at every step
+            return [(fields["leader"] + len(fields["trick"])) % n]
         if phase is STAND_OR_BEG:
             return [(fields["dealer"] + 1) % n]
         if phase is GIVE_OR_RUN:
@@ -655,7 +656,7 @@ class SevenUpRules(
         (``moves`` and ``apply`` each list who acts already)."""
         fields: dict[str, Any] = state.__dict__
         if fields["phase"] is PLAYING:
-            if player != _seat_to_play(fields):
+            if player != (fields["leader"] + len(fields["trick"])) % len(fields["hands"]):  # _seat_to_play
                 return []
             moves, cards = self.card_choices(fields, player)
             return list(map(moves.__getitem__, cards))
