@@ -60,7 +60,7 @@ Decisions where the rulings are silent (also in the README):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK
@@ -72,11 +72,12 @@ from sevens_rules.engine.seven_up_rules import (
     Outcome,
     Phase,
     Reason,
+    TrickPlay,
     _fixed_trump,
     _sorted,
     cut_for_dealer,
 )
-from sevens_rules.schema.common import MAX_SEATS, GameModels
+from sevens_rules.schema.common import MAX_SEATS, GameModels, Suit
 from sevens_rules.schema.seven_up import (
     CaliforniaJackOptions,
     CaliforniaJackState,
@@ -211,16 +212,17 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
             changes["trump"] = SUIT_OF[top[1]]
             events.append(_STOCK_TOP_TURNED_EVENTS[top])
 
-    def honour_points(self, state: CaliforniaJackState) -> list[tuple[SevenUpPoint, str | None]]:
+    def honours(
+        self, plays: Sequence[TrickPlay], trump: Suit | None, n: int
+    ) -> list[tuple[SevenUpPoint, str | None]]:
         """A, 2 and J of the final trump suit to whoever won the trick holding them."""
-        trump = state.trump
         assert trump is not None
         points: list[tuple[SevenUpPoint, str | None]] = []
         for reason, rank in ((Reason.high, "A"), (Reason.low, "2"), (Reason.jack, "J")):
             card_ = rank + trump
-            for trick in state.tricks:
-                if card_ in trick.cards:
-                    points.append((self._seat_point(reason, trick.winner), card_))
+            for _, cards, winner in plays:
+                if card_ in cards:
+                    points.append((self._seat_point(reason, winner), card_))
                     break
         return points
 

@@ -204,13 +204,48 @@ _NO_MOVES: Mapping[str, SevenUpMove] = {}
 # the validated one, field types and set fields included.
 _EVENT_DEFAULTS: Mapping[str, Any] = dict(SevenUpEvent(type=SevenUpEventType.point).__dict__)
 """Every field of an event at its default (``type`` included, to be replaced), in field order."""
+# The set fields of each kind of event made below, named once: building the set from the names passed was
+# a measurable part of every trick end. Each event gets its own (mutable) copy, as a validated event has.
+_TRICK_WON_FIELDS = frozenset({"type", "player", "cards"})
+_POINT_FIELDS = frozenset({"type", "player", "side", "card", "reason", "totals"})
+_DEAL_ENDED_FIELDS = frozenset({"type", "player", "deal"})
+_MATCH_ENDED_FIELDS = frozenset({"type", "side", "winners"})
 
 
-def _event_with_list(kind: SevenUpEventType, **fields: Any) -> SevenUpEvent:
-    """An event holding a list or a deal record (a trick's cards, totals, a deal, winners): there is nothing
-    to share, so it is made afresh, from the engine's own values without validating them again (see
-    the note above ``_EVENT_DEFAULTS``). Each list passed must be the event's own (not held by a state)."""
-    return unvalidated(SevenUpEvent, {**_EVENT_DEFAULTS, "type": kind, **fields}, {"type", *fields})
+def _trick_won_event(winner: int, cards: list[str]) -> SevenUpEvent:
+    """``winner`` won the trick of ``cards`` (the event's own list), made without validation (see the note
+    above ``_EVENT_DEFAULTS``)."""
+    values = {**_EVENT_DEFAULTS, "type": TRICK_WON, "player": winner, "cards": cards}
+    return unvalidated(SevenUpEvent, values, set(_TRICK_WON_FIELDS))
+
+
+def _point_event(
+    seat: int | None, side: int, card_: str | None, reason: SevenUpPointReason, totals: list[int]
+) -> SevenUpEvent:
+    """A point for ``reason`` to ``seat`` and ``side`` (``card_`` behind it, if any), with the match
+    ``totals`` after it (the event's own list), made without validation."""
+    values = {
+        **_EVENT_DEFAULTS,
+        "type": POINT,
+        "player": seat,
+        "side": side,
+        "card": card_,
+        "reason": reason,
+        "totals": totals,
+    }
+    return unvalidated(SevenUpEvent, values, set(_POINT_FIELDS))
+
+
+def _deal_ended_event(dealer: int, deal: SevenUpDeal) -> SevenUpEvent:
+    """The deal of ``dealer`` ended with the record ``deal``, made without validation."""
+    values = {**_EVENT_DEFAULTS, "type": DEAL_ENDED, "player": dealer, "deal": deal}
+    return unvalidated(SevenUpEvent, values, set(_DEAL_ENDED_FIELDS))
+
+
+def _match_ended_event(side: int, winners: list[int]) -> SevenUpEvent:
+    """``side`` (its seats ``winners``, the event's own list) won the match, made without validation."""
+    values = {**_EVENT_DEFAULTS, "type": MATCH_ENDED, "side": side, "winners": winners}
+    return unvalidated(SevenUpEvent, values, set(_MATCH_ENDED_FIELDS))
 
 
 def _trick_record(leader: int, cards: list[str], trump: Suit | None, winner: int) -> SevenUpTrick:
@@ -218,6 +253,20 @@ def _trick_record(leader: int, cards: list[str], trump: Suit | None, winner: int
     the record's own list)."""
     values = {"leader": leader, "cards": cards, "trump": trump, "winner": winner}
     return unvalidated(SevenUpTrick, values, {"leader", "cards", "trump", "winner"})
+
+
+TrickPlay = tuple[int, list[str], int]
+"""A completed trick as the scoring reads it: its leader, its cards (from the leader) and its winner."""
+
+
+def _trick_plays(tricks: Sequence[SevenUpTrick]) -> list[TrickPlay]:
+    """The leader, cards and winner of each trick record, read once per record (see _seat_to_play): the
+    end-of-hand points go over the tricks several times."""
+    plays: list[TrickPlay] = []
+    for trick in tricks:
+        record: dict[str, Any] = trick.__dict__
+        plays.append((record["leader"], record["cards"], record["winner"]))
+    return plays
 
 
 def _deal_record(
@@ -330,7 +379,15 @@ class SevenUpRules(
         about a twentieth of a ``new``), and tests/test_engine_speed.py checks that validation gives the same
         state."""
         model: Any = self.models.state
-        state: StateT = model.model_construct(game=self.id, **fields)
+        given = {"game": self.id, **fields}
+        # every field, in field order, all of them set (what model_construct makes of them, in a fraction
+        # of its work); the set of set fields is the state's own (mutable) set, as model_construct's is
+        values = {name: given[name] for name in model.__pydantic_fields__}
+        if values.keys() != given.keys():
+            raise TypeError(
+                f"{model.__name__} takes exactly the fields {', '.join(model.__pydantic_fields__)}"
+            )
+        state: StateT = unvalidated(model, values, set(values))
         return state
 
     # ---- new match and dealing ----------------------------------------------------------------
@@ -420,48 +477,48 @@ class SevenUpRules(
         new_points: Sequence[tuple[SevenUpPoint, str | None]],
         events: list[SevenUpEvent],
         end_of_hand: bool = False,
+        changes: Mapping[str, Any] | None = None,
     ) -> tuple[StateT, bool]:
         """Add points one at a time; the match ends (and the deal closes) at the first that reaches the
         target. At the ``end_of_hand`` the deal closes in any case. Returns the new state and whether the
-        match ended."""
+        match ended. ``changes`` are fields of a closing deal not yet in ``state`` (the last trick's, see
+        :meth:`_close`); they change nothing the points depend on (the finished deals and the points)."""
         totals = self.totals(state)
-        counted, ended = self.counted(totals, [point for point, _ in new_points])
+        # each point's fields read once (see _seat_to_play), for the count and for its event
+        point_fields: list[dict[str, Any]] = [point.__dict__ for point, _ in new_points]
+        sides: list[int] = [fields_["side"] for fields_ in point_fields]
+        counted, ended = self._counted_sides(totals, sides)
         points = list(state.points)
-        for point, card_ in new_points[:counted]:
+        for i in range(counted):
+            point, card_ = new_points[i]
             points.append(point)
-            point_fields: dict[str, Any] = point.__dict__  # one read of the point (see _seat_to_play)
-            side = point_fields["side"]
+            fields_ = point_fields[i]
+            side = sides[i]
             totals[side] += 1
-            events.append(
-                _event_with_list(
-                    POINT,
-                    player=point_fields["seat"],
-                    side=side,
-                    card=card_,
-                    reason=point_fields["reason"],
-                    totals=list(totals),
-                )
-            )
+            events.append(_point_event(fields_["seat"], side, card_, fields_["reason"], list(totals)))
         # a closing deal goes straight to its record: the state with the points added would be dropped
         if ended:
             outcome = PLAYED if end_of_hand else MATCH_WON
-            winning_side = new_points[counted - 1][0].side
-            return self._close(state, outcome, events, points, winning_side), True
+            return self._close(state, outcome, events, points, sides[counted - 1], changes), True
         if end_of_hand:
-            return self._close(state, PLAYED, events, points), False
+            return self._close(state, PLAYED, events, points, changes=changes), False
         return updated(state, points=points), False
 
     def counted(self, totals: Sequence[int], points: Sequence[SevenUpPoint]) -> tuple[int, bool]:
         """How many of ``points``, added one at a time to the match ``totals``, are counted: all of them,
         or up to and including the first that brings a side to the target (counting stops there). The
         flag says whether the target was reached."""
+        return self._counted_sides(totals, [point.side for point in points])
+
+    def _counted_sides(self, totals: Sequence[int], sides: Sequence[int]) -> tuple[int, bool]:
+        """:meth:`counted` for points given by the sides they credit (the engine reads each point once)."""
         running = list(totals)
-        for i, point in enumerate(points):
-            side = point.side
+        target = self.target
+        for i, side in enumerate(sides):
             running[side] += 1
-            if running[side] >= self.target:
+            if running[side] >= target:
                 return i + 1, True
-        return len(points), False
+        return len(sides), False
 
     def _close(
         self,
@@ -470,10 +527,15 @@ class SevenUpRules(
         events: list[SevenUpEvent],
         points: list[SevenUpPoint] | None = None,
         winning_side: int | None = None,
+        changes: Mapping[str, Any] | None = None,
     ) -> StateT:
         """Record the deal and move to ``deal_over`` (or ``match_over`` when ``winning_side`` is set).
-        ``points`` are the deal's points when they are not yet in ``state`` (else its ``points``)."""
-        fields: dict[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
+        ``points`` are the deal's points when they are not yet in ``state`` (else its ``points``);
+        ``changes`` are other fields of the deal not yet in ``state`` (the last trick's), set in the same
+        copy of the state as the record, so that a deal end copies the state once."""
+        fields: Mapping[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
+        if changes:
+            fields = {**fields, **changes}
         n = len(fields["hands"])
         if points is None:
             points = fields["points"]
@@ -483,20 +545,32 @@ class SevenUpRules(
                 by_side[point.side] += 1
         dealer = fields["dealer"]
         deal = _deal_record(fields["deal_number"], dealer, outcome, fields["trump"], list(points), by_side)
-        events.append(_event_with_list(DEAL_ENDED, player=dealer, deal=deal))
+        events.append(_deal_ended_event(dealer, deal))
         phase = DEAL_OVER
         if winning_side is not None:
             phase = MATCH_OVER
             winners = [s for s in range(n) if self.side_of(s) == winning_side]
-            events.append(_event_with_list(MATCH_ENDED, side=winning_side, winners=winners))
-        return updated(state, points=[], deals=[*fields["deals"], deal], phase=phase, leader=None)
+            events.append(_match_ended_event(winning_side, winners))
+        closing = {
+            **(changes or {}),
+            "points": [],
+            "deals": [*fields["deals"], deal],
+            "phase": phase,
+            "leader": None,
+        }
+        return updated(state, **closing)
 
     def honour_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
-        """High, Low and Jack of a played hand, with their cards: High and Low to whoever played the
-        highest and lowest trump, Jack to the winner of the trick holding the trump Jack."""
+        """High, Low and Jack of a played hand, with their cards (see :meth:`honours`)."""
         fields: dict[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
-        n = len(fields["hands"])
-        trump = fields["trump"]
+        return self.honours(_trick_plays(fields["tricks"]), fields["trump"], len(fields["hands"]))
+
+    def honours(
+        self, plays: Sequence[TrickPlay], trump: Suit | None, n: int
+    ) -> list[tuple[SevenUpPoint, str | None]]:
+        """High, Low and Jack of a hand whose completed tricks are ``plays`` (:func:`_trick_plays`) at a
+        table of ``n``: High and Low to whoever played the highest and lowest trump, Jack to the winner of
+        the trick holding the trump Jack."""
         points: list[tuple[SevenUpPoint, str | None]] = []
         if trump is not None:
             # who played each trump, and who won the trump Jack, in one pass over the hand (the other cards
@@ -504,14 +578,12 @@ class SevenUpRules(
             jack = "J" + trump
             jack_winner: int | None = None
             played_by: dict[str, int] = {}
-            for trick in fields["tricks"]:
-                record: dict[str, Any] = trick.__dict__  # one read of the trick (see _seat_to_play)
-                leader = record["leader"]
-                for i, c in enumerate(record["cards"]):
+            for leader, cards, winner in plays:
+                for i, c in enumerate(cards):
                     if c[1] == trump:
                         played_by[c] = (leader + i) % n
                         if c == jack:
-                            jack_winner = record["winner"]
+                            jack_winner = winner
             high = highest(played_by, trump)
             low = lowest(played_by, trump)
             if high is not None and low is not None:
@@ -525,17 +597,22 @@ class SevenUpRules(
     def hand_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
         """The end-of-hand points in counting order, High, Low, Jack, then Game (when scored), each with
         the card behind it (None for Game)."""
-        fields: dict[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
+        return self._hand_points(state.__dict__)
+
+    def _hand_points(self, fields: Mapping[str, Any]) -> list[tuple[SevenUpPoint, str | None]]:
+        """:meth:`hand_points` of the state whose fields are ``fields`` (its ``__dict__``, or the fields a
+        closing deal is about to set: the deal end scores before it copies the state)."""
         n = len(fields["hands"])
-        points = self.honour_points(state)
+        # each trick record read once, for High, Low and Jack and for Game
+        plays = _trick_plays(fields["tricks"])
+        points = self.honours(plays, fields["trump"], n)
         if self.game_point(fields["options"]):
             # card points by seat first (a call of side_of per seat rather than per trick); each card's
             # points are read from a table (what card_points gives for the card)
             won_by_seat = [0] * n
             points_of = _CARD_POINTS.__getitem__
-            for trick in fields["tricks"]:
-                record: dict[str, Any] = trick.__dict__  # one read of the trick
-                won_by_seat[record["winner"]] += sum(map(points_of, record["cards"]))
+            for _, cards, winner in plays:
+                won_by_seat[winner] += sum(map(points_of, cards))
             won = [0] * self.side_count(n)
             for seat in range(n):
                 won[self.side_of(seat)] += won_by_seat[seat]
@@ -553,9 +630,10 @@ class SevenUpRules(
     def to_act(self, state: StateT) -> list[int]:
         fields: dict[str, Any] = state.__dict__  # one read of the model (see _seat_to_play)
         phase = fields["phase"]
-        if phase is PLAYING:
-            return [_seat_to_play(fields)]
         n = len(fields["hands"])
+        if phase is PLAYING:
+            # _seat_to_play written out: a Python call costs more than the sum it makes, at every step
+            return [(fields["leader"] + len(fields["trick"])) % n]
         if phase is STAND_OR_BEG:
             return [(fields["dealer"] + 1) % n]
         if phase is GIVE_OR_RUN:
@@ -578,7 +656,7 @@ class SevenUpRules(
         (``moves`` and ``apply`` each list who acts already)."""
         fields: dict[str, Any] = state.__dict__
         if fields["phase"] is PLAYING:
-            if player != _seat_to_play(fields):
+            if player != (fields["leader"] + len(fields["trick"])) % len(fields["hands"]):  # _seat_to_play
                 return []
             moves, cards = self.card_choices(fields, player)
             return list(map(moves.__getitem__, cards))
@@ -600,12 +678,11 @@ class SevenUpRules(
         phase = fields["phase"]
         if phase is PLAYING:
             trick = fields["trick"]
-            cards = legal_follows(
-                fields["hands"][player],
-                trick[0][1] if trick else None,
-                fields["trump"],
-                fields["options"].may_trump_when_able_to_follow,
-            )
+            led = trick[0][1] if trick else None
+            # the option only matters when following (and reading a field of the options costs as much as a
+            # lookup in a state's fields, see above): a lead leaves it unread
+            may_trump = led is not None and fields["options"].may_trump_when_able_to_follow
+            cards = legal_follows(fields["hands"][player], led, fields["trump"], may_trump)
             return _PLAY_MOVES[player], cards
         if phase is DISCARDING:
             hand = fields["hands"][player]
@@ -751,7 +828,7 @@ class SevenUpRules(
         leader: int = fields["leader"]
         trump = fields["trump"]
         winner: int = trick_winner(trick, leader, n, trump)
-        events.append(_event_with_list(TRICK_WON, player=winner, cards=list(trick)))
+        events.append(_trick_won_event(winner, list(trick)))
         changes: dict[str, Any] = {
             "hands": hands,
             "trick": [],
@@ -759,11 +836,12 @@ class SevenUpRules(
             "leader": winner,
         }
         self.draw_after_trick(state, winner, changes, events)
-        after = updated(state, **changes)
         if any(changes["hands"]):  # the hands after the trick (and after drawing, in California Jack)
-            return after, events
-        # the hand is over: High, Low, Jack, Game, one at a time, and the deal closes
-        after, _ = self._award(after, self.hand_points(after), events, end_of_hand=True)
+            return updated(state, **changes), events
+        # the hand is over: High, Low, Jack, Game, one at a time, and the deal closes, scored from the fields
+        # the trick sets and copied once with them (the state after the trick alone would be dropped)
+        hand_points = self._hand_points({**fields, **changes})
+        after, _ = self._award(state, hand_points, events, end_of_hand=True, changes=changes)
         return after, events
 
     # ---- score and view -----------------------------------------------------------------------

@@ -67,12 +67,14 @@ def legal_follows(
 def trick_winner_index(cards: Sequence[str], trump: str | None, order: str = ACE_HIGH) -> int:
     """Index in ``cards`` (play order, leader first) of the winning card: highest trump, else highest
     card of the led suit. ``cards`` must not be empty."""
-    rank_strength = _rank_strength(order)
+    # the strengths of Ace high read from their table (every trick of the All Fours games), without a call
+    # per card
+    strengths = _ACE_HIGH_STRENGTH if order is ACE_HIGH else strength_table(order)
     best = 0
     for i in range(1, len(cards)):
         c, b = cards[i], cards[best]
         if c[1] == b[1]:
-            if rank_strength(c[0]) > rank_strength(b[0]):
+            if strengths[c[0]] > strengths[b[0]]:
                 best = i
         elif c[1] == trump:
             # a trump beats the best so far, which is not a trump (the suits differ)

@@ -2253,3 +2253,64 @@ def test_my_ship_sails_states_after_a_choice_are_the_updated_states() -> None:
     made = my_ship_sails._state_with(partial, partial.__dict__, {"pending": [None] * 4})
     assert made.model_fields_set == {"game", "pending"}
     assert checked > 1000
+
+
+# ---- Seven-Up family, fourth pass --------------------------------------------------------------------
+
+
+def _deal_end_in_two_copies(
+    game: SevenUpFamily[Any, Any, Any], state: Any, move: Any
+) -> tuple[Any, list[Any]]:
+    """The last card of a deal as first written: the trick's fields copied into the state, then the hand
+    scored from that state and the deal closed in a second copy."""
+    fields = state.__dict__
+    n = len(state.hands)
+    hands = [list(h) for h in state.hands]
+    hands[move.player].remove(move.card)
+    trick = [*state.trick, move.card]
+    winner = tricks.trick_winner(trick, state.leader, n, state.trump)
+    events: list[Any] = [
+        seven_up_rules._PLAYED_EVENTS[move.player][move.card],
+        SevenUpEvent(type=SevenUpEventType.trick_won, player=winner, cards=list(trick)),
+    ]
+    record = SevenUpTrick(leader=fields["leader"], cards=trick, trump=state.trump, winner=winner)
+    changes = {"hands": hands, "trick": [], "tricks": [*state.tricks, record], "leader": winner}
+    game.draw_after_trick(state, winner, changes, events)
+    after = updated(state, **changes)
+    after, _ = game._award(after, game.hand_points(after), events, end_of_hand=True)
+    return after, events
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_deal_end_copied_once_is_the_deal_end_copied_twice(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    ends = 0
+    for state, move, after, events in _seven_up_transitions(game_id, range(8)):
+        if move.type != "play" or len(after.deals) == len(state.deals):
+            continue  # only the last card of a deal closes it
+        expected, expected_events = _deal_end_in_two_copies(game, state, move)
+        assert _typed_fields(after) == _typed_fields(expected)
+        assert after.model_fields_set == expected.model_fields_set
+        assert _typed_fields(events) == _typed_fields(expected_events)
+        ends += 1
+    assert ends > 10
+
+
+def test_seven_up_points_counted_by_side_are_those_counted_point_by_point() -> None:
+    game = GAMES["four-handed-seven-up"]
+    assert isinstance(game, SevenUpFamily)
+    rng = random.Random(11)
+    for _ in range(2000):
+        totals = [rng.randint(0, 6) for _ in range(2)]
+        sides = [rng.randint(0, 1) for _ in range(rng.randint(0, 4))]
+        points = [seven_up_rules._POINTS[seven_up_rules.Reason.high, side, side] for side in sides]
+        running = list(totals)
+        expected = (len(points), False)
+        for i, point in enumerate(points):
+            running[point.side] += 1
+            if running[point.side] >= game.target:
+                expected = (i + 1, True)
+                break
+        assert game.counted(totals, points) == expected
+        assert game._counted_sides(totals, sides) == expected
