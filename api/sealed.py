@@ -117,11 +117,13 @@ def sealed_runs(
     tokens = OpenedTokens(opened_tokens)
     parse_state = game.models.state.model_validate_json
     events_adapter: TypeAdapter[list[Any]] = TypeAdapter(list[game.models.event])  # type: ignore[name-defined]
+    read_events = events_adapter.validate_json
+    dump_events_json = events_adapter.serializer.to_json  # (TypeAdapter.dump_json's own wrapper, skipped)
     game_id = game.id
 
     def dump_events(events: list[Any]) -> bytes:
         # fields left at their defaults (most are null) are restored when the log is read
-        return events_adapter.dump_json(events, exclude_defaults=True)
+        return dump_events_json(events, exclude_defaults=True)
 
     def ring() -> Keyring:
         if keyring is None:
@@ -130,19 +132,22 @@ def sealed_runs(
 
     def opened(req: Any) -> tuple[Keyring, Sealed, Any]:
         keys = ring()
-        remembered = tokens.get(req.token)
+        token = req.token
+        remembered = tokens.get(token)
         if remembered is not None:
             return keys, *remembered
-        sealed = open_token(keys, game_id, req.token)
+        sealed = open_token(keys, game_id, token)
         state = parse_state(sealed.state_json)
-        tokens.put(req.token, sealed, state)
+        tokens.put(token, sealed, state)
         return keys, sealed, state
 
-    def seat_opened(req: Any) -> tuple[Keyring, Sealed, Any]:
+    def seat_opened(req: Any) -> tuple[Keyring, Sealed, Any, int]:
+        """:func:`opened`, once the request's seat and seat key are checked; with the seat."""
         keys, sealed, state = opened(req)
-        game.check_seat(state, req.seat, "seat")
-        check_seat_key(keys, game_id, sealed, req.seat, req.seat_key)
-        return keys, sealed, state
+        seat = req.seat
+        game.check_seat(state, seat, "seat")
+        check_seat_key(keys, game_id, sealed, seat, req.seat_key)
+        return keys, sealed, state, seat
 
     def for_seat(events: Sequence[Any], seat: int) -> list[Any]:
         return [shown for event in events if (shown := game.event_for_seat(event, seat)) is not None]
@@ -171,23 +176,23 @@ def sealed_runs(
         )
 
     def moves(req: Any) -> Any:
-        _, sealed, state = seat_opened(req)
-        to_act, legal = game.moves(state, req.seat)
+        _, sealed, state, seat = seat_opened(req)
+        to_act, legal = game.moves(state, seat)
         return constructed(
             m.moves_response,
             version=sealed.version,
             to_act=to_act,
             moves=legal,
-            view=game.view(state, req.seat),
+            view=game.view(state, seat),
         )
 
     def apply(req: Any) -> Any:
-        keys, sealed, state = seat_opened(req)
+        keys, sealed, state, seat = seat_opened(req)
         move = req.move
-        if move.player != req.seat:
+        if move.player != seat:
             raise NotYourSeatError(
-                f"Seat {req.seat} may only make its own moves.",
-                [IssueAt(("player",), f"must be {req.seat}, the caller's seat")],
+                f"Seat {seat} may only make its own moves.",
+                [IssueAt(("player",), f"must be {seat}, the caller's seat")],
             )
         if getattr(move, "deck", None) is not None:
             raise InvalidRequestError(
@@ -200,31 +205,30 @@ def sealed_runs(
         try:
             after, events = game.apply(state, move)
         except MoveError as error:  # list the caller's own legal moves only
-            own = [legal for legal in error.legal_moves if legal.player == req.seat]
+            own = [legal for legal in error.legal_moves if legal.player == seat]
             raise type(error)(error.detail, own, error.issues) from None
         version = sealed.version + 1
         log = (*sealed.log, (version, dump_events(events)))[-LOG_VERSIONS:]
         following = Sealed(sealed.match_id, version, sealed.seat_key_id, model_json(after), log)
         token = seal(keys, game_id, following)
         tokens.put(token, following, after)
-        return constructed(m.apply_response, token=token, version=version, events=for_seat(events, req.seat))
+        return constructed(m.apply_response, token=token, version=version, events=for_seat(events, seat))
 
     def view(req: Any) -> Any:
-        _, sealed, state = seat_opened(req)
+        _, sealed, state, seat = seat_opened(req)
+        since = req.since
         entries = [
-            constructed(
-                m.log_entry, version=version, events=for_seat(events_adapter.validate_json(raw), req.seat)
-            )
+            constructed(m.log_entry, version=version, events=for_seat(read_events(raw), seat))
             for version, raw in sealed.log
-            if version > req.since
+            if version > since
         ]
         oldest = sealed.log[0][0] if sealed.log else sealed.version + 1
         return constructed(
             m.view_response,
             version=sealed.version,
-            view=game.view(state, req.seat),
+            view=game.view(state, seat),
             events=entries,
-            complete=req.since >= oldest - 1,
+            complete=since >= oldest - 1,
         )
 
     def score(req: Any) -> Any:
