@@ -8,6 +8,7 @@ The games themselves (and the decisions taken where the rulings are silent) are 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 from sevens_rules.engine.cards import FULL_DECK
@@ -15,12 +16,11 @@ from sevens_rules.engine.dealing import CUT, Seeding
 from sevens_rules.engine.game import unvalidated, updated
 from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.engine.tricks import (
+    CARD_STRENGTH,
     card_points,
-    highest,
     legal_follows,
-    lowest,
     strength,
-    trick_winner,
+    trick_winner_index,
     unique_best,
 )
 from sevens_rules.schema.common import MAX_SEATS, Suit
@@ -93,6 +93,12 @@ HIGH = Reason.high
 LOW = Reason.low
 JACK = Reason.jack
 GAME = Reason.game
+# The reasons' values, the keys of a game's table of points by seat (``SevenUpRules._seat_points``)
+HIGH_KEY: str = HIGH.value
+LOW_KEY: str = LOW.value
+JACK_KEY: str = JACK.value
+TURNED_JACK_KEY: str = Reason.turned_jack.value
+GIFT_KEY: str = Reason.gift.value
 _UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
 SUIT_OF: Mapping[str, Suit] = {suit.value: suit for suit in Suit}
 """The suit of a card's suit letter (``SUIT_OF[card[1]]``): the same member ``Suit(letter)`` gives, without
@@ -349,12 +355,43 @@ class SevenUpRules(
         return _POINTS[reason, seat, side]
 
     def _seat_point(self, reason: Reason, seat: int) -> SevenUpPoint:
-        return self._point(reason, seat, self.side_of(seat))
+        """The point for ``reason`` earned by ``seat`` for its side (read from :attr:`_seat_points`; the
+        member's ``_value_`` is read directly, as its ``value`` property is Python code)."""
+        return self._seat_points[reason._value_][seat]
+
+    # Tables of this game's sides and points, made once per game from the methods that state the rules
+    # (side_of, side_count, game_point_seat). The end of every hand asks them several times: each call of a
+    # method costs a few thousand instructions, and a point looked up by a key holding a reason member
+    # hashed the member in Python code (Enum.__hash__), several times the cost of the lookup.
+
+    @cached_property
+    def _seat_points(self) -> Mapping[str, tuple[SevenUpPoint, ...]]:
+        """``_seat_points[reason's value][seat]``: the point for that reason earned by ``seat`` for its side
+        (``side_of(seat)``), for every seat a point can name."""
+        return {
+            reason.value: tuple(_POINTS[reason, seat, self.side_of(seat)] for seat in range(MAX_SEATS))
+            for reason in Reason
+        }
+
+    @cached_property
+    def _game_points(self) -> tuple[SevenUpPoint, ...]:
+        """``_game_points[side]``: the Game point of ``side`` (naming ``game_point_seat(side)``)."""
+        return tuple(_POINTS[GAME, self.game_point_seat(side), side] for side in range(MAX_SEATS))
+
+    @cached_property
+    def _seat_sides(self) -> tuple[int, ...]:
+        """``_seat_sides[seat]``: ``side_of(seat)``, for every seat."""
+        return tuple(self.side_of(seat) for seat in range(MAX_SEATS))
+
+    @cached_property
+    def _side_counts(self) -> tuple[int, ...]:
+        """``_side_counts[players]``: ``side_count(players)``, for every table size up to the most seats."""
+        return tuple(self.side_count(players) for players in range(MAX_SEATS + 1))
 
     def totals(self, state: StateT) -> list[int]:
         """Match points per side: counted finished deals plus the points of the deal in progress."""
         fields: dict[str, Any] = state.__dict__
-        totals = [0] * self.side_count(len(fields["hands"]))
+        totals = [0] * self._side_counts[len(fields["hands"])]
         for deal in fields["deals"]:
             for side, points in enumerate(deal.by_side):
                 if side < len(totals):
@@ -455,7 +492,7 @@ class SevenUpRules(
         turned = changes["turned"]
         if turned is not None and turned[0] == "J":
             # the turned card of Seven-Up scores its Jack at once
-            after, _ = self._award(after, [(self._seat_point(Reason.turned_jack, dealer), turned)], events)
+            after, _ = self._award(after, [(self._seat_points[TURNED_JACK_KEY][dealer], turned)], events)
         return after, events
 
     def reveal_trump(self, changes: dict[str, Any], rest: list[str], events: list[SevenUpEvent]) -> None:
@@ -539,7 +576,7 @@ class SevenUpRules(
         n = len(fields["hands"])
         if points is None:
             points = fields["points"]
-        by_side = [0] * self.side_count(n)
+        by_side = [0] * self._side_counts[n]
         if outcome is not THROWN_IN:
             for point in points:
                 by_side[point.side] += 1
@@ -584,14 +621,16 @@ class SevenUpRules(
                         played_by[c] = (leader + i) % n
                         if c == jack:
                             jack_winner = winner
-            high = highest(played_by, trump)
-            low = lowest(played_by, trump)
-            if high is not None and low is not None:
-                # one trump played alone is both the highest and the lowest: it takes both points
-                points.append((self._seat_point(HIGH, played_by[high]), high))
-                points.append((self._seat_point(LOW, played_by[low]), low))
+            by_seat = self._seat_points
+            if played_by:
+                # the highest and the lowest trump played, found in C (cards of one suit never tie); one
+                # trump played alone is both the highest and the lowest: it takes both points
+                high = max(played_by, key=CARD_STRENGTH.__getitem__)
+                low = min(played_by, key=CARD_STRENGTH.__getitem__)
+                points.append((by_seat[HIGH_KEY][played_by[high]], high))
+                points.append((by_seat[LOW_KEY][played_by[low]], low))
             if jack_winner is not None:
-                points.append((self._seat_point(JACK, jack_winner), jack))
+                points.append((by_seat[JACK_KEY][jack_winner], jack))
         return points
 
     def hand_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
@@ -607,18 +646,15 @@ class SevenUpRules(
         plays = _trick_plays(fields["tricks"])
         points = self.honours(plays, fields["trump"], n)
         if self.game_point(fields["options"]):
-            # card points by seat first (a call of side_of per seat rather than per trick); each card's
-            # points are read from a table (what card_points gives for the card)
-            won_by_seat = [0] * n
+            # card points by side, each trick's read from a table (what card_points gives for each card)
+            seat_sides = self._seat_sides
+            won = [0] * self._side_counts[n]
             points_of = _CARD_POINTS.__getitem__
             for _, cards, winner in plays:
-                won_by_seat[winner] += sum(map(points_of, cards))
-            won = [0] * self.side_count(n)
-            for seat in range(n):
-                won[self.side_of(seat)] += won_by_seat[seat]
+                won[seat_sides[winner]] += sum(map(points_of, cards))
             side = unique_best(won)
             if side is not None:
-                points.append((self._point(GAME, self.game_point_seat(side), side), None))
+                points.append((self._game_points[side], None))
         return points
 
     # ---- turns and moves ----------------------------------------------------------------------
@@ -732,7 +768,7 @@ class SevenUpRules(
         if kind is GIVE:
             events = [_SEAT_EVENTS[SevenUpEventType.gave][player]]
             eldest = (state.dealer + 1) % len(state.hands)
-            after, ended = self._award(state, [(self._seat_point(Reason.gift, eldest), None)], events)
+            after, ended = self._award(state, [(self._seat_points[GIFT_KEY][eldest], None)], events)
             return (after if ended else self._start_play(after)), events
         if kind is RUN:
             return self._run(state, player)
@@ -796,7 +832,7 @@ class SevenUpRules(
             )
             if turned[0] == "J":
                 after, _ = self._award(
-                    after, [(self._seat_point(Reason.turned_jack, state.dealer), turned)], events
+                    after, [(self._seat_points[TURNED_JACK_KEY][state.dealer], turned)], events
                 )
             return after, events
 
@@ -827,7 +863,8 @@ class SevenUpRules(
             return updated(state, hands=hands, trick=trick), events
         leader: int = fields["leader"]
         trump = fields["trump"]
-        winner: int = trick_winner(trick, leader, n, trump)
+        # trick_winner's sum written out: a Python call costs more than the sum, at every trick
+        winner: int = (leader + trick_winner_index(trick, trump)) % n
         events.append(_trick_won_event(winner, list(trick)))
         changes: dict[str, Any] = {
             "hands": hands,

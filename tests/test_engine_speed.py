@@ -2314,3 +2314,94 @@ def test_seven_up_points_counted_by_side_are_those_counted_point_by_point() -> N
                 break
         assert game.counted(totals, points) == expected
         assert game._counted_sides(totals, sides) == expected
+
+
+# ---- Seven-Up family, fourth pass, second round -----------------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_point_and_side_tables_are_what_the_rule_methods_give(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    reasons = seven_up_rules.Reason
+    assert set(game._seat_points) == {reason.value for reason in reasons}
+    for reason in reasons:
+        for seat in range(MAX_SEATS):
+            expected = seven_up_rules._POINTS[reason, seat, game.side_of(seat)]
+            assert game._seat_points[reason.value][seat] is expected
+            assert game._seat_point(reason, seat) is expected
+    for side in range(MAX_SEATS):
+        expected = seven_up_rules._POINTS[reasons.game, game.game_point_seat(side), side]
+        assert game._game_points[side] is expected
+    assert game._seat_sides == tuple(game.side_of(seat) for seat in range(MAX_SEATS))
+    assert game._side_counts == tuple(game.side_count(players) for players in range(MAX_SEATS + 1))
+
+
+def _highest_card_by_card(cards: list[str], suit: str, lowest: bool = False) -> str | None:
+    """highest (or lowest) as first written: the cards of the suit compared one at a time by strength."""
+    best: str | None = None
+    for c in cards:
+        if c[1] != suit:
+            continue
+        stronger = best is None or tricks.strength(c) > tricks.strength(best)
+        weaker = best is None or tricks.strength(c) < tricks.strength(best)
+        if weaker if lowest else stronger:
+            best = c
+    return best
+
+
+def test_highest_lowest_and_unique_best_in_c_are_the_answers_found_one_by_one() -> None:
+    rng = random.Random(12)
+    for card in FULL_DECK:
+        assert tricks.CARD_STRENGTH[card] == tricks.strength(card)
+    for _ in range(3000):
+        cards = rng.sample(FULL_DECK, rng.randint(0, 12))
+        suit = rng.choice([*"CDHS", *Suit])  # the engine passes Suit members, which hash in Python
+        assert tricks.highest(cards, suit) == _highest_card_by_card(cards, suit)
+        assert tricks.lowest(cards, suit) == _highest_card_by_card(cards, suit, lowest=True)
+        values = [rng.randint(0, 5) for _ in range(rng.randint(0, 4))]
+        winners = [i for i, v in enumerate(values) if values and v == max(values)]
+        assert tricks.unique_best(values) == (winners[0] if len(winners) == 1 else None)
+
+
+def _honours_read_off_the_records(game: SevenUpFamily[Any, Any, Any], state: Any) -> list[Any]:
+    """High, Low and Jack of a played deal read off its trick records, each point looked up in _POINTS by
+    its reason, seat and the seat's side (what the tables of points by seat stand for)."""
+    reasons = seven_up_rules.Reason
+    n = len(state.hands)
+    trump = state.trump
+    points: list[Any] = []
+
+    def point(reason: Any, seat: int, card: str) -> None:
+        points.append((seven_up_rules._POINTS[reason, seat, game.side_of(seat)], card))
+
+    if game.id == "california-jack":
+        for reason, rank in ((reasons.high, "A"), (reasons.low, "2"), (reasons.jack, "J")):
+            holding = [t for t in state.tricks if rank + trump in t.cards]
+            if holding:
+                point(reason, holding[0].winner, rank + trump)
+        return points
+    played_by = {c: (t.leader + i) % n for t in state.tricks for i, c in enumerate(t.cards) if c[1] == trump}
+    if played_by:
+        high = _highest_card_by_card(list(played_by), trump)
+        low = _highest_card_by_card(list(played_by), trump, lowest=True)
+        assert high is not None and low is not None
+        point(reasons.high, played_by[high], high)
+        point(reasons.low, played_by[low], low)
+    for trick in state.tricks:
+        if "J" + trump in trick.cards:
+            point(reasons.jack, trick.winner, "J" + trump)
+    return points
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_honours_from_the_tables_are_the_points_looked_up_by_reason(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    scored = 0
+    for _, _, after, _ in _seven_up_transitions(game_id, range(8)):
+        if after.tricks and after.trump is not None:
+            expected = _honours_read_off_the_records(game, after)
+            assert game.honour_points(after) == expected
+            scored += len(expected)
+    assert scored > 100
