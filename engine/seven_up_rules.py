@@ -216,13 +216,8 @@ _TRICK_WON_FIELDS = frozenset({"type", "player", "cards"})
 _POINT_FIELDS = frozenset({"type", "player", "side", "card", "reason", "totals"})
 _DEAL_ENDED_FIELDS = frozenset({"type", "player", "deal"})
 _MATCH_ENDED_FIELDS = frozenset({"type", "side", "winners"})
-
-
-def _trick_won_event(winner: int, cards: list[str]) -> SevenUpEvent:
-    """``winner`` won the trick of ``cards`` (the event's own list), made without validation (see the note
-    above ``_EVENT_DEFAULTS``)."""
-    values = {**_EVENT_DEFAULTS, "type": TRICK_WON, "player": winner, "cards": cards}
-    return unvalidated(SevenUpEvent, values, set(_TRICK_WON_FIELDS))
+_TRICK_FIELDS = frozenset({"leader", "cards", "trump", "winner"})
+"""The fields of a trick record (all of them set)."""
 
 
 def _point_event(
@@ -252,13 +247,6 @@ def _match_ended_event(side: int, winners: list[int]) -> SevenUpEvent:
     """``side`` (its seats ``winners``, the event's own list) won the match, made without validation."""
     values = {**_EVENT_DEFAULTS, "type": MATCH_ENDED, "side": side, "winners": winners}
     return unvalidated(SevenUpEvent, values, set(_MATCH_ENDED_FIELDS))
-
-
-def _trick_record(leader: int, cards: list[str], trump: Suit | None, winner: int) -> SevenUpTrick:
-    """The record of a completed trick, made without validating the engine's values again (``cards`` must be
-    the record's own list)."""
-    values = {"leader": leader, "cards": cards, "trump": trump, "winner": winner}
-    return unvalidated(SevenUpTrick, values, {"leader", "cards", "trump", "winner"})
 
 
 TrickPlay = tuple[int, list[str], int]
@@ -294,6 +282,21 @@ def _deal_record(
         "by_side": by_side,
     }
     return unvalidated(SevenUpDeal, values, {"number", "dealer", "outcome", "trump", "points", "by_side"})
+
+
+_PLAY_FIELDS = frozenset({"hands", "trick"})
+"""The fields a card played within a trick changes."""
+
+
+def _next_state(state: StateT, fields: Mapping[str, Any], changes: Mapping[str, Any]) -> StateT:
+    """``updated(state, **changes)`` for a state whose fields (its ``__dict__``) the caller has read already
+    and ``changes`` that name fields of the state: the same values and set fields, without updated()'s
+    keyword arguments, its name check and its second read of the state's fields (a model's field read
+    costs several times a dict lookup, see _seat_to_play). tests/test_engine_speed.py compares the two."""
+    fields_set = state.__pydantic_fields_set__
+    if not fields_set.issuperset(changes):  # else the same names are set: the set is shared, as in updated()
+        fields_set = fields_set.union(changes)
+    return unvalidated(type(state), {**fields, **changes}, fields_set)
 
 
 def _fixed_trump(options: Any) -> bool:
@@ -860,21 +863,31 @@ class SevenUpRules(
         trick = [*fields["trick"], card_]
         events = [_PLAYED_EVENTS[player][card_]]
         if len(trick) < n:
-            return updated(state, hands=hands, trick=trick), events
+            # _next_state written out for the play's two fields: most moves are such a play
+            fields_set = state.__pydantic_fields_set__
+            if not fields_set.issuperset(_PLAY_FIELDS):
+                fields_set = fields_set.union(_PLAY_FIELDS)
+            return unvalidated(type(state), {**fields, "hands": hands, "trick": trick}, fields_set), events
         leader: int = fields["leader"]
         trump = fields["trump"]
         # trick_winner's sum written out: a Python call costs more than the sum, at every trick
         winner: int = (leader + trick_winner_index(trick, trump)) % n
-        events.append(_trick_won_event(winner, list(trick)))
+        # the trick's ``trick_won`` event (with a list of its own) and its record (which keeps ``trick``),
+        # made here without validation (see the note above _EVENT_DEFAULTS) rather than by a helper call each
+        won_values = {**_EVENT_DEFAULTS, "type": TRICK_WON, "player": winner, "cards": list(trick)}
+        events.append(unvalidated(SevenUpEvent, won_values, set(_TRICK_WON_FIELDS)))
+        record_values = {"leader": leader, "cards": trick, "trump": trump, "winner": winner}
         changes: dict[str, Any] = {
             "hands": hands,
             "trick": [],
-            "tricks": [*fields["tricks"], _trick_record(leader, trick, trump, winner)],
+            "tricks": [*fields["tricks"], unvalidated(SevenUpTrick, record_values, set(_TRICK_FIELDS))],
             "leader": winner,
         }
-        self.draw_after_trick(state, winner, changes, events)
+        if type(self).draw_after_trick is not SevenUpRules.draw_after_trick:
+            # only a game overriding the hook draws (California Jack): the others skip a call doing nothing
+            self.draw_after_trick(state, winner, changes, events)
         if any(changes["hands"]):  # the hands after the trick (and after drawing, in California Jack)
-            return updated(state, **changes), events
+            return _next_state(state, fields, changes), events
         # the hand is over: High, Low, Jack, Game, one at a time, and the deal closes, scored from the fields
         # the trick sets and copied once with them (the state after the trick alone would be dropped)
         hand_points = self._hand_points({**fields, **changes})

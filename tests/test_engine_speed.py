@@ -2318,6 +2318,8 @@ def test_seven_up_points_counted_by_side_are_those_counted_point_by_point() -> N
 
 # ---- Seven-Up family, fourth pass, second round -----------------------------------------------------
 
+from sevens_rules.engine.game import unvalidated  # noqa: E402 -- this section's own imports, kept with it
+
 
 @pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
 def test_seven_up_point_and_side_tables_are_what_the_rule_methods_give(game_id: str) -> None:
@@ -2405,3 +2407,45 @@ def test_seven_up_honours_from_the_tables_are_the_points_looked_up_by_reason(gam
             assert game.honour_points(after) == expected
             scored += len(expected)
     assert scored > 100
+
+
+def _play_in_updated_copies(
+    game: SevenUpFamily[Any, Any, Any], state: Any, move: Any
+) -> tuple[Any, list[Any]]:
+    """A card played within a deal as first written: the next state made by updated() with the play's fields
+    (and, at a trick end, the trick's fields, after the draw of California Jack)."""
+    n = len(state.hands)
+    hands = [list(h) for h in state.hands]
+    hands[move.player].remove(move.card)
+    trick = [*state.trick, move.card]
+    events: list[Any] = [seven_up_rules._PLAYED_EVENTS[move.player][move.card]]
+    if len(trick) < n:
+        return updated(state, hands=hands, trick=trick), events
+    winner = tricks.trick_winner(trick, state.leader, n, state.trump)
+    events.append(SevenUpEvent(type=SevenUpEventType.trick_won, player=winner, cards=list(trick)))
+    record = SevenUpTrick(leader=state.leader, cards=trick, trump=state.trump, winner=winner)
+    changes = {"hands": hands, "trick": [], "tricks": [*state.tricks, record], "leader": winner}
+    game.draw_after_trick(state, winner, changes, events)
+    return updated(state, **changes), events
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_plays_made_from_the_read_fields_are_the_updated_states(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    checked = 0
+    for state, move, after, events in _seven_up_transitions(game_id, range(6)):
+        if move.type != "play" or not any(after.hands):
+            continue  # the last card of a deal: see the deal end copied once
+        # the state as the engine made it, and as posted without the play's fields among its set fields
+        # (the next state sets them, as updated() does)
+        unset = unvalidated(
+            type(state), dict(state.__dict__), state.model_fields_set - {"hands", "trick", "tricks", "leader"}
+        )
+        for probe, probe_after, probe_events in ((state, after, events), (unset, *game.resolve(unset, move))):
+            expected, expected_events = _play_in_updated_copies(game, probe, move)
+            assert _typed_fields(probe_after) == _typed_fields(expected)
+            assert probe_after.model_fields_set == expected.model_fields_set
+            assert _typed_fields(probe_events) == _typed_fields(expected_events)
+        checked += 1
+    assert checked > 300
