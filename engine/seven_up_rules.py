@@ -151,6 +151,14 @@ _SEAT_EVENTS: Mapping[SevenUpEventType, tuple[SevenUpEvent, ...]] = {
     )
 }
 """``_SEAT_EVENTS[kind][seat]``: the event ``kind`` naming only ``seat``."""
+# each kind's row read once: a lookup keyed by the enum member hashes it in Python code (Enum.__hash__), and
+# reading the member off its class costs as much again, at every deal
+_DEAL_STARTED_EVENTS = _SEAT_EVENTS[SevenUpEventType.deal_started]
+_STOOD_EVENTS = _SEAT_EVENTS[SevenUpEventType.stood]
+_BEGGED_EVENTS = _SEAT_EVENTS[SevenUpEventType.begged]
+_GAVE_EVENTS = _SEAT_EVENTS[SevenUpEventType.gave]
+_RAN_EVENTS = _SEAT_EVENTS[SevenUpEventType.ran]
+_THROWN_IN_EVENTS = _SEAT_EVENTS[SevenUpEventType.thrown_in]
 _TURNED_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
     {
         c: SevenUpEvent(type=SevenUpEventType.trump_turned, player=seat, card=c, suit=SUIT_OF[c[1]])
@@ -478,11 +486,11 @@ class SevenUpRules(
             second = PACKET * (n + k)
             hands[(dealer + 1 + k) % n] = cards[first : first + PACKET] + cards[second : second + PACKET]
         position = HAND_SIZE * n
-        events = [_SEAT_EVENTS[SevenUpEventType.deal_started][dealer]]
+        events = [_DEAL_STARTED_EVENTS[dealer]]
         changes: dict[str, Any] = {
             "dealer": dealer,
             "deal_number": deal_number,
-            "hands": [_sorted(h) for h in hands],
+            "hands": [sorted(h, key=_ORDER.__getitem__) for h in hands],  # _sorted, without a call per hand
             "set_aside": [],
             "discarded": [[] for _ in range(n)],
             "trick": [],
@@ -763,13 +771,13 @@ class SevenUpRules(
         if kind is PLAY:
             return self._play_card(state, player, move_fields["card"])
         if kind is STAND:
-            events = [_SEAT_EVENTS[SevenUpEventType.stood][player]]
+            events = [_STOOD_EVENTS[player]]
             return self._start_play(state), events
         if kind is BEG:
-            events = [_SEAT_EVENTS[SevenUpEventType.begged][player]]
+            events = [_BEGGED_EVENTS[player]]
             return updated(state, phase=GIVE_OR_RUN), events
         if kind is GIVE:
-            events = [_SEAT_EVENTS[SevenUpEventType.gave][player]]
+            events = [_GAVE_EVENTS[player]]
             eldest = (state.dealer + 1) % len(state.hands)
             after, ended = self._award(state, [(self._seat_points[GIFT_KEY][eldest], None)], events)
             return (after if ended else self._start_play(after)), events
@@ -795,7 +803,7 @@ class SevenUpRules(
     def _run(self, state: StateT, player: int) -> tuple[StateT, list[SevenUpEvent]]:
         n = len(state.hands)
         dealer = state.dealer
-        events = [_SEAT_EVENTS[SevenUpEventType.ran][player]]
+        events = [_RAN_EVENTS[player]]
         assert state.turned is not None
         refused = state.turned[1]
         set_aside = [*state.set_aside, state.turned]
@@ -812,7 +820,7 @@ class SevenUpRules(
                     turned=None,
                     trump=None,
                 )
-                events.append(_SEAT_EVENTS[SevenUpEventType.thrown_in][dealer])
+                events.append(_THROWN_IN_EVENTS[dealer])
                 return self._close(thrown, THROWN_IN, events), events
             for k in range(n):
                 seat = (state.dealer + 1 + k) % n
@@ -848,11 +856,11 @@ class SevenUpRules(
         discarded: list[list[str]] = list(fields["discarded"])
         discarded[player] = _sorted([*discarded[player], card_])
         events = [_DISCARDED_ONE_EVENTS[player]]
-        if len(hand) > HAND_SIZE or any(len(h) > HAND_SIZE for h in hands):
-            return updated(state, hands=hands, discarded=discarded), events
-        # the last discard: play starts, in the same copy of the state
-        leader = (fields["dealer"] + 1) % len(hands)
-        return updated(state, hands=hands, discarded=discarded, phase=PLAYING, leader=leader), events
+        changes: dict[str, Any] = {"hands": hands, "discarded": discarded}
+        if len(hand) <= HAND_SIZE and all(len(h) <= HAND_SIZE for h in hands):
+            # the last discard: play starts, in the same copy of the state
+            changes.update(phase=PLAYING, leader=(fields["dealer"] + 1) % len(hands))
+        return _next_state(state, fields, changes), events
 
     def _play_card(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
         fields: dict[str, Any] = state.__dict__  # one read of the state for its fields (see _seat_to_play)

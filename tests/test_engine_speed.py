@@ -2430,22 +2430,28 @@ def _play_in_updated_copies(
 
 
 @pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
-def test_seven_up_plays_made_from_the_read_fields_are_the_updated_states(game_id: str) -> None:
+def test_seven_up_plays_and_discards_made_from_the_read_fields_are_the_updated_states(game_id: str) -> None:
     game = GAMES[game_id]
     assert isinstance(game, SevenUpFamily)
-    checked = 0
+    checked = discards = 0
     for state, move, after, events in _seven_up_transitions(game_id, range(6)):
-        if move.type != "play" or not any(after.hands):
+        if move.type not in ("play", "discard") or not any(after.hands):
             continue  # the last card of a deal: see the deal end copied once
-        # the state as the engine made it, and as posted without the play's fields among its set fields
+        # the state as the engine made it, and as posted without the move's fields among its set fields
         # (the next state sets them, as updated() does)
         unset = unvalidated(
-            type(state), dict(state.__dict__), state.model_fields_set - {"hands", "trick", "tricks", "leader"}
+            type(state),
+            dict(state.__dict__),
+            state.model_fields_set - {"hands", "trick", "tricks", "leader", "discarded", "phase"},
         )
         for probe, probe_after, probe_events in ((state, after, events), (unset, *game.resolve(unset, move))):
-            expected, expected_events = _play_in_updated_copies(game, probe, move)
+            if move.type == "discard":  # the discards as tested above, each state in updated() copies
+                expected = _discarded_in_two_copies(game, probe, move)
+            else:
+                expected, expected_events = _play_in_updated_copies(game, probe, move)
+                assert _typed_fields(probe_events) == _typed_fields(expected_events)
             assert _typed_fields(probe_after) == _typed_fields(expected)
             assert probe_after.model_fields_set == expected.model_fields_set
-            assert _typed_fields(probe_events) == _typed_fields(expected_events)
         checked += 1
-    assert checked > 300
+        discards += move.type == "discard"
+    assert checked > 300 and (discards > 10 or game_id == "california-jack")
