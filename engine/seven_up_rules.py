@@ -726,10 +726,12 @@ class SevenUpRules(
         if phase is PLAYING:
             trick = fields["trick"]
             led = trick[0][1] if trick else None
-            # the option only matters when following (and reading a field of the options costs as much as a
-            # lookup in a state's fields, see above): a lead leaves it unread
-            may_trump = led is not None and fields["options"].may_trump_when_able_to_follow
-            cards = legal_follows(fields["hands"][player], led, fields["trump"], may_trump)
+            trump = fields["trump"]
+            # the option only matters when following a suit that is not trump (and reading a field of the
+            # options costs several times a lookup in a state's fields, see above): a lead or a trump led
+            # leaves it unread
+            may_trump = led is not None and led != trump and fields["options"].may_trump_when_able_to_follow
+            cards = legal_follows(fields["hands"][player], led, trump, may_trump)
             return _PLAY_MOVES[player], cards
         if phase is DISCARDING:
             hand = fields["hands"][player]

@@ -2455,3 +2455,26 @@ def test_seven_up_plays_and_discards_made_from_the_read_fields_are_the_updated_s
         checked += 1
         discards += move.type == "discard"
     assert checked > 300 and (discards > 10 or game_id == "california-jack")
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_play_choices_leave_the_trump_option_unread_only_where_it_changes_nothing(
+    game_id: str,
+) -> None:
+    # with may_trump_when_able_to_follow set, a trump led is followed as if it were not (the option is read
+    # only when a suit other than trump is led)
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    options = game.models.options.model_validate({"may_trump_when_able_to_follow": True})
+    trump_led = 0
+    for players in game.table_sizes():
+        for seed in range(8):
+            for state, _ in playout(game, players, seed, options):
+                if state.phase is not seven_up_rules.Phase.play:
+                    continue
+                seat = game.to_act(state)[0]
+                led = state.trick[0][1] if state.trick else None
+                expected = _legal_follows_card_by_card(state.hands[seat], led, state.trump, True)
+                assert [move.card for move in game.legal_moves(state, seat)] == expected
+                trump_led += led == state.trump
+    assert trump_led > 30
