@@ -67,14 +67,18 @@ from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.seven_up_checks import SevenUpFamily
 from sevens_rules.engine.seven_up_rules import (
+    _ORDER,
     HAND_SIZE,
+    HIGH_KEY,
+    JACK_KEY,
+    LOW_KEY,
+    PLAYING,
     SUIT_OF,
     Outcome,
     Phase,
     Reason,
     TrickPlay,
     _fixed_trump,
-    _sorted,
     cut_for_dealer,
 )
 from sevens_rules.schema.common import MAX_SEATS, GameModels, Suit
@@ -114,6 +118,9 @@ _STOCK_TOP_TURNED_EVENTS: Mapping[str, SevenUpEvent] = {
     c: SevenUpEvent(type=SevenUpEventType.trump_turned, card=c, suit=SUIT_OF[c[1]]) for c in FULL_DECK
 }
 """``_STOCK_TOP_TURNED_EVENTS[card]``: ``card`` is the stock's new face-up top card and sets trump."""
+_HONOUR_RANKS: tuple[tuple[str, str], ...] = ((HIGH_KEY, "A"), (LOW_KEY, "2"), (JACK_KEY, "J"))
+"""California Jack's High, Low and Jack (by their reasons' values, see ``SevenUpRules._seat_points``) with
+the rank of the final trump suit behind each."""
 
 
 class SevenUp(SevenUpFamily[SevenUpOptions, SevenUpState, SevenUpView]):
@@ -185,7 +192,7 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
         top = rest[0]
         events.append(_STOCK_TOP_TURNED_EVENTS[top])
         changes.update(
-            phase=Phase.play,
+            phase=PLAYING,
             stock=rest,
             turned=None,
             trump=SUIT_OF[top[1]],
@@ -197,17 +204,20 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
     ) -> None:
         """The winner draws the face-up top card, the loser the next; the new top card sets trump unless
         ``fixed_trump``."""
-        stock = state.stock
+        fields: dict[str, Any] = state.__dict__  # one read of the state for its fields (see _seat_to_play)
+        stock: list[str] = fields["stock"]
         if not stock:
             return
         hands: list[list[str]] = changes["hands"]
         loser = (winner + 1) % len(hands)
-        hands[winner] = _sorted([*hands[winner], stock[0]])
-        hands[loser] = _sorted([*hands[loser], stock[1]])
+        # each hand sorted as _sorted sorts it, without a call of it per hand (every trick draws)
+        hands[winner] = sorted([*hands[winner], stock[0]], key=_ORDER.__getitem__)
+        hands[loser] = sorted([*hands[loser], stock[1]], key=_ORDER.__getitem__)
         events.append(_DREW_EVENTS[winner][stock[0]])
         events.append(_DREW_UNSEEN_EVENTS[loser])
         changes["stock"] = stock[2:]
-        if len(stock) > 2 and not _fixed_trump(state.options):
+        # California Jack's options always hold ``fixed_trump`` (what _fixed_trump reads, without its call)
+        if len(stock) > 2 and not fields["options"].fixed_trump:
             top = stock[2]
             changes["trump"] = SUIT_OF[top[1]]
             events.append(_STOCK_TOP_TURNED_EVENTS[top])
@@ -218,11 +228,12 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
         """A, 2 and J of the final trump suit to whoever won the trick holding them."""
         assert trump is not None
         points: list[tuple[SevenUpPoint, str | None]] = []
-        for reason, rank in ((Reason.high, "A"), (Reason.low, "2"), (Reason.jack, "J")):
+        by_seat = self._seat_points
+        for reason_key, rank in _HONOUR_RANKS:
             card_ = rank + trump
             for _, cards, winner in plays:
                 if card_ in cards:
-                    points.append((self._seat_point(reason, winner), card_))
+                    points.append((by_seat[reason_key][winner], card_))
                     break
         return points
 

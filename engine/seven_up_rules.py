@@ -8,6 +8,7 @@ The games themselves (and the decisions taken where the rulings are silent) are 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 from sevens_rules.engine.cards import FULL_DECK
@@ -15,12 +16,11 @@ from sevens_rules.engine.dealing import CUT, Seeding
 from sevens_rules.engine.game import unvalidated, updated
 from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.engine.tricks import (
+    CARD_STRENGTH,
     card_points,
-    highest,
     legal_follows,
-    lowest,
     strength,
-    trick_winner,
+    trick_winner_index,
     unique_best,
 )
 from sevens_rules.schema.common import MAX_SEATS, Suit
@@ -93,6 +93,12 @@ HIGH = Reason.high
 LOW = Reason.low
 JACK = Reason.jack
 GAME = Reason.game
+# The reasons' values, the keys of a game's table of points by seat (``SevenUpRules._seat_points``)
+HIGH_KEY: str = HIGH.value
+LOW_KEY: str = LOW.value
+JACK_KEY: str = JACK.value
+TURNED_JACK_KEY: str = Reason.turned_jack.value
+GIFT_KEY: str = Reason.gift.value
 _UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
 SUIT_OF: Mapping[str, Suit] = {suit.value: suit for suit in Suit}
 """The suit of a card's suit letter (``SUIT_OF[card[1]]``): the same member ``Suit(letter)`` gives, without
@@ -145,6 +151,14 @@ _SEAT_EVENTS: Mapping[SevenUpEventType, tuple[SevenUpEvent, ...]] = {
     )
 }
 """``_SEAT_EVENTS[kind][seat]``: the event ``kind`` naming only ``seat``."""
+# each kind's row read once: a lookup keyed by the enum member hashes it in Python code (Enum.__hash__), and
+# reading the member off its class costs as much again, at every deal
+_DEAL_STARTED_EVENTS = _SEAT_EVENTS[SevenUpEventType.deal_started]
+_STOOD_EVENTS = _SEAT_EVENTS[SevenUpEventType.stood]
+_BEGGED_EVENTS = _SEAT_EVENTS[SevenUpEventType.begged]
+_GAVE_EVENTS = _SEAT_EVENTS[SevenUpEventType.gave]
+_RAN_EVENTS = _SEAT_EVENTS[SevenUpEventType.ran]
+_THROWN_IN_EVENTS = _SEAT_EVENTS[SevenUpEventType.thrown_in]
 _TURNED_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
     {
         c: SevenUpEvent(type=SevenUpEventType.trump_turned, player=seat, card=c, suit=SUIT_OF[c[1]])
@@ -210,13 +224,8 @@ _TRICK_WON_FIELDS = frozenset({"type", "player", "cards"})
 _POINT_FIELDS = frozenset({"type", "player", "side", "card", "reason", "totals"})
 _DEAL_ENDED_FIELDS = frozenset({"type", "player", "deal"})
 _MATCH_ENDED_FIELDS = frozenset({"type", "side", "winners"})
-
-
-def _trick_won_event(winner: int, cards: list[str]) -> SevenUpEvent:
-    """``winner`` won the trick of ``cards`` (the event's own list), made without validation (see the note
-    above ``_EVENT_DEFAULTS``)."""
-    values = {**_EVENT_DEFAULTS, "type": TRICK_WON, "player": winner, "cards": cards}
-    return unvalidated(SevenUpEvent, values, set(_TRICK_WON_FIELDS))
+_TRICK_FIELDS = frozenset({"leader", "cards", "trump", "winner"})
+"""The fields of a trick record (all of them set)."""
 
 
 def _point_event(
@@ -246,13 +255,6 @@ def _match_ended_event(side: int, winners: list[int]) -> SevenUpEvent:
     """``side`` (its seats ``winners``, the event's own list) won the match, made without validation."""
     values = {**_EVENT_DEFAULTS, "type": MATCH_ENDED, "side": side, "winners": winners}
     return unvalidated(SevenUpEvent, values, set(_MATCH_ENDED_FIELDS))
-
-
-def _trick_record(leader: int, cards: list[str], trump: Suit | None, winner: int) -> SevenUpTrick:
-    """The record of a completed trick, made without validating the engine's values again (``cards`` must be
-    the record's own list)."""
-    values = {"leader": leader, "cards": cards, "trump": trump, "winner": winner}
-    return unvalidated(SevenUpTrick, values, {"leader", "cards", "trump", "winner"})
 
 
 TrickPlay = tuple[int, list[str], int]
@@ -288,6 +290,21 @@ def _deal_record(
         "by_side": by_side,
     }
     return unvalidated(SevenUpDeal, values, {"number", "dealer", "outcome", "trump", "points", "by_side"})
+
+
+_PLAY_FIELDS = frozenset({"hands", "trick"})
+"""The fields a card played within a trick changes."""
+
+
+def _next_state(state: StateT, fields: Mapping[str, Any], changes: Mapping[str, Any]) -> StateT:
+    """``updated(state, **changes)`` for a state whose fields (its ``__dict__``) the caller has read already
+    and ``changes`` that name fields of the state: the same values and set fields, without updated()'s
+    keyword arguments, its name check and its second read of the state's fields (a model's field read
+    costs several times a dict lookup, see _seat_to_play). tests/test_engine_speed.py compares the two."""
+    fields_set = state.__pydantic_fields_set__
+    if not fields_set.issuperset(changes):  # else the same names are set: the set is shared, as in updated()
+        fields_set = fields_set.union(changes)
+    return unvalidated(type(state), {**fields, **changes}, fields_set)
 
 
 def _fixed_trump(options: Any) -> bool:
@@ -349,12 +366,43 @@ class SevenUpRules(
         return _POINTS[reason, seat, side]
 
     def _seat_point(self, reason: Reason, seat: int) -> SevenUpPoint:
-        return self._point(reason, seat, self.side_of(seat))
+        """The point for ``reason`` earned by ``seat`` for its side (read from :attr:`_seat_points`; the
+        member's ``_value_`` is read directly, as its ``value`` property is Python code)."""
+        return self._seat_points[reason._value_][seat]
+
+    # Tables of this game's sides and points, made once per game from the methods that state the rules
+    # (side_of, side_count, game_point_seat). The end of every hand asks them several times: each call of a
+    # method costs a few thousand instructions, and a point looked up by a key holding a reason member
+    # hashed the member in Python code (Enum.__hash__), several times the cost of the lookup.
+
+    @cached_property
+    def _seat_points(self) -> Mapping[str, tuple[SevenUpPoint, ...]]:
+        """``_seat_points[reason's value][seat]``: the point for that reason earned by ``seat`` for its side
+        (``side_of(seat)``), for every seat a point can name."""
+        return {
+            reason.value: tuple(_POINTS[reason, seat, self.side_of(seat)] for seat in range(MAX_SEATS))
+            for reason in Reason
+        }
+
+    @cached_property
+    def _game_points(self) -> tuple[SevenUpPoint, ...]:
+        """``_game_points[side]``: the Game point of ``side`` (naming ``game_point_seat(side)``)."""
+        return tuple(_POINTS[GAME, self.game_point_seat(side), side] for side in range(MAX_SEATS))
+
+    @cached_property
+    def _seat_sides(self) -> tuple[int, ...]:
+        """``_seat_sides[seat]``: ``side_of(seat)``, for every seat."""
+        return tuple(self.side_of(seat) for seat in range(MAX_SEATS))
+
+    @cached_property
+    def _side_counts(self) -> tuple[int, ...]:
+        """``_side_counts[players]``: ``side_count(players)``, for every table size up to the most seats."""
+        return tuple(self.side_count(players) for players in range(MAX_SEATS + 1))
 
     def totals(self, state: StateT) -> list[int]:
         """Match points per side: counted finished deals plus the points of the deal in progress."""
         fields: dict[str, Any] = state.__dict__
-        totals = [0] * self.side_count(len(fields["hands"]))
+        totals = [0] * self._side_counts[len(fields["hands"])]
         for deal in fields["deals"]:
             for side, points in enumerate(deal.by_side):
                 if side < len(totals):
@@ -438,11 +486,11 @@ class SevenUpRules(
             second = PACKET * (n + k)
             hands[(dealer + 1 + k) % n] = cards[first : first + PACKET] + cards[second : second + PACKET]
         position = HAND_SIZE * n
-        events = [_SEAT_EVENTS[SevenUpEventType.deal_started][dealer]]
+        events = [_DEAL_STARTED_EVENTS[dealer]]
         changes: dict[str, Any] = {
             "dealer": dealer,
             "deal_number": deal_number,
-            "hands": [_sorted(h) for h in hands],
+            "hands": [sorted(h, key=_ORDER.__getitem__) for h in hands],  # _sorted, without a call per hand
             "set_aside": [],
             "discarded": [[] for _ in range(n)],
             "trick": [],
@@ -455,7 +503,7 @@ class SevenUpRules(
         turned = changes["turned"]
         if turned is not None and turned[0] == "J":
             # the turned card of Seven-Up scores its Jack at once
-            after, _ = self._award(after, [(self._seat_point(Reason.turned_jack, dealer), turned)], events)
+            after, _ = self._award(after, [(self._seat_points[TURNED_JACK_KEY][dealer], turned)], events)
         return after, events
 
     def reveal_trump(self, changes: dict[str, Any], rest: list[str], events: list[SevenUpEvent]) -> None:
@@ -539,7 +587,7 @@ class SevenUpRules(
         n = len(fields["hands"])
         if points is None:
             points = fields["points"]
-        by_side = [0] * self.side_count(n)
+        by_side = [0] * self._side_counts[n]
         if outcome is not THROWN_IN:
             for point in points:
                 by_side[point.side] += 1
@@ -584,14 +632,16 @@ class SevenUpRules(
                         played_by[c] = (leader + i) % n
                         if c == jack:
                             jack_winner = winner
-            high = highest(played_by, trump)
-            low = lowest(played_by, trump)
-            if high is not None and low is not None:
-                # one trump played alone is both the highest and the lowest: it takes both points
-                points.append((self._seat_point(HIGH, played_by[high]), high))
-                points.append((self._seat_point(LOW, played_by[low]), low))
+            by_seat = self._seat_points
+            if played_by:
+                # the highest and the lowest trump played, found in C (cards of one suit never tie); one
+                # trump played alone is both the highest and the lowest: it takes both points
+                high = max(played_by, key=CARD_STRENGTH.__getitem__)
+                low = min(played_by, key=CARD_STRENGTH.__getitem__)
+                points.append((by_seat[HIGH_KEY][played_by[high]], high))
+                points.append((by_seat[LOW_KEY][played_by[low]], low))
             if jack_winner is not None:
-                points.append((self._seat_point(JACK, jack_winner), jack))
+                points.append((by_seat[JACK_KEY][jack_winner], jack))
         return points
 
     def hand_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
@@ -607,18 +657,15 @@ class SevenUpRules(
         plays = _trick_plays(fields["tricks"])
         points = self.honours(plays, fields["trump"], n)
         if self.game_point(fields["options"]):
-            # card points by seat first (a call of side_of per seat rather than per trick); each card's
-            # points are read from a table (what card_points gives for the card)
-            won_by_seat = [0] * n
+            # card points by side, each trick's read from a table (what card_points gives for each card)
+            seat_sides = self._seat_sides
+            won = [0] * self._side_counts[n]
             points_of = _CARD_POINTS.__getitem__
             for _, cards, winner in plays:
-                won_by_seat[winner] += sum(map(points_of, cards))
-            won = [0] * self.side_count(n)
-            for seat in range(n):
-                won[self.side_of(seat)] += won_by_seat[seat]
+                won[seat_sides[winner]] += sum(map(points_of, cards))
             side = unique_best(won)
             if side is not None:
-                points.append((self._point(GAME, self.game_point_seat(side), side), None))
+                points.append((self._game_points[side], None))
         return points
 
     # ---- turns and moves ----------------------------------------------------------------------
@@ -679,10 +726,12 @@ class SevenUpRules(
         if phase is PLAYING:
             trick = fields["trick"]
             led = trick[0][1] if trick else None
-            # the option only matters when following (and reading a field of the options costs as much as a
-            # lookup in a state's fields, see above): a lead leaves it unread
-            may_trump = led is not None and fields["options"].may_trump_when_able_to_follow
-            cards = legal_follows(fields["hands"][player], led, fields["trump"], may_trump)
+            trump = fields["trump"]
+            # the option only matters when following a suit that is not trump (and reading a field of the
+            # options costs several times a lookup in a state's fields, see above): a lead or a trump led
+            # leaves it unread
+            may_trump = led is not None and led != trump and fields["options"].may_trump_when_able_to_follow
+            cards = legal_follows(fields["hands"][player], led, trump, may_trump)
             return _PLAY_MOVES[player], cards
         if phase is DISCARDING:
             hand = fields["hands"][player]
@@ -724,15 +773,15 @@ class SevenUpRules(
         if kind is PLAY:
             return self._play_card(state, player, move_fields["card"])
         if kind is STAND:
-            events = [_SEAT_EVENTS[SevenUpEventType.stood][player]]
+            events = [_STOOD_EVENTS[player]]
             return self._start_play(state), events
         if kind is BEG:
-            events = [_SEAT_EVENTS[SevenUpEventType.begged][player]]
+            events = [_BEGGED_EVENTS[player]]
             return updated(state, phase=GIVE_OR_RUN), events
         if kind is GIVE:
-            events = [_SEAT_EVENTS[SevenUpEventType.gave][player]]
+            events = [_GAVE_EVENTS[player]]
             eldest = (state.dealer + 1) % len(state.hands)
-            after, ended = self._award(state, [(self._seat_point(Reason.gift, eldest), None)], events)
+            after, ended = self._award(state, [(self._seat_points[GIFT_KEY][eldest], None)], events)
             return (after if ended else self._start_play(after)), events
         if kind is RUN:
             return self._run(state, player)
@@ -756,7 +805,7 @@ class SevenUpRules(
     def _run(self, state: StateT, player: int) -> tuple[StateT, list[SevenUpEvent]]:
         n = len(state.hands)
         dealer = state.dealer
-        events = [_SEAT_EVENTS[SevenUpEventType.ran][player]]
+        events = [_RAN_EVENTS[player]]
         assert state.turned is not None
         refused = state.turned[1]
         set_aside = [*state.set_aside, state.turned]
@@ -773,7 +822,7 @@ class SevenUpRules(
                     turned=None,
                     trump=None,
                 )
-                events.append(_SEAT_EVENTS[SevenUpEventType.thrown_in][dealer])
+                events.append(_THROWN_IN_EVENTS[dealer])
                 return self._close(thrown, THROWN_IN, events), events
             for k in range(n):
                 seat = (state.dealer + 1 + k) % n
@@ -796,7 +845,7 @@ class SevenUpRules(
             )
             if turned[0] == "J":
                 after, _ = self._award(
-                    after, [(self._seat_point(Reason.turned_jack, state.dealer), turned)], events
+                    after, [(self._seat_points[TURNED_JACK_KEY][state.dealer], turned)], events
                 )
             return after, events
 
@@ -809,11 +858,11 @@ class SevenUpRules(
         discarded: list[list[str]] = list(fields["discarded"])
         discarded[player] = _sorted([*discarded[player], card_])
         events = [_DISCARDED_ONE_EVENTS[player]]
-        if len(hand) > HAND_SIZE or any(len(h) > HAND_SIZE for h in hands):
-            return updated(state, hands=hands, discarded=discarded), events
-        # the last discard: play starts, in the same copy of the state
-        leader = (fields["dealer"] + 1) % len(hands)
-        return updated(state, hands=hands, discarded=discarded, phase=PLAYING, leader=leader), events
+        changes: dict[str, Any] = {"hands": hands, "discarded": discarded}
+        if len(hand) <= HAND_SIZE and all(len(h) <= HAND_SIZE for h in hands):
+            # the last discard: play starts, in the same copy of the state
+            changes.update(phase=PLAYING, leader=(fields["dealer"] + 1) % len(hands))
+        return _next_state(state, fields, changes), events
 
     def _play_card(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
         fields: dict[str, Any] = state.__dict__  # one read of the state for its fields (see _seat_to_play)
@@ -824,20 +873,31 @@ class SevenUpRules(
         trick = [*fields["trick"], card_]
         events = [_PLAYED_EVENTS[player][card_]]
         if len(trick) < n:
-            return updated(state, hands=hands, trick=trick), events
+            # _next_state written out for the play's two fields: most moves are such a play
+            fields_set = state.__pydantic_fields_set__
+            if not fields_set.issuperset(_PLAY_FIELDS):
+                fields_set = fields_set.union(_PLAY_FIELDS)
+            return unvalidated(type(state), {**fields, "hands": hands, "trick": trick}, fields_set), events
         leader: int = fields["leader"]
         trump = fields["trump"]
-        winner: int = trick_winner(trick, leader, n, trump)
-        events.append(_trick_won_event(winner, list(trick)))
+        # trick_winner's sum written out: a Python call costs more than the sum, at every trick
+        winner: int = (leader + trick_winner_index(trick, trump)) % n
+        # the trick's ``trick_won`` event (with a list of its own) and its record (which keeps ``trick``),
+        # made here without validation (see the note above _EVENT_DEFAULTS) rather than by a helper call each
+        won_values = {**_EVENT_DEFAULTS, "type": TRICK_WON, "player": winner, "cards": list(trick)}
+        events.append(unvalidated(SevenUpEvent, won_values, set(_TRICK_WON_FIELDS)))
+        record_values = {"leader": leader, "cards": trick, "trump": trump, "winner": winner}
         changes: dict[str, Any] = {
             "hands": hands,
             "trick": [],
-            "tricks": [*fields["tricks"], _trick_record(leader, trick, trump, winner)],
+            "tricks": [*fields["tricks"], unvalidated(SevenUpTrick, record_values, set(_TRICK_FIELDS))],
             "leader": winner,
         }
-        self.draw_after_trick(state, winner, changes, events)
+        if type(self).draw_after_trick is not SevenUpRules.draw_after_trick:
+            # only a game overriding the hook draws (California Jack): the others skip a call doing nothing
+            self.draw_after_trick(state, winner, changes, events)
         if any(changes["hands"]):  # the hands after the trick (and after drawing, in California Jack)
-            return updated(state, **changes), events
+            return _next_state(state, fields, changes), events
         # the hand is over: High, Low, Jack, Game, one at a time, and the deal closes, scored from the fields
         # the trick sets and copied once with them (the state after the trick alone would be dropped)
         hand_points = self._hand_points({**fields, **changes})

@@ -14,6 +14,11 @@ ACE_HIGH = "23456789TJQKA"
 
 _ACE_HIGH_STRENGTH = {r: i for i, r in enumerate(ACE_HIGH)}
 
+CARD_STRENGTH: Mapping[str, int] = {r + suit: i for suit in "CDHS" for i, r in enumerate(ACE_HIGH)}
+"""``CARD_STRENGTH[card]``: the strength of ``card`` within its suit, Ace high (:func:`strength` of the card),
+read from one table: ``max(cards, key=CARD_STRENGTH.__getitem__)`` finds the strongest of cards of one suit
+without a Python call per card."""
+
 GAME_POINTS: Mapping[str, int] = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10}
 """Card points of the All Fours family's "Game": A 4, K 3, Q 2, J 1, T 10, other ranks 0."""
 
@@ -97,28 +102,30 @@ def card_points(cards: Iterable[str], points: Mapping[str, int] = GAME_POINTS) -
 
 def highest(cards: Iterable[str], suit: str, order: str = ACE_HIGH) -> str | None:
     """The strongest card of ``suit`` among ``cards``; None when there is none."""
-    rank_strength = _rank_strength(order)
-    best: str | None = None
-    for c in cards:
-        if c[1] == suit and (best is None or rank_strength(c[0]) > rank_strength(best[0])):
-            best = c
-    return best
+    # the cards of the suit picked, and the strongest of them found, in C (a suit's cards never tie); the
+    # suit's first letter is a plain string even when ``suit`` is a ``Suit`` member, whose hash is Python code
+    suited = list(filter(_SUIT_CARDS[suit[0]].__contains__, cards))
+    return max(suited, key=_card_strength(order), default=None)
 
 
 def lowest(cards: Iterable[str], suit: str, order: str = ACE_HIGH) -> str | None:
     """The weakest card of ``suit`` among ``cards``; None when there is none."""
-    rank_strength = _rank_strength(order)
-    best: str | None = None
-    for c in cards:
-        if c[1] == suit and (best is None or rank_strength(c[0]) < rank_strength(best[0])):
-            best = c
-    return best
+    suited = list(filter(_SUIT_CARDS[suit[0]].__contains__, cards))
+    return min(suited, key=_card_strength(order), default=None)
+
+
+def _card_strength(order: str) -> Callable[[str], int]:
+    """The strength of a card within its suit in ``order``: read from :data:`CARD_STRENGTH` for Ace high."""
+    if order is ACE_HIGH:
+        return CARD_STRENGTH.__getitem__
+    rank_strength = order.index
+    return lambda card: rank_strength(card[0])
 
 
 def unique_best(values: Sequence[int]) -> int | None:
     """The index of the single largest value; None when it is shared (a tie) or ``values`` is empty."""
     if not values:
         return None
+    # counted and found in C: a comprehension over the values is a Python call of its own
     top = max(values)
-    winners = [i for i, v in enumerate(values) if v == top]
-    return winners[0] if len(winners) == 1 else None
+    return values.index(top) if values.count(top) == 1 else None

@@ -2314,3 +2314,167 @@ def test_seven_up_points_counted_by_side_are_those_counted_point_by_point() -> N
                 break
         assert game.counted(totals, points) == expected
         assert game._counted_sides(totals, sides) == expected
+
+
+# ---- Seven-Up family, fourth pass, second round -----------------------------------------------------
+
+from sevens_rules.engine.game import unvalidated  # noqa: E402 -- this section's own imports, kept with it
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_point_and_side_tables_are_what_the_rule_methods_give(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    reasons = seven_up_rules.Reason
+    assert set(game._seat_points) == {reason.value for reason in reasons}
+    for reason in reasons:
+        for seat in range(MAX_SEATS):
+            expected = seven_up_rules._POINTS[reason, seat, game.side_of(seat)]
+            assert game._seat_points[reason.value][seat] is expected
+            assert game._seat_point(reason, seat) is expected
+    for side in range(MAX_SEATS):
+        expected = seven_up_rules._POINTS[reasons.game, game.game_point_seat(side), side]
+        assert game._game_points[side] is expected
+    assert game._seat_sides == tuple(game.side_of(seat) for seat in range(MAX_SEATS))
+    assert game._side_counts == tuple(game.side_count(players) for players in range(MAX_SEATS + 1))
+
+
+def _highest_card_by_card(cards: list[str], suit: str, lowest: bool = False) -> str | None:
+    """highest (or lowest) as first written: the cards of the suit compared one at a time by strength."""
+    best: str | None = None
+    for c in cards:
+        if c[1] != suit:
+            continue
+        stronger = best is None or tricks.strength(c) > tricks.strength(best)
+        weaker = best is None or tricks.strength(c) < tricks.strength(best)
+        if weaker if lowest else stronger:
+            best = c
+    return best
+
+
+def test_highest_lowest_and_unique_best_in_c_are_the_answers_found_one_by_one() -> None:
+    rng = random.Random(12)
+    for card in FULL_DECK:
+        assert tricks.CARD_STRENGTH[card] == tricks.strength(card)
+    for _ in range(3000):
+        cards = rng.sample(FULL_DECK, rng.randint(0, 12))
+        suit = rng.choice([*"CDHS", *Suit])  # the engine passes Suit members, which hash in Python
+        assert tricks.highest(cards, suit) == _highest_card_by_card(cards, suit)
+        assert tricks.lowest(cards, suit) == _highest_card_by_card(cards, suit, lowest=True)
+        values = [rng.randint(0, 5) for _ in range(rng.randint(0, 4))]
+        winners = [i for i, v in enumerate(values) if values and v == max(values)]
+        assert tricks.unique_best(values) == (winners[0] if len(winners) == 1 else None)
+
+
+def _honours_read_off_the_records(game: SevenUpFamily[Any, Any, Any], state: Any) -> list[Any]:
+    """High, Low and Jack of a played deal read off its trick records, each point looked up in _POINTS by
+    its reason, seat and the seat's side (what the tables of points by seat stand for)."""
+    reasons = seven_up_rules.Reason
+    n = len(state.hands)
+    trump = state.trump
+    points: list[Any] = []
+
+    def point(reason: Any, seat: int, card: str) -> None:
+        points.append((seven_up_rules._POINTS[reason, seat, game.side_of(seat)], card))
+
+    if game.id == "california-jack":
+        for reason, rank in ((reasons.high, "A"), (reasons.low, "2"), (reasons.jack, "J")):
+            holding = [t for t in state.tricks if rank + trump in t.cards]
+            if holding:
+                point(reason, holding[0].winner, rank + trump)
+        return points
+    played_by = {c: (t.leader + i) % n for t in state.tricks for i, c in enumerate(t.cards) if c[1] == trump}
+    if played_by:
+        high = _highest_card_by_card(list(played_by), trump)
+        low = _highest_card_by_card(list(played_by), trump, lowest=True)
+        assert high is not None and low is not None
+        point(reasons.high, played_by[high], high)
+        point(reasons.low, played_by[low], low)
+    for trick in state.tricks:
+        if "J" + trump in trick.cards:
+            point(reasons.jack, trick.winner, "J" + trump)
+    return points
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_honours_from_the_tables_are_the_points_looked_up_by_reason(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    scored = 0
+    for _, _, after, _ in _seven_up_transitions(game_id, range(8)):
+        if after.tricks and after.trump is not None:
+            expected = _honours_read_off_the_records(game, after)
+            assert game.honour_points(after) == expected
+            scored += len(expected)
+    assert scored > 100
+
+
+def _play_in_updated_copies(
+    game: SevenUpFamily[Any, Any, Any], state: Any, move: Any
+) -> tuple[Any, list[Any]]:
+    """A card played within a deal as first written: the next state made by updated() with the play's fields
+    (and, at a trick end, the trick's fields, after the draw of California Jack)."""
+    n = len(state.hands)
+    hands = [list(h) for h in state.hands]
+    hands[move.player].remove(move.card)
+    trick = [*state.trick, move.card]
+    events: list[Any] = [seven_up_rules._PLAYED_EVENTS[move.player][move.card]]
+    if len(trick) < n:
+        return updated(state, hands=hands, trick=trick), events
+    winner = tricks.trick_winner(trick, state.leader, n, state.trump)
+    events.append(SevenUpEvent(type=SevenUpEventType.trick_won, player=winner, cards=list(trick)))
+    record = SevenUpTrick(leader=state.leader, cards=trick, trump=state.trump, winner=winner)
+    changes = {"hands": hands, "trick": [], "tricks": [*state.tricks, record], "leader": winner}
+    game.draw_after_trick(state, winner, changes, events)
+    return updated(state, **changes), events
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_plays_and_discards_made_from_the_read_fields_are_the_updated_states(game_id: str) -> None:
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    checked = discards = 0
+    for state, move, after, events in _seven_up_transitions(game_id, range(6)):
+        if move.type not in ("play", "discard") or not any(after.hands):
+            continue  # the last card of a deal: see the deal end copied once
+        # the state as the engine made it, and as posted without the move's fields among its set fields
+        # (the next state sets them, as updated() does)
+        unset = unvalidated(
+            type(state),
+            dict(state.__dict__),
+            state.model_fields_set - {"hands", "trick", "tricks", "leader", "discarded", "phase"},
+        )
+        for probe, probe_after, probe_events in ((state, after, events), (unset, *game.resolve(unset, move))):
+            if move.type == "discard":  # the discards as tested above, each state in updated() copies
+                expected = _discarded_in_two_copies(game, probe, move)
+            else:
+                expected, expected_events = _play_in_updated_copies(game, probe, move)
+                assert _typed_fields(probe_events) == _typed_fields(expected_events)
+            assert _typed_fields(probe_after) == _typed_fields(expected)
+            assert probe_after.model_fields_set == expected.model_fields_set
+        checked += 1
+        discards += move.type == "discard"
+    assert checked > 300 and (discards > 10 or game_id == "california-jack")
+
+
+@pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
+def test_seven_up_play_choices_leave_the_trump_option_unread_only_where_it_changes_nothing(
+    game_id: str,
+) -> None:
+    # with may_trump_when_able_to_follow set, a trump led is followed as if it were not (the option is read
+    # only when a suit other than trump is led)
+    game = GAMES[game_id]
+    assert isinstance(game, SevenUpFamily)
+    options = game.models.options.model_validate({"may_trump_when_able_to_follow": True})
+    trump_led = 0
+    for players in game.table_sizes():
+        for seed in range(8):
+            for state, _ in playout(game, players, seed, options):
+                if state.phase is not seven_up_rules.Phase.play:
+                    continue
+                seat = game.to_act(state)[0]
+                led = state.trick[0][1] if state.trick else None
+                expected = _legal_follows_card_by_card(state.hands[seat], led, state.trump, True)
+                assert [move.card for move in game.legal_moves(state, seat)] == expected
+                trump_led += led == state.trump
+    assert trump_led > 30
