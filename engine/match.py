@@ -226,10 +226,14 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
         if cls.legal_moves is not DealtMatch.legal_moves and cls.acting_moves is DealtMatch.acting_moves:
             cls.acting_moves = Game.acting_moves  # type: ignore[method-assign]
         cls._acting_moves_are_shared = cls.acting_moves is DealtMatch.acting_moves
+        cls._acting_moves_are_legal_moves = cls.acting_moves is Game.acting_moves
 
     _acting_moves_are_shared: ClassVar[bool] = True
     """Whether the game lists a seat's moves with DealtMatch's :meth:`acting_moves` (``moves`` writes it
     out then)."""
+    _acting_moves_are_legal_moves: ClassVar[bool] = False
+    """Whether the game lists a seat's moves with Game's :meth:`acting_moves`, its own :meth:`legal_moves`
+    (``moves`` asks that at once then)."""
 
     def legal_moves(self, state: MatchStateT, player: int) -> list[MatchMoveT]:
         if player not in self.to_act(state):
@@ -264,6 +268,8 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
                     if state.phase == DEAL_OVER:
                         return seats, [self.next_deal_move(seat)]
                     return seats, list(self.deal_moves(state, seat))
+                if self._acting_moves_are_legal_moves:  # (Game.acting_moves, written out)
+                    return seats, list(self.legal_moves(state, seats[0]))
                 return seats, list(self.acting_moves(state, seats[0]))
         return Game.moves(self, state, player)
 

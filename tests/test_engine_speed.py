@@ -2384,6 +2384,7 @@ def test_acting_moves_are_shared_says_which_acting_moves_a_game_keeps() -> None:
     for game in GAMES.values():
         assert isinstance(game, DealtMatch)
         assert type(game)._acting_moves_are_shared == (type(game).acting_moves is DealtMatch.acting_moves)
+        assert type(game)._acting_moves_are_legal_moves == (type(game).acting_moves is Game.acting_moves)
 
 
 def test_updated_from_is_updated() -> None:
