@@ -271,6 +271,8 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
                 if self._acting_moves_are_legal_moves:  # (Game.acting_moves, written out)
                     return seats, list(self.legal_moves(state, seats[0]))
                 return seats, list(self.acting_moves(state, seats[0]))
+            # several seats or none (a simultaneous step, a finished match): as Game.moves, seats found once
+            return seats, [move for seat in seats for move in self.acting_moves(state, seat)]
         return Game.moves(self, state, player)
 
     def apply(self, state: MatchStateT, move: MatchMoveT) -> tuple[MatchStateT, list[EventT]]:
