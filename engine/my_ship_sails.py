@@ -45,8 +45,8 @@ from sevens_rules.engine.game import (
     length_issues,
     listed,
     seat_issues,
-    unvalidated,
     updated,
+    updated_from,
 )
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
 from sevens_rules.schema.common import INT32_MAX, MAX_SEATS, GameModels
@@ -151,23 +151,6 @@ def _is_legal_choice(
     if move_type == PASS:
         return card in hand
     return card is None and one_suit(hand)
-
-
-_FIELD_COUNT = len(MyShipSailsState.model_fields)
-
-
-def _state_with(
-    state: MyShipSailsState, fields: dict[str, Any], changes: dict[str, object]
-) -> MyShipSailsState:
-    """``updated(state, **changes)`` for ``state``, whose fields are ``fields`` (its ``__dict__``, read once
-    by the caller), and ``changes`` the engine computed: most choices make a new state, and updated()'s
-    check of the names and the keyword arguments were half the cost of making it. Every field of a state is
-    required, so a state sets them all and the copy shares its set of set fields, as updated() shares it;
-    a state made otherwise (model_construct with fewer fields) takes updated()'s way."""
-    fields_set = state.__pydantic_fields_set__
-    if len(fields_set) != _FIELD_COUNT:
-        return updated(state, **changes)
-    return unvalidated(MyShipSailsState, {**fields, **changes}, fields_set)
 
 
 class MyShipSails(
@@ -304,7 +287,7 @@ class MyShipSails(
         pending[player] = _DECLARE_CHOICE if move_type == DECLARE else _PASS_CHOICES[card or ""]
         events = [_CHOSEN_EVENTS[player]]
         if any(choice is None for choice in pending):
-            return _state_with(state, fields, {"pending": pending}), events
+            return updated_from(state, fields, {"pending": pending}), events
         return self._resolve_step(state, fields, pending, events)
 
     def score(self, state: MyShipSailsState) -> MyShipSailsScore:
@@ -393,7 +376,7 @@ class MyShipSails(
         exchanges = fields["exchanges"] + 1
         events.append(updated(_EXCHANGED_EVENT, exchange=exchanges))
         events += [_received_event(seat, passed[seat - 1], (seat - 1) % n) for seat in range(n)]
-        after = _state_with(state, fields, {"hands": hands, "pending": [None] * n, "exchanges": exchanges})
+        after = updated_from(state, fields, {"hands": hands, "pending": [None] * n, "exchanges": exchanges})
         if fields["options"].auto_declare:
             after, events = self._auto_declare(after, events)
             if after.phase is not STEP:

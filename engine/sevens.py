@@ -53,6 +53,7 @@ from sevens_rules.engine.game import (
     seat_issues,
     unvalidated,
     updated,
+    updated_from,
 )
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
 from sevens_rules.schema.common import GameModels, Phase, Suit
@@ -383,21 +384,6 @@ def _is_legal_on_turn(
     return card is None and _may_pass_in(fields, player)
 
 
-_FIELD_COUNT = len(SevensState.model_fields)
-
-
-def _state_with(state: SevensState, fields: dict[str, Any], changes: dict[str, object]) -> SevensState:
-    """``updated(state, **changes)`` for ``state``, whose fields are ``fields`` (its ``__dict__``, read once
-    by the caller), and ``changes`` the engine computed: every move makes a new state, and updated()'s
-    check of the names and the keyword arguments were half the cost of making it. Every field of a state is
-    required, so a state sets them all and the copy shares its set of set fields, as updated() shares it;
-    a state made otherwise (model_construct with fewer fields) takes updated()'s way."""
-    fields_set = state.__pydantic_fields_set__
-    if len(fields_set) != _FIELD_COUNT:
-        return updated(state, **changes)
-    return unvalidated(SevensState, {**fields, **changes}, fields_set)
-
-
 def _bust_event(player: int, cards: list[str]) -> SevensEvent:
     """The ``bust`` event of ``player`` laying ``cards`` (the event's own list): a copy of a validated one
     (validating the event afresh, as :func:`_event` does for an event holding a list, was most of a bust)."""
@@ -611,12 +597,12 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         if not out and not bust:
             # most moves of a deal: all four seats still play, the turn goes to the seat on the left
             update["turn"] = _LEFT_OF[player]
-            return _state_with(state, fields, update), events
+            return updated_from(state, fields, update), events
         ended, seat = _turn_after(player, tuple(out), tuple(bust))
         if ended:
-            return self._end_deal(_state_with(state, fields, update), seat, events)
+            return self._end_deal(updated_from(state, fields, update), seat, events)
         update["turn"] = seat
-        return _state_with(state, fields, update), events
+        return updated_from(state, fields, update), events
 
     def _end_deal(
         self, state: SevensState, survivor: int, events: list[SevensEvent]

@@ -20,7 +20,7 @@ from sevens_rules.engine.errors import (
     NotYourTurnError,
     RulesError,
 )
-from sevens_rules.engine.game import Game, listed, updated
+from sevens_rules.engine.game import Game, listed, updated, updated_from
 from sevens_rules.engine.match import DealtMatch
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sedmice import Sedmice
@@ -2206,7 +2206,7 @@ def test_sevens_states_after_a_move_are_the_updated_states() -> None:
     # a state that does not set every field (made with model_construct) takes updated()'s way
     state = sevens_transitions(range(1), 1)[0][0]
     partial = SevensState.model_construct(_fields_set={"game"}, **dict(state))
-    made = sevens._state_with(partial, partial.__dict__, {"turn": 2})
+    made = updated_from(partial, partial.__dict__, {"turn": 2})
     assert made.model_fields_set == {"game", "turn"} and made.turn == 2
     assert checked > 1000
 
@@ -2250,7 +2250,7 @@ def test_my_ship_sails_states_after_a_choice_are_the_updated_states() -> None:
             checked += 1
     state = next(s for s, m in playout(game, 4, 0) if m is not None and m.type != "next_deal")
     partial: Any = state_model.model_construct(_fields_set={"game"}, **dict(state))
-    made = my_ship_sails._state_with(partial, partial.__dict__, {"pending": [None] * 4})
+    made = updated_from(partial, partial.__dict__, {"pending": [None] * 4})
     assert made.model_fields_set == {"game", "pending"}
     assert checked > 1000
 
@@ -2478,3 +2478,100 @@ def test_seven_up_play_choices_leave_the_trump_option_unread_only_where_it_chang
                 assert [move.card for move in game.legal_moves(state, seat)] == expected
                 trump_led += led == state.trump
     assert trump_led > 30
+
+
+# ---- Shared engine path, fourth pass ----------------------------------------------------------------
+
+
+def _outcome_of(apply: Any, game: Any, state: Any, move: Any) -> Any:
+    """What an apply function makes of ``move``: the new state and events with their exact types and set
+    fields, or the error raised with everything a client sees of it."""
+    try:
+        after, events = apply(game, state, move)
+    except RulesError as error:
+        return (
+            type(error),
+            error.detail,
+            error.issues,
+            getattr(error, "argument", None),
+            getattr(error, "legal_moves", None),
+        )
+    return _typed_fields(after), [_typed_fields(event) for event in events]
+
+
+def _moves_to_try(game: Any, states: list[Any], index: int) -> list[Any]:
+    """The move played at ``states[index]`` with moves that are illegal there (moves of the states before
+    and after it, and a next_deal), to apply both ways."""
+    move = states[index][1]
+    tried = [move] if move is not None else []
+    for other, _ in (states[index - 1], states[(index + 1) % len(states)]):
+        tried += game.moves(other)[1][:2]
+    tried.append(game.next_deal_move(0))
+    tried.append(game.next_deal_move(0, list(game.deck)))
+    return tried
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_dealt_match_apply_is_game_apply(game_id: str) -> None:
+    """DealtMatch.apply (a legal move inside a deal straight to resolve_in_deal) gives what Game.apply (to
+    act, is_legal, resolve) gives for legal and illegal moves alike: the same states and events, or the
+    same error with the same message, issues and legal moves."""
+    game = GAMES[game_id]
+    checked = 0
+    for players in game.table_sizes():
+        states = list(islice(playout(game, players, 11), 300))
+        for index in range(0, len(states), 2):
+            state = states[index][0]
+            for move in _moves_to_try(game, states, index):
+                fast = _outcome_of(DealtMatch.apply, game, state, move)
+                assert fast == _outcome_of(Game.apply, game, state, move)
+                checked += 1
+    assert checked > 200
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_dealt_match_moves_are_game_moves(game_id: str) -> None:
+    """DealtMatch.moves (the shared acting_moves written out for one seat to act) lists what Game.moves
+    lists, for every seat and for none."""
+    game: Any = GAMES[game_id]
+    checked = 0
+    for players in game.table_sizes():
+        for state, _ in islice(playout(game, players, 12), 300):
+            assert DealtMatch.moves(game, state) == Game.moves(game, state)
+            for seat in range(players):
+                assert DealtMatch.moves(game, state, seat) == Game.moves(game, state, seat)
+            checked += 1
+    assert checked > 100
+
+
+def test_acting_moves_are_shared_says_which_acting_moves_a_game_keeps() -> None:
+    for game in GAMES.values():
+        assert isinstance(game, DealtMatch)
+        assert type(game)._acting_moves_are_shared == (type(game).acting_moves is DealtMatch.acting_moves)
+        assert type(game)._acting_moves_are_legal_moves == (type(game).acting_moves is Game.acting_moves)
+
+
+def test_updated_from_is_updated() -> None:
+    """updated_from (the fields read by the caller, the changes as a dict) makes what updated() made as
+    first written (model_copy's update without validation): same fields, same types, same set fields;
+    it refuses an unknown name with updated()'s error."""
+    for game_id in ("sevens", "my-ship-sails", "sjuan"):
+        game = GAMES[game_id]
+        for state, _ in islice(playout(game, min(game.table_sizes()), 3), 60):
+            changes = {"phase": state.phase, "hands": [list(h) for h in reversed(state.hands)]}
+            made = updated_from(state, state.__dict__, changes)
+            expected = state.model_copy(update=changes)
+            assert _typed_fields(made) == _typed_fields(expected)
+            assert made.model_fields_set == expected.model_fields_set
+            assert made.hands is changes["hands"] and state.hands is not made.hands
+            with pytest.raises(TypeError, match=f"{type(state).__name__} has no field turns"):
+                updated_from(state, state.__dict__, {"turns": 1, "phase": state.phase})
+    # a model that leaves fields unset: a changed field is marked set, in a new set
+    played = SevensEvent(type=SevensEventType.played, player=1, card="8H")
+    joined = updated_from(played, played.__dict__, {"joined": ["9H"]})
+    assert joined.model_fields_set == played.model_copy(update={"joined": ["9H"]}).model_fields_set
+    assert "joined" not in played.model_fields_set
+    with pytest.raises(TypeError, match="SevensEvent has no field jointed, plyer"):
+        updated_from(played, played.__dict__, {"jointed": [], "plyer": 2})
+    with pytest.raises(TypeError, match="SevensEvent has no field plyer"):
+        updated(played, plyer=2)
