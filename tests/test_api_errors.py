@@ -1113,3 +1113,19 @@ def test_no_cors_by_default(client: TestClient) -> None:
         client.post("/v1/games/sjuan/new", json={"players": 3}, headers={"origin": "https://example.com"})
     )
     assert "access-control-allow-origin" not in simple.headers
+
+
+@pytest.mark.parametrize("value", [9.0, 2.0**31, 1e20])
+def test_whole_floats_out_of_range_get_the_range_message(client: TestClient, value: float) -> None:
+    # a whole float is an integer however large (beyond 64 bits too): refused by the bound, not the type
+    problem = assert_problem(
+        post(client, "/v1/games/sjuan/new", {"players": 4, "seed": seed_hex(7), "dealer": value}),
+        422,
+        "request/invalid",
+        "/dealer",
+    )
+    assert problem["errors"][0]["message"] == "must be a seat between 0 and 7 (and a seat of this table)"
+    problem = assert_problem(
+        post(client, "/v1/games/sjuan/new", {"players": value, "seed": seed_hex(7)}), 422, "request/invalid"
+    )
+    assert problem["errors"][0]["message"].startswith("Input should be less than or equal to")
