@@ -304,22 +304,15 @@ def updated_from(model: ModelT, values: dict[str, Any], changes: dict[str, objec
         # here): refuse it unless the model has a field of that name, else mark it set in a new set.
         # Otherwise every name is set already, so a field of the model (a model's set fields are fields
         # of it), and the copy shares the set, which is never changed.
-        known = _FIELD_NAMES.get(cls)
-        if known is None:
-            known = _field_names(cls)
+        known = _field_names(cls)
         if not known.issuperset(changes):
             raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(changes.keys() - known))}")
         fields_set = fields_set.union(changes)
     # What model_copy(update=changes) does, without its general bookkeeping (deep copies, private
     # attributes, extra fields: wire models are closed and have none). Every applied move runs this, and
     # model_copy was a quarter of a random playout. Like model_copy, it does not validate: the engine only
-    # updates its own states with values it computed. (unvalidated() written out: one call less.)
-    made = _new_instance(cls)
-    _set_dict(made, {**values, **changes})
-    _set_fields_set(made, fields_set)
-    _set_extra(made, None)
-    _set_private(made, None)
-    return made
+    # updates its own states with values it computed.
+    return unvalidated(cls, {**values, **changes}, fields_set)
 
 
 def unvalidated(model: type[ModelT], values: dict[str, Any], fields_set: AbstractSet[str]) -> ModelT:

@@ -225,15 +225,6 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
         # it says how it lists them (acting_moves below skips legal_moves).
         if cls.legal_moves is not DealtMatch.legal_moves and cls.acting_moves is DealtMatch.acting_moves:
             cls.acting_moves = Game.acting_moves  # type: ignore[method-assign]
-        cls._acting_moves_are_shared = cls.acting_moves is DealtMatch.acting_moves
-        cls._acting_moves_are_legal_moves = cls.acting_moves is Game.acting_moves
-
-    _acting_moves_are_shared: ClassVar[bool] = True
-    """Whether the game lists a seat's moves with DealtMatch's :meth:`acting_moves` (``moves`` writes it
-    out then)."""
-    _acting_moves_are_legal_moves: ClassVar[bool] = False
-    """Whether the game lists a seat's moves with Game's :meth:`acting_moves`, its own :meth:`legal_moves`
-    (``moves`` asks that at once then)."""
 
     def legal_moves(self, state: MatchStateT, player: int) -> list[MatchMoveT]:
         if player not in self.to_act(state):
@@ -252,28 +243,10 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
     legal_moves may ask DealtMatch.legal_moves through super(), and its acting_moves may then be Game's,
     which asks legal_moves)."""
 
-    # Every step of a random playout (and every request) comes through moves and apply below: each writes
-    # out the shared steps on its common way (one seat to act; a move inside a deal by a seat to act),
-    # reading the move's fields once (a model's attribute costs as much as a dozen dict lookups, and a
-    # Python call two of them), and leaves every other case to Game's way.
-
-    def moves(self, state: MatchStateT, player: int | None = None) -> tuple[list[int], list[MatchMoveT]]:
-        """As :meth:`Game.moves`; one seat to act (every step of most games) has its moves listed as
-        :meth:`acting_moves` lists them, without a call to it when the game keeps the shared one."""
-        if player is None:
-            seats = self.to_act(state)
-            if len(seats) == 1:
-                if self._acting_moves_are_shared:  # (acting_moves below, written out)
-                    seat = seats[0]
-                    if state.phase == DEAL_OVER:
-                        return seats, [self.next_deal_move(seat)]
-                    return seats, list(self.deal_moves(state, seat))
-                if self._acting_moves_are_legal_moves:  # (Game.acting_moves, written out)
-                    return seats, list(self.legal_moves(state, seats[0]))
-                return seats, list(self.acting_moves(state, seats[0]))
-            # several seats or none (a simultaneous step, a finished match): as Game.moves, seats found once
-            return seats, [move for seat in seats for move in self.acting_moves(state, seat)]
-        return Game.moves(self, state, player)
+    # Every step of a random playout (and every request) comes through apply below: it sends a move on
+    # its common way (inside a deal, by a seat to act) straight to the game's hooks, reading the move's
+    # fields once (a model's attribute costs as much as a dozen dict lookups, and a Python call two of
+    # them), and leaves every other case to Game's way.
 
     def apply(self, state: MatchStateT, move: MatchMoveT) -> tuple[MatchStateT, list[EventT]]:
         """As :meth:`Game.apply`. A move inside a deal by a seat to act goes to :meth:`resolve_in_deal` when

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
-from sevens_rules.engine.game import unvalidated, updated
+from sevens_rules.engine.game import unvalidated, updated, updated_from
 from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.engine.tricks import (
     CARD_STRENGTH,
@@ -290,21 +290,6 @@ def _deal_record(
         "by_side": by_side,
     }
     return unvalidated(SevenUpDeal, values, {"number", "dealer", "outcome", "trump", "points", "by_side"})
-
-
-_PLAY_FIELDS = frozenset({"hands", "trick"})
-"""The fields a card played within a trick changes."""
-
-
-def _next_state(state: StateT, fields: Mapping[str, Any], changes: Mapping[str, Any]) -> StateT:
-    """``updated(state, **changes)`` for a state whose fields (its ``__dict__``) the caller has read already
-    and ``changes`` that name fields of the state: the same values and set fields, without updated()'s
-    keyword arguments, its name check and its second read of the state's fields (a model's field read
-    costs several times a dict lookup, see _seat_to_play). tests/test_engine_speed.py compares the two."""
-    fields_set = state.__pydantic_fields_set__
-    if not fields_set.issuperset(changes):  # else the same names are set: the set is shared, as in updated()
-        fields_set = fields_set.union(changes)
-    return unvalidated(type(state), {**fields, **changes}, fields_set)
 
 
 def _fixed_trump(options: Any) -> bool:
@@ -862,7 +847,7 @@ class SevenUpRules(
         if len(hand) <= HAND_SIZE and all(len(h) <= HAND_SIZE for h in hands):
             # the last discard: play starts, in the same copy of the state
             changes.update(phase=PLAYING, leader=(fields["dealer"] + 1) % len(hands))
-        return _next_state(state, fields, changes), events
+        return updated_from(state, fields, changes), events
 
     def _play_card(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
         fields: dict[str, Any] = state.__dict__  # one read of the state for its fields (see _seat_to_play)
@@ -873,11 +858,7 @@ class SevenUpRules(
         trick = [*fields["trick"], card_]
         events = [_PLAYED_EVENTS[player][card_]]
         if len(trick) < n:
-            # _next_state written out for the play's two fields: most moves are such a play
-            fields_set = state.__pydantic_fields_set__
-            if not fields_set.issuperset(_PLAY_FIELDS):
-                fields_set = fields_set.union(_PLAY_FIELDS)
-            return unvalidated(type(state), {**fields, "hands": hands, "trick": trick}, fields_set), events
+            return updated_from(state, fields, {"hands": hands, "trick": trick}), events
         leader: int = fields["leader"]
         trump = fields["trump"]
         # trick_winner's sum written out: a Python call costs more than the sum, at every trick
@@ -897,7 +878,7 @@ class SevenUpRules(
             # only a game overriding the hook draws (California Jack): the others skip a call doing nothing
             self.draw_after_trick(state, winner, changes, events)
         if any(changes["hands"]):  # the hands after the trick (and after drawing, in California Jack)
-            return _next_state(state, fields, changes), events
+            return updated_from(state, fields, changes), events
         # the hand is over: High, Low, Jack, Game, one at a time, and the deal closes, scored from the fields
         # the trick sets and copied once with them (the state after the trick alone would be dropped)
         hand_points = self._hand_points({**fields, **changes})

@@ -2529,28 +2529,6 @@ def test_dealt_match_apply_is_game_apply(game_id: str) -> None:
     assert checked > 200
 
 
-@pytest.mark.parametrize("game_id", list(GAMES))
-def test_dealt_match_moves_are_game_moves(game_id: str) -> None:
-    """DealtMatch.moves (the shared acting_moves written out for one seat to act) lists what Game.moves
-    lists, for every seat and for none."""
-    game: Any = GAMES[game_id]
-    checked = 0
-    for players in game.table_sizes():
-        for state, _ in islice(playout(game, players, 12), 300):
-            assert DealtMatch.moves(game, state) == Game.moves(game, state)
-            for seat in range(players):
-                assert DealtMatch.moves(game, state, seat) == Game.moves(game, state, seat)
-            checked += 1
-    assert checked > 100
-
-
-def test_acting_moves_are_shared_says_which_acting_moves_a_game_keeps() -> None:
-    for game in GAMES.values():
-        assert isinstance(game, DealtMatch)
-        assert type(game)._acting_moves_are_shared == (type(game).acting_moves is DealtMatch.acting_moves)
-        assert type(game)._acting_moves_are_legal_moves == (type(game).acting_moves is Game.acting_moves)
-
-
 def test_updated_from_is_updated() -> None:
     """updated_from (the fields read by the caller, the changes as a dict) makes what updated() made as
     first written (model_copy's update without validation): same fields, same types, same set fields;
