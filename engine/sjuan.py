@@ -29,12 +29,12 @@ from sevens_rules.engine.game import (
     best_seats,
     bound_issues,
     conservation_issues,
+    constructed,
     drawn_card_for_seat,
     holds_deck_once,
     length_issues,
     listed,
     seat_issues,
-    unvalidated,
     updated,
 )
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
@@ -232,14 +232,12 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         Built without validation, as :func:`~sevens_rules.engine.game.updated` updates states: the engine
         computed every field of a deal from a checked state or request (validating them again was a fifth
         of dealing), and the test suite checks that validation accepts them and gives the same state.
-        ``fields`` name every other field, in the model's order: the state is made as ``model_construct``
-        makes it of every field (each set, in a set of its own that ``model_copy`` may update), in a third
-        of the work.
+        ``fields`` name every other field, in the model's order (:func:`~sevens_rules.engine.game.constructed`
+        refuses one missing or extra).
         """
         if not self.has_stock:
             fields.pop("stock", None)
-        values = {"game": self.id, **fields}
-        return cast(SjuanFamilyState, unvalidated(self.models.state, values, set(values)))
+        return cast(SjuanFamilyState, constructed(self.models.state, game=self.id, **fields))
 
     # ---- public face ----------------------------------------------------------------------------
 
