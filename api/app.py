@@ -4,13 +4,12 @@
 
 from __future__ import annotations
 
-from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
+from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from sevens_rules.api.context import REQUEST_ID_HEADER
@@ -45,6 +44,9 @@ class DirectRoutes:
 
     def __init__(self, app: ASGIApp, routes: list[Route]) -> None:
         self.app = app
+        self.application: ASGIApp = app
+        """What requests passed on to the router see as ``scope["app"]`` (:func:`create_app` sets the
+        service itself)."""
         self.by_path = {route.path: route for route in routes if route.methods == {"POST"}}
         if any(route.param_convertors for route in self.by_path.values()):
             raise ValueError("DirectRoutes takes routes without path parameters")
@@ -56,6 +58,9 @@ class DirectRoutes:
                 scope["route"], scope["endpoint"], scope["path_params"] = route, route.endpoint, {}
                 await route.app(scope, receive, send)
                 return
+        # Starlette's router raises its 404 and 405 (which http_error answers as problems) only inside
+        # an application, which it tells by the scope's "app"; the route endpoints never read it
+        scope["app"] = self.application
         await self.app(scope, receive, send)
 
 
@@ -104,15 +109,34 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return problem_response(problem(exc.status_code, "http/error", str(exc.detail)))
 
 
-async def server_error(request: Request, exc: Exception) -> Response:
-    """Never a stack trace: an unexpected error is a bare 500 problem."""
-    return problem_response(problem(500, "internal", "An unexpected error occurred."))
+class Service(AccessMiddleware):
+    """The service's ASGI application: the access middleware (request id, metrics, access log, the last
+    word on an unexpected error) around the rest of the stack, which :func:`create_app` builds.
+
+    Not a ``Starlette`` instance: Starlette puts its ``ServerErrorMiddleware`` outside every user
+    middleware, a layer every request and every message it sends went through, for errors that
+    :class:`AccessMiddleware` already answers (it catches what escapes the app, logs it with the
+    request id and answers the 500 problem). The routes are Starlette's own ``Router``.
+    """
+
+    def __init__(self, app: ASGIApp, router: Router) -> None:
+        super().__init__(app)
+        self.router = router
+        """The router behind the direct operation routes (probes, docs, OpenAPI, the 404s)."""
+
+    @property
+    def routes(self) -> list[BaseRoute]:
+        """Every route of the service, as ``Starlette.routes`` lists them."""
+        return self.router.routes
 
 
-def create_app(settings: Settings | None = None, keyring: Keyring | None = None) -> Starlette:
+def create_app(settings: Settings | None = None, keyring: Keyring | None = None) -> Service:
     """Build the application from settings and sealing keys (by default read from the environment).
 
-    A malformed ``RULES_SEAL_KEYS`` stops the process with one line saying what is wrong.
+    From the outside in: :class:`Service` (the access middleware), CORS when configured, the body
+    limits, :class:`DirectRoutes` for the operations, then Starlette's exception middleware (404 and
+    405 as problems) and router for everything else. A malformed ``RULES_SEAL_KEYS`` stops the process
+    with one line saying what is wrong.
     """
     settings = settings or Settings.from_env()
     if keyring is None:
@@ -121,26 +145,8 @@ def create_app(settings: Settings | None = None, keyring: Keyring | None = None)
         except SealKeysError as error:
             raise SystemExit(f"sevens-rules: {error}") from None
     schema = build_schema(settings, keyring)
-    middleware = [
-        Middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes, timeout=settings.body_timeout)
-    ]
-    if settings.cors_origins:
-        middleware.insert(
-            0,
-            Middleware(
-                CORSMiddleware,
-                allow_origins=list(settings.cors_origins),
-                allow_methods=["GET", "POST", "OPTIONS"],
-                allow_headers=["content-type", REQUEST_ID_HEADER],
-                expose_headers=[REQUEST_ID_HEADER],
-            ),
-        )
-    # outermost: every answer, even a 413 or a CORS refusal, carries the request id and is logged
-    middleware.insert(0, Middleware(AccessMiddleware))
     operation_routes = [Route(GRAPHQL_PATH, GraphQLEndpoint(schema), methods=["POST"]), *routes(keyring)]
-    # innermost: the operations by their exact paths (see DirectRoutes)
-    middleware.append(Middleware(DirectRoutes, routes=operation_routes))
-    return Starlette(
+    router = Router(
         routes=[
             *operation_routes,
             Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
@@ -150,10 +156,25 @@ def create_app(settings: Settings | None = None, keyring: Keyring | None = None)
             Route("/metrics", metrics, methods=["GET"]),
             *docs_routes(),
         ],
-        middleware=middleware,
-        exception_handlers={HTTPException: http_error, Exception: server_error},
         lifespan=lifespan,
     )
+    # the operations by their exact paths (see DirectRoutes), then the router
+    direct = DirectRoutes(ExceptionMiddleware(router, handlers={HTTPException: http_error}), operation_routes)
+    stack: ASGIApp = BodyLimitMiddleware(
+        direct, max_bytes=settings.max_body_bytes, timeout=settings.body_timeout
+    )
+    if settings.cors_origins:
+        stack = CORSMiddleware(
+            stack,
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["content-type", REQUEST_ID_HEADER],
+            expose_headers=[REQUEST_ID_HEADER],
+        )
+    # outermost: every answer, even a 413 or a CORS refusal, carries the request id and is logged
+    service = Service(stack, router)
+    direct.application = service
+    return service
 
 
 try:

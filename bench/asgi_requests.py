@@ -119,6 +119,7 @@ async def row_request(app: Any, row: str) -> tuple[str, bytes]:
 
 async def main(row: str, count: int) -> None:
     """Answer ``count`` requests of ``row``."""
+    app: Any
     if row == "ceiling":
         from bench.ceiling import app
     else:

@@ -56,6 +56,10 @@ def server_options(settings: Settings) -> dict[str, Any]:
         "log_level": settings.log_level,
         "access_log": False,  # the app writes one JSON access line per request
         "server_header": False,
+        # uvicorn's default rewrites scope["client"] and the scheme from X-Forwarded-* headers in a
+        # middleware every request passes; the service reads neither (it logs no address and builds no
+        # absolute URL), so that layer would only be work, and a trust setting to get right
+        "proxy_headers": False,
         "lifespan": "on",
     }
 

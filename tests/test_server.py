@@ -29,6 +29,7 @@ def test_server_options_use_uvloop_and_httptools() -> None:
     options = server_options(Settings())
     assert options["loop"] == "uvloop"
     assert issubclass(options["http"], HttpToolsProtocol)  # with the request-head deadline
+    assert options["proxy_headers"] is False  # no X-Forwarded-* layer: the app reads no client address
 
 
 def test_server_options_follow_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
