@@ -15,16 +15,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from prometheus_client import (
-    CONTENT_TYPE_LATEST,
-    REGISTRY,
-    CollectorRegistry,
-    Counter,
-    Gauge,
-    Histogram,
-    generate_latest,
-    multiprocess,
-)
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest, multiprocess
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -37,6 +28,7 @@ from sevens_rules.api.context import (
     current_request,
     request_id_from,
 )
+from sevens_rules.api.metrics import request_metrics
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import problem_response
 
@@ -47,26 +39,9 @@ UNMATCHED = "unmatched"
 QUIET_ROUTES = frozenset({"/healthz", "/readyz", "/metrics"})
 """Probes and scrapes: logged at debug level, so ``info`` shows the traffic that matters."""
 
-# The operations answer in tens of microseconds in-process; the library's default buckets start at 5 ms.
-LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
-
-REQUESTS = Counter(
-    "sevens_rules_requests",
-    "HTTP requests answered, by operation (REST path template or GraphQL root field), status and problem "
-    "code (empty when none).",
-    ["operation", "status", "code"],
-)
-LATENCY = Histogram(
-    "sevens_rules_request_duration_seconds",
-    "Time from the request reaching the app to the end of its response, by operation and status.",
-    ["operation", "status"],
-    buckets=LATENCY_BUCKETS,
-)
-IN_FLIGHT = Gauge(
-    "sevens_rules_requests_in_flight",
-    "HTTP requests being answered now (summed over live workers).",
-    multiprocess_mode="livesum",
-)
+METRICS = request_metrics()
+"""The requests, their latency and those in flight, in prometheus_client's default registry (or, with
+several workers, its multiprocess files): see ``api/metrics.py``."""
 
 access_logger = logging.getLogger("sevens_rules.access")
 error_logger = logging.getLogger("sevens_rules.error")
@@ -81,8 +56,6 @@ class AccessMiddleware:
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        # label children by (operation, status, code): labels() takes a lock and builds keys every time
-        self._series: dict[tuple[str, int, str], tuple[Counter, Histogram]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -107,7 +80,7 @@ class AccessMiddleware:
             await send(message)
 
         token = current_request.set(request)
-        IN_FLIGHT.inc()
+        METRICS.started()
         start = time.perf_counter()
         try:
             await self.app(scope, receive, send_with_id)
@@ -122,7 +95,6 @@ class AccessMiddleware:
             elapsed = time.perf_counter() - start
             if not started and request.code == CLIENT_LEFT:
                 status = CLIENT_LEFT_STATUS
-            IN_FLIGHT.dec()
             current_request.reset(token)
             self._record(scope, request, status, elapsed)
 
@@ -136,13 +108,7 @@ class AccessMiddleware:
         else:
             operation = template
         code = request.code or ""
-        key = (operation, status, code)
-        series = self._series.get(key)
-        if series is None:
-            series = REQUESTS.labels(operation, str(status), code), LATENCY.labels(operation, str(status))
-            self._series[key] = series
-        series[0].inc()
-        series[1].observe(elapsed)
+        METRICS.finished(operation, status, code, elapsed)  # also one fewer in flight
         level = (
             logging.WARNING if status >= 500 else logging.DEBUG if template in QUIET_ROUTES else logging.INFO
         )
@@ -173,7 +139,7 @@ class AccessMiddleware:
 
 def metrics_registry() -> CollectorRegistry:
     """What ``/metrics`` exposes: this process's registry, or with several workers all of theirs."""
-    if os.environ.get(MULTIPROC_DIR_VARIABLE):
+    if METRICS.multiprocess:  # the mode METRICS records in, not the variable now (tests change it)
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
         return registry
