@@ -18,7 +18,16 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from sevens_rules.engine.dealing import SeededState, Seeding
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import EventT, Game, OptionsT, ScoreT, ViewT, check_deal_limit, check_deck
+from sevens_rules.engine.game import (
+    EventT,
+    Game,
+    OptionsT,
+    ScoreT,
+    ViewT,
+    check_deal_limit,
+    check_deck,
+    same_model,
+)
 
 NEXT_DEAL = "next_deal"
 """The move tag, in every game, that starts the next deal (its enum members compare equal to it)."""
@@ -269,7 +278,7 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
             if state.phase != DEAL_OVER:
                 return False
             listed = self.next_deal_move(move.player, move.deck)
-            return move is listed or move == listed  # (a model's == compares every field, even with itself)
+            return same_model(listed, move)
         return state.phase != DEAL_OVER and self.is_legal_in_deal(state, move)
 
     def is_legal_in_deal(self, state: MatchStateT, move: MatchMoveT) -> bool:

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
-from sevens_rules.engine.game import unvalidated, updated, updated_from
+from sevens_rules.engine.game import same_model, unvalidated, updated, updated_from
 from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.engine.tricks import (
     CARD_STRENGTH,
@@ -748,7 +748,7 @@ class SevenUpRules(
             moves, cards = self.card_choices(state.__dict__, move_fields["player"])
             listed_move = moves.get(card_) if card_ is not None else None
             # ``is`` first: a move picked from a listed move list is the very same object
-            return listed_move is not None and (listed_move is move or listed_move == move) and card_ in cards
+            return listed_move is not None and same_model(listed_move, move) and card_ in cards
         return move in self.deal_moves(state, move_fields["player"])
 
     def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:

@@ -34,6 +34,7 @@ from sevens_rules.engine.game import (
     holds_deck_once,
     length_issues,
     listed,
+    same_model,
     seat_issues,
     updated,
 )
@@ -319,7 +320,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             return False
         else:
             listed_move = self._no_play_move(state, player)
-        return listed_move is move or listed_move == move
+        return same_model(listed_move, move)
 
     def resolve_in_deal(
         self, state: SjuanFamilyState, move: SjuanMove

@@ -20,7 +20,7 @@ from sevens_rules.engine.errors import (
     NotYourTurnError,
     RulesError,
 )
-from sevens_rules.engine.game import Game, listed, updated, updated_from
+from sevens_rules.engine.game import Game, listed, same_model, updated, updated_from
 from sevens_rules.engine.match import DealtMatch
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sedmice import Sedmice
@@ -2553,3 +2553,25 @@ def test_updated_from_is_updated() -> None:
         updated_from(played, played.__dict__, {"jointed": [], "plyer": 2})
     with pytest.raises(TypeError, match="SevensEvent has no field plyer"):
         updated(played, plyer=2)
+
+
+# ---- moves compared as the legality checks compare them ---------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_same_model_is_model_equality_for_moves_posted_again(game_id: str) -> None:
+    # a posted move is a new object parsed from JSON: compared with each listed move as == compares them
+    game = GAMES[game_id]
+    posted_again = game.models.move.model_validate_json
+    rng = random.Random(game_id)
+    checked = 0
+    for state in states_of(game_id, 7, 40):
+        _, moves = game.moves(state)
+        listed_moves = list(moves)
+        for move in rng.sample(listed_moves, min(6, len(listed_moves))):
+            posted = posted_again(move.model_dump_json())
+            for candidate in listed_moves:
+                assert same_model(candidate, posted) == (candidate == posted), (candidate, posted)
+                checked += 1
+            assert same_model(move, posted)
+    assert checked > 40
