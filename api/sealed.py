@@ -70,9 +70,14 @@ def draw_seed() -> str:
     return fresh_seed()
 
 
+TAIL_CHARACTERS = 22
+"""Characters at the end of a token that its remembered entry is found by: the base64 of the last 16
+bytes, the AES-GCM tag, which differs for every token sealed (each has a fresh random nonce)."""
+
+
 class OpenedTokens:
     """The most recently sealed or opened tokens of one game with what they hold: the token's contents
-    and its state, as a bounded least-recently-used map from the token's exact text.
+    and its state, as a bounded least-recently-used map.
 
     In a sealed match every seat asks about the token the last move produced (its moves, its view) and
     one of them moves with it, so nearly every request presents a token this worker has just sealed or
@@ -81,29 +86,38 @@ class OpenedTokens:
     it; a token that never opened is never remembered. The states are the engine's own frozen models,
     which the engine never changes. Each game keeps its own map: a token of another game is not found,
     and opening it says so.
+
+    An entry is found by the token's last :data:`TAIL_CHARACTERS` characters and holds the whole token,
+    which must equal the one presented: hashing a whole token (about 2,000 characters, a new string with
+    every request) was two hashes of every sealed apply, one to find it and one to remember the next.
+    A presented token that shares the tail but not the text is not remembered, and is opened (and
+    refused) as any other.
     """
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._entries: OrderedDict[str, tuple[Sealed, Any]] = OrderedDict()
+        self._entries: OrderedDict[str, tuple[str, Sealed, Any]] = OrderedDict()
         self._lock = Lock()
 
     def get(self, token: str) -> tuple[Sealed, Any] | None:
         """The contents and state of ``token`` if remembered (it becomes the most recent)."""
+        tail = token[-TAIL_CHARACTERS:]
         with self._lock:
-            entry = self._entries.get(token)
-            if entry is not None:
-                self._entries.move_to_end(token)
-            return entry
+            entry = self._entries.get(tail)
+            if entry is None or entry[0] != token:
+                return None
+            self._entries.move_to_end(tail)
+        return entry[1], entry[2]
 
     def put(self, token: str, sealed: Sealed, state: Any) -> None:
         """Remember ``token`` (which opens to ``sealed``, holding ``state``), forgetting the least recent
         token beyond the size."""
         if self.size <= 0:
             return
+        tail = token[-TAIL_CHARACTERS:]
         with self._lock:
-            self._entries[token] = (sealed, state)
-            self._entries.move_to_end(token)
+            self._entries[tail] = (token, sealed, state)
+            self._entries.move_to_end(tail)
             if len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
@@ -157,7 +171,7 @@ def sealed_runs(
         # the service draws the seed (a client never chooses it); the players' entropy is mixed in
         seeding = Seeding(draw_seed(), tuple(req.entropy))
         state, events = game.new_match(req.players, req.options, seeding, None, req.dealer)
-        first = Sealed(
+        first = Sealed.of(
             new_match_id(),
             1,
             keys.current.id,
@@ -208,8 +222,7 @@ def sealed_runs(
             own = [legal for legal in error.legal_moves if legal.player == seat]
             raise type(error)(error.detail, own, error.issues) from None
         version = sealed.version + 1
-        log = (*sealed.log, (version, dump_events(events)))[-LOG_VERSIONS:]
-        following = Sealed(sealed.match_id, version, sealed.seat_key_id, model_json(after), log)
+        following = sealed.followed_by(version, model_json(after), dump_events(events), LOG_VERSIONS)
         token = seal(keys, game_id, following)
         tokens.put(token, following, after)
         return constructed(m.apply_response, token=token, version=version, events=for_seat(events, seat))
@@ -217,12 +230,13 @@ def sealed_runs(
     def view(req: Any) -> Any:
         _, sealed, state, seat = seat_opened(req)
         since = req.since
+        log = sealed.log
         entries = [
             constructed(m.log_entry, version=version, events=for_seat(read_events(raw), seat))
-            for version, raw in sealed.log
+            for version, raw in log
             if version > since
         ]
-        oldest = sealed.log[0][0] if sealed.log else sealed.version + 1
+        oldest = log[0][0] if log else sealed.version + 1
         return constructed(
             m.view_response,
             version=sealed.version,

@@ -61,7 +61,7 @@ def _request(op: Operation, body: bytes) -> Any:
 def _token(ring: Keyring, game: AnyGame, match_id: bytes, state: Any, log: list[bytes]) -> str:
     """The token of ``state`` whose log holds the last of ``log`` (events JSON per version, 1 first)."""
     entries = tuple(enumerate(log, 1))[-LOG_VERSIONS:]
-    return seal(ring, game.id, Sealed(match_id, len(log), ring.current.id, model_json(state), entries))
+    return seal(ring, game.id, Sealed.of(match_id, len(log), ring.current.id, model_json(state), entries))
 
 
 def _events_json(game: AnyGame) -> Callable[[list[Any]], bytes]:
@@ -89,7 +89,7 @@ def bench_sealed(game: AnyGame, players: int, seconds: float) -> SealedResult:
     move = game.moves(state)[1][0]
     match_id = new_match_id()
     token = _token(ring, game, match_id, state, list(map(_events_json(game), events)))
-    opened = Sealed(match_id, len(events), ring.current.id, b"", ())
+    opened = Sealed.of(match_id, len(events), ring.current.id, b"", ())
     plain = orjson.dumps({"state": dumped(state), "move": dumped(move)})
     sealed = orjson.dumps(
         {

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import Field, StringConstraints
+import pybase64
+from pydantic import Field, StringConstraints, ValidatorFunctionWrapHandler, WrapValidator
 
 from sevens_rules.schema.common import MAX_SEATS, Commitment, Count, Entropy, GameModels, Ordinal, Seat
 from sevens_rules.schema.operations import players_field, type_prefix, wire_model
@@ -18,9 +19,38 @@ from sevens_rules.schema.operations import players_field, type_prefix, wire_mode
 MAX_TOKEN_LENGTH = 262_144
 """Longest token accepted, in characters (the largest states seal to a few kilobytes)."""
 
+TokenText = Annotated[
+    str, StringConstraints(min_length=1, max_length=MAX_TOKEN_LENGTH, pattern=r"^[A-Za-z0-9_-]+$")
+]
+"""What a token is: 1 to :data:`MAX_TOKEN_LENGTH` characters of the URL-safe base64 alphabet."""
+
+
+def _url_safe_base64_at_once(value: Any, constrained: ValidatorFunctionWrapHandler) -> Any:
+    # A token is about 2,000 characters, and the pattern's regular expression walked them at about 9 CPU
+    # instructions each: a fifth of a remembered token's sealed apply. A string within the bounds that
+    # pybase64's SIMD decoder (strict: nothing outside the alphabet and its padding) reads, holding none
+    # of "=" "+" "/" (which it would also take), is in the pattern's language, and is taken as it is;
+    # every other value, in the language (a length no base64 has) or not, goes to the constraints, which
+    # decide and word every refusal as before.
+    if (
+        type(value) is str
+        and 0 < len(value) <= MAX_TOKEN_LENGTH
+        and "=" not in value
+        and "+" not in value
+        and "/" not in value
+    ):
+        try:
+            pybase64.b64decode(value + "=" * (-len(value) % 4), altchars=b"-_", validate=True)
+        except ValueError:  # binascii.Error included; a non-ASCII string too
+            pass
+        else:
+            return value
+    return constrained(value)
+
+
 Token = Annotated[
-    str,
-    StringConstraints(min_length=1, max_length=MAX_TOKEN_LENGTH, pattern=r"^[A-Za-z0-9_-]+$"),
+    TokenText,
+    WrapValidator(_url_safe_base64_at_once),
     Field(
         description="The sealed match: opaque URL-safe base64 made by the service; send it back unchanged."
     ),

@@ -5,12 +5,16 @@ from __future__ import annotations
 import base64
 import os
 import random
+import struct
 import warnings
 import zlib
 from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import BaseModel, ValidationError
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette asks for httpx2, which its test client does not need yet
@@ -19,11 +23,20 @@ with warnings.catch_warnings():
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.problems import dump
-from sevens_rules.api.sealed import LOG_VERSIONS, OpenedTokens, sealed_models, sealed_runs
-from sevens_rules.api.sealing import COMPRESSED_FORMAT, FORMAT, Keyring, Sealed, SealKeysError, open_token
+from sevens_rules.api.sealed import LOG_VERSIONS, TAIL_CHARACTERS, OpenedTokens, sealed_models, sealed_runs
+from sevens_rules.api.sealing import (
+    COMPRESSED_FORMAT,
+    FORMAT,
+    Keyring,
+    Sealed,
+    SealKeysError,
+    open_token,
+    seal,
+)
 from sevens_rules.engine.game import updated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.my_ship_sails import MyShipSailsEvent
+from sevens_rules.schema.sealed import MAX_TOKEN_LENGTH, Token, TokenText
 from sevens_rules.schema.sedmice import SedmiceEvent
 from sevens_rules.schema.sjuan import SjuanEvent
 from tests.sealed_helpers import call, cards_in, event_leaks, hidden_from, keyring
@@ -466,7 +479,7 @@ def test_random_sealed_matches_never_show_a_seat_what_it_may_not_see(game_id: st
 
 def test_remembered_tokens_are_bounded_and_the_least_recent_is_forgotten_first() -> None:
     tokens = OpenedTokens(2)
-    contents = [Sealed(bytes(16), version, "k1", b"{}", ()) for version in range(3)]
+    contents = [Sealed.of(bytes(16), version, "k1", b"{}", ()) for version in range(3)]
     tokens.put("a", contents[0], "state a")
     tokens.put("b", contents[1], "state b")
     assert tokens.get("a") == (contents[0], "state a")  # "a" is now the most recent
@@ -477,6 +490,17 @@ def test_remembered_tokens_are_bounded_and_the_least_recent_is_forgotten_first()
     nothing = OpenedTokens(0)
     nothing.put("a", contents[0], "state a")
     assert nothing.get("a") is None
+
+
+def test_a_token_sharing_a_remembered_tokens_tail_is_not_that_token() -> None:
+    tokens = OpenedTokens(4)
+    contents = Sealed.of(bytes(16), 1, "k1", b"{}", ())
+    tail = "T" * TAIL_CHARACTERS
+    tokens.put("A" * 100 + tail, contents, "state")
+    assert tokens.get("A" * 100 + tail) == (contents, "state")
+    assert tokens.get("B" + "A" * 99 + tail) is None  # same tail, another text
+    assert tokens.get("A" * 99 + tail) is None  # a prefix cut off
+    assert tokens.get(tail) is None
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
@@ -538,3 +562,93 @@ def test_seat_keys_are_the_documented_hmac_of_game_match_and_seat() -> None:
             assert match["seat_keys"][seat] == expected
             body = _seat_body(match, seat)
             assert call(RING, "sjuan", "moves", body)[0] == 200
+
+
+# ---- the payload as the token format states it -------------------------------------------------------
+
+
+def _documented_payload(seat_key_id: str, state_json: bytes, log: list[tuple[int, bytes]]) -> bytes:
+    """Format 3's plaintext as the module docstring of api/sealing.py states it, entry by entry."""
+    parts = [bytes((len(seat_key_id),)), seat_key_id.encode(), struct.pack(">IH", len(state_json), len(log))]
+    parts += [struct.pack(">II", version, len(events)) for version, events in log]
+    return b"".join([*parts, state_json, *(events for _, events in log)])
+
+
+def _plaintext(token: str, ring: Keyring = RING) -> bytes:
+    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    at = 1
+    at += 1 + raw[at]  # key id
+    at += 1 + raw[at]  # game id
+    at += 16 + 4  # match id, version
+    plaintext: bytes = ring.current.aead.decrypt(raw[at : at + 12], raw[at + 12 :], raw[:at])
+    return plaintext
+
+
+def test_a_log_made_move_by_move_is_the_log_of_its_last_entries_sealed_as_documented() -> None:
+    rng = random.Random(5)
+    kept = 4
+    log = [(1, b'[{"type":"dealt"}]')]
+    contents = Sealed.of(bytes(16), 1, "k1", b'{"v":1}', tuple(log))
+    for version in range(2, 40):
+        events = bytes(rng.randrange(256) for _ in range(rng.choice((0, 1, 7, 40, 300))))
+        state_json = b'{"v":%d}' % version
+        log = [*log, (version, events)][-kept:]
+        contents = contents.followed_by(version, state_json, events, kept)
+        assert contents == Sealed.of(bytes(16), version, "k1", state_json, tuple(log))
+        assert contents.log == tuple(log)
+        token = seal(RING, "sjuan", contents)
+        assert _plaintext(token) == _documented_payload("k1", state_json, log)
+        assert open_token(RING, "sjuan", token) == contents
+    # a log longer than it keeps (a smaller keep than the token's) drops every entry beyond it at once
+    assert contents.followed_by(40, b"{}", b"[]", 2).log == (log[-1], (40, b"[]"))
+
+
+# ---- a token's text, taken at once when it is base64 ----------------------------------------------------
+
+
+class _Posted(BaseModel):
+    token: Token
+
+
+class _PostedByPattern(BaseModel):
+    token: TokenText
+
+
+_TOKEN_CHARACTERS = "AZaz09-_=+/ .\n\u00e9\u2603"
+
+
+def _validated(model: type[BaseModel], text: str) -> tuple[bool, Any]:
+    try:
+        return True, model.model_validate_json(orjson.dumps({"token": text})).model_dump()
+    except ValidationError as error:
+        return False, error.errors(include_url=False)
+
+
+_ANY_TOKEN_TEXT = st.text(alphabet=_TOKEN_CHARACTERS, max_size=40) | st.from_regex(
+    r"[A-Za-z0-9_-]{1,50}", fullmatch=True
+)
+
+
+@given(_ANY_TOKEN_TEXT)
+def test_a_token_taken_at_once_is_exactly_what_the_pattern_takes(text: str) -> None:
+    assert _validated(_Posted, text) == _validated(_PostedByPattern, text)
+
+
+_LONGEST = "A" * MAX_TOKEN_LENGTH
+
+
+@pytest.mark.parametrize(
+    "value", ["", "A", "AB", "ABC", "ABCD", "AB==", "AB=", "A+B/", _LONGEST, _LONGEST + "A", "A\x00"]
+)
+def test_token_edge_cases_are_validated_as_the_pattern_does(value: str) -> None:
+    assert _validated(_Posted, value) == _validated(_PostedByPattern, value)
+
+
+@pytest.mark.parametrize("value", [None, 12, 1.5, True, ["AB"], {"a": 1}])
+def test_a_token_that_is_no_string_is_refused_as_the_pattern_refuses_it(value: Any) -> None:
+    body = orjson.dumps({"token": value})
+    with pytest.raises(ValidationError) as fast:
+        _Posted.model_validate_json(body)
+    with pytest.raises(ValidationError) as plain:
+        _PostedByPattern.model_validate_json(body)
+    assert fast.value.errors(include_url=False) == plain.value.errors(include_url=False)
