@@ -16,13 +16,17 @@ from pydantic import Field, StringConstraints, ValidatorFunctionWrapHandler, Wra
 from sevens_rules.schema.common import MAX_SEATS, Commitment, Count, Entropy, GameModels, Ordinal, Seat
 from sevens_rules.schema.operations import players_field, type_prefix, wire_model
 
+MIN_TOKEN_LENGTH = 1
+"""Shortest token a request may carry, in characters (one that short is then refused as malformed)."""
 MAX_TOKEN_LENGTH = 262_144
 """Longest token accepted, in characters (the largest states seal to a few kilobytes)."""
 
 TokenText = Annotated[
-    str, StringConstraints(min_length=1, max_length=MAX_TOKEN_LENGTH, pattern=r"^[A-Za-z0-9_-]+$")
+    str,
+    StringConstraints(min_length=MIN_TOKEN_LENGTH, max_length=MAX_TOKEN_LENGTH, pattern=r"^[A-Za-z0-9_-]+$"),
 ]
-"""What a token is: 1 to :data:`MAX_TOKEN_LENGTH` characters of the URL-safe base64 alphabet."""
+"""What a token is: :data:`MIN_TOKEN_LENGTH` to :data:`MAX_TOKEN_LENGTH` characters of the URL-safe
+base64 alphabet."""
 
 
 def _url_safe_base64_at_once(value: Any, constrained: ValidatorFunctionWrapHandler) -> Any:
@@ -34,7 +38,7 @@ def _url_safe_base64_at_once(value: Any, constrained: ValidatorFunctionWrapHandl
     # decide and word every refusal as before.
     if (
         type(value) is str
-        and 0 < len(value) <= MAX_TOKEN_LENGTH
+        and MIN_TOKEN_LENGTH <= len(value) <= MAX_TOKEN_LENGTH
         and "=" not in value
         and "+" not in value
         and "/" not in value

@@ -30,6 +30,7 @@ from sevens_rules.api.sealing import (
     Keyring,
     Sealed,
     SealKeysError,
+    _b64url,
     open_token,
     seal,
 )
@@ -564,6 +565,13 @@ def test_seat_keys_are_the_documented_hmac_of_game_match_and_seat() -> None:
             assert call(RING, "sjuan", "moves", body)[0] == 200
 
 
+def test_bytes_are_spelled_as_the_standard_librarys_url_safe_base64_without_padding() -> None:
+    rng = random.Random(3)
+    for length in [*range(70), 1454, 1455, 1456]:
+        data = rng.randbytes(length)
+        assert _b64url(data) == base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
 # ---- the payload as the token format states it -------------------------------------------------------
 
 
@@ -624,9 +632,8 @@ def _validated(model: type[BaseModel], text: str) -> tuple[bool, Any]:
         return False, error.errors(include_url=False)
 
 
-_ANY_TOKEN_TEXT = st.text(alphabet=_TOKEN_CHARACTERS, max_size=40) | st.from_regex(
-    r"[A-Za-z0-9_-]{1,50}", fullmatch=True
-)
+_BASE64_TEXT = st.from_regex(r"[A-Za-z0-9_-]{0,50}", fullmatch=True)
+_ANY_TOKEN_TEXT = st.text(alphabet=_TOKEN_CHARACTERS, max_size=40) | _BASE64_TEXT | st.text()
 
 
 @given(_ANY_TOKEN_TEXT)
@@ -634,14 +641,42 @@ def test_a_token_taken_at_once_is_exactly_what_the_pattern_takes(text: str) -> N
     assert _validated(_Posted, text) == _validated(_PostedByPattern, text)
 
 
+@given(_BASE64_TEXT, st.sampled_from("=+/ \n\x00.~\u00e9\u2603\U0001f0a1"), st.integers(0, 50))
+def test_base64_with_one_character_outside_the_alphabet_is_refused_as_the_pattern_refuses_it(
+    text: str, outside: str, at: int
+) -> None:
+    # the decoder itself takes "=" (padding) and "+" "/" (the standard alphabet, deprecated with
+    # altchars): the fast path must not
+    spoiled = text[:at] + outside + text[at:]
+    assert _validated(_Posted, spoiled) == _validated(_PostedByPattern, spoiled)
+
+
 _LONGEST = "A" * MAX_TOKEN_LENGTH
 
 
 @pytest.mark.parametrize(
-    "value", ["", "A", "AB", "ABC", "ABCD", "AB==", "AB=", "A+B/", _LONGEST, _LONGEST + "A", "A\x00"]
+    "value",
+    [
+        *("", "A", "AB", "ABC", "ABCD", "AB==", "AB=", "A+B/", "AB+C", "AB/C", "ABC+", "A/"),
+        *(_LONGEST, _LONGEST[:-1] + "+", _LONGEST + "A", "A\x00"),
+    ],
 )
 def test_token_edge_cases_are_validated_as_the_pattern_does(value: str) -> None:
     assert _validated(_Posted, value) == _validated(_PostedByPattern, value)
+    # and from Python values: a str subclass is left to the constraints, which make it a str
+    for given_value in (value, _Text(value)):
+        outcomes: list[Any] = []
+        for model in (_Posted, _PostedByPattern):
+            try:
+                token = model(token=given_value).token
+                outcomes.append((type(token), token))
+            except ValidationError as error:
+                outcomes.append(error.errors(include_url=False))
+        assert outcomes[0] == outcomes[1]
+
+
+class _Text(str):
+    """A str subclass."""
 
 
 @pytest.mark.parametrize("value", [None, 12, 1.5, True, ["AB"], {"a": 1}])
