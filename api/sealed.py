@@ -18,6 +18,7 @@ from pydantic import TypeAdapter
 
 from sevens_rules.api.game_models import operation_models
 from sevens_rules.api.sealing import (
+    TAG_BYTES,
     Keyring,
     NotYourSeatError,
     Sealed,
@@ -70,9 +71,10 @@ def draw_seed() -> str:
     return fresh_seed()
 
 
-TAIL_CHARACTERS = 22
-"""Characters at the end of a token that its remembered entry is found by: the base64 of the last 16
-bytes, the AES-GCM tag, which differs for every token sealed (each has a fresh random nonce)."""
+TAIL_CHARACTERS = -(-TAG_BYTES * 4 // 3)
+"""Characters at the end of a token that its remembered entry is found by (22): as many as base64 spells
+the AES-GCM tag in, the token's last bytes, which differ for every token sealed (each has a fresh random
+nonce)."""
 
 
 class OpenedTokens:

@@ -50,6 +50,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from sevens_rules.engine.errors import IssueAt, RulesError
+from sevens_rules.schema.sealed import url_safe_base64_decoded
 
 ENV_VARIABLE = "RULES_SEAL_KEYS"
 FORMAT = 3
@@ -141,11 +142,6 @@ class SealKeysError(ValueError):
 _STANDARD_TO_URL_SAFE = str.maketrans("+/", "-_")
 
 
-def _b64decode(text: str) -> bytes:
-    padded = text + "=" * (-len(text) % 4)
-    return pybase64.b64decode(padded, altchars=b"-_", validate=True)
-
-
 def _b64url(data: bytes) -> str:
     return pybase64.b64encode_as_string(data, b"-_", padded=False)
 
@@ -189,7 +185,7 @@ class Keyring:
                     "A-Z a-z 0-9 . _ -"
                 )
             try:
-                secret = _b64decode(encoded.strip().translate(_STANDARD_TO_URL_SAFE))
+                secret = url_safe_base64_decoded(encoded.strip().translate(_STANDARD_TO_URL_SAFE))
             except (binascii.Error, ValueError):
                 raise SealKeysError(f"{ENV_VARIABLE}: key '{key_id}' is not base64") from None
             if len(secret) != KEY_BYTES:
@@ -316,7 +312,7 @@ def _header_start(key_id: str, game_id: str) -> bytes:
 def open_token(keyring: Keyring, game_id: str, token: str) -> Sealed:
     """The contents of a token of ``game_id``, or a :class:`SealError` saying what is wrong with it."""
     try:
-        raw = _b64decode(token)
+        raw = url_safe_base64_decoded(token)
     except (binascii.Error, ValueError):
         raise TokenMalformedError("The token is not URL-safe base64.") from None
     if _b64url(raw) != token:  # one spelling per token: no ignored bits, no padding variants

@@ -32,7 +32,6 @@ from sevens_rules.api.metrics import request_metrics
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import problem_response
 
-MULTIPROC_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 GRAPHQL_PATH = "/graphql"
 UNMATCHED = "unmatched"
 """The operation label of a request no route matched (a label per raw path would be unbounded)."""
@@ -164,5 +163,5 @@ async def lifespan(app: object) -> AsyncIterator[None]:
     gc.collect()
     gc.freeze()
     yield
-    if os.environ.get(MULTIPROC_DIR_VARIABLE):
+    if METRICS.multiprocess:
         multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
