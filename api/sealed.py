@@ -173,13 +173,7 @@ def sealed_runs(
         # the service draws the seed (a client never chooses it); the players' entropy is mixed in
         seeding = Seeding(draw_seed(), tuple(req.entropy))
         state, events = game.new_match(req.players, req.options, seeding, None, req.dealer)
-        first = Sealed.of(
-            new_match_id(),
-            1,
-            keys.current.id,
-            model_json(state),
-            ((1, dump_events(events)),),
-        )
+        first = Sealed.of(new_match_id(), 1, keys.current.id, model_json(state), (dump_events(events),))
         token = seal(keys, game_id, first)
         tokens.put(token, first, state)
         return constructed(
@@ -223,11 +217,12 @@ def sealed_runs(
         except MoveError as error:  # list the caller's own legal moves only
             own = [legal for legal in error.legal_moves if legal.player == seat]
             raise type(error)(error.detail, own, error.issues) from None
-        version = sealed.version + 1
-        following = sealed.followed_by(version, model_json(after), dump_events(events), LOG_VERSIONS)
+        following = sealed.followed_by(model_json(after), dump_events(events), LOG_VERSIONS)
         token = seal(keys, game_id, following)
         tokens.put(token, following, after)
-        return constructed(m.apply_response, token=token, version=version, events=for_seat(events, seat))
+        return constructed(
+            m.apply_response, token=token, version=following.version, events=for_seat(events, seat)
+        )
 
     def view(req: Any) -> Any:
         _, sealed, state, seat = seat_opened(req)

@@ -9,22 +9,26 @@ one once the matches it sealed are over. Generate a key with
 
 **Tokens.** A token is URL-safe base64 (no padding) of::
 
-    format (1 byte, 3) | key id length (1) | key id | game id length (1) | game id
+    format (1 byte, 4) | key id length (1) | key id | game id length (1) | game id
     | match id (16) | version (4, big-endian) | nonce (12) | AES-256-GCM ciphertext and tag
 
-The plaintext is the payload (:class:`Sealed`): the seat-key key id (length byte, then ASCII), the
-state's JSON length (4 bytes) and the number of log entries (2), each entry's version and length (4 + 4),
-the state's JSON, then each entry's events JSON; everything before the nonce is the associated data, so
-the game, the match id, the version and the key id are bound to the contents and cannot be changed
+The plaintext is the payload (:class:`Sealed`): the id of the key seat keys derive from (ASCII), the
+state's JSON, then the events JSON of each logged version, oldest first, all separated by newlines. The
+last logged version is the token's own and each one before it the version before (the log is the most
+recent consecutive versions), so no entry needs a version or a length: compact JSON never holds a raw
+newline (JSON writes one in a string as an escape). Everything before the nonce is the associated data,
+so the game, the match id, the version and the key id are bound to the contents and cannot be changed
 without the key. The AES key is ``HMAC-SHA256(server key, "sevens-rules seal v1")``; nonces are 96
 random bits from the OS.
 
-The payload is not compressed. Format 2 tokens, whose payload was zlib-compressed, still open (matches
-in play across an upgrade go on), but none is made any more: a compressed length depends on the hidden
-cards themselves (which hands repeat which runs of text), while an uncompressed payload's length
-depends only on what every seat knows (card names are two characters; hand, stock and log sizes are
-public); and compressing was about half of every seal. A mid-deal four-seat Sjuan token is about 1,960
-characters instead of 790, well within the request size limits.
+The payload is not compressed: a compressed length would depend on the hidden cards themselves (which
+hands repeat which runs of text), while an uncompressed payload's length depends only on what every seat
+knows (card names are two characters; hand, stock and log sizes are public); and compressing was about
+half of every seal. Tokens of the earlier formats still open, so matches in play across an upgrade go on,
+and are sealed again in format 4 by their next move: format 3, whose payload gave the state's length and
+a table of each entry's version and length instead of the newlines (8 bytes an entry), and format 2, the
+same zlib-compressed. A mid-deal four-seat Sjuan token is about 1,800 characters (1,960 in format 3), well
+within the request size limits.
 
 **Seat keys.** ``HMAC-SHA256(HMAC-SHA256(server key, "sevens-rules seat v1"), game NUL match id NUL
 seat)`` in URL-safe base64 (43 characters), where the server key is the one that sealed the match's first
@@ -41,9 +45,10 @@ import os
 import re
 import struct
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import pybase64
 from cryptography.exceptions import InvalidTag
@@ -53,10 +58,14 @@ from sevens_rules.engine.errors import IssueAt, RulesError
 from sevens_rules.schema.sealed import url_safe_base64_decoded
 
 ENV_VARIABLE = "RULES_SEAL_KEYS"
-FORMAT = 3
+FORMAT = 4
 """The token format :func:`seal` writes."""
+SIZED_FORMAT = 3
+"""The earlier format whose payload gives lengths and versions instead of newlines: opened, never written."""
 COMPRESSED_FORMAT = 2
-"""The earlier format, the same but with a zlib-compressed payload: opened, never written."""
+"""Format 3 with a zlib-compressed payload: opened, never written."""
+SEPARATOR = b"\n"
+"""What separates the payload's parts: a byte that compact JSON and key ids never hold."""
 MATCH_ID_BYTES = 16
 NONCE_BYTES = 12
 TAG_BYTES = 16
@@ -218,83 +227,63 @@ class Keyring:
         )
 
 
-@dataclass(frozen=True)
-class Sealed:
+class Sealed(NamedTuple):
     """What a token carries: the match id and version (in clear, authenticated), and sealed inside the
     id of the key seat keys derive from, the state's JSON and a log of recent events.
 
-    The log is held as the payload writes it: ``log_sizes``, each entry's version and length (4 + 4
-    bytes, big-endian), and ``log_events``, the entries' events JSON one after the other. Sealing copies
-    the two byte strings instead of walking the entries (that walk was a third of every seal), and
-    :meth:`followed_by` makes the next version's log from this one by slicing. :attr:`log` reads the
-    entries back as pairs.
+    The log is held as the payload writes it: ``log_events``, the events JSON of each logged version
+    joined by newlines, oldest first, the last being ``version``'s (empty: no entry). Sealing copies it
+    whole, and :meth:`followed_by` makes the next version's log by slicing the oldest entry off; :attr:`log`
+    reads the entries back with their versions.
     """
 
     match_id: bytes
     version: int
     seat_key_id: str
     state_json: bytes
-    log_sizes: bytes
     log_events: bytes
 
     @classmethod
     def of(
-        cls,
-        match_id: bytes,
-        version: int,
-        seat_key_id: str,
-        state_json: bytes,
-        log: tuple[tuple[int, bytes], ...],
+        cls, match_id: bytes, version: int, seat_key_id: str, state_json: bytes, log: Sequence[bytes]
     ) -> Sealed:
-        """The contents whose log holds ``log``: ``(version, events JSON)`` for the most recent versions,
-        oldest first (version 1: the first deal's events)."""
-        sizes = b"".join(_LOG_ENTRY.pack(entry_version, len(events)) for entry_version, events in log)
-        return cls(match_id, version, seat_key_id, state_json, sizes, b"".join(events for _, events in log))
+        """The contents whose log holds ``log``: the events JSON of the versions up to ``version``, oldest
+        first (version 1: the first deal's events)."""
+        return cls(match_id, version, seat_key_id, state_json, SEPARATOR.join(log))
 
     @property
     def log(self) -> tuple[tuple[int, bytes], ...]:
         """The log as ``(version, events JSON)`` pairs, oldest first."""
-        entries = []
-        at = 0
-        for entry_version, length in _LOG_ENTRY.iter_unpack(self.log_sizes):
-            entries.append((entry_version, self.log_events[at : at + length]))
-            at += length
-        return tuple(entries)
+        if not self.log_events:
+            return ()
+        entries = self.log_events.split(SEPARATOR)
+        first = self.version - len(entries) + 1
+        return tuple(enumerate(entries, first))
 
-    def followed_by(self, version: int, state_json: bytes, events: bytes, keep: int) -> Sealed:
-        """The contents after a move: ``version`` holding ``state_json``, with ``events`` (the move's
+    def followed_by(self, state_json: bytes, events: bytes, keep: int) -> Sealed:
+        """The contents after a move: the next version, holding ``state_json``, with ``events`` (the move's
         events JSON) added to the log, which keeps its ``keep`` most recent entries."""
-        sizes, logged = self.log_sizes, self.log_events
-        dropped = len(sizes) // _LOG_ENTRY.size + 1 - keep
-        if dropped > 0:  # the oldest entries make room: their events are the first bytes
-            lengths = struct.unpack_from(f">{2 * dropped}I", sizes)[1::2]
-            logged = logged[sum(lengths) :]
-            sizes = sizes[dropped * _LOG_ENTRY.size :]
-        sizes += _LOG_ENTRY.pack(version, len(events))
-        return Sealed(self.match_id, version, self.seat_key_id, state_json, sizes, logged + events)
-
-
-_LOG_ENTRY = struct.Struct(">II")
-"""One log entry's version and events length, as the payload writes them."""
-_COUNTS = struct.Struct(">IH")
-"""The state's JSON length and the number of log entries, as the payload writes them."""
+        logged = self.log_events
+        entries = logged.count(SEPARATOR) + 1 if logged else 0
+        dropped = entries + 1 - keep
+        if dropped <= 0:
+            logged = logged + SEPARATOR + events if logged else events
+        elif dropped >= entries:
+            logged = events
+        else:  # the oldest entries make room: they come first
+            at = 0
+            for _ in range(dropped):
+                at = logged.index(SEPARATOR, at) + 1
+            logged = logged[at:] + SEPARATOR + events
+        return Sealed(self.match_id, self.version + 1, self.seat_key_id, state_json, logged)
 
 
 def seal(keyring: Keyring, game_id: str, sealed: Sealed) -> str:
     """The token of ``sealed``, sealed with the current key."""
     key = keyring.current
     header = _header_start(key.id, game_id) + sealed.match_id + _VERSION.pack(sealed.version)
-    state_json, seat_key_id, sizes = sealed.state_json, sealed.seat_key_id, sealed.log_sizes
-    plaintext = b"".join(
-        (
-            bytes((len(seat_key_id),)),
-            seat_key_id.encode(),
-            _COUNTS.pack(len(state_json), len(sizes) // _LOG_ENTRY.size),
-            sizes,
-            state_json,
-            sealed.log_events,
-        )
-    )
+    parts = (sealed.seat_key_id.encode(), sealed.state_json, sealed.log_events)
+    plaintext = SEPARATOR.join(parts if sealed.log_events else parts[:2])
     nonce = os.urandom(NONCE_BYTES)
     return _b64url(header + nonce + key.aead.encrypt(nonce, plaintext, header))
 
@@ -318,7 +307,7 @@ def open_token(keyring: Keyring, game_id: str, token: str) -> Sealed:
     if _b64url(raw) != token:  # one spelling per token: no ignored bits, no padding variants
         raise TokenMalformedError("The token is not in canonical URL-safe base64.")
     try:
-        if raw[0] != FORMAT and raw[0] != COMPRESSED_FORMAT:
+        if raw[0] not in _OPENED_FORMATS:
             raise TokenMalformedError("The token's format is not one this service makes.")
         at = 1
         kid = raw[at + 1 : at + 1 + raw[at]].decode("ascii")
@@ -340,16 +329,32 @@ def open_token(keyring: Keyring, game_id: str, token: str) -> Sealed:
     except InvalidTag:
         raise TokenInvalidError("The token does not authenticate: it was modified or truncated.") from None
     # authenticated: the rest was written by seal() and cannot fail
-    payload = zlib.decompress(plaintext) if raw[0] == COMPRESSED_FORMAT else plaintext
-    seat_key_id = payload[1 : 1 + payload[0]].decode("ascii")
+    if raw[0] != FORMAT:
+        return _sized_payload(match_id, version, plaintext, raw[0] == COMPRESSED_FORMAT)
+    seat_key_id, state_json, *log = plaintext.split(SEPARATOR, 2)
+    return Sealed(match_id, version, seat_key_id.decode("ascii"), state_json, log[0] if log else b"")
+
+
+_OPENED_FORMATS = frozenset((FORMAT, SIZED_FORMAT, COMPRESSED_FORMAT))
+
+
+def _sized_payload(match_id: bytes, version: int, plaintext: bytes, compressed: bool) -> Sealed:
+    # formats 3 and 2: seat-key key id (length byte, then ASCII), the state's JSON length (4 bytes) and
+    # the number of log entries (2), each entry's version and length (4 + 4), the state's JSON, then each
+    # entry's events JSON (the versions were the most recent ones, consecutive, as format 4 implies)
+    payload = zlib.decompress(plaintext) if compressed else plaintext
     at = 1 + payload[0]
-    state_length, entries = _COUNTS.unpack_from(payload, at)
-    at += _COUNTS.size
-    sizes = payload[at : at + entries * _LOG_ENTRY.size]
-    at += len(sizes)
-    # the entries' events fill the rest of the payload, as seal() wrote them
-    state_json, log_events = payload[at : at + state_length], payload[at + state_length :]
-    return Sealed(match_id, version, seat_key_id, state_json, sizes, log_events)
+    state_length, entries = struct.unpack_from(">IH", payload, at)
+    at += 6
+    lengths = struct.unpack_from(f">{2 * entries}I", payload, at)[1::2]
+    at += 8 * entries
+    state_json = payload[at : at + state_length]
+    at += state_length
+    log = []
+    for length in lengths:
+        log.append(payload[at : at + length])
+        at += length
+    return Sealed.of(match_id, version, payload[1 : 1 + payload[0]].decode("ascii"), state_json, log)
 
 
 def seat_key(keyring: Keyring, game_id: str, sealed: Sealed, seat: int) -> str:

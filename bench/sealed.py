@@ -60,7 +60,7 @@ def _request(op: Operation, body: bytes) -> Any:
 
 def _token(ring: Keyring, game: AnyGame, match_id: bytes, state: Any, log: list[bytes]) -> str:
     """The token of ``state`` whose log holds the last of ``log`` (events JSON per version, 1 first)."""
-    entries = tuple(enumerate(log, 1))[-LOG_VERSIONS:]
+    entries = log[-LOG_VERSIONS:]
     return seal(ring, game.id, Sealed.of(match_id, len(log), ring.current.id, model_json(state), entries))
 
 

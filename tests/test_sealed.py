@@ -14,7 +14,7 @@ import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette asks for httpx2, which its test client does not need yet
@@ -27,6 +27,7 @@ from sevens_rules.api.sealed import LOG_VERSIONS, TAIL_CHARACTERS, OpenedTokens,
 from sevens_rules.api.sealing import (
     COMPRESSED_FORMAT,
     FORMAT,
+    SIZED_FORMAT,
     Keyring,
     Sealed,
     SealKeysError,
@@ -34,12 +35,14 @@ from sevens_rules.api.sealing import (
     open_token,
     seal,
 )
+from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.game import updated
 from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.common import model_json
 from sevens_rules.schema.my_ship_sails import MyShipSailsEvent
 from sevens_rules.schema.sealed import MAX_TOKEN_LENGTH, Token, TokenText
 from sevens_rules.schema.sedmice import SedmiceEvent
-from sevens_rules.schema.sjuan import SjuanEvent
+from sevens_rules.schema.sjuan import SjuanEvent, SjuanEventType
 from tests.sealed_helpers import call, cards_in, event_leaks, hidden_from, keyring
 
 RING = keyring("k1=1")
@@ -238,19 +241,14 @@ def test_truncated_extended_and_respelled_tokens_are_refused() -> None:
 
 
 def test_a_token_of_the_earlier_compressed_format_still_opens() -> None:
-    # format 2 tokens carried the same payload zlib-compressed: a match sealed before the upgrade goes on
+    # format 2 tokens carried format 3's payload zlib-compressed: a match sealed before that goes on
     match = _new("sjuan", 4)
     raw = base64.urlsafe_b64decode(match["token"] + "=" * (-len(match["token"]) % 4))
     assert raw[0] == FORMAT
-    nonce_at = 1 + 1 + raw[1]  # past the format, the key id, the game id, the match id and the version
-    nonce_at += 1 + raw[nonce_at] + 16 + 4
-    aead = RING.current.aead
-    payload = aead.decrypt(raw[nonce_at : nonce_at + 12], raw[nonce_at + 12 :], raw[:nonce_at])
-    header = bytes((COMPRESSED_FORMAT,)) + raw[1:nonce_at]
-    nonce = os.urandom(12)
-    old = header + nonce + aead.encrypt(nonce, zlib.compress(payload, 1), header)
-    old_token = base64.urlsafe_b64encode(old).rstrip(b"=").decode()
-    assert open_token(RING, "sjuan", old_token) == open_token(RING, "sjuan", match["token"])
+    current = open_token(RING, "sjuan", match["token"])
+    payload = _sized_payload(current.seat_key_id, current.state_json, list(current.log))
+    old_token = _resealed(match["token"], COMPRESSED_FORMAT, zlib.compress(payload, 1))
+    assert open_token(RING, "sjuan", old_token) == current
     seat, move = _first_move("sjuan", {**match, "token": old_token})
     status, applied = call(RING, "sjuan", "apply", _seat_body({**match, "token": old_token}, seat, move=move))
     assert status == 200, applied
@@ -575,40 +573,118 @@ def test_bytes_are_spelled_as_the_standard_librarys_url_safe_base64_without_padd
 # ---- the payload as the token format states it -------------------------------------------------------
 
 
-def _documented_payload(seat_key_id: str, state_json: bytes, log: list[tuple[int, bytes]]) -> bytes:
+def _documented_payload(seat_key_id: str, state_json: bytes, log: list[bytes]) -> bytes:
+    """Format 4's plaintext as the module docstring of api/sealing.py states it: the key id, the state,
+    each logged version's events, separated by newlines."""
+    return b"\n".join([seat_key_id.encode(), state_json, *log])
+
+
+def _sized_payload(seat_key_id: str, state_json: bytes, log: list[tuple[int, bytes]]) -> bytes:
     """Format 3's plaintext as the module docstring of api/sealing.py states it, entry by entry."""
     parts = [bytes((len(seat_key_id),)), seat_key_id.encode(), struct.pack(">IH", len(state_json), len(log))]
     parts += [struct.pack(">II", version, len(events)) for version, events in log]
     return b"".join([*parts, state_json, *(events for _, events in log)])
 
 
-def _plaintext(token: str, ring: Keyring = RING) -> bytes:
-    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+def _nonce_at(raw: bytes) -> int:
     at = 1
     at += 1 + raw[at]  # key id
     at += 1 + raw[at]  # game id
-    at += 16 + 4  # match id, version
+    return at + 16 + 4  # match id, version
+
+
+def _plaintext(token: str, ring: Keyring = RING) -> bytes:
+    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    at = _nonce_at(raw)
     plaintext: bytes = ring.current.aead.decrypt(raw[at : at + 12], raw[at + 12 :], raw[:at])
     return plaintext
+
+
+def _resealed(token: str, token_format: int, payload: bytes, ring: Keyring = RING) -> str:
+    """``token`` with another format byte and payload, sealed with the same key (as an older service
+    sealed it)."""
+    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    header = bytes((token_format,)) + raw[1 : _nonce_at(raw)]
+    nonce = os.urandom(12)
+    sealed = header + nonce + ring.current.aead.encrypt(nonce, payload, header)
+    return base64.urlsafe_b64encode(sealed).rstrip(b"=").decode()
+
+
+def _json_events(rng: random.Random) -> bytes:
+    """Events JSON of a random length, as compact as the service writes it (no raw newline)."""
+    return orjson.dumps([{"type": "played", "note": "x" * rng.choice((0, 1, 7, 40, 300)) + "\n"}])
 
 
 def test_a_log_made_move_by_move_is_the_log_of_its_last_entries_sealed_as_documented() -> None:
     rng = random.Random(5)
     kept = 4
     log = [(1, b'[{"type":"dealt"}]')]
-    contents = Sealed.of(bytes(16), 1, "k1", b'{"v":1}', tuple(log))
+    contents = Sealed.of(bytes(16), 1, "k1", b'{"v":1}', [log[0][1]])
     for version in range(2, 40):
-        events = bytes(rng.randrange(256) for _ in range(rng.choice((0, 1, 7, 40, 300))))
+        events = _json_events(rng)
         state_json = b'{"v":%d}' % version
         log = [*log, (version, events)][-kept:]
-        contents = contents.followed_by(version, state_json, events, kept)
-        assert contents == Sealed.of(bytes(16), version, "k1", state_json, tuple(log))
+        contents = contents.followed_by(state_json, events, kept)
+        assert contents == Sealed.of(bytes(16), version, "k1", state_json, [events for _, events in log])
+        assert contents.version == version
         assert contents.log == tuple(log)
         token = seal(RING, "sjuan", contents)
-        assert _plaintext(token) == _documented_payload("k1", state_json, log)
+        assert _plaintext(token) == _documented_payload("k1", state_json, [events for _, events in log])
         assert open_token(RING, "sjuan", token) == contents
     # a log longer than it keeps (a smaller keep than the token's) drops every entry beyond it at once
-    assert contents.followed_by(40, b"{}", b"[]", 2).log == (log[-1], (40, b"[]"))
+    assert contents.followed_by(b"{}", b"[]", 2).log == (log[-1], (40, b"[]"))
+    assert contents.followed_by(b"{}", b"[]", 1).log == ((40, b"[]"),)
+    # a log shorter than it keeps grows by one
+    assert contents.followed_by(b"{}", b"[]", 9).log == (*log, (40, b"[]"))
+
+
+def test_the_same_contents_seal_to_different_tokens() -> None:
+    contents = Sealed.of(bytes(16), 3, "k1", b'{"v":3}', [b"[]"])
+    tokens = {seal(RING, "sjuan", contents) for _ in range(50)}
+    assert len(tokens) == 50
+    assert {open_token(RING, "sjuan", token) for token in tokens} == {contents}
+
+
+def test_a_token_with_an_empty_log_opens_to_an_empty_log() -> None:
+    contents = Sealed.of(bytes(16), 7, "k1", b'{"v":7}', [])
+    token = seal(RING, "sjuan", contents)
+    assert _plaintext(token) == b'k1\n{"v":7}'
+    assert open_token(RING, "sjuan", token) == contents
+    assert open_token(RING, "sjuan", token).log == ()
+    assert contents.followed_by(b"{}", b"[]", 3).log == ((8, b"[]"),)
+
+
+def test_the_json_a_token_holds_never_has_a_raw_newline() -> None:
+    # the payload's separator: JSON writes a newline inside a string as an escape, and the service's
+    # dumps are compact (no whitespace between tokens)
+    event = SjuanEvent(type=SjuanEventType.passed, player=1, chips=1, reason="line\nbreak")
+    dumped = TypeAdapter(list[SjuanEvent]).dump_json([event], exclude_defaults=True)
+    assert b"\n" not in dumped and b"\\n" in dumped
+    state = GAMES["sjuan"].new_match(4, GAMES["sjuan"].models.options(), Seeding("00" * 32), None, None)[0]
+    assert b"\n" not in model_json(state)
+
+
+def test_a_token_of_the_earlier_sized_format_still_opens_and_is_sealed_again_in_the_current_one() -> None:
+    # format 3 gave each log entry's version and length instead of newlines: a match sealed by the
+    # previous release goes on
+    match = _new("sjuan", 4)
+    seat, move = _first_move("sjuan", match)
+    status, applied = call(RING, "sjuan", "apply", _seat_body(match, seat, move=move))
+    assert status == 200, applied
+    current = open_token(RING, "sjuan", applied["token"])
+    old_payload = _sized_payload(current.seat_key_id, current.state_json, list(current.log))
+    old_token = _resealed(applied["token"], SIZED_FORMAT, old_payload)
+    assert open_token(RING, "sjuan", old_token) == current
+    old = {**match, "token": old_token}
+    status, view = call(RING, "sjuan", "view", _seat_body(old, seat, since=0))
+    assert status == 200, view
+    assert [entry["version"] for entry in view["events"]] == [1, 2]
+    seat, move = _first_move("sjuan", old)
+    status, again = call(RING, "sjuan", "apply", _seat_body(old, seat, move=move))
+    assert status == 200, again
+    assert again["version"] == 3
+    assert base64.urlsafe_b64decode(again["token"][:4])[0] == FORMAT  # sealed again in the current format
+    assert [version for version, _ in open_token(RING, "sjuan", again["token"]).log] == [1, 2, 3]
 
 
 # ---- a token's text, taken at once when it is base64 ----------------------------------------------------
