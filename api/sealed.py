@@ -44,10 +44,11 @@ OPENED_TOKENS = 32
 
 Enough for the requests that follow a move (every seat asks about the new token) while this worker makes
 up to 32 other moves of the same game. Each remembered token holds about 4.5 KB (the token, its log and
-state JSON, the state), and every apply remembers one: with 256 the entries being replaced were about
-1.2 MB old, and sealed apply answered about 5% fewer requests per second over HTTP than with 32 (the
-bench's mid-deal Sjuan token, fixed deal, three runs each). A token that is no longer remembered costs
-one opening (decrypt and parse: about 12 µs for that token), and the answer is the same."""
+state JSON, the state), and every move of a match in play remembers one: with 256 the entries being
+replaced were about 1.2 MB old, and sealed apply answered about 5% fewer requests per second over HTTP
+than with 32 (the bench's mid-deal Sjuan token, fixed deal, three paired runs each, every apply remembering
+one more token). A token that is no longer remembered costs one opening (decrypt and parse: about 12 µs for
+that token), and the answer is the same."""
 
 LOG_VERSIONS = 16
 """Versions whose events a token keeps for ``view``: two full rounds of the largest table (eight seats),
@@ -101,11 +102,18 @@ class OpenedTokens:
     every request) was two hashes of every sealed apply, one to find it and one to remember the next.
     A presented token that shares the tail but not the text is not remembered, and is opened (and
     refused) as any other.
+
+    One token is remembered per match and version, the last one sealed or opened: a version has one
+    successor in a match as played, but a client that tries several moves from the same token (a bot
+    weighing its options, a retry) seals a successor for each, and remembering them all would push the
+    tokens of other matches out for versions of which at most one goes on.
     """
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._entries: OrderedDict[str, tuple[str, Sealed, Any]] = OrderedDict()
+        self._tails: dict[tuple[bytes, int], str] = {}
+        """The tail of the entry of each match id and version remembered (one entry each)."""
         self._lock = Lock()
 
     def get(self, token: str) -> tuple[Sealed, Any] | None:
@@ -119,16 +127,30 @@ class OpenedTokens:
         return entry[1], entry[2]
 
     def put(self, token: str, sealed: Sealed, state: Any) -> None:
-        """Remember ``token`` (which opens to ``sealed``, holding ``state``), forgetting the least recent
-        token beyond the size."""
+        """Remember ``token`` (which opens to ``sealed``, holding ``state``) in place of any token of the
+        same match and version, forgetting the least recent token beyond the size."""
         if self.size <= 0:
             return
         tail = token[-TAIL_CHARACTERS:]
+        version = (sealed.match_id, sealed.version)
         with self._lock:
+            replaced = self._tails.get(version)
+            if replaced is not None:
+                self._forget(replaced)
+            if tail in self._entries:
+                self._forget(tail)
             self._entries[tail] = (token, sealed, state)
-            self._entries.move_to_end(tail)
+            self._tails[version] = tail
             if len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+                self._forget(next(iter(self._entries)))
+
+    def __len__(self) -> int:
+        """Tokens remembered."""
+        return len(self._entries)
+
+    def _forget(self, tail: str) -> None:
+        _, sealed, _ = self._entries.pop(tail)
+        del self._tails[sealed.match_id, sealed.version]
 
 
 def sealed_runs(

@@ -491,6 +491,35 @@ def test_remembered_tokens_are_bounded_and_the_least_recent_is_forgotten_first()
     assert nothing.get("a") is None
 
 
+def test_one_token_is_remembered_per_match_and_version_the_last_one() -> None:
+    tokens = OpenedTokens(8)
+    first, second = (Sealed.of(bytes(16), 5, "k1", b"{}", [events]) for events in (b"[1]", b"[2]"))
+    other_match = Sealed.of(b"\1" * 16, 5, "k1", b"{}", [b"[3]"])
+    next_version = Sealed.of(bytes(16), 6, "k1", b"{}", [b"[4]"])
+    tokens.put("first", first, "state 1")
+    tokens.put("other match", other_match, "state 3")
+    tokens.put("next version", next_version, "state 4")
+    tokens.put("second", second, "state 2")  # another successor of the same version: it replaces the first
+    assert tokens.get("first") is None
+    assert tokens.get("second") == (second, "state 2")
+    assert tokens.get("other match") == (other_match, "state 3")
+    assert tokens.get("next version") == (next_version, "state 4")
+    assert len(tokens) == 3
+    tokens.put("second", second, "state 2")  # the same token again: still one entry
+    assert len(tokens) == 3
+
+
+def test_remembered_tokens_stay_bounded_whatever_is_put() -> None:
+    rng = random.Random(11)
+    tokens = OpenedTokens(4)
+    for number in range(300):
+        contents = Sealed.of(bytes((rng.randrange(3),)) * 16, rng.randrange(4), "k1", b"{}", [])
+        token = f"token {number}"
+        tokens.put(token, contents, number)
+        assert tokens.get(token) == (contents, number)
+        assert len(tokens) <= 4
+
+
 def test_a_token_sharing_a_remembered_tokens_tail_is_not_that_token() -> None:
     tokens = OpenedTokens(4)
     contents = Sealed.of(bytes(16), 1, "k1", b"{}", ())
