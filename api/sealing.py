@@ -64,6 +64,7 @@ SIZED_FORMAT = 3
 """The earlier format whose payload gives lengths and versions instead of newlines: opened, never written."""
 COMPRESSED_FORMAT = 2
 """Format 3 with a zlib-compressed payload: opened, never written."""
+_OPENED_FORMATS = frozenset((FORMAT, SIZED_FORMAT, COMPRESSED_FORMAT))
 SEPARATOR = b"\n"
 """What separates the payload's parts: a byte that compact JSON and key ids never hold."""
 MATCH_ID_BYTES = 16
@@ -333,9 +334,6 @@ def open_token(keyring: Keyring, game_id: str, token: str) -> Sealed:
         return _sized_payload(match_id, version, plaintext, raw[0] == COMPRESSED_FORMAT)
     seat_key_id, state_json, *log = plaintext.split(SEPARATOR, 2)
     return Sealed(match_id, version, seat_key_id.decode("ascii"), state_json, log[0] if log else b"")
-
-
-_OPENED_FORMATS = frozenset((FORMAT, SIZED_FORMAT, COMPRESSED_FORMAT))
 
 
 def _sized_payload(match_id: bytes, version: int, plaintext: bytes, compressed: bool) -> Sealed:

@@ -207,10 +207,15 @@ def _b64(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
+def _raw(token: str) -> bytes:
+    """A token's bytes, read with the standard library (not the decoder under test)."""
+    return base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+
+
 def test_every_byte_of_a_token_flipped_is_refused() -> None:
     token = _new("domino-fan-tan", 2)["token"]
     assert _score(token, "domino-fan-tan")[0] == 200
-    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    raw = _raw(token)
     for index in range(len(raw)):
         for flip in (0x01, 0x80):
             changed = bytearray(raw)
@@ -232,18 +237,18 @@ def test_truncated_extended_and_respelled_tokens_are_refused() -> None:
     ):
         status, problem = _score(changed)
         assert problem["code"] in TOKEN_CODES, changed
-    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    raw = _raw(token)
     if len(raw) % 3:  # the last character carries unused bits: another spelling of the same bytes is refused
         last = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".index(token[-1])
         respelled = token[:-1] + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"[last ^ 1]
-        assert base64.urlsafe_b64decode(respelled + "=" * (-len(respelled) % 4)) == raw
+        assert _raw(respelled) == raw
         assert _score(respelled)[1]["code"] == "token/malformed"
 
 
 def test_a_token_of_the_earlier_compressed_format_still_opens() -> None:
     # format 2 tokens carried format 3's payload zlib-compressed: a match sealed before that goes on
     match = _new("sjuan", 4)
-    raw = base64.urlsafe_b64decode(match["token"] + "=" * (-len(match["token"]) % 4))
+    raw = _raw(match["token"])
     assert raw[0] == FORMAT
     current = open_token(RING, "sjuan", match["token"])
     payload = _sized_payload(current.seat_key_id, current.state_json, list(current.log))
@@ -276,7 +281,7 @@ def test_key_rotation_keeps_matches_and_seat_keys_while_the_old_key_is_listed() 
     seat, move = _first_move("sevens", match, rotated)
     status, applied = call(rotated, "sevens", "apply", _seat_body(match, seat, move=move))
     assert status == 200
-    resealed = base64.urlsafe_b64decode(applied["token"] + "=" * (-len(applied["token"]) % 4))
+    resealed = _raw(applied["token"])
     assert resealed[1:4] == b"\x02k2"  # sealed again with the first key
     assert call(old, "sevens", "score", {"token": applied["token"]})[1]["code"] == "token/unknown-key"
     after = {**match, "token": applied["token"]}
@@ -623,7 +628,7 @@ def _nonce_at(raw: bytes) -> int:
 
 
 def _plaintext(token: str, ring: Keyring = RING) -> bytes:
-    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    raw = _raw(token)
     at = _nonce_at(raw)
     plaintext: bytes = ring.current.aead.decrypt(raw[at : at + 12], raw[at + 12 :], raw[:at])
     return plaintext
@@ -632,11 +637,10 @@ def _plaintext(token: str, ring: Keyring = RING) -> bytes:
 def _resealed(token: str, token_format: int, payload: bytes, ring: Keyring = RING) -> str:
     """``token`` with another format byte and payload, sealed with the same key (as an older service
     sealed it)."""
-    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    raw = _raw(token)
     header = bytes((token_format,)) + raw[1 : _nonce_at(raw)]
     nonce = os.urandom(12)
-    sealed = header + nonce + ring.current.aead.encrypt(nonce, payload, header)
-    return base64.urlsafe_b64encode(sealed).rstrip(b"=").decode()
+    return _b64(header + nonce + ring.current.aead.encrypt(nonce, payload, header))
 
 
 def _json_events(rng: random.Random) -> bytes:
@@ -712,7 +716,7 @@ def test_a_token_of_the_earlier_sized_format_still_opens_and_is_sealed_again_in_
     status, again = call(RING, "sjuan", "apply", _seat_body(old, seat, move=move))
     assert status == 200, again
     assert again["version"] == 3
-    assert base64.urlsafe_b64decode(again["token"][:4])[0] == FORMAT  # sealed again in the current format
+    assert _raw(again["token"])[0] == FORMAT  # sealed again in the current format
     assert [version for version, _ in open_token(RING, "sjuan", again["token"]).log] == [1, 2, 3]
 
 
