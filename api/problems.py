@@ -21,6 +21,7 @@ from sevens_rules.engine.errors import (
     RulesError,
 )
 from sevens_rules.schema.common import MAX_LISTED_ISSUES, Issue, Problem, WireModel
+from sevens_rules.schema.sealed import TokenFirst
 
 if TYPE_CHECKING:
     from sevens_rules.api.operations import Operation
@@ -185,6 +186,8 @@ def _summary(issues: Sequence[Issue], count: int) -> str:
 
 def dump(model: BaseModel | WireModel) -> bytes:
     """The canonical JSON bytes of a model; a problem without ``legal_moves`` leaves the key out."""
+    if isinstance(model, TokenFirst):
+        return model.json_bytes()
     if isinstance(model, Problem) and getattr(model, "legal_moves", None) is None:
         return model.__pydantic_serializer__.to_json(model, exclude={"legal_moves"})
     return model.__pydantic_serializer__.to_json(model)

@@ -63,9 +63,10 @@ class OperationModels:
     problem: type[Problem]
 
 
-def wire_model(name: str, doc: str, **fields: Any) -> type[WireModel]:
-    """A :class:`WireModel` built at run time with these fields."""
-    model: type[WireModel] = create_model(name, __base__=WireModel, __doc__=doc, **fields)
+def wire_model(name: str, doc: str, base: type[WireModel] = WireModel, **fields: Any) -> type[WireModel]:
+    """A :class:`WireModel` (or a model of its subclass ``base``, whose fields come first) built at run
+    time with these fields."""
+    model: type[WireModel] = create_model(name, __base__=base, __doc__=doc, **fields)
     return model
 
 

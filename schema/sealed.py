@@ -13,7 +13,16 @@ from typing import Annotated, Any
 import pybase64
 from pydantic import Field, StringConstraints, ValidatorFunctionWrapHandler, WrapValidator
 
-from sevens_rules.schema.common import MAX_SEATS, Commitment, Count, Entropy, GameModels, Ordinal, Seat
+from sevens_rules.schema.common import (
+    MAX_SEATS,
+    Commitment,
+    Count,
+    Entropy,
+    GameModels,
+    Ordinal,
+    Seat,
+    WireModel,
+)
 from sevens_rules.schema.operations import players_field, type_prefix, wire_model
 
 MIN_TOKEN_LENGTH = 1
@@ -76,6 +85,29 @@ Version = Annotated[
 ]
 
 
+class TokenFirst(WireModel):
+    """Base of the sealed answers that hand out a new token (``new``, ``apply``): the token is their first
+    field, and :meth:`json_bytes` writes them.
+
+    The token is URL-safe base64 made by the service's seal, so its JSON is its text between quotes.
+    pydantic-core looks at every character of a string for something to escape, about ten CPU instructions
+    each: 18,000 for a 1.8 KB token, about 6% of a sealed apply. :meth:`json_bytes` writes the other fields
+    with pydantic and puts the token in front as it is; the bytes are the same as pydantic's own (a test
+    compares them for every game).
+    """
+
+    token: Token
+
+    def json_bytes(self) -> bytes:
+        """The canonical JSON of this answer, as ``__pydantic_serializer__.to_json`` writes it."""
+        rest = self.__pydantic_serializer__.to_json(self, exclude=_TOKEN_FIELD)
+        return b"".join((b'{"token":"', self.token.encode(), b'",' if len(rest) > 2 else b'"', rest[1:]))
+
+
+_TOKEN_FIELD = {"token"}
+"""What :meth:`TokenFirst.json_bytes` leaves to pydantic: every field but this one (never changed)."""
+
+
 @dataclass(frozen=True)
 class SealedModels:
     """The request and response models of the five sealed operations of one game."""
@@ -134,7 +166,7 @@ def build_sealed_models(
         new_response=wire_model(
             f"{p}NewResponse",
             "A new sealed match: hand each seat its key (and everyone the token).",
-            token=token,
+            base=TokenFirst,
             version=(Version, ...),
             match_id=(str, Field(description="The match's public id (32 hex digits).")),
             seat_keys=(
@@ -165,7 +197,7 @@ def build_sealed_models(
         apply_response=wire_model(
             f"{p}ApplyResponse",
             "The new token and version, and the events the move caused as this seat may see them.",
-            token=token,
+            base=TokenFirst,
             version=(Version, ...),
             events=events,
         ),

@@ -40,7 +40,8 @@ from sevens_rules.engine.game import updated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.common import model_json
 from sevens_rules.schema.my_ship_sails import MyShipSailsEvent
-from sevens_rules.schema.sealed import MAX_TOKEN_LENGTH, Token, TokenText
+from sevens_rules.schema.operations import wire_model
+from sevens_rules.schema.sealed import MAX_TOKEN_LENGTH, Token, TokenFirst, TokenText
 from sevens_rules.schema.sedmice import SedmiceEvent
 from sevens_rules.schema.sjuan import SjuanEvent, SjuanEventType
 from tests.sealed_helpers import call, cards_in, event_leaks, hidden_from, keyring
@@ -669,6 +670,28 @@ def test_a_log_made_move_by_move_is_the_log_of_its_last_entries_sealed_as_docume
     assert contents.followed_by(b"{}", b"[]", 1).log == ((40, b"[]"),)
     # a log shorter than it keeps grows by one
     assert contents.followed_by(b"{}", b"[]", 9).log == (*log, (40, b"[]"))
+    # the entry count a log carries is the number of its entries, whatever it keeps
+    for keep in (1, 2, kept, 9):
+        following = contents.followed_by(b"{}", b"[]", keep)
+        assert following.log_entries == len(following.log) == min(keep, kept + 1)
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_answers_handing_out_a_new_token_are_written_as_pydantic_writes_them(game_id: str) -> None:
+    game, models, runs = GAMES[game_id], sealed_models(game_id), sealed_runs(GAMES[game_id], RING)
+    new = runs["new"](models.new_request(players=game.table_sizes()[0]))
+    seat = runs["moves"](models.moves_request(token=new.token, seat=0, seat_key=new.seat_keys[0])).to_act[0]
+    keyed = {"token": new.token, "seat": seat, "seat_key": new.seat_keys[seat]}
+    move = runs["moves"](models.moves_request(**keyed)).moves[0]
+    applied = runs["apply"](models.apply_request(**keyed, move=move))
+    for answer in (new, applied):
+        assert isinstance(answer, TokenFirst)
+        assert dump(answer) == answer.__pydantic_serializer__.to_json(answer)
+        assert orjson.loads(dump(answer))["token"] == answer.token
+    only_a_token: Any = wire_model("OnlyAToken", "A token alone.", base=TokenFirst)
+    alone = only_a_token(token=new.token)
+    written = b'{"token":"%s"}' % new.token.encode()
+    assert dump(alone) == alone.__pydantic_serializer__.to_json(alone) == written
 
 
 def test_the_same_contents_seal_to_different_tokens() -> None:
