@@ -185,7 +185,8 @@ def _summary(issues: Sequence[Issue], count: int) -> str:
 
 
 def dump(model: BaseModel | WireModel) -> bytes:
-    """The canonical JSON bytes of a model; a problem without ``legal_moves`` leaves the key out."""
+    """The canonical JSON bytes of a model; a problem without ``legal_moves`` leaves the key out, and an
+    answer handing out a new token is written by :meth:`TokenFirst.json_bytes` (the same bytes)."""
     if isinstance(model, TokenFirst):
         return model.json_bytes()
     if isinstance(model, Problem) and getattr(model, "legal_moves", None) is None:
