@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, partial
 from threading import Lock
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import TypeAdapter
 
@@ -111,7 +111,8 @@ class OpenedTokens:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._entries: OrderedDict[str, tuple[str, Sealed, Any]] = OrderedDict()
+        self._entries: OrderedDict[str, tuple[str, tuple[Sealed, Any]]] = OrderedDict()
+        """By tail: the whole token, and what :meth:`get` answers for it."""
         self._tails: dict[tuple[bytes, int], str] = {}
         """The tail of the entry of each match id and version remembered (one entry each)."""
         self._lock = Lock()
@@ -124,7 +125,7 @@ class OpenedTokens:
             if entry is None or entry[0] != token:
                 return None
             self._entries.move_to_end(tail)
-        return entry[1], entry[2]
+        return entry[1]
 
     def put(self, token: str, sealed: Sealed, state: Any) -> None:
         """Remember ``token`` (which opens to ``sealed``, holding ``state``) in place of any token of the
@@ -134,12 +135,12 @@ class OpenedTokens:
         tail = token[-TAIL_CHARACTERS:]
         version = (sealed.match_id, sealed.version)
         with self._lock:
-            replaced = self._tails.get(version)
+            replaced = self._tails.pop(version, None)
             if replaced is not None:
-                self._forget(replaced)
+                del self._entries[replaced]
             if tail in self._entries:
                 self._forget(tail)
-            self._entries[tail] = (token, sealed, state)
+            self._entries[tail] = (token, (sealed, state))
             self._tails[version] = tail
             if len(self._entries) > self.size:
                 self._forget(next(iter(self._entries)))
@@ -149,73 +150,79 @@ class OpenedTokens:
         return len(self._entries)
 
     def _forget(self, tail: str) -> None:
-        _, sealed, _ = self._entries.pop(tail)
+        _, (sealed, _) = self._entries.pop(tail)
         del self._tails[sealed.match_id, sealed.version]
+
+
+OPERATIONS = ("new", "moves", "apply", "view", "score")
+"""The names of the sealed operations (the keys of :func:`sealed_runs`)."""
 
 
 def sealed_runs(
     game: AnyGame, keyring: Keyring | None, opened_tokens: int = OPENED_TOKENS
 ) -> dict[str, Callable[[Any], Any]]:
     """The five sealed operations of ``game`` as functions of a validated request, by name (keeping up to
-    ``opened_tokens`` tokens opened, see :class:`OpenedTokens`)."""
+    ``opened_tokens`` tokens opened, see :class:`OpenedTokens`); without server keys, each one refuses
+    with :class:`SealedModeDisabledError`."""
+    if keyring is None:
+        return dict.fromkeys(OPERATIONS, _disabled)
+    return _runs(game, keyring, opened_tokens)
+
+
+def _disabled(req: Any) -> NoReturn:
+    raise SealedModeDisabledError(DISABLED_DETAIL)
+
+
+def _runs(game: AnyGame, keyring: Keyring, opened_tokens: int) -> dict[str, Callable[[Any], Any]]:
     m = sealed_models(game.id)
     tokens = OpenedTokens(opened_tokens)
     parse_state = game.models.state.model_validate_json
     events_adapter: TypeAdapter[list[Any]] = TypeAdapter(list[game.models.event])  # type: ignore[name-defined]
     read_events = events_adapter.validate_json
-    dump_events_json = events_adapter.serializer.to_json  # (TypeAdapter.dump_json's own wrapper, skipped)
+    # TypeAdapter.dump_json's own wrapper skipped; fields left at their defaults (most are null) are
+    # restored when the log is read
+    dump_events = partial(events_adapter.serializer.to_json, exclude_defaults=True)
     game_id = game.id
 
-    def dump_events(events: list[Any]) -> bytes:
-        # fields left at their defaults (most are null) are restored when the log is read
-        return dump_events_json(events, exclude_defaults=True)
-
-    def ring() -> Keyring:
-        if keyring is None:
-            raise SealedModeDisabledError(DISABLED_DETAIL)
-        return keyring
-
-    def opened(req: Any) -> tuple[Keyring, Sealed, Any]:
-        keys = ring()
-        token = req.token
+    def opened(token: str) -> tuple[Sealed, Any]:
+        """The contents and state of ``token``: remembered, or opened (and then remembered)."""
         remembered = tokens.get(token)
         if remembered is not None:
-            return keys, *remembered
-        sealed = open_token(keys, game_id, token)
+            return remembered
+        sealed = open_token(keyring, game_id, token)
         state = parse_state(sealed.state_json)
         tokens.put(token, sealed, state)
-        return keys, sealed, state
+        return sealed, state
 
-    def seat_opened(req: Any) -> tuple[Keyring, Sealed, Any, int]:
-        """:func:`opened`, once the request's seat and seat key are checked; with the seat."""
-        keys, sealed, state = opened(req)
-        seat = req.seat
-        game.check_seat(state, seat, "seat")
-        check_seat_key(keys, game_id, sealed, seat, req.seat_key)
-        return keys, sealed, state, seat
+    def seat_opened(req: Any) -> tuple[Sealed, Any]:
+        """:func:`opened` for the request's token, once its seat and seat key are checked."""
+        sealed, state = opened(req.token)
+        game.check_seat(state, req.seat, "seat")
+        check_seat_key(keyring, game_id, sealed, req.seat, req.seat_key)
+        return sealed, state
 
     def for_seat(events: Sequence[Any], seat: int) -> list[Any]:
         return [shown for event in events if (shown := game.event_for_seat(event, seat)) is not None]
 
     def new(req: Any) -> Any:
-        keys = ring()
         # the service draws the seed (a client never chooses it); the players' entropy is mixed in
         seeding = Seeding(draw_seed(), tuple(req.entropy))
         state, events = game.new_match(req.players, req.options, seeding, None, req.dealer)
-        first = Sealed.of(new_match_id(), 1, keys.current.id, model_json(state), (dump_events(events),))
-        token = seal(keys, game_id, first)
+        first = Sealed.of(new_match_id(), 1, keyring.current.id, model_json(state), (dump_events(events),))
+        token = seal(keyring, game_id, first)
         tokens.put(token, first, state)
         return constructed(
             m.new_response,
             token=token,
             version=1,
             match_id=match_id_text(first.match_id),
-            seat_keys=seat_keys(keys, game_id, first, game.players(state)),
+            seat_keys=seat_keys(keyring, game_id, first, game.players(state)),
             commitment=seeding.commitment,
         )
 
     def moves(req: Any) -> Any:
-        _, sealed, state, seat = seat_opened(req)
+        sealed, state = seat_opened(req)
+        seat = req.seat
         to_act, legal = game.moves(state, seat)
         return constructed(
             m.moves_response,
@@ -226,8 +233,8 @@ def sealed_runs(
         )
 
     def apply(req: Any) -> Any:
-        keys, sealed, state, seat = seat_opened(req)
-        move = req.move
+        sealed, state = seat_opened(req)
+        seat, move = req.seat, req.move
         if move.player != seat:
             raise NotYourSeatError(
                 f"Seat {seat} may only make its own moves.",
@@ -247,15 +254,15 @@ def sealed_runs(
             own = [legal for legal in error.legal_moves if legal.player == seat]
             raise type(error)(error.detail, own, error.issues) from None
         following = sealed.followed_by(model_json(after), dump_events(events), LOG_VERSIONS)
-        token = seal(keys, game_id, following)
+        token = seal(keyring, game_id, following)
         tokens.put(token, following, after)
         return constructed(
             m.apply_response, token=token, version=following.version, events=for_seat(events, seat)
         )
 
     def view(req: Any) -> Any:
-        _, sealed, state, seat = seat_opened(req)
-        since = req.since
+        sealed, state = seat_opened(req)
+        seat, since = req.seat, req.since
         log = sealed.log
         entries = [
             constructed(m.log_entry, version=version, events=for_seat(read_events(raw), seat))
@@ -272,7 +279,7 @@ def sealed_runs(
         )
 
     def score(req: Any) -> Any:
-        _, sealed, state = opened(req)
+        sealed, state = opened(req.token)
         detail = game.score(state)
         score = constructed(
             operation_models(game_id).score_response,

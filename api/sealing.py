@@ -92,32 +92,47 @@ class SealedModeDisabledError(SealError):
     argument = ""
 
 
-class TokenMalformedError(SealError):
-    """Not a token of this service: bad base64, too short, an unknown format or a truncated header."""
+class TokenError(SealError):
+    """Base of the errors about the request's ``token``: each one's problem lists the token's path with
+    the class's short ``issue``."""
+
+    issue = "not a token this service can open"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, [IssueAt((), self.issue)])
+
+
+class TokenMalformedError(TokenError):
+    """Not a token of this service: not canonical URL-safe base64, too short, an unknown format or a
+    truncated header."""
 
     code = "token/malformed"
     title = "Malformed token"
+    issue = "must be a token as the service made it (URL-safe base64 of its format)"
 
 
-class TokenWrongGameError(SealError):
+class TokenWrongGameError(TokenError):
     """A token of another game."""
 
     code = "token/wrong-game"
     title = "Token of another game"
+    issue = "must be a token of this game"
 
 
-class TokenUnknownKeyError(SealError):
+class TokenUnknownKeyError(TokenError):
     """A token sealed (or a match started) with a key this server does not have."""
 
     code = "token/unknown-key"
     title = "Token of an unknown key"
+    issue = "must be sealed with a key this server has"
 
 
-class TokenInvalidError(SealError):
+class TokenInvalidError(TokenError):
     """The token does not authenticate: modified, truncated, or sealed by another key with the same id."""
 
     code = "token/invalid"
     title = "Invalid token"
+    issue = "must be a token as the service sealed it, unchanged"
 
 
 class SeatForbiddenError(SealError):
@@ -145,15 +160,16 @@ class SealKeysError(ValueError):
 # pybase64 rather than the standard library's base64: a token is about 2 KB, and encoding one with
 # base64.urlsafe_b64encode (a byte loop, then a translate for the URL-safe alphabet) was about 45,000
 # CPU instructions of every sealed apply (508k -> 463k per request with pybase64's SIMD codec). Its
-# b64encode_as_string writes the unpadded text straight into a str: no bytes to strip of "=" and decode
-# (about 4,000 instructions of each seal).
+# b64encode_as_string writes the text straight into a str: no bytes to decode (about 4,000 instructions
+# of each seal); its padding is stripped rather than left out with padded=False, a keyword argument,
+# which pybase64 parsed at about 0.1 us a call.
 # Server keys may be written in either alphabet: they are spelled URL-safe before decoding (decoding
 # "+" and "/" with the URL-safe alphabet's altchars is deprecated, and will be an error).
 _STANDARD_TO_URL_SAFE = str.maketrans("+/", "-_")
 
 
 def _b64url(data: bytes) -> str:
-    return pybase64.b64encode_as_string(data, b"-_", padded=False)
+    return pybase64.b64encode_as_string(data, b"-_").rstrip("=")
 
 
 @dataclass(frozen=True)
@@ -212,16 +228,24 @@ class Keyring:
         """The keys of ``RULES_SEAL_KEYS``; None when unset or empty."""
         return cls.parse((os.environ if env is None else env).get(ENV_VARIABLE, ""))
 
-    @property
+    # cached properties rather than properties: every seal reads the current key and every seat-key check
+    # finds a key by id, and a property's call was a Python frame of every sealed request
+
+    @cached_property
     def current(self) -> ServerKey:
         """The key that seals new tokens."""
         return self.keys[0]
 
+    @cached_property
+    def by_id(self) -> dict[str, ServerKey]:
+        """Every key by its id."""
+        return {key.id: key for key in self.keys}
+
     def get(self, key_id: str) -> ServerKey:
         """The key with this id; :class:`TokenUnknownKeyError` when it is not configured."""
-        for key in self.keys:
-            if key.id == key_id:
-                return key
+        key = self.by_id.get(key_id)
+        if key is not None:
+            return key
         raise TokenUnknownKeyError(
             "This token was sealed with a key this server does not have (another deployment, or a "
             "retired key).",
@@ -275,8 +299,8 @@ class Sealed(NamedTuple):
         elif dropped >= entries:
             logged, entries = events, 1
         else:  # the oldest entries make room: they come first
-            at = 0
-            for _ in range(dropped):
+            at = logged.index(SEPARATOR) + 1
+            for _ in range(dropped - 1):  # none once the log is full: each move then drops one
                 at = logged.index(SEPARATOR, at) + 1
             logged, entries = SEPARATOR.join((logged[at:], events)), keep
         return Sealed(self.match_id, self.version + 1, self.seat_key_id, state_json, logged, entries)
@@ -303,7 +327,11 @@ def _header_start(key_id: str, game_id: str) -> bytes:
 
 
 def open_token(keyring: Keyring, game_id: str, token: str) -> Sealed:
-    """The contents of a token of ``game_id``, or a :class:`SealError` saying what is wrong with it."""
+    """The contents of a token of ``game_id``, or a :class:`SealError` saying what is wrong with it.
+
+    ``token`` may be any text: the request models check only its length (see ``schema/sealed.py``)."""
+    if "+" in token or "/" in token:  # the standard alphabet's, which the decoder takes (with a warning)
+        raise TokenMalformedError("The token is not URL-safe base64.")
     try:
         raw = url_safe_base64_decoded(token)
     except (binascii.Error, ValueError):

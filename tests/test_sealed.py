@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import os
 import random
+import re
 import struct
 import warnings
 import zlib
@@ -14,7 +15,7 @@ import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette asks for httpx2, which its test client does not need yet
@@ -23,13 +24,21 @@ with warnings.catch_warnings():
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.problems import dump
-from sevens_rules.api.sealed import LOG_VERSIONS, TAIL_CHARACTERS, OpenedTokens, sealed_models, sealed_runs
+from sevens_rules.api.sealed import (
+    LOG_VERSIONS,
+    OPERATIONS,
+    TAIL_CHARACTERS,
+    OpenedTokens,
+    sealed_models,
+    sealed_runs,
+)
 from sevens_rules.api.sealing import (
     COMPRESSED_FORMAT,
     FORMAT,
     SIZED_FORMAT,
     Keyring,
     Sealed,
+    SealedModeDisabledError,
     SealKeysError,
     _b64url,
     open_token,
@@ -41,7 +50,7 @@ from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.common import model_json
 from sevens_rules.schema.my_ship_sails import MyShipSailsEvent
 from sevens_rules.schema.operations import wire_model
-from sevens_rules.schema.sealed import MAX_TOKEN_LENGTH, Token, TokenFirst, TokenText
+from sevens_rules.schema.sealed import MAX_TOKEN_LENGTH, TOKEN_PATTERN, Token, TokenFirst
 from sevens_rules.schema.sedmice import SedmiceEvent
 from sevens_rules.schema.sjuan import SjuanEvent, SjuanEventType
 from tests.sealed_helpers import call, cards_in, event_leaks, hidden_from, keyring
@@ -482,6 +491,14 @@ def test_random_sealed_matches_never_show_a_seat_what_it_may_not_see(game_id: st
 # ---- opened tokens -----------------------------------------------------------------------------------
 
 
+def test_without_keys_the_sealed_operations_are_the_same_five_each_refusing() -> None:
+    disabled, enabled = sealed_runs(GAMES["sjuan"], None), sealed_runs(GAMES["sjuan"], RING)
+    assert tuple(disabled) == tuple(enabled) == OPERATIONS
+    for run in disabled.values():
+        with pytest.raises(SealedModeDisabledError):
+            run(None)
+
+
 def test_remembered_tokens_are_bounded_and_the_least_recent_is_forgotten_first() -> None:
     tokens = OpenedTokens(2)
     contents = [Sealed.of(bytes(16), version, "k1", b"{}", ()) for version in range(3)]
@@ -743,79 +760,79 @@ def test_a_token_of_the_earlier_sized_format_still_opens_and_is_sealed_again_in_
     assert [version for version, _ in open_token(RING, "sjuan", again["token"]).log] == [1, 2, 3]
 
 
-# ---- a token's text, taken at once when it is base64 ----------------------------------------------------
+# ---- a token's text: read where it is opened -------------------------------------------------------
 
 
-class _Posted(BaseModel):
-    token: Token
+_OUTSIDE_THE_ALPHABET = "=+/ .~\n\x00\u00e9\u2603\U0001f0a1"
+_TOKEN_ALPHABET = re.compile(r"[A-Za-z0-9_-]+")  # TOKEN_PATTERN without its anchors, for fullmatch
 
 
-class _PostedByPattern(BaseModel):
-    token: TokenText
-
-
-_TOKEN_CHARACTERS = "AZaz09-_=+/ .\n\u00e9\u2603"
-
-
-def _validated(model: type[BaseModel], text: str) -> tuple[bool, Any]:
-    try:
-        return True, model.model_validate_json(orjson.dumps({"token": text})).model_dump()
-    except ValidationError as error:
-        return False, error.errors(include_url=False)
-
-
-_BASE64_TEXT = st.from_regex(r"[A-Za-z0-9_-]{0,50}", fullmatch=True)
-_ANY_TOKEN_TEXT = st.text(alphabet=_TOKEN_CHARACTERS, max_size=40) | _BASE64_TEXT | st.text()
-
-
-@given(_ANY_TOKEN_TEXT)
-def test_a_token_taken_at_once_is_exactly_what_the_pattern_takes(text: str) -> None:
-    assert _validated(_Posted, text) == _validated(_PostedByPattern, text)
-
-
-@given(_BASE64_TEXT, st.sampled_from("=+/ \n\x00.~\u00e9\u2603\U0001f0a1"), st.integers(0, 50))
-def test_base64_with_one_character_outside_the_alphabet_is_refused_as_the_pattern_refuses_it(
-    text: str, outside: str, at: int
+@pytest.mark.parametrize("name", ["score", "moves", "apply", "view"])
+@given(st.sampled_from(_OUTSIDE_THE_ALPHABET), st.integers(0, 4000))
+def test_a_token_with_a_character_outside_the_url_safe_alphabet_is_refused_as_malformed_at_token(
+    name: str, outside: str, at: int
 ) -> None:
-    # the decoder itself takes "=" (padding) and "+" "/" (the standard alphabet, deprecated with
-    # altchars): the fast path must not
-    spoiled = text[:at] + outside + text[at:]
-    assert _validated(_Posted, spoiled) == _validated(_PostedByPattern, spoiled)
+    # the request models check a token's length only: every operation must refuse the rest when it opens
+    # the token (the genuine token is remembered: one spoiled in front shares its tail)
+    token = _SPOILED_MATCH["token"]
+    at %= len(token) + 1
+    spoiled = token[:at] + outside + token[at:]
+    seat, move = _first_move("sjuan", _SPOILED_MATCH)
+    body = {"token": spoiled} if name == "score" else _seat_body({**_SPOILED_MATCH, "token": spoiled}, seat)
+    if name == "apply":
+        body["move"] = move
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the decoder's deprecation warning for "+" "/" is not an answer
+        status, problem = call(RING, "sjuan", name, body)
+    assert (status, problem["code"]) == (422, "token/malformed"), problem
+    assert [issue["path"] for issue in problem["errors"]] == ["/token"]
+
+
+_SPOILED_MATCH = _new("sjuan", 4)
+
+
+@given(st.text(max_size=60) | st.from_regex(r"[A-Za-z0-9_-]{1,60}", fullmatch=True))
+def test_any_text_as_a_token_is_refused_with_a_token_code_at_token(text: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        status, problem = _score(text)
+    assert status == 422
+    assert problem["code"] in (TOKEN_CODES if text else {"request/invalid"}), problem
+    assert [issue["path"] for issue in problem["errors"]] == ["/token"]
+    if problem["code"] in TOKEN_CODES - {"token/malformed"}:  # read as far as its header: in the alphabet
+        assert _TOKEN_ALPHABET.fullmatch(text)
 
 
 _LONGEST = "A" * MAX_TOKEN_LENGTH
 
 
 @pytest.mark.parametrize(
-    "value",
+    ("value", "code"),
     [
-        *("", "A", "AB", "ABC", "ABCD", "AB==", "AB=", "A+B/", "AB+C", "AB/C", "ABC+", "A/"),
-        *(_LONGEST, _LONGEST[:-1] + "+", _LONGEST + "A", "A\x00"),
+        ("", "request/invalid"),
+        ("A", "token/malformed"),
+        ("AB==", "token/malformed"),
+        ("AB=", "token/malformed"),
+        ("A+B/", "token/malformed"),
+        ("A\x00", "token/malformed"),
+        (_LONGEST, "token/malformed"),
+        (_LONGEST + "A", "request/invalid"),
+        (None, "request/invalid"),
+        (12, "request/invalid"),
+        (["AB"], "request/invalid"),
     ],
 )
-def test_token_edge_cases_are_validated_as_the_pattern_does(value: str) -> None:
-    assert _validated(_Posted, value) == _validated(_PostedByPattern, value)
-    # and from Python values: a str subclass is left to the constraints, which make it a str
-    for given_value in (value, _Text(value)):
-        outcomes: list[Any] = []
-        for model in (_Posted, _PostedByPattern):
-            try:
-                token = model(token=given_value).token
-                outcomes.append((type(token), token))
-            except ValidationError as error:
-                outcomes.append(error.errors(include_url=False))
-        assert outcomes[0] == outcomes[1]
+def test_token_edge_cases_are_refused_at_token(value: Any, code: str) -> None:
+    status, problem = _score(value)
+    assert (status, problem["code"]) == (422, code), problem
+    assert [issue["path"] for issue in problem["errors"]] == ["/token"]
 
 
-class _Text(str):
-    """A str subclass."""
-
-
-@pytest.mark.parametrize("value", [None, 12, 1.5, True, ["AB"], {"a": 1}])
-def test_a_token_that_is_no_string_is_refused_as_the_pattern_refuses_it(value: Any) -> None:
-    body = orjson.dumps({"token": value})
-    with pytest.raises(ValidationError) as fast:
-        _Posted.model_validate_json(body)
-    with pytest.raises(ValidationError) as plain:
-        _PostedByPattern.model_validate_json(body)
-    assert fast.value.errors(include_url=False) == plain.value.errors(include_url=False)
+def test_the_schema_documents_the_token_alphabet_and_length() -> None:
+    schema = TypeAdapter(Token).json_schema()
+    assert schema["type"] == "string"
+    assert schema["pattern"] == TOKEN_PATTERN == f"^{_TOKEN_ALPHABET.pattern}$"
+    assert (schema["minLength"], schema["maxLength"]) == (1, MAX_TOKEN_LENGTH)
+    for name in ("score", "moves", "apply", "view"):
+        request = sealed_models("sjuan").__dict__[f"{name}_request"].model_json_schema()
+        assert request["properties"]["token"]["pattern"] == TOKEN_PATTERN
