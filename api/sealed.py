@@ -184,19 +184,17 @@ def _runs(game: AnyGame, keyring: Keyring, opened_tokens: int) -> dict[str, Call
     dump_events = partial(events_adapter.serializer.to_json, exclude_defaults=True)
     game_id = game.id
 
-    def opened(token: str) -> tuple[Sealed, Any]:
-        """The contents and state of ``token``: remembered, or opened (and then remembered)."""
-        remembered = tokens.get(token)
-        if remembered is not None:
-            return remembered
+    def opened_afresh(token: str) -> tuple[Sealed, Any]:
+        """The contents and state of ``token``, opened (and then remembered)."""
         sealed = open_token(keyring, game_id, token)
         state = parse_state(sealed.state_json)
         tokens.put(token, sealed, state)
         return sealed, state
 
     def seat_opened(req: Any) -> tuple[Sealed, Any]:
-        """:func:`opened` for the request's token, once its seat and seat key are checked."""
-        sealed, state = opened(req.token)
+        """The contents and state of the request's token (remembered, or opened afresh: a remembered pair
+        is never empty), once its seat and seat key are checked."""
+        sealed, state = tokens.get(req.token) or opened_afresh(req.token)
         game.check_seat(state, req.seat, "seat")
         check_seat_key(keyring, game_id, sealed, req.seat, req.seat_key)
         return sealed, state
@@ -279,7 +277,7 @@ def _runs(game: AnyGame, keyring: Keyring, opened_tokens: int) -> dict[str, Call
         )
 
     def score(req: Any) -> Any:
-        sealed, state = opened(req.token)
+        sealed, state = tokens.get(req.token) or opened_afresh(req.token)
         detail = game.score(state)
         score = constructed(
             operation_models(game_id).score_response,
