@@ -5,7 +5,8 @@ with the same field names (no camel-casing), so a state returned by REST is acce
 GraphQL variable and the other way round. Each operation becomes one root field (``sjuanMoves``) whose
 arguments are the request model's fields and whose result is a union of the response and the game's
 problem type: errors come back as data. GraphQL inputs are validated by the very pydantic model REST
-uses, so both surfaces accept exactly the same requests.
+uses, so both surfaces accept exactly the same requests; an explicit ``null`` for a nullable argument is
+read as the argument left out (:func:`nulls_as_omitted`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from graphql import (
 )
 from graphql.validation.validate import ValidationAbortedError
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 from strawberry.exceptions import MissingQueryError
 from strawberry.extensions import SchemaExtension
@@ -165,15 +167,99 @@ def to_plain(value: Any) -> Any:
     return value
 
 
+NullsAsOmitted = Callable[[dict[str, Any]], dict[str, Any]]
+"""Takes a request's (or a nested input object's) coerced values, gives them with every explicit null
+of a field that has a default but refuses null left out (the values themselves when there is none)."""
+
+
+def _accepts_none(annotation: Any) -> bool:
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _accepts_none(get_args(annotation)[0])
+    if origin in (Union, types.UnionType):
+        return any(a is type(None) or _accepts_none(a) for a in get_args(annotation))
+    return annotation is type(None) or annotation is Any
+
+
+def _non_null_default(field: FieldInfo) -> bool:
+    """Whether the SDL shows an optional field with its scalar default, non-null (``since: Int! = 0``);
+    otherwise it is nullable there."""
+    return field.default is not PydanticUndefined and isinstance(field.default, bool | int | str)
+
+
+def _nested_models(annotation: Any) -> tuple[type[BaseModel], bool] | None:
+    """The model inside a field's annotation and whether it is a list of them, or None."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _nested_models(get_args(annotation)[0])
+    if origin in (Union, types.UnionType):
+        inner = [found for a in get_args(annotation) if (found := _nested_models(a)) is not None]
+        return inner[0] if len(inner) == 1 else None
+    if origin is list:
+        found = _nested_models(get_args(annotation)[0])
+        return (found[0], True) if found is not None and not found[1] else None
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation, False
+    return None
+
+
+def nulls_as_omitted(
+    model: type[BaseModel], memo: dict[type[BaseModel], NullsAsOmitted | None] | None = None
+) -> NullsAsOmitted | None:
+    """How the GraphQL arguments of ``model`` read an explicit ``null``, or None when they need nothing.
+
+    The SDL makes an optional field nullable (``entropy: [String!]``, ``options: SjuanOptionsInput``),
+    and generic clients send ``null`` for every variable left unset; the model gives such a field a
+    default instead and refuses ``None`` (REST's schema does not make it nullable). So a null there
+    means what leaving the field out means: the default. A field whose model accepts ``None`` keeps it.
+    Derived from the models, nested input objects included, so a new operation gets it too.
+    """
+    memo = {} if memo is None else memo
+    if model in memo:
+        return memo[model]
+    memo[model] = None  # a model that refers to itself: the inner reference is not searched again
+    dropped: list[str] = []
+    nested: list[tuple[str, NullsAsOmitted, bool]] = []
+    for name, field in model.model_fields.items():
+        if not field.is_required() and not _accepts_none(field.annotation) and not _non_null_default(field):
+            dropped.append(name)
+        found = _nested_models(field.annotation)
+        if found is not None:
+            inner = nulls_as_omitted(found[0], memo)
+            if inner is not None:
+                nested.append((name, inner, found[1]))
+    if not dropped and not nested:
+        return None
+
+    def cleaned(values: dict[str, Any]) -> dict[str, Any]:
+        if any(values.get(name, values) is None for name in dropped):
+            values = {
+                name: value for name, value in values.items() if value is not None or name not in dropped
+            }
+        for name, inner, is_list in nested:
+            value = values.get(name)
+            if isinstance(value, dict):
+                values = {**values, name: inner(value)}
+            elif is_list and isinstance(value, list):
+                values = {**values, name: [inner(v) if isinstance(v, dict) else v for v in value]}
+        return values
+
+    memo[model] = cleaned
+    return cleaned
+
+
 def _executor(op: Operation) -> Callable[[dict[str, Any]], Any]:
     """Run one operation on plain JSON-like arguments: the response, or the game's problem as data."""
     answer = runner(op, op.field_name)
     field_name = op.field_name
+    cleaned = nulls_as_omitted(op.request)
 
     def execute(arguments: dict[str, Any]) -> Any:
         request = current_request.get()
         if request is not None:  # the access log and metrics name the operation by its root field
             request.ran_field(field_name)
+        if cleaned is not None:
+            arguments = cleaned(arguments)
         # the REST runner, on the same bytes REST would see: both surfaces accept the same requests
         return answer(orjson.dumps(arguments))
 
