@@ -8,7 +8,7 @@ operation exists on both surfaces with the same request and response models.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -16,12 +16,12 @@ from sevens_rules.api.game_models import operation_models
 from sevens_rules.api.sealed import sealed_models, sealed_runs
 from sevens_rules.api.sealing import Keyring
 from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
-from sevens_rules.engine.game import Game, constructed
+from sevens_rules.engine.game import Game, constructed, unvalidated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.verification import verify_deal
 from sevens_rules.schema.common import GameInfo, GamesResponse, Problem, WireModel, options_info
 from sevens_rules.schema.dealing import DealVerification, FreshSeed, SeedRequest
-from sevens_rules.schema.operations import field_prefix
+from sevens_rules.schema.operations import field_prefix, named_model, type_prefix
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
@@ -164,9 +164,34 @@ def sealed_operations(game: AnyGame, keyring: Keyring | None) -> list[Operation]
 @cache
 def all_operations(keyring: Keyring | None = None) -> tuple[Operation, ...]:
     """Every operation of every game, in registry order: the plain ones, then the sealed ones (whose
-    models do not depend on ``keyring``)."""
+    models do not depend on ``keyring``), each with its uniform model names (:func:`uniformly_named`)."""
     plain = [op for game in GAMES.values() for op in game_operations(game)]
-    return (*plain, *(op for game in GAMES.values() for op in sealed_operations(game, keyring)))
+    ops = (*plain, *(op for game in GAMES.values() for op in sealed_operations(game, keyring)))
+    return tuple(uniformly_named(op) for op in ops)
+
+
+def uniformly_named(op: Operation) -> Operation:
+    """``op`` with its request and response models named ``<Game>[Sealed]<Op>Request`` and
+    ``...Response`` (``FanTanSeedResponse``, ``SjuanSealedNewResponse``).
+
+    The one place names are given: an operation whose models are shared between games or named otherwise
+    (``seed`` answers the shared ``FreshSeed``) gets a subclass of its own name, and its answers are
+    handed out as that subclass. An operation added to the list gets uniform names without more code.
+    """
+    stem = f"{type_prefix(op.game.id)}{'Sealed' if op.sealed else ''}{op.name.capitalize()}"
+    request = named_model(op.request, f"{stem}Request")
+    response = named_model(op.response, f"{stem}Response")
+    if request is op.request and response is op.response:
+        return op
+    run = op.run
+    if response is not op.response:
+
+        def run_named(req: Any, _run: Callable[[Any], WireModel] = op.run) -> WireModel:
+            answer = _run(req)
+            return unvalidated(response, answer.__dict__, answer.model_fields_set)
+
+        run = run_named
+    return replace(op, request=request, response=response, run=run)
 
 
 def rules_path(game_id: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from pydantic import Field, create_model
@@ -61,6 +62,16 @@ class OperationModels:
     view_response: type[Any]
     verify_request: type[Any]
     problem: type[Problem]
+
+
+@cache
+def named_model(model: type[WireModel], name: str) -> type[WireModel]:
+    """``model`` itself when it is called ``name``, else its subclass of that name (same fields, same
+    schema, the same documentation): one subclass per name, however often it is asked for."""
+    if model.__name__ == name:
+        return model
+    named: type[WireModel] = create_model(name, __base__=model, __doc__=_doc(model))
+    return named
 
 
 def wire_model(name: str, doc: str, base: type[WireModel] = WireModel, **fields: Any) -> type[WireModel]:

@@ -255,9 +255,11 @@ def test_the_seed_operation_gives_a_fresh_seed_and_its_commitment(client: TestCl
     for answer in answers:
         assert set(answer) == {"seed", "commitment"}
         assert answer["commitment"] == spec_commitment(answer["seed"])
-    query = "{ sjuanSeed { __typename ... on FreshSeed { seed commitment } } }"
+    query = "{ sjuanSeed { __typename ... on SjuanSeedResponse { seed commitment } } }"
     fresh = client.post("/graphql", json={"query": query}).json()["data"]["sjuanSeed"]
-    assert fresh["__typename"] == "FreshSeed" and fresh["commitment"] == spec_commitment(fresh["seed"])
+    assert fresh["__typename"] == "SjuanSeedResponse" and fresh["commitment"] == spec_commitment(
+        fresh["seed"]
+    )
 
 
 def test_a_state_whose_commitment_is_not_its_seeds_is_inconsistent(client: TestClient) -> None:
@@ -339,7 +341,7 @@ def test_verify_reports_a_wrong_commitment_and_needs_the_dealer_of_later_deals(c
     assert problem.status_code == 422 and problem.json()["code"] == "request/invalid"
     assert [e["path"] for e in problem.json()["errors"]] == ["/dealer"]
     query = """query($seed: String!, $c: String!) { sjuanVerify(seed: $seed, commitment: $c, players: 3) {
-      ... on DealVerification { commitment_matches commitment deal_number dealer deck hands } } }"""
+      ... on SjuanVerifyResponse { commitment_matches commitment deal_number dealer deck hands } } }"""
     variables = {"seed": SEED, "c": COMMITMENT}
     data = client.post("/graphql", json={"query": query, "variables": variables}).json()["data"][
         "sjuanVerify"
