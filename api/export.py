@@ -1,7 +1,7 @@
 """Regenerate the committed contract.
 
 ``python -m sevens_rules.api.export`` writes ``openapi/openapi.json``, ``openapi/schema.graphql`` and
-``openapi/fragments.graphql`` (one full-state fragment per game);
+``openapi/fragments.graphql`` (per game, a fragment of its whole state and one of its whole move);
 ``python -m sevens_rules.api.export --check`` fails when any of them differs from the models.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import strawberry
 
-from sevens_rules.api.graphql import build_schema, state_fragments
+from sevens_rules.api.graphql import build_schema, contract_fragments
 from sevens_rules.api.openapi import openapi_json
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +33,7 @@ def artifacts() -> dict[Path, bytes]:
     return {
         OPENAPI_PATH: openapi_json(),
         SDL_PATH: sdl(schema),
-        FRAGMENTS_PATH: state_fragments(schema).encode(),
+        FRAGMENTS_PATH: contract_fragments(schema).encode(),
     }
 
 

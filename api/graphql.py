@@ -64,20 +64,25 @@ from sevens_rules.api.operations import Operation, all_operations, games_respons
 from sevens_rules.api.problems import runner
 from sevens_rules.api.sealing import Keyring
 from sevens_rules.schema.common import GameInfo
+from sevens_rules.schema.operations import contract_names
+
+Names = dict[type[Any], str]
+"""The names one game's contract gives models it may share (:func:`contract_names`); empty elsewhere."""
 
 
 class _TypeBuilder:
-    """Derives strawberry output and input types from pydantic models, each exactly once."""
+    """Derives strawberry output and input types from pydantic models, each exactly once per name (a
+    model shared by several games is one type per game where the contract names it after the game)."""
 
     def __init__(self) -> None:
-        self.outputs: dict[type[BaseModel], type] = {}
-        self.inputs: dict[type[BaseModel], type] = {}
+        self.outputs: dict[tuple[type[BaseModel], str], type] = {}
+        self.inputs: dict[tuple[type[BaseModel], str], type] = {}
         self.enums: set[type[Enum]] = set()
 
-    def annotation(self, annotation: Any, as_input: bool) -> Any:
+    def annotation(self, annotation: Any, as_input: bool, names: Names) -> Any:
         origin = get_origin(annotation)
         if origin is Annotated:
-            return self.annotation(get_args(annotation)[0], as_input)
+            return self.annotation(get_args(annotation)[0], as_input, names)
         if origin in (Union, types.UnionType):
             args = [a for a in get_args(annotation) if a is not type(None)]
             if not as_input and len(args) > 1 and all(a in (bool, int, str) for a in args):
@@ -85,9 +90,9 @@ class _TypeBuilder:
                 return JSON | None
             if len(args) != 1:
                 raise TypeError(f"GraphQL cannot map the union {annotation!r}")
-            return self.annotation(args[0], as_input) | None
+            return self.annotation(args[0], as_input, names) | None
         if origin is list:
-            return list[self.annotation(get_args(annotation)[0], as_input)]  # type: ignore[misc]
+            return list[self.annotation(get_args(annotation)[0], as_input, names)]  # type: ignore[misc]
         if origin is Literal:
             return type(get_args(annotation)[0])
         if annotation in (bool, int, str):
@@ -98,17 +103,18 @@ class _TypeBuilder:
                 self.enums.add(annotation)
             return annotation
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            return self.input_type(annotation) if as_input else self.output_type(annotation)
+            return self.input_type(annotation, names) if as_input else self.output_type(annotation, names)
         raise TypeError(f"GraphQL cannot map {annotation!r}")
 
-    def output_type(self, model: type[BaseModel]) -> type:
-        if model in self.outputs:
-            return self.outputs[model]
+    def output_type(self, model: type[BaseModel], names: Names) -> type:
+        type_name = names.get(model, model.__name__)
+        if (model, type_name) in self.outputs:
+            return self.outputs[model, type_name]
         namespace: dict[str, Any] = {"__annotations__": {}}
-        cls = type(model.__name__, (), namespace)
-        self.outputs[model] = cls  # before the fields: models may refer to each other
+        cls = type(type_name, (), namespace)
+        self.outputs[model, type_name] = cls  # before the fields: models may refer to each other
         for name, field in model.model_fields.items():
-            namespace["__annotations__"][name] = self.annotation(field.annotation, as_input=False)
+            namespace["__annotations__"][name] = self.annotation(field.annotation, False, names)
             setattr(cls, name, strawberry.field(description=field.description))
         cls.__annotations__ = namespace["__annotations__"]
 
@@ -116,16 +122,17 @@ class _TypeBuilder:
             return isinstance(obj, model)
 
         cls.is_type_of = staticmethod(is_type_of)  # type: ignore[attr-defined]
-        strawberry.type(cls, name=model.__name__, description=_doc(model))
+        strawberry.type(cls, name=type_name, description=_doc(model))
         return cls
 
-    def input_type(self, model: type[BaseModel]) -> type:
-        if model in self.inputs:
-            return self.inputs[model]
+    def input_type(self, model: type[BaseModel], names: Names) -> type:
+        type_name = names.get(model, model.__name__) + "Input"
+        if (model, type_name) in self.inputs:
+            return self.inputs[model, type_name]
         annotations: dict[str, Any] = {}
         namespace: dict[str, Any] = {"__annotations__": annotations}
         for name, field in model.model_fields.items():
-            hint = self.annotation(field.annotation, as_input=True)
+            hint = self.annotation(field.annotation, True, names)
             default: Any = UNSET
             if (
                 not field.is_required()
@@ -141,9 +148,9 @@ class _TypeBuilder:
                 if field.is_required()
                 else strawberry.field(description=field.description, default=default)
             )
-        cls = type(f"{model.__name__}Input", (), namespace)
-        strawberry.input(cls, name=f"{model.__name__}Input", description=_doc(model))
-        self.inputs[model] = cls
+        cls = type(type_name, (), namespace)
+        strawberry.input(cls, name=type_name, description=_doc(model))
+        self.inputs[model, type_name] = cls
         return cls
 
 
@@ -275,8 +282,9 @@ def _resolver(op: Operation, builder: _TypeBuilder) -> Any:
 
     parameters = []
     annotations: dict[str, Any] = {}
+    names = contract_names(op.game.id, op.game.models)
     for name, field in op.request.model_fields.items():
-        hint = builder.annotation(field.annotation, as_input=True)
+        hint = builder.annotation(field.annotation, True, names)
         default: Any = inspect.Parameter.empty
         if not field.is_required():
             default = UNSET
@@ -290,7 +298,7 @@ def _resolver(op: Operation, builder: _TypeBuilder) -> Any:
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint)
         )
     result_name = f"{op.field_name[0].upper()}{op.field_name[1:]}Result"
-    members = (builder.output_type(op.response), builder.output_type(op.problem))
+    members = (builder.output_type(op.response, names), builder.output_type(op.problem, names))
     result = Annotated[Union[members], strawberry.union(result_name)]  # type: ignore[valid-type]  # noqa: UP007
     annotations["return"] = result
     resolve.__signature__ = inspect.Signature(parameters, return_annotation=result)  # type: ignore[attr-defined]
@@ -523,7 +531,7 @@ def build_schema(settings: Settings | None = None, keyring: Keyring | None = Non
     settings = settings or Settings()
     builder = _TypeBuilder()
     # the list itself, not REST's {"games": [...]} wrapper: a client selects `games { id options { ... } }`
-    game_type = builder.output_type(GameInfo)
+    game_type = builder.output_type(GameInfo, {})
 
     def games() -> Any:
         request = current_request.get()
@@ -569,20 +577,34 @@ def state_fragments(schema: strawberry.Schema) -> str:
     A client spreads it (``state { ...SjuanStateFields }``) to get a state it can send straight back as the
     ``state`` argument of the next operation. Generated from the schema, so it never misses a field.
     """
-    from sevens_rules.engine.registry import GAMES  # the registry is needed only to name the state types
+    return "\n".join(_fragments(schema, "state"))
 
-    names = dict.fromkeys(game.models.state.__name__ for game in GAMES.values())
-    blocks = []
-    for name in names:
-        state_type = schema._schema.get_type(name)
-        assert isinstance(state_type, GraphQLObjectType), name
-        blocks.append(f"fragment {name}Fields on {name} {_selection(state_type, 0)}\n")
+
+def contract_fragments(schema: strawberry.Schema) -> str:
+    """``openapi/fragments.graphql``: per game, a fragment of its whole state and one of its whole move
+    (``moves { ...SjuanMoveFields }`` gives moves to send back as the ``move`` argument)."""
     header = (
         "# Generated by `python -m sevens_rules.api.export`; do not edit.\n"
-        "# One fragment per game selecting its whole state, so that a client sends a state back with one\n"
-        "# spread, e.g. `... on SjuanApplyResponse { state { ...SjuanStateFields } }`.\n"
+        "# Per game, a fragment selecting its whole state and one selecting its whole move, so that a\n"
+        "# client sends a state or a listed move back with one spread, e.g.\n"
+        "# `... on SjuanApplyResponse { state { ...SjuanStateFields } }`,\n"
+        "# `... on SjuanMovesResponse { moves { ...SjuanMoveFields } }`.\n"
     )
-    return header + "\n" + "\n".join(blocks)
+    return header + "\n" + "\n".join([*_fragments(schema, "state"), *_fragments(schema, "move")])
+
+
+def _fragments(schema: strawberry.Schema, role: str) -> list[str]:
+    """The fragment of each game's ``state`` or ``move`` type, named as its contract names it."""
+    from sevens_rules.engine.registry import GAMES  # the registry is needed only to name the types
+
+    blocks = []
+    for game in GAMES.values():
+        model = getattr(game.models, role)
+        name = contract_names(game.id, game.models).get(model, model.__name__)
+        object_type = schema._schema.get_type(name)
+        assert isinstance(object_type, GraphQLObjectType), name
+        blocks.append(f"fragment {name}Fields on {name} {_selection(object_type, 0)}\n")
+    return list(dict.fromkeys(blocks))
 
 
 def _selection(object_type: GraphQLObjectType, depth: int) -> str:

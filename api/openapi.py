@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -13,6 +14,7 @@ from sevens_rules import __version__
 from sevens_rules.api.operations import Operation, all_operations
 from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE
 from sevens_rules.schema.common import GamesResponse, Problem
+from sevens_rules.schema.operations import contract_names, type_prefix
 
 REF_TEMPLATE = "#/components/schemas/{model}"
 
@@ -114,6 +116,58 @@ def _renamed(node: Any) -> Any:
     return node
 
 
+def _name_after_games(
+    ops: tuple[Operation, ...],
+    components: dict[str, Any],
+    mode_of: dict[type[BaseModel], JsonSchemaMode],
+    ref: Callable[[type[BaseModel]], dict[str, str]],
+) -> None:
+    """Give the models a game shares with its family the names its contract gives them
+    (:func:`contract_names`: ``FanTanMove``, ``FanTanMoveInput``), as the GraphQL schema does.
+
+    The components of a game's operations (all named after the game) then refer to copies of the
+    shared components under the game's names; the shared ones stay for the game they are named after.
+    """
+    for op in ops:
+        renamed: dict[str, str] = {}
+        for model, name in contract_names(op.game.id, op.game.models).items():
+            if model.__name__ != name:
+                renamed |= {model.__name__ + suffix: name + suffix for suffix in ("", "Input")}
+        if not renamed:
+            continue
+        prefix = type_prefix(op.game.id)
+        roots = [ref(model)["$ref"] for model in (op.request, op.response, op.problem)]
+        for name in sorted(_reachable(roots, components)):
+            if name in renamed:
+                components[renamed[name]] = _refs_renamed(components[name], renamed) | {
+                    "title": renamed[name]
+                }
+            elif any(target in renamed for target in _ref_names(components[name])):
+                if not name.startswith(prefix):
+                    raise RuntimeError(f"{name}, shared, refers to a model {prefix} names otherwise")
+                components[name] = _refs_renamed(components[name], renamed)
+    used = _reachable(_refs(list(components.values())) + [ref(m)["$ref"] for m in mode_of], components)
+    for name in set(components) - used:
+        del components[name]
+
+
+def _ref_names(node: Any) -> list[str]:
+    return [ref.rsplit("/", 1)[1] for ref in _refs(node)]
+
+
+def _refs_renamed(node: Any, renamed: dict[str, str]) -> Any:
+    if isinstance(node, dict):
+        return {
+            key: REF_TEMPLATE.format(model=renamed.get(value.rsplit("/", 1)[1], value.rsplit("/", 1)[1]))
+            if key == "$ref"
+            else _refs_renamed(value, renamed)
+            for key, value in node.items()
+        }
+    if isinstance(node, list):
+        return [_refs_renamed(v, renamed) for v in node]
+    return node
+
+
 def _sealed_responses(problem: dict[str, str]) -> dict[str, Any]:
     return {
         "403": _problem_response(
@@ -196,6 +250,7 @@ def openapi_document() -> dict[str, Any]:
                 },
             }
         }
+    _name_after_games(ops, components, mode_of, ref)
     return {
         "openapi": "3.1.0",
         "info": {

@@ -64,6 +64,18 @@ class OperationModels:
     problem: type[Problem]
 
 
+def contract_names(game_id: str, models: GameModels) -> dict[type[Any], str]:
+    """The names a game's contract gives the models a client writes that it may share with its family:
+    its move and its options are ``<Game>Move`` and ``<Game>Options`` (Fan-Tan plays with Sjuan's move
+    model, and its contract says ``FanTanMove``).
+
+    The wire models stay shared (the engine compares moves by class); the OpenAPI document and the
+    GraphQL schema give them these names in the game's operations, so every game has one move input.
+    """
+    p = type_prefix(game_id)
+    return {models.move: f"{p}Move", models.options: f"{p}Options"}
+
+
 @cache
 def named_model(model: type[WireModel], name: str) -> type[WireModel]:
     """``model`` itself when it is called ``name``, else its subclass of that name (same fields, same

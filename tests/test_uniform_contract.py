@@ -7,9 +7,19 @@ import json
 from pathlib import Path
 from typing import Any
 
-from graphql import GraphQLUnionType, build_schema
+from graphql import (
+    FragmentDefinitionNode,
+    GraphQLObjectType,
+    GraphQLUnionType,
+    build_schema,
+    get_named_type,
+    parse,
+    print_ast,
+)
+from starlette.testclient import TestClient
 
 from sevens_rules.api.operations import all_operations
+from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.operations import type_prefix
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,3 +53,69 @@ def test_seed_and_verify_answer_their_own_response_types() -> None:
     answer = seed.run(seed.request())
     assert type(answer).__name__ == "FanTanSeedResponse"
     assert set(answer.model_dump()) == {"seed", "commitment"}
+
+
+def _named(type_: Any) -> str:
+    return str(get_named_type(type_))
+
+
+def test_every_game_has_one_move_input_and_one_options_input_of_its_name() -> None:
+    fields = SDL.query_type.fields  # type: ignore[union-attr]
+    for op in OPS:
+        p = type_prefix(op.game.id)
+        arguments = fields[op.field_name].args
+        if "move" in arguments:
+            assert str(arguments["move"].type) == f"{p}MoveInput!", op.field_name
+        if "options" in arguments:
+            assert str(arguments["options"].type) == f"{p}OptionsInput", op.field_name
+        problem = SDL.get_type(f"{p}Problem")
+        assert isinstance(problem, GraphQLObjectType)
+        assert _named(problem.fields["legal_moves"].type) == f"{p}Move"
+        if op.name == "moves":
+            response = SDL.get_type(f"{stem(op)}Response")
+            assert isinstance(response, GraphQLObjectType)
+            assert _named(response.fields["moves"].type) == f"{p}Move", op.field_name
+        schemas = OPENAPI["components"]["schemas"]
+        request = schemas[f"{stem(op)}Request"]["properties"]
+        if "move" in request:
+            assert request["move"]["$ref"].endswith(f"/{p}MoveInput"), op.path
+        if op.name == "moves":
+            items = schemas[f"{stem(op)}Response"]["properties"]["moves"]["items"]
+            assert items["$ref"].endswith(f"/{p}Move"), op.path
+
+
+def test_no_game_names_another_games_move_or_options() -> None:
+    prefixes = {type_prefix(game_id) for game_id in GAMES}
+    for op in OPS:
+        p = type_prefix(op.game.id)
+        schemas = OPENAPI["components"]["schemas"]
+        text = json.dumps([schemas[f"{stem(op)}Request"], schemas[f"{stem(op)}Response"]])
+        for other in prefixes - {p}:
+            for kind in ("Move", "MoveInput", "Options", "OptionsInput"):
+                assert f'/{other}{kind}"' not in text, (op.path, other + kind)
+
+
+def test_the_move_fragment_sends_a_listed_move_back(client: TestClient) -> None:
+    fragments = {
+        d.name.value: print_ast(d)
+        for d in parse((ROOT / "openapi" / "fragments.graphql").read_text()).definitions
+        if isinstance(d, FragmentDefinitionNode)
+    }
+    assert {f"{type_prefix(g)}MoveFields" for g in GAMES} <= set(fragments)
+    new = (
+        f'{{ fanTanNew(players: 3, seed: "{"0" * 63}1") {{ ... on FanTanNewResponse '
+        "{ state { ...FanTanStateFields } } } }\n" + fragments["FanTanStateFields"]
+    )
+    state = client.post("/graphql", json={"query": new}).json()["data"]["fanTanNew"]["state"]
+    moves = (
+        "query($s: FanTanStateInput!) { fanTanMoves(state: $s) { ... on FanTanMovesResponse "
+        "{ moves { ...FanTanMoveFields } } } }\n" + fragments["FanTanMoveFields"]
+    )
+    listed = client.post("/graphql", json={"query": moves, "variables": {"s": state}}).json()
+    move = listed["data"]["fanTanMoves"]["moves"][0]
+    apply = (
+        "query($s: FanTanStateInput!, $m: FanTanMoveInput!) { fanTanApply(state: $s, move: $m) "
+        "{ __typename } }"
+    )
+    answer = client.post("/graphql", json={"query": apply, "variables": {"s": state, "m": move}}).json()
+    assert answer == {"data": {"fanTanApply": {"__typename": "FanTanApplyResponse"}}}
