@@ -206,8 +206,12 @@ class _Spelling:
     the pattern matches. A lookup costs a fraction of a pattern match, and a posted state has up to 52.
     """
 
+    name: str
+    """The contract's name of the type (``Card``): one schema component every card field refers to, so
+    that generated clients get a type of it."""
     pattern: str
     spellings: tuple[str, ...]
+    description: str
 
     def __post_init__(self) -> None:
         matched = re.compile(self.pattern).fullmatch
@@ -223,18 +227,28 @@ class _Spelling:
                     custom_error_type="string_pattern_mismatch",
                     custom_error_context={"pattern": self.pattern},
                 ),
-            ]
+            ],
+            ref=self.name,  # a named definition: the JSON schema refers to it by this name
         )
 
     def __get_pydantic_json_schema__(
         self, schema: CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
-        # the chain's string step in validation mode, its lookup ("enum") in serialization mode: either
-        # way the contract says what the spellings are with the pattern
-        json_schema = handler(schema)
-        json_schema.pop("enum", None)
-        json_schema.update(type="string", pattern=self.pattern)
-        return json_schema
+        # the chain's string step in validation mode, its lookup in serialization mode: either way the
+        # contract says what the spellings are, with the pattern and as an enum (the wire value is the
+        # plain string; a client generator makes a type of it)
+        reference = handler(schema)
+        definition = handler.resolve_ref_schema(reference)
+        definition.clear()
+        definition.update(
+            title=self.name,
+            description=self.description,
+            type="string",
+            pattern=self.pattern,
+            enum=list(self.spellings),
+            examples=["7H"],
+        )
+        return reference
 
 
 CARD_PATTERN = r"^[A2-9TJQK][CDHS]$"
@@ -242,8 +256,12 @@ CARD_PATTERN = r"^[A2-9TJQK][CDHS]$"
 
 Card = Annotated[
     str,
-    _Spelling(CARD_PATTERN, tuple(rank + suit for suit in "CDHS" for rank in "A23456789TJQK")),
-    Field(description="Rank then suit: ranks A 2-9 T J Q K, suits C D H S (e.g. 'TD').", examples=["7H"]),
+    _Spelling(
+        "Card",
+        CARD_PATTERN,
+        tuple(rank + suit for suit in "CDHS" for rank in "A23456789TJQK"),
+        "A card of the 52-card deck, rank then suit: ranks A 2-9 T J Q K, suits C D H S (e.g. 'TD').",
+    ),
 ]
 """A card on the wire: two characters, rank then suit."""
 
@@ -260,8 +278,13 @@ PIQUET_CARD_PATTERN = r"^[789TJQKA][CDHS]$"
 
 PiquetCard = Annotated[
     str,
-    _Spelling(PIQUET_CARD_PATTERN, tuple(rank + suit for suit in "CDHS" for rank in "789TJQKA")),
-    Field(description="A card of the 32-card deck: ranks 7 8 9 T J Q K A, suits C D H S.", examples=["7H"]),
+    _Spelling(
+        "PiquetCard",
+        PIQUET_CARD_PATTERN,
+        tuple(rank + suit for suit in "CDHS" for rank in "789TJQKA"),
+        "A card of the 32-card deck (Sedmice), a Card of rank 7 or higher: ranks 7 8 9 T J Q K A, suits "
+        "C D H S.",
+    ),
 ]
 """A card of the 32-card deck (Sedmice)."""
 
