@@ -1,7 +1,8 @@
 """Regenerate the committed contract.
 
 ``python -m sevens_rules.api.export`` writes ``openapi/openapi.json``, ``openapi/schema.graphql`` and
-``openapi/fragments.graphql`` (per game, a fragment of its whole state and one of its whole move);
+``openapi/fragments.graphql`` (per game, a fragment of its whole state and one of its whole move) and the
+operation reference in ``README.md`` (:mod:`sevens_rules.api.reference`);
 ``python -m sevens_rules.api.export --check`` fails when any of them differs from the models.
 """
 
@@ -15,11 +16,13 @@ import strawberry
 
 from sevens_rules.api.graphql import build_schema, contract_fragments
 from sevens_rules.api.openapi import openapi_json
+from sevens_rules.api.reference import with_reference
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI_PATH = ROOT / "openapi" / "openapi.json"
 SDL_PATH = ROOT / "openapi" / "schema.graphql"
 FRAGMENTS_PATH = ROOT / "openapi" / "fragments.graphql"
+README_PATH = ROOT / "README.md"
 
 
 def sdl(schema: strawberry.Schema) -> bytes:
@@ -34,6 +37,7 @@ def artifacts() -> dict[Path, bytes]:
         OPENAPI_PATH: openapi_json(),
         SDL_PATH: sdl(schema),
         FRAGMENTS_PATH: contract_fragments(schema).encode(),
+        README_PATH: with_reference(README_PATH.read_text()).encode(),
     }
 
 

@@ -3,7 +3,9 @@ after its game, in the OpenAPI document and the GraphQL schema alike."""
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +21,11 @@ from graphql import (
 from starlette.testclient import TestClient
 
 from sevens_rules.api.operations import all_operations
+from sevens_rules.api.reference import BEGIN, END
+from sevens_rules.api.sealing import FORMAT
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.operations import type_prefix
+from tests.sealed_helpers import keyring
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI = json.loads((ROOT / "openapi" / "openapi.json").read_text())
@@ -119,3 +124,42 @@ def test_the_move_fragment_sends_a_listed_move_back(client: TestClient) -> None:
     )
     answer = client.post("/graphql", json={"query": apply, "variables": {"s": state, "m": move}}).json()
     assert answer == {"data": {"fanTanApply": {"__typename": "FanTanApplyResponse"}}}
+
+
+README = (ROOT / "README.md").read_text()
+
+
+def _tables_under(heading: str, header: str) -> list[list[list[str]]]:
+    """The tables with this header row in the README section under ``heading`` (generated ones left out)."""
+    section = README.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
+    section = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), "", section, flags=re.S)
+    tables = []
+    for block in section.split(header + "\n")[1:]:
+        rows = []
+        for line in block.splitlines()[1:]:
+            if not line.startswith("|"):
+                break
+            rows.append([cell.strip() for cell in line.strip("|").split("|")])
+        tables.append(rows)
+    return tables
+
+
+def test_readme_sealed_table_names_every_field_of_the_models() -> None:
+    (rows,) = _tables_under("## Referee mode (sealed states)", "| operation | request | answer |")
+    sealed = {op.name: op for op in OPS if op.sealed and op.game.id == "sevens"}
+    assert {re.sub(r"`", "", row[0]) for row in rows} == set(sealed)
+    for name, request, answer in rows:
+        op = sealed[name.strip("`")]
+        assert set(op.request.model_fields) <= set(re.findall(r"`([a-z_]+)`", request)), name
+        assert set(op.response.model_fields) <= set(re.findall(r"`([a-z_]+)`", answer)), name
+
+
+def test_readme_sealed_tokens_start_as_tokens_of_the_current_format() -> None:
+    examples = re.findall(r'"token": ?"([A-Za-z0-9_-]+)…"', README)
+    assert examples
+    ring = keyring("k1=7")
+    new = next(op for op in all_operations(ring) if op.sealed and op.game.id == "sevens" and op.name == "new")
+    token = new.run(new.request(players=4)).token
+    assert base64.urlsafe_b64decode(token[:4])[0] == FORMAT
+    for example in examples:
+        assert token.startswith(example[:-1]), example
