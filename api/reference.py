@@ -8,6 +8,7 @@ added to the models shows up in them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from enum import Enum
 
 from sevens_rules.api.operations import Operation, all_operations
 from sevens_rules.engine.registry import GAMES
@@ -63,7 +64,9 @@ def _game_rows(ops: Sequence[Operation]) -> list[str]:
         mine = [op for op in ops if op.game is game and not op.sealed]
         by_name = {op.name: op for op in mine}
         move = game.models.move
-        kinds = _names(kind.value for kind in move.model_fields["type"].annotation)
+        kind_enum = move.model_fields["type"].annotation  # every game's move has a type tag, an enum
+        assert isinstance(kind_enum, type) and issubclass(kind_enum, Enum), game.id
+        kinds = _names(kind.value for kind in kind_enum)
         cells = [f"`{game.id}`", kinds, _request(move)]
         for name in ("score", "view"):
             everyone, _ = _common([op.response for op in ops if op.name == name and not op.sealed])

@@ -159,7 +159,7 @@ def test_readme_sealed_tokens_start_as_tokens_of_the_current_format() -> None:
     assert examples
     ring = keyring("k1=7")
     new = next(op for op in all_operations(ring) if op.sealed and op.game.id == "sevens" and op.name == "new")
-    token = new.run(new.request(players=4)).token
+    token: str = new.run(new.request.model_validate({"players": 4})).model_dump()["token"]
     assert base64.urlsafe_b64decode(token[:4])[0] == FORMAT
     for example in examples:
         assert token.startswith(example[:-1]), example
