@@ -22,13 +22,13 @@ def _problem_response(description: str, ref: dict[str, str]) -> dict[str, Any]:
 
 
 STATE_LINKS: dict[str, dict[str, Any]] = {
-    "moves": {"state": "$response.body#/state"},
-    "apply": {"state": "$response.body#/state"},
+    "moves": {"state": "$response.body#/state", "player": None},
     "score": {"state": "$response.body#/state"},
     "view": {"state": "$response.body#/state", "player": "$response.body#/state/dealer"},
 }
-"""Plain mode: the answers of ``new`` and ``apply`` carry a state, which goes on to these operations (the
-view for the dealer, a seat every table has)."""
+"""Plain mode: the answers of ``new`` and ``apply`` carry a state, which goes on to these operations: the
+moves of every seat to act (``player`` null: a generated seat is seldom one the table has), the view for
+the dealer (a seat every table has). Not to ``apply``: only ``moves`` knows a move that is legal."""
 
 TOKEN_LINKS: dict[str, dict[str, dict[str, Any]]] = {
     "new": {
