@@ -40,26 +40,28 @@ def test_every_file_replays_without_a_difference_over_rest_and_graphql(replayer:
 
 
 def test_the_files_are_one_per_game_table_size_and_option_variant() -> None:
-    assert sorted(v.path.name for v in variants(GAMES)) == [path.name for path in FILES]
+    planned = variants(GAMES)
+    assert sorted(v.path.name for v in planned) == [path.name for path in FILES]
     for game in GAMES:
-        played = [load(path) for path in FILES if load_game(path) == game["id"]]
-        assert {p["players"] for p in played} == set(game["player_counts"]), game["id"]
+        played = [v for v in planned if v.game == game["id"]]
+        assert {v.players for v in played} == set(game["player_counts"]), game["id"]
         for option in game["options"]:
-            values = {p["options"][option["name"]] for p in played}
+            values = {v.options[option["name"]] for v in played}
             documented = {option["default"], *(option["choices"] or [])} - {None}
             if option["type"] == "boolean":
                 documented |= {True, False}
             assert documented <= values, (game["id"], option["name"], values)
 
 
-def load_game(path: Path) -> str:
-    return next(game["id"] for game in GAMES if path.name.startswith(game["id"] + "-") and
-                path.name.removeprefix(game["id"] + "-")[0].isdigit())
-
-
 @pytest.mark.parametrize("path", FILES[::9], ids=lambda p: p.name)
 def test_a_file_plays_a_whole_match_and_holds_refusals(path: Path) -> None:
     contents = load(path)
+    variant = next(v for v in variants(GAMES) if v.path.name == path.name)
+    assert (contents["game"], contents["players"], contents["options"]) == (
+        variant.game,
+        variant.players,
+        variant.options,
+    )
     steps = contents["steps"]
     scores = [s for s in steps if s["op"] == "score" and s["status"] == 200]
     assert scores[-1]["answer"]["outcome"]["over"] is True
@@ -78,10 +80,11 @@ def test_a_file_is_what_update_writes_from_the_engine_today(tmp_path: Path) -> N
     assert load(tmp_path / variant.path.name) == load(variant.path)
 
 
-def mutated_copy(tmp_path: Path, change: Any) -> tuple[Path, int]:
+def mutated_copy(tmp_path: Path, op: str, change: Any) -> tuple[Path, int]:
+    """A copy of a file with one answer changed (one no later request refers to)."""
     source = FOLDER / "sevens-4p-base.json.xz"
     contents = load(source)
-    index = next(i for i, s in enumerate(contents["steps"]) if s["op"] == "apply" and i > 20)
+    index = next(i for i, s in enumerate(contents["steps"]) if s["op"] == op and i > 20)
     change(contents["steps"][index]["answer"])
     target = tmp_path / "sevens-4p-mutated.json.xz"
     shutil.copy(source, target)
@@ -91,14 +94,14 @@ def mutated_copy(tmp_path: Path, change: Any) -> tuple[Path, int]:
 
 def test_a_changed_answer_is_reported_with_its_file_step_and_path(replayer: Replayer, tmp_path: Path) -> None:
     def change(answer: dict[str, Any]) -> None:
-        answer["state"]["turn"] = (answer["state"]["turn"] + 1) % 4
+        answer["totals"][1] += 1
 
-    target, index = mutated_copy(tmp_path, change)
+    target, index = mutated_copy(tmp_path, "score", change)
     found = replayer.replay(target)
     reported = {(d.file, d.step, d.surface, d.path) for d in found}
     assert reported == {
-        ("sevens-4p-mutated", index, "rest", "/state/turn"),
-        ("sevens-4p-mutated", index, "graphql", "/state/turn"),
+        ("sevens-4p-mutated", index, "rest", "/totals/1"),
+        ("sevens-4p-mutated", index, "graphql", "/totals/1"),
     }
 
 
@@ -108,7 +111,7 @@ def test_the_command_prints_the_difference_and_fails(
     def change(answer: dict[str, Any]) -> None:
         answer["events"].append({"type": "played", "player": 0, "card": "7D"})
 
-    target, index = mutated_copy(tmp_path, change)
+    target, index = mutated_copy(tmp_path, "apply", change)
     assert main(["--in-process", "--surface", "rest", "--files", str(target)]) == 1
     out = capsys.readouterr().out
     assert f"sevens-4p-mutated: step {index} (apply, rest): /events/length:" in out
