@@ -40,7 +40,7 @@ from tests.sealed_helpers import keyring
 
 PROFILES = {
     "bounded": {"max_examples": 12, "stateful_step_count": 25},
-    "long": {"max_examples": 300, "stateful_step_count": 200},
+    "long": {"max_examples": 100, "stateful_step_count": 100},
 }
 PROFILE = PROFILES[os.environ.get("RULES_FUZZ_PROFILE", "bounded")]
 GAMES = games_response().model_dump(mode="json")["games"]
@@ -203,7 +203,8 @@ class MatchMachine(RuleBasedStateMachine):
 
 
 MatchMachine.TestCase.settings = settings(
-    **PROFILE,
+    max_examples=PROFILE["max_examples"],
+    stateful_step_count=PROFILE["stateful_step_count"],
     deadline=None,
     derandomize=os.environ.get("RULES_FUZZ_PROFILE", "bounded") == "bounded",
     database=None,
