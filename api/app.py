@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.exceptions import ExceptionMiddleware
@@ -92,9 +94,20 @@ def _unknown(request: Request, operations: tuple[str, ...]) -> Response:
     )
 
 
-async def openapi(request: Request) -> Response:
-    """The generated OpenAPI 3.1 document."""
-    return Response(openapi_json(), media_type="application/json")
+def openapi_endpoint(sealed: bool) -> Callable[[Request], Awaitable[Response]]:
+    """``GET /openapi.json``: the generated OpenAPI 3.1 document of the operations this service answers.
+
+    Without sealing keys the sealed operations only answer ``sealed/disabled``, so a keyless service
+    leaves them out of the document it serves: a client (or a fuzzer) reading it meets no operation it
+    cannot use. The committed ``openapi/openapi.json`` is the whole contract, sealed operations included,
+    which a service with ``RULES_SEAL_KEYS`` serves.
+    """
+    body = openapi_json(sealed)
+
+    async def openapi(request: Request) -> Response:
+        return Response(body, media_type="application/json")
+
+    return openapi
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -151,7 +164,7 @@ def create_app(settings: Settings | None = None, keyring: Keyring | None = None)
             *operation_routes,
             Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
             Route("/v1/games/{game}/sealed/{operation}", unknown_sealed, methods=["GET", "POST"]),
-            Route("/openapi.json", openapi, methods=["GET"]),
+            Route("/openapi.json", openapi_endpoint(keyring is not None), methods=["GET"]),
             *probe_routes(schema, settings.commit),
             Route("/metrics", metrics, methods=["GET"]),
             *docs_routes(),

@@ -23,35 +23,80 @@ def _problem_response(description: str, ref: dict[str, str]) -> dict[str, Any]:
     return {"description": description, "content": {PROBLEM_MEDIA_TYPE: {"schema": ref}}}
 
 
-def _links(op: Operation) -> dict[str, Any]:
-    """OpenAPI links from this operation's answer to the operations that take its state.
+STATE_LINKS: dict[str, dict[str, Any]] = {
+    "moves": {"state": "$response.body#/state", "player": None},
+    "score": {"state": "$response.body#/state"},
+    "view": {"state": "$response.body#/state", "player": "$response.body#/state/dealer"},
+}
+"""Plain mode: the answers of ``new`` and ``apply`` carry a state, which goes on to these operations: the
+moves of every seat to act (``player`` null: a generated seat is seldom one the table has), the view for
+the dealer (a seat every table has). Not to ``apply``: only ``moves`` knows a move that is legal."""
 
-    ``new`` and ``apply`` answer with a state: it goes on to ``moves``, ``apply``, ``score`` and ``view``
-    (the view for the dealer, a seat every table has). ``moves`` answers with the legal moves of the state
-    it was sent: its first legal move goes on to ``apply`` with that state. Following the links, a client
-    such as schemathesis's stateful phase plays real matches instead of guessing consistent states.
-    """
-    game_op = {other.name: other.operation_id for other in all_operations() if other.game is op.game}
-    state = "$response.body#/state"
-    if op.name in ("new", "apply"):
-        bodies = {
-            "moves": {"state": state},
-            "apply": {"state": state},
-            "score": {"state": state},
-            "view": {"state": state, "player": "$response.body#/state/dealer"},
+TOKEN_LINKS: dict[str, dict[str, dict[str, Any]]] = {
+    "new": {
+        name: {"token": "$response.body#/token", "seat": 0, "seat_key": "$response.body#/seat_keys/0"}
+        for name in ("moves", "view")
+    }
+    | {"score": {"token": "$response.body#/token"}},
+    "apply": {
+        name: {
+            "token": "$response.body#/token",
+            "seat": "$request.body#/seat",
+            "seat_key": "$request.body#/seat_key",
         }
+        for name in ("moves", "view")
+    }
+    | {"score": {"token": "$response.body#/token"}},
+    "moves": {
+        "apply": {
+            "token": "$request.body#/token",
+            "seat": "$request.body#/seat",
+            "seat_key": "$request.body#/seat_key",
+            "move": "$response.body#/moves/0",
+        }
+    },
+}
+"""Sealed mode: a token chains by ``token``. ``new`` hands out every seat's key and goes on as seat 0;
+``apply`` goes on with the seat and key it was sent; ``moves`` sends its first legal move (for that seat,
+with that token) to ``apply``."""
+
+
+def _links(op: Operation, operations: tuple[Operation, ...]) -> dict[str, Any]:
+    """OpenAPI links from this operation's answer to the operations of the same game and mode it feeds.
+
+    Plain ``new`` and ``apply`` answer with a state that goes on to ``moves``, ``apply``, ``score`` and
+    ``view``; ``moves`` sends its first legal move, with the state it was sent, to ``apply``. Sealed
+    operations chain by their token the same way (:data:`TOKEN_LINKS`). The targets are looked up in the
+    operation list by game, mode and name, so a plain operation never links to a sealed one or back.
+    Following the links, a client such as schemathesis's stateful phase plays real matches.
+    """
+    targets = {
+        other.name: other.operation_id
+        for other in operations
+        if other.game is op.game and other.sealed == op.sealed
+    }
+    if op.sealed:
+        bodies = TOKEN_LINKS.get(op.name, {})
+    elif op.name in ("new", "apply"):
+        bodies = STATE_LINKS
     elif op.name == "moves":
         bodies = {"apply": {"state": "$request.body#/state", "move": "$response.body#/moves/0"}}
     else:
-        return {}
+        bodies = {}
+    carried = "token" if op.sealed else "state"
     return {
         name: {
-            "operationId": game_op[name],
+            "operationId": targets[name],
             "requestBody": body,
             "description": f"The {name} operation on "
-            + ("the state sent, with its first legal move." if op.name == "moves" else "the new state."),
+            + (
+                f"the {carried} sent, with its first legal move."
+                if op.name == "moves"
+                else f"the new {carried}."
+            ),
         }
         for name, body in bodies.items()
+        if name in targets
     }
 
 
@@ -178,9 +223,10 @@ def _sealed_responses(problem: dict[str, str]) -> dict[str, Any]:
 
 
 @cache
-def openapi_document() -> dict[str, Any]:
-    """The OpenAPI document as a dict."""
-    ops = all_operations()
+def openapi_document(sealed: bool = True) -> dict[str, Any]:
+    """The OpenAPI document as a dict: the whole contract, or (``sealed=False``) without the sealed
+    operations, as a service without sealing keys serves it (they would only answer ``sealed/disabled``)."""
+    ops = tuple(op for op in all_operations() if sealed or not op.sealed)
     # Requests are described as the service reads them (a field with a default may be left out) and
     # responses as it writes them (every field present): one shared schema would make generated clients
     # demand `"deck": null` in every move, or treat every answered field as optional.
@@ -233,7 +279,7 @@ def openapi_document() -> dict[str, Any]:
                     "200": {
                         "description": "Success.",
                         "content": {"application/json": {"schema": ref(op.response)}},
-                        **({"links": links} if (links := _links(op)) else {}),
+                        **({"links": links} if (links := _links(op, ops)) else {}),
                     },
                     "400": _problem_response("The body is not valid JSON.", problem),
                     "409": _problem_response(
@@ -265,6 +311,7 @@ def openapi_document() -> dict[str, Any]:
 
 
 @cache
-def openapi_json() -> bytes:
-    """The OpenAPI document as canonical JSON bytes (sorted keys, two-space indent)."""
-    return orjson.dumps(openapi_document(), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+def openapi_json(sealed: bool = True) -> bytes:
+    """The OpenAPI document as canonical JSON bytes (sorted keys, two-space indent); ``sealed`` as in
+    :func:`openapi_document`."""
+    return orjson.dumps(openapi_document(sealed), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"

@@ -139,7 +139,7 @@ def test_docs_page_lists_every_operation(service: str, browser: Browser) -> None
 
     page = browser.page
     assert isinstance(page, Page)
-    expected = set(openapi_document()["paths"])
+    expected = set(openapi_document(sealed=False)["paths"])  # the service has no keys
     page.goto(f"{service}/docs")
     summaries = page.locator(".opblock-summary-path")
     summaries.nth(len(expected) - 1).wait_for()
