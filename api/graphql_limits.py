@@ -257,7 +257,7 @@ def over_tokens(error: GraphQLError, limits: DocumentLimits) -> DocumentOverLimi
     return None
 
 
-BYTES_PER_CHARACTER = 100
+BYTES_PER_CHARACTER = 300
 """Estimated resident bytes of a parsed and validated document per character of its text, nodes,
 locations and tokens included (bench/README.md, "GraphQL caches", says how it was measured)."""
 
