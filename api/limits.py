@@ -38,7 +38,7 @@ class Settings:
     """``RULES_GRAPHQL_MAX_DEPTH``: deepest GraphQL selection accepted."""
     graphql_max_aliases: int = 15
     """``RULES_GRAPHQL_MAX_ALIASES``: most aliases in one GraphQL document."""
-    graphql_max_tokens: int = 4_000
+    graphql_max_tokens: int = 1_500
     """``RULES_GRAPHQL_MAX_TOKENS``: most tokens in one GraphQL document (parsing is the one cost paid
     before any other limit can be checked, so this bounds it; states go in variables)."""
     graphql_max_directives: int = 20
@@ -50,7 +50,7 @@ class Settings:
     """``RULES_GRAPHQL_MAX_FIELDS``: most fields one operation selects, every fragment spread expanded."""
     graphql_max_variables: int = 20
     """``RULES_GRAPHQL_MAX_VARIABLES``: most variable definitions in one document."""
-    graphql_max_values: int = 10_000
+    graphql_max_values: int = 5_000
     """``RULES_GRAPHQL_MAX_VALUES``: most values (objects, lists and their items, scalars) one answer
     completes; execution stops there."""
     graphql_max_answer_bytes: int = 1 << 20
