@@ -395,6 +395,7 @@ class Limits(SchemaExtension):
     def on_parse(self) -> Iterator[None]:
         """Parse through the cache, with the token limit."""
         context = self.execution_context
+        assert context.query is not None  # strawberry refuses a request without one before parsing
         context.graphql_document = _documents(context.schema).parse(context.query)
         yield
 
