@@ -1,8 +1,8 @@
 """Setting up graphql-core's execution of one request, with variables coerced by compiled coercers.
 
 graphql-core coerces a variable by walking its value and its type together, asking of every value
-which kind of type it has, after a second walk that checks the value is not nested too deeply: a
-fifth of a ``sjuanMoves`` request, whose state is one variable of a hundred and fifty values. Here each
+which kind of type it has, after a second walk that checks the value is not nested too deeply (its
+measured share of a ``sjuanMoves`` request is in bench/README.md). Here each
 input type gets a coercer once, a closure that already knows the type's shape, and the depth check is
 done once on the types: a value is never nested deeper than its type, so a type no deeper than
 graphql-core's limit needs no check.
@@ -71,8 +71,8 @@ class ServiceExecutor(StrawberryGraphQLCoreExecutionContext):
     completing scalar and enum values (alone or in lists) in one step.
 
     graphql-core completes a value through several calls (non-null, then list, leaf, coercion), and
-    each item of a list through a few more (a path, an item completion, the same again): most of the
-    time of a response of cards. A leaf value or a list of them is completed here by its type's own
+    each item of a list through a few more (a path, an item completion, the same again), most of the
+    work of a response of cards. A leaf value or a list of them is completed here by its type's own
     output coercion; anything unusual on the way (a null, an exception as a value, a value the type
     refuses) goes back to graphql-core, which completes the value from the start and reports its error
     as always. Output coercion has no side effects, so trying it twice changes nothing.

@@ -2,8 +2,8 @@
 
 A small ASGI endpoint around :meth:`ServiceSchema.answer` instead of strawberry's ASGI view: the view
 also serves GET queries, multipart uploads, batches, websockets and an IDE, none of which the service
-offers, and its request adapters were about half of a GraphQL request's time. What remains is what the
-GraphQL-over-HTTP spec asks of a JSON POST; transport errors are problem details like REST's.
+offers, and its request adapters were a large share of a GraphQL request (bench/README.md). What remains
+is what the GraphQL-over-HTTP spec asks of a JSON POST; transport errors are problem details like REST's.
 """
 
 from __future__ import annotations
