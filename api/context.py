@@ -11,6 +11,7 @@ import itertools
 import os
 import re
 from contextvars import ContextVar
+from typing import Any
 
 REQUEST_ID_HEADER = "x-request-id"
 MAX_REQUEST_ID_LENGTH = 128
@@ -21,6 +22,22 @@ CLIENT_LEFT = "client/disconnected"
 """The code of a request whose client left before it was answered (no problem is sent: nobody reads it)."""
 CLIENT_LEFT_STATUS = 499
 """The status logged for such a request (nginx's "client closed request"); nothing is sent."""
+
+
+CLIENT_LEFT_EXTENSION = "sevens_rules.client_left"
+"""The key of the request scope's ``extensions`` that the server sets when the client left before the
+answer was complete (``api/server.py``); the access log then records a 499."""
+
+
+def mark_client_left(scope: dict[str, Any] | Any) -> None:
+    """Record in an ASGI scope that its client left before the answer was complete."""
+    scope.setdefault("extensions", {})[CLIENT_LEFT_EXTENSION] = {}
+
+
+def client_left(scope: Any) -> bool:
+    """Whether the server recorded that the scope's client left (:func:`mark_client_left`)."""
+    extensions = scope.get("extensions")
+    return bool(extensions) and CLIENT_LEFT_EXTENSION in extensions
 
 
 class RequestContext:

@@ -16,8 +16,7 @@ import types
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from enum import Enum
-from functools import lru_cache
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, NamedTuple, Union, get_args, get_origin
 
 import orjson
 import strawberry
@@ -39,7 +38,6 @@ from graphql import (
     parse,
     specified_rules,
 )
-from graphql.validation.validate import ValidationAbortedError
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
@@ -50,20 +48,35 @@ from strawberry.extensions.query_depth_limiter import create_validator as max_de
 from strawberry.scalars import JSON
 from strawberry.schema.config import StrawberryConfig
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
-from strawberry.schema.schema import validate_document
 from strawberry.types import ExecutionResult
 from strawberry.types.base import StrawberryObjectDefinition
 from strawberry.types.graphql import OperationType
 from strawberry.types.unset import UNSET
-from strawberry.utils.operation import get_first_operation, get_operation_type
 
 from sevens_rules.api.context import current_request
 from sevens_rules.api.graphql_execution import Coercers, PreparedOperation, ServiceExecutor, execute
+from sevens_rules.api.graphql_limits import (
+    BYTES_PER_CHARACTER,
+    ByteBudgetCache,
+    DocumentLimits,
+    DocumentOverLimitError,
+    DocumentShape,
+    check_document,
+    over_tokens,
+)
+from sevens_rules.api.library_internals import (
+    ValidationAbortedError,
+    core_schema,
+    get_first_operation,
+    get_operation_type,
+    report_errors,
+    validate_as_strawberry,
+)
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.operations import Operation, all_operations, games_response
 from sevens_rules.api.problems import runner
 from sevens_rules.api.sealing import Keyring
-from sevens_rules.schema.common import GameInfo
+from sevens_rules.schema.common import MAX_LISTED_ISSUES, GameInfo
 from sevens_rules.schema.operations import contract_names
 
 Names = dict[type[Any], str]
@@ -385,18 +398,26 @@ class FewRepeatedFields(ValidationRule):
                 check(names(definition.selection_set, frozenset()))
 
 
-DOCUMENT_CACHE_SIZE = 256
-"""Parsed and validated GraphQL documents kept (least recently used first out)."""
+MAX_VALIDATION_ERRORS = MAX_LISTED_ISSUES
+"""Validation stops after this many errors (the answer lists no more)."""
+
+
+class _Kept(NamedTuple):
+    """A document that parsed, passed the limits and validated, with its prepared operations."""
+
+    document: DocumentNode
+    shape: DocumentShape
+    prepared: dict[str | None, PreparedOperation]
 
 
 class Documents:
-    """Parses with the token limit, validates with the service's rules and prepares operations for
-    execution, keeping the last :data:`DOCUMENT_CACHE_SIZE` results of each by the document's text.
+    """Parses with the token limit, checks the other limits (:mod:`sevens_rules.api.graphql_limits`),
+    validates with the service's rules and prepares operations for execution.
 
-    The rules are built once: graphql-core's own rules, the service's limits, and the rules strawberry
-    adds to every validation. The stock limiter extensions make new rule classes per request, which
-    defeats a cache keyed by rules (strawberry issue 4635). The caches are keyed by the text, which
-    hashes once per string; a parsed document hashes by walking its whole tree.
+    Documents that validate are kept by their text in :attr:`cache`, within the worker's byte budget
+    (``RULES_GRAPHQL_CACHE_BYTES``); a document that fails to parse, passes a limit or fails validation
+    is not kept, so new bad documents cost their work and no memory. The rules are built once: the stock
+    limiter extensions make new rule classes per request (strawberry issue 4635).
     """
 
     def __init__(self, schema: GraphQLSchema, settings: Settings) -> None:
@@ -408,21 +429,57 @@ class Documents:
             max_aliases_rule(settings.graphql_max_aliases),
             OneOperationField,
         )
-        self.max_tokens = settings.graphql_max_tokens
+        self.limits = DocumentLimits.from_settings(settings)
+        self.cache = ByteBudgetCache(settings.graphql_cache_bytes)
+        """Every GraphQL cache of the worker: documents and introspection answers."""
         self.coercers = Coercers(schema)
-        # bounded: a client sending ever new documents costs a parse and a validation each, not memory
-        self.parse = lru_cache(maxsize=DOCUMENT_CACHE_SIZE)(self._parse)
-        self.validation_errors = lru_cache(maxsize=DOCUMENT_CACHE_SIZE)(self._validation_errors)
-        self.prepared = lru_cache(maxsize=DOCUMENT_CACHE_SIZE)(self._prepared)
+        self._checked: tuple[str, DocumentNode, DocumentShape] | None = None
+        """The last document parsed and checked but not yet validated (validation follows at once)."""
 
-    def _parse(self, query: str) -> DocumentNode:
-        return parse(query, max_tokens=self.max_tokens)
+    def parse(self, query: str) -> DocumentNode:
+        """The parsed document; raises graphql-core's syntax error, or :class:`DocumentOverLimitError`."""
+        return self.checked(query)[0]
 
-    def _validation_errors(self, query: str) -> list[GraphQLError]:
-        return validate_document(self.schema, self.parse(query), self.rules)
+    def checked(self, query: str) -> tuple[DocumentNode, DocumentShape]:
+        """The parsed document and its shape, after the limits' checks."""
+        kept: _Kept | None = self.cache.get(query)
+        if kept is not None:
+            return kept.document, kept.shape
+        if self._checked is not None and self._checked[0] == query:
+            return self._checked[1], self._checked[2]
+        try:
+            document = parse(query, max_tokens=self.limits.max_tokens)
+        except GraphQLError as error:
+            over = over_tokens(error, self.limits)
+            if over is not None:
+                raise over from None
+            raise
+        shape = check_document(document, self.limits)
+        self._checked = (query, document, shape)
+        return document, shape
 
-    def _prepared(self, query: str, operation_name: str | None) -> PreparedOperation | None:
-        return self.coercers.prepare(self.parse(query), operation_name)
+    def validation_errors(self, query: str) -> list[GraphQLError]:
+        """graphql-core's and the service's validation errors of the document (at most
+        :data:`MAX_VALIDATION_ERRORS`, then one saying validation stopped); a valid document is kept."""
+        if self.cache.get(query) is not None:
+            return []
+        document, shape = self.checked(query)
+        errors = validate_as_strawberry(self.schema, document, self.rules, MAX_VALIDATION_ERRORS)
+        self._checked = None
+        if not errors:
+            self.cache.put(query, _Kept(document, shape, {}), len(query) * BYTES_PER_CHARACTER)
+        return errors
+
+    def prepared(self, query: str, operation_name: str | None) -> PreparedOperation | None:
+        """The operation prepared for execution (kept with its document), or None to let graphql-core
+        set up the request."""
+        kept: _Kept | None = self.cache.get(query)
+        if kept is not None and operation_name in kept.prepared:
+            return kept.prepared[operation_name]
+        prepared = self.coercers.prepare(self.parse(query), operation_name)
+        if kept is not None and prepared is not None:  # operation names of the document only
+            kept.prepared[operation_name] = prepared
+        return prepared
 
 
 class Limits(SchemaExtension):
@@ -432,6 +489,7 @@ class Limits(SchemaExtension):
     def on_parse(self) -> Iterator[None]:
         """Parse through the cache, with the token limit."""
         context = self.execution_context
+        assert context.query is not None  # strawberry refuses a request without one before parsing
         context.graphql_document = _documents(context.schema).parse(context.query)
         yield
 
@@ -461,7 +519,7 @@ class ServiceSchema(strawberry.Schema):
             extensions=[Limits],
             execution_context_class=ServiceExecutor,
         )
-        self.documents = Documents(self._schema, settings)
+        self.documents = Documents(core_schema(self), settings)
 
     def answer(
         self,
@@ -469,6 +527,7 @@ class ServiceSchema(strawberry.Schema):
         variables: dict[str, Any] | None,
         operation_name: str | None,
         allowed_operation_types: Collection[OperationType],
+        max_values: int | None = None,
     ) -> ExecutionResult:
         """The answer strawberry's ``execute`` gives (with the :class:`Limits` extension), in the same steps
         but without its per-request machinery: an execution context, four extension context managers
@@ -478,13 +537,17 @@ class ServiceSchema(strawberry.Schema):
         Execution itself is graphql-core's, set up by :func:`execute` (variables by compiled coercers).
 
         Raises what ``execute`` raises for a request that is not GraphQL: :class:`MissingQueryError`,
-        :class:`CannotGetOperationTypeError` and :class:`InvalidOperationTypeError`.
+        :class:`CannotGetOperationTypeError` and :class:`InvalidOperationTypeError`; and
+        :class:`DocumentOverLimitError` for a document over a limit (``max_values``: the values the
+        answer may complete, by default ``RULES_GRAPHQL_MAX_VALUES``).
         """
         if not query:
             raise MissingQueryError
         try:
             document = self.documents.parse(query)
-        except Exception as error:  # a syntax error, or over the token limit
+        except DocumentOverLimitError:
+            raise
+        except Exception as error:  # a syntax error
             return self._refused(error)
         if operation_name is None:  # strawberry then runs the first operation, even among several
             first = get_first_operation(document)
@@ -497,22 +560,25 @@ class ServiceSchema(strawberry.Schema):
             raise InvalidOperationTypeError(operation_type)
         errors = self.documents.validation_errors(query)
         if errors:
-            self._process_errors(errors)
+            report_errors(self, errors)
             return ExecutionResult(data=None, errors=errors)
         prepared = self.documents.prepared(query, operation_name)
+        max_values = self.documents.limits.max_values if max_values is None else max_values
         try:
-            result = execute(self._schema, document, prepared, operation_name, variables)
+            result = execute(core_schema(self), document, prepared, operation_name, variables, max_values)
+        except DocumentOverLimitError:
+            raise
         except Exception as error:  # as strawberry does: an error of the whole request, not a 500
             return self._refused(error)
         if result.errors:
-            self._process_errors(result.errors)
+            report_errors(self, result.errors)
         return ExecutionResult(data=result.data, errors=result.errors)
 
     def _refused(self, error: Exception) -> ExecutionResult:
         if not isinstance(error, GraphQLError):
             error = GraphQLError(str(error), original_error=error)
         errors = [error]
-        self._process_errors(errors)
+        report_errors(self, errors)
         return ExecutionResult(data=None, errors=errors)
 
     def process_errors(self, errors: list[GraphQLError], execution_context: Any = None) -> None:
@@ -561,7 +627,7 @@ def _resolve_from_coerced_arguments(schema: strawberry.Schema, keyring: Keyring 
     the same dicts. Profiling showed that round trip as a fifth of a ``sjuanMoves`` request, so the
     fields take graphql-core's values as they are (the typed schema and its validation are unchanged).
     """
-    fields = schema._schema.query_type.fields  # type: ignore[union-attr]
+    fields = core_schema(schema).query_type.fields  # type: ignore[union-attr]
     for op in all_operations(keyring):
         execute = _executor(op)
 
@@ -601,7 +667,7 @@ def _fragments(schema: strawberry.Schema, role: str) -> list[str]:
     for game in GAMES.values():
         model = getattr(game.models, role)
         name = contract_names(game.id, game.models).get(model, model.__name__)
-        object_type = schema._schema.get_type(name)
+        object_type = core_schema(schema).get_type(name)
         assert isinstance(object_type, GraphQLObjectType), name
         blocks.append(f"fragment {name}Fields on {name} {_selection(object_type, 0)}\n")
     return list(dict.fromkeys(blocks))

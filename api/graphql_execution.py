@@ -1,8 +1,8 @@
 """Setting up graphql-core's execution of one request, with variables coerced by compiled coercers.
 
 graphql-core coerces a variable by walking its value and its type together, asking of every value
-which kind of type it has, after a second walk that checks the value is not nested too deeply: a
-fifth of a ``sjuanMoves`` request, whose state is one variable of a hundred and fifty values. Here each
+which kind of type it has, after a second walk that checks the value is not nested too deeply (its
+measured share of a ``sjuanMoves`` request is in bench/README.md). Here each
 input type gets a coercer once, a closure that already knows the type's shape, and the depth check is
 done once on the types: a value is never nested deeper than its type, so a type no deeper than
 graphql-core's limit needs no check.
@@ -38,14 +38,22 @@ from graphql import (
     is_required_input_field,
 )
 from graphql.execution import default_field_resolver, default_type_resolver
-from graphql.execution.collect_fields import FieldDetailsList, FragmentDetails
-from graphql.execution.execute import assume_not_async_iterable, assume_not_awaitable
-from graphql.execution.get_variable_signature import GraphQLVariableSignature, get_variable_signature
-from graphql.execution.values import VariableValues, VariableValueSource
-from graphql.language.parser import MAX_NESTING_DEPTH
 from graphql.pyutils import Path
-from graphql.utilities.coerce_input_value import coerce_default_value
-from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
+
+from sevens_rules.api.graphql_limits import AnswerOverBudgetError, DocumentOverLimitError
+from sevens_rules.api.library_internals import (
+    MAX_NESTING_DEPTH,
+    FieldDetailsList,
+    FragmentDetails,
+    GraphQLVariableSignature,
+    StrawberryGraphQLCoreExecutionContext,
+    VariableValues,
+    VariableValueSource,
+    assume_not_async_iterable,
+    assume_not_awaitable,
+    coerce_default_value,
+    get_variable_signature,
+)
 
 Coercer = Callable[[Any], Any]
 """Coerces one JSON value to the type it was made for, or raises :class:`UnsureError`."""
@@ -63,12 +71,16 @@ class ServiceExecutor(StrawberryGraphQLCoreExecutionContext):
     completing scalar and enum values (alone or in lists) in one step.
 
     graphql-core completes a value through several calls (non-null, then list, leaf, coercion), and
-    each item of a list through a few more (a path, an item completion, the same again): most of the
-    time of a response of cards. A leaf value or a list of them is completed here by its type's own
+    each item of a list through a few more (a path, an item completion, the same again), most of the
+    work of a response of cards. A leaf value or a list of them is completed here by its type's own
     output coercion; anything unusual on the way (a null, an exception as a value, a value the type
     refuses) goes back to graphql-core, which completes the value from the start and reports its error
     as always. Output coercion has no side effects, so trying it twice changes nothing.
     """
+
+    values_left: int | None = None
+    """How many more values this execution may complete (None: no budget, as under strawberry's own
+    ``execute``); past it, :class:`AnswerOverBudgetError` unwinds the execution."""
 
     def complete_value(
         self,
@@ -80,6 +92,10 @@ class ServiceExecutor(StrawberryGraphQLCoreExecutionContext):
         position_context: Any,
     ) -> Any:
         """A scalar or enum value completed by its type's output coercion; the rest by graphql-core."""
+        if self.values_left is not None:
+            self.values_left -= 1
+            if self.values_left < 0:
+                raise AnswerOverBudgetError
         leaf = _leaf_of(return_type)
         if leaf is not None:
             completed = _coerced_output(leaf, result)
@@ -100,6 +116,10 @@ class ServiceExecutor(StrawberryGraphQLCoreExecutionContext):
         (``@stream``, which would change list completion, is not in the schema)."""
         leaf = _leaf_of(return_type.of_type)
         if leaf is not None and type(result) is list:
+            if self.values_left is not None:
+                self.values_left -= len(result)
+                if self.values_left < 0:
+                    raise AnswerOverBudgetError
             completed = []
             for item in result:
                 value = _coerced_output(leaf, item)
@@ -317,13 +337,23 @@ def execute(
     prepared: PreparedOperation | None,
     operation_name: str | None,
     variables: dict[str, Any] | None,
+    max_values: int | None = None,
 ) -> ExecutionResult:
     """What graphql-core's ``execute_sync`` answers, on a validated document (``prepared`` by
-    :meth:`Coercers.prepare`, or None to leave the whole setup to graphql-core)."""
+    :meth:`Coercers.prepare`, or None to leave the whole setup to graphql-core), completing at most
+    ``max_values`` values (else :class:`DocumentOverLimitError` naming ``RULES_GRAPHQL_MAX_VALUES``)."""
     executor_or_errors = executor(schema, document, prepared, operation_name, variables)
     if isinstance(executor_or_errors, list):  # variables graphql-core refused
         return ExecutionResult(None, executor_or_errors)
-    result = executor_or_errors.execute_operation()
+    executor_or_errors.values_left = max_values
+    try:
+        result = executor_or_errors.execute_operation()
+    except AnswerOverBudgetError:
+        raise DocumentOverLimitError(
+            "RULES_GRAPHQL_MAX_VALUES",
+            f"The answer would hold more than {max_values} values; RULES_GRAPHQL_MAX_VALUES allows "
+            f"{max_values}. Select less.",
+        ) from None
     if not isinstance(result, ExecutionResult):  # as execute_sync: no awaitables, no @defer
         raise RuntimeError("GraphQL execution failed to complete synchronously.")
     return result

@@ -2,17 +2,16 @@
 
 A small ASGI endpoint around :meth:`ServiceSchema.answer` instead of strawberry's ASGI view: the view
 also serves GET queries, multipart uploads, batches, websockets and an IDE, none of which the service
-offers, and its request adapters were about half of a GraphQL request's time. What remains is what the
-GraphQL-over-HTTP spec asks of a JSON POST; transport errors are problem details like REST's.
+offers, and its request adapters were a large share of a GraphQL request (bench/README.md). What remains
+is what the GraphQL-over-HTTP spec asks of a JSON POST; transport errors are problem details like REST's.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
 
 import orjson
-from graphql import GraphQLError
+from graphql import GraphQLError, get_introspection_query, parse, print_ast
 from starlette.types import Receive, Scope, Send
 from strawberry.exceptions import MissingQueryError
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
@@ -20,9 +19,10 @@ from strawberry.types.graphql import OperationType
 
 from sevens_rules.api.context import current_request
 from sevens_rules.api.graphql import ServiceSchema
+from sevens_rules.api.graphql_limits import DocumentOverLimitError
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import JSON_CONTENT_TYPE, header, is_json, problem_response, read_body
-from sevens_rules.schema.common import MAX_LISTED_ISSUES
+from sevens_rules.schema.common import MAX_LISTED_ISSUES, Issue, Problem
 
 MAX_MESSAGE_CHARS = 300
 """GraphQL error messages are cut to this length."""
@@ -35,23 +35,48 @@ class BadGraphQLRequestError(Exception):
     """The body is not a GraphQL request (answered 400 ``graphql/bad-request``)."""
 
 
-SCHEMA_ANSWERS_KEPT = 8
-"""Answers kept of documents that read only the schema (introspection), by their text."""
+KNOWN_INTROSPECTION_KEPT_BYTES = 4 << 20
+"""Of the cache budget, what the answers of the standard introspection queries may take for good."""
+
+
+def standard_introspection_queries() -> list[str]:
+    """The introspection queries tools send (graphql-core's and graphql-js's ``getIntrospectionQuery``
+    with its usual options), whose answers are larger than the value budget allows a document: each is
+    computed once per worker without that budget and kept for good (within
+    :data:`KNOWN_INTROSPECTION_KEPT_BYTES`)."""
+    flags = ("specified_by_url", "directive_is_repeatable", "schema_description", "input_value_deprecation")
+    variants: list[dict[str, bool]] = []
+    for descriptions in (True, False):
+        variants.append({"descriptions": descriptions})
+        variants.append({"descriptions": descriptions, **dict.fromkeys(flags, True)})
+    variants += [{"descriptions": True, flag: True} for flag in flags]
+    return [get_introspection_query(**variant) for variant in variants]
 
 
 class GraphQLEndpoint:
     """The ASGI endpoint of ``POST /graphql`` for ``schema``.
 
-    A document without variables whose execution ran no field of the service (only introspection and
-    ``__typename``) has an answer that depends on its text alone, since the schema is fixed: such answers
-    are kept (the last :data:`SCHEMA_ANSWERS_KEPT`). The standard introspection query of this schema
-    takes a few hundred milliseconds to execute and answers about half a megabyte; tools send it again
-    and again.
+    A document that selects only introspection and ``__typename`` and declares no variables has an
+    answer that depends on its selections alone, since the schema is fixed: such answers are kept in the
+    schema's document cache, by the printed document (so comments, spacing and commas do not make a
+    new entry), and computed once per distinct selection. Tools send the standard introspection query
+    again and again (bench/README.md, "GraphQL caches").
     """
 
     def __init__(self, schema: ServiceSchema) -> None:
         self.schema = schema
-        self.schema_answers: OrderedDict[tuple[str, str | None], bytes] = OrderedDict()
+        self.documents = schema.documents
+        self.limits = schema.documents.limits
+        self._standard: frozenset[str] | None = None
+        self.kept_for_good: dict[tuple[str, str | None], bytes] = {}
+        """Answers of the standard introspection queries, kept for good."""
+        self.kept_for_good_bytes = 0
+
+    def standard(self) -> frozenset[str]:
+        """The printed standard introspection queries (printed on first use)."""
+        if self._standard is None:
+            self._standard = frozenset(print_ast(parse(query)) for query in standard_introspection_queries())
+        return self._standard
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not is_json(header(scope, b"content-type")):
@@ -60,11 +85,13 @@ class GraphQLEndpoint:
             return
         try:
             query, variables, operation_name = _graphql_request(await read_body(receive))
-            kept = self.schema_answers.get((query, operation_name)) if variables is None else None
-            if kept is not None:
-                await _send_json(send, kept)
-                return
-            result = self.schema.answer(query, variables, operation_name, _ALLOWED)
+            key, max_values = self._schema_only(query, operation_name)
+            if key is not None:
+                kept = self.kept_for_good.get(key) or self.documents.cache.get(key)
+                if kept is not None:
+                    await _send_json(send, kept)
+                    return
+            result = self.schema.answer(query, variables, operation_name, _ALLOWED, max_values)
         except (BadGraphQLRequestError, CannotGetOperationTypeError, MissingQueryError) as error:
             await problem_response(problem(400, "graphql/bad-request", _reason(error)))(scope, receive, send)
             return
@@ -72,18 +99,53 @@ class GraphQLEndpoint:
             reason = error.as_http_error_reason("POST")
             await problem_response(problem(400, "graphql/bad-request", reason))(scope, receive, send)
             return
+        except DocumentOverLimitError as error:
+            await problem_response(over_limit(error))(scope, receive, send)
+            return
         answer: dict[str, Any] = {"data": result.data}
         if result.errors:
             answer["errors"] = bounded_errors(result.errors)
         if result.extensions:
             answer["extensions"] = result.extensions
         payload = orjson.dumps(answer)
+        if len(payload) > self.limits.max_answer_bytes:
+            too_large = DocumentOverLimitError(
+                "RULES_GRAPHQL_MAX_ANSWER_BYTES",
+                f"The answer would be {len(payload)} bytes; RULES_GRAPHQL_MAX_ANSWER_BYTES allows "
+                f"{self.limits.max_answer_bytes}. Select less.",
+            )
+            await problem_response(over_limit(too_large))(scope, receive, send)
+            return
         request = current_request.get()
-        if variables is None and not result.errors and request is not None and request.operation is None:
-            self.schema_answers[(query, operation_name)] = payload
-            if len(self.schema_answers) > SCHEMA_ANSWERS_KEPT:
-                self.schema_answers.popitem(last=False)
+        if key is not None and not result.errors and request is not None and request.operation is None:
+            self._keep(key, payload, standard=max_values is not None)
         await _send_json(send, payload)
+
+    def _schema_only(self, query: str, operation_name: str | None) -> tuple[Any, int | None]:
+        """For a document that selects only introspection and declares no variables: its key in the
+        cache, and the value budget of its answer (None: the usual one). Otherwise ``(None, None)``;
+        raises :class:`DocumentOverLimitError` for a document over a limit."""
+        try:
+            document, shape = self.documents.checked(query)
+        except GraphQLError:  # a syntax error: answered as GraphQL answers it
+            return None, None
+        if not shape.schema_only or shape.has_variables:
+            return None, None
+        printed = print_ast(document)
+        unbounded = self.limits.max_values * 1000 if printed in self.standard() else None
+        return (printed, operation_name), unbounded
+
+    def _keep(self, key: tuple[str, str | None], payload: bytes, standard: bool) -> None:
+        if standard and self.kept_for_good_bytes + len(payload) <= KNOWN_INTROSPECTION_KEPT_BYTES:
+            self.kept_for_good[key] = payload
+            self.kept_for_good_bytes += len(payload)
+            return
+        self.documents.cache.put(key, payload, len(payload) + len(key[0]))
+
+
+def over_limit(error: DocumentOverLimitError) -> Problem:
+    """The 400 problem of a document over a limit: the detail names the limit's setting."""
+    return problem(400, "graphql/too-costly", error.detail, [Issue(path="/query", message=error.detail)])
 
 
 async def _send_json(send: Send, payload: bytes) -> None:

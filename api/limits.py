@@ -38,9 +38,26 @@ class Settings:
     """``RULES_GRAPHQL_MAX_DEPTH``: deepest GraphQL selection accepted."""
     graphql_max_aliases: int = 15
     """``RULES_GRAPHQL_MAX_ALIASES``: most aliases in one GraphQL document."""
-    graphql_max_tokens: int = 20_000
-    """``RULES_GRAPHQL_MAX_TOKENS``: most tokens in one GraphQL document (about three times the largest
-    state written inline)."""
+    graphql_max_tokens: int = 1_500
+    """``RULES_GRAPHQL_MAX_TOKENS``: most tokens in one GraphQL document (parsing is the one cost paid
+    before any other limit can be checked, so this bounds it; states go in variables)."""
+    graphql_max_directives: int = 20
+    """``RULES_GRAPHQL_MAX_DIRECTIVES``: most directives (``@skip``, ``@include``) in one document."""
+    graphql_max_fragments: int = 100
+    """``RULES_GRAPHQL_MAX_FRAGMENTS``: most fragment definitions, spreads and inline fragments in one
+    document."""
+    graphql_max_fields: int = 500
+    """``RULES_GRAPHQL_MAX_FIELDS``: most fields one operation selects, every fragment spread expanded."""
+    graphql_max_variables: int = 20
+    """``RULES_GRAPHQL_MAX_VARIABLES``: most variable definitions in one document."""
+    graphql_max_values: int = 5_000
+    """``RULES_GRAPHQL_MAX_VALUES``: most values (objects, lists and their items, scalars) one answer
+    completes; execution stops there."""
+    graphql_max_answer_bytes: int = 1 << 20
+    """``RULES_GRAPHQL_MAX_ANSWER_BYTES``: largest GraphQL answer body (1 MiB)."""
+    graphql_cache_bytes: int = 16 << 20
+    """``RULES_GRAPHQL_CACHE_BYTES``: what a worker's GraphQL caches (documents, prepared operations,
+    introspection answers) may hold together, as estimated (16 MiB); 0 turns them off."""
     host: str = "127.0.0.1"
     """``HOST``: the address the server listens on (the image sets ``0.0.0.0``)."""
     port: int = 8000
@@ -82,6 +99,27 @@ class Settings:
             graphql_max_aliases=_integer(env, "RULES_GRAPHQL_MAX_ALIASES", cls.graphql_max_aliases, 0, 1000),
             graphql_max_tokens=_integer(
                 env, "RULES_GRAPHQL_MAX_TOKENS", cls.graphql_max_tokens, 100, 10_000_000
+            ),
+            graphql_max_directives=_integer(
+                env, "RULES_GRAPHQL_MAX_DIRECTIVES", cls.graphql_max_directives, 0, 10_000
+            ),
+            graphql_max_fragments=_integer(
+                env, "RULES_GRAPHQL_MAX_FRAGMENTS", cls.graphql_max_fragments, 0, 10_000
+            ),
+            graphql_max_fields=_integer(
+                env, "RULES_GRAPHQL_MAX_FIELDS", cls.graphql_max_fields, 1, 1_000_000
+            ),
+            graphql_max_variables=_integer(
+                env, "RULES_GRAPHQL_MAX_VARIABLES", cls.graphql_max_variables, 0, 10_000
+            ),
+            graphql_max_values=_integer(
+                env, "RULES_GRAPHQL_MAX_VALUES", cls.graphql_max_values, 100, 100_000_000
+            ),
+            graphql_max_answer_bytes=_integer(
+                env, "RULES_GRAPHQL_MAX_ANSWER_BYTES", cls.graphql_max_answer_bytes, 65_536, 1 << 30
+            ),
+            graphql_cache_bytes=_integer(
+                env, "RULES_GRAPHQL_CACHE_BYTES", cls.graphql_cache_bytes, 0, 1 << 30
             ),
             host=env.get("HOST", "").strip() or cls.host,
             port=_integer(env, "PORT", cls.port, 1, 65535),

@@ -15,6 +15,7 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from sevens_rules.api.context import mark_client_left
 from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE, dump, problem
 
 logger = logging.getLogger("sevens_rules")
@@ -43,6 +44,8 @@ class HeadDeadline:
     _head_deadline: asyncio.TimerHandle | None = None
     _head_bytes: int = 0
     """Bytes of the unfinished request head received so far."""
+    _head_tail: bytes = b""
+    """Its last bytes, where the blank line that ends a head may have begun."""
 
     # attributes of the uvicorn protocol this is mixed into
     cycle: Any
@@ -56,27 +59,44 @@ class HeadDeadline:
         self._head_deadline = self.loop.call_later(self.header_timeout, self._head_timed_out)
 
     def data_received(self, data: bytes) -> None:
-        """After uvicorn has read the chunk: stop the clock if a request now runs, otherwise count the
-        unfinished head's bytes and start the clock if it is not running."""
+        """Refuse a head that will be too large before uvicorn reads it (a whole oversized head can
+        arrive in one chunk, and would otherwise start a request); after uvicorn has read the chunk: stop
+        the clock if a request now runs, otherwise count the unfinished head's bytes and start the clock
+        if it is not running."""
+        if not self._request_running():
+            room = self.max_head_bytes - self._head_bytes
+            if len(data) > room and _HEAD_END not in self._head_tail + data[: room + len(_HEAD_END)]:
+                self._refuse_head()
+                return
         super().data_received(data)  # type: ignore[misc]
-        if self.cycle is not None and not self.cycle.response_complete:
-            self._head_bytes = 0
+        if self._request_running():
+            self._head_bytes, self._head_tail = 0, b""
             if self._head_deadline is not None:
                 self._disarm_head_deadline()
             return
         self._head_bytes += len(data)
+        self._head_tail = (self._head_tail + data)[-len(_HEAD_END) :]
         if self._head_bytes > self.max_head_bytes:
-            if not self.transport.is_closing():
-                logger.info("closed a connection from %s: request head too large", _peer(self.client))
-                self.transport.write(_HEAD_TOO_LARGE)
-                self.transport.close()
+            self._refuse_head()
             return
         if self._head_deadline is None:
             self._head_deadline = self.loop.call_later(self.header_timeout, self._head_timed_out)
 
+    def _request_running(self) -> bool:
+        return self.cycle is not None and not self.cycle.response_complete
+
+    def _refuse_head(self) -> None:
+        """Answer 431 and close: the head is larger than :attr:`max_head_bytes`."""
+        if not self.transport.is_closing():
+            logger.info("closed a connection from %s: request head too large", _peer(self.client))
+            self.transport.write(_HEAD_TOO_LARGE)
+            self.transport.close()
+
     def connection_lost(self, exc: Exception | None) -> None:
-        """Drop the clock with the connection."""
+        """Drop the clock with the connection; a request still being answered is logged as a 499."""
         self._disarm_head_deadline()
+        if self._request_running():
+            mark_client_left(self.cycle.scope)
         super().connection_lost(exc)  # type: ignore[misc]
 
     def _disarm_head_deadline(self) -> None:
@@ -105,6 +125,7 @@ def _head_too_large() -> bytes:
 
 
 _HEAD_TOO_LARGE = _head_too_large()
+_HEAD_END = b"\r\n\r\n"
 
 
 class HeadTimeoutH11Protocol(HeadDeadline, H11Protocol):
@@ -119,7 +140,65 @@ if importlib.util.find_spec("httptools") is not None:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     class HeadTimeoutHttpToolsProtocol(HeadDeadline, HttpToolsProtocol):
-        """uvicorn's httptools protocol (the fast one ``uvicorn[standard]`` picks) with the head deadline."""
+        """uvicorn's httptools protocol (the fast one ``uvicorn[standard]`` picks) with the head deadline,
+        the head size checked on every request of a pipeline, and every unanswered request of a
+        connection told when the client leaves.
+
+        uvicorn marks only its latest request as disconnected when a connection is lost; with pipelined
+        requests that is the last one queued, and the one running went on writing to the closed
+        transport (a RuntimeError and two ERROR tracebacks). Here every request not yet answered is
+        marked disconnected, so its answer is dropped, and logged as a 499 (:func:`mark_client_left`).
+        """
+
+        _open_cycles: tuple[Any, ...] = ()
+        _message_head_bytes: int = 0
+
+        def on_message_begin(self) -> None:
+            """Start counting the head of the next request (of a pipeline, maybe)."""
+            self._message_head_bytes = 0
+            super().on_message_begin()
+
+        def on_url(self, url: bytes) -> None:
+            """Count the request line towards the head's size."""
+            self._count_head(len(url))
+            super().on_url(url)
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            """Count a header towards the head's size."""
+            self._count_head(len(name) + len(value) + 4)
+            super().on_header(name, value)
+
+        def _count_head(self, size: int) -> None:
+            self._message_head_bytes += size
+            if self._message_head_bytes > self.max_head_bytes:
+                # raised inside httptools' callback: uvicorn stops parsing and calls send_400_response
+                raise HeadTooLargeError
+
+        def send_400_response(self, msg: str) -> None:
+            """The 431 problem when the head was too large; uvicorn's 400 otherwise."""
+            if self._message_head_bytes > self.max_head_bytes:
+                self._refuse_head()
+                return
+            super().send_400_response(msg)
+
+        def on_headers_complete(self) -> None:
+            """Remember the request uvicorn starts or queues, until it is answered."""
+            super().on_headers_complete()
+            if self.cycle is not None:
+                self._open_cycles = (*(c for c in self._open_cycles if not c.response_complete), self.cycle)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            """Mark every request not yet answered as disconnected, not only uvicorn's latest."""
+            for cycle in self._open_cycles:
+                if not cycle.response_complete:
+                    cycle.disconnected = True
+                    cycle.message_event.set()
+                    mark_client_left(cycle.scope)
+            self._open_cycles = ()
+            super().connection_lost(exc)
+
+    class HeadTooLargeError(Exception):
+        """A request head passed :data:`MAX_HEAD_BYTES` while httptools was reading it."""
 
     HTTP_PROTOCOL: type[asyncio.Protocol] = HeadTimeoutHttpToolsProtocol
 else:  # pragma: no cover -- httptools has no build for this platform

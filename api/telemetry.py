@@ -25,6 +25,7 @@ from sevens_rules.api.context import (
     CLIENT_LEFT_STATUS,
     REQUEST_ID_HEADER,
     RequestContext,
+    client_left,
     current_request,
     request_id_from,
 )
@@ -92,8 +93,9 @@ class AccessMiddleware:
             )
         finally:
             elapsed = time.perf_counter() - start
-            if not started and request.code == CLIENT_LEFT:
+            if (not started and request.code == CLIENT_LEFT) or client_left(scope):
                 status = CLIENT_LEFT_STATUS
+                request.code = CLIENT_LEFT
             current_request.reset(token)
             self._record(scope, request, status, elapsed)
 

@@ -34,6 +34,7 @@ from graphql.language.parser import MAX_NESTING_DEPTH
 from sevens_rules.api.graphql import ServiceSchema, build_schema, state_fragments
 from sevens_rules.api.graphql_execution import Coercers, ServiceExecutor, executor
 from sevens_rules.api.graphql_http import _ALLOWED
+from sevens_rules.api.graphql_limits import DocumentOverLimitError
 from sevens_rules.api.limits import Settings
 from tests.seeds import seed_hex
 
@@ -111,17 +112,7 @@ CASES: list[tuple[str, str, Any, str | None]] = [
     ("typename", "{ __typename }", None, None),
     ("introspection", '{ __type(name: "SjuanMove") { name fields { name } } }', None, None),
     ("syntax error", "{ games { id }", None, None),
-    ("token limit", "{ games { " + " ".join(["id"] * 2_100) + " } }", None, None),
     ("unknown field", "{ games { nope } }", None, None),
-    ("depth limit", "{ games " + "{ options " * 12 + "{ name }" + " }" * 13, None, None),
-    ("alias limit", "{ " + " ".join(f"a{i}: games {{ id }}" for i in range(16)) + " }", None, None),
-    (
-        "two operation fields",
-        "query($s: SjuanStateInput!) { a: sjuanMoves(state: $s) { __typename } "
-        "b: sjuanScore(state: $s) { __typename } }",
-        {"s": STATE},
-        None,
-    ),
     ("repeated field", "{ games { " + " ".join(["id"] * 9) + " } }", None, None),
     ("first of two operations", "query A { games { id } } query B { __typename }", None, None),
     ("named operation", "query A { games { id } } query B { __typename }", None, "B"),
@@ -139,6 +130,41 @@ def test_answer_is_what_strawberry_execute_answers(query: str, variables: Any, n
     assert answered(SCHEMA, query, variables, name) == executed(SCHEMA, query, variables, name)
     # and again, from the document caches
     assert answered(SCHEMA, query, variables, name) == executed(SCHEMA, query, variables, name)
+
+
+LIMIT_CASES: list[tuple[str, str, str]] = [
+    ("token limit", "{ games { " + " ".join(["id"] * 2_100) + " } }", "RULES_GRAPHQL_MAX_TOKENS"),
+    ("depth limit", "{ games " + "{ options " * 12 + "{ name }" + " }" * 13, "RULES_GRAPHQL_MAX_DEPTH"),
+    (
+        "alias limit",
+        "{ " + " ".join(f"a{i}: games {{ id }}" for i in range(16)) + " }",
+        "RULES_GRAPHQL_MAX_ALIASES",
+    ),
+    (
+        "two operation fields",
+        "query($s: SjuanStateInput!) { a: sjuanMoves(state: $s) { __typename } "
+        "b: sjuanScore(state: $s) { __typename } }",
+        "at most one operation field",
+    ),
+    (
+        "introspection twice",
+        '{ a: __schema { types { name } } b: __type(name: "Query") { name } }',
+        "at most one",
+    ),
+    ("directives", "{ games " + "@skip(if: false) " * 21 + "{ id } }", "RULES_GRAPHQL_MAX_DIRECTIVES"),
+]
+
+
+@pytest.mark.parametrize(("query", "named"), [c[1:] for c in LIMIT_CASES], ids=[c[0] for c in LIMIT_CASES])
+def test_a_document_over_a_limit_is_refused_on_both_paths(query: str, named: str) -> None:
+    """The service's answer raises the limit's error (answered as a 400 problem); strawberry's own
+    execute, through the same document checks, answers it as a GraphQL error with the same message."""
+    with pytest.raises(DocumentOverLimitError) as refused:
+        SCHEMA.answer(query, None, None, _ALLOWED)
+    assert named in refused.value.detail
+    stock = executed(SCHEMA, query)
+    assert stock[0] == "answered" and stock[1] is None
+    assert [error["message"] for error in stock[2]] == [refused.value.detail]
 
 
 def test_every_resolver_is_synchronous() -> None:

@@ -330,8 +330,12 @@ def test_the_largest_states_fit_the_default_limits_with_room_to_spare(
             assert len(response.content) < ANSWER_BUDGET
 
 
+INLINE_STATE_TOKENS = 20_000
+"""The token limit README gives for documents that write the largest states inline."""
+
+
 def test_the_largest_state_written_inline_in_graphql_is_accepted(
-    largest_states: list[tuple[str, Json]],
+    client: TestClient, largest_states: list[tuple[str, Json]]
 ) -> None:
     from graphql.language.lexer import Lexer
     from graphql.language.source import Source
@@ -343,8 +347,20 @@ def test_the_largest_state_written_inline_in_graphql_is_accepted(
     lexer, tokens = Lexer(Source(query)), 0
     while lexer.advance().kind is not TokenKind.EOF:
         tokens += 1
-    assert 2 * tokens < DEFAULTS.graphql_max_tokens, tokens
-    with TestClient(create_app(DEFAULTS), raise_server_exceptions=False) as fresh:
+    assert tokens > DEFAULTS.graphql_max_tokens, tokens  # at the defaults states go in variables
+    refused = graphql(client, query)
+    assert refused.status_code == 400 and "RULES_GRAPHQL_MAX_TOKENS" in refused.json()["detail"]
+    as_variable = (
+        f"query($s: DominoFanTanStateInput!) {{ {field(game, 'moves')}(state: $s) {{ __typename }} }}"
+    )
+    assert graphql(client, as_variable, {"s": state}).json() == {
+        "data": {field(game, "moves"): {"__typename": "DominoFanTanMovesResponse"}}
+    }
+    inline_allowed = Settings(
+        graphql_max_tokens=INLINE_STATE_TOKENS
+    )  # what README suggests for inline states
+    assert 2 * tokens < inline_allowed.graphql_max_tokens, tokens
+    with TestClient(create_app(inline_allowed), raise_server_exceptions=False) as fresh:
         result = graphql(fresh, query).json()
     assert result == {"data": {field(game, "moves"): {"__typename": "DominoFanTanMovesResponse"}}}
 
@@ -379,10 +395,11 @@ def test_graphql_allows_one_operation_field_per_document(client: TestClient) -> 
         " fragment A on Query { a: sjuanScore(state: $s) { __typename } }"
         " fragment B on Query { b: sjuanMoves(state: $s) { __typename } }"
     )
-    for query in (aliased, fragments):
+    introspection = "{ a: __schema { types { name } } b: __schema { types { name } } }"
+    for query in (aliased, fragments, introspection):
         response = graphql(client, query, {"s": state})
-        assert any("at most one operation field" in m for m in graphql_errors(response))
-        assert response.json()["data"] is None
+        assert response.status_code == 400 and response.json()["code"] == "graphql/too-costly"
+        assert "at most one operation field" in response.json()["detail"]
 
 
 def test_fifteen_aliases_of_one_large_state_are_refused_before_any_work(client: TestClient) -> None:
@@ -409,8 +426,8 @@ def test_a_field_repeated_many_times_is_refused_before_validation(client: TestCl
 
 
 def test_graphql_errors_are_few_and_short(client: TestClient) -> None:
-    """graphql-core quotes the bad input in its messages: a list of 2,000 bad values stays a short answer."""
-    query = "{ sjuanScore(state: {hands: [[" + " ".join(["1"] * 2000) + "]]}) { __typename } }"
+    """graphql-core quotes the bad input in its messages: a list of 1,000 bad values stays a short answer."""
+    query = "{ sjuanScore(state: {hands: [[" + " ".join(["1"] * 1000) + "]]}) { __typename } }"
     response = graphql(client, query)
     errors = response.json()["errors"]
     assert len(errors) == MAX_LISTED_ISSUES + 1 and errors[-1]["message"].endswith("more errors.")
@@ -746,11 +763,13 @@ def test_answers_that_read_only_the_schema_are_kept_and_others_are_not() -> None
     with TestClient(app) as client:
         first = client.post("/graphql", json={"query": introspection})
         assert first.status_code == 200 and first.json()["data"]["__schema"]["queryType"]["name"] == "Query"
-        assert (introspection, None) in endpoint.schema_answers
+        assert len(endpoint.kept_for_good) == 1  # the standard query, by its printed document
         assert client.post("/graphql", json={"query": introspection}).content == first.content
+        kept = len(endpoint.documents.cache)
         for query in ("{ games { id } }", "{ sjuanSeed { __typename } }"):
             client.post("/graphql", json={"query": query})
-            assert (query, None) not in endpoint.schema_answers
         typed = "query($n: String!) { __type(name: $n) { name } }"
         client.post("/graphql", json={"query": typed, "variables": {"n": "Query"}})
-        assert not any(key[0] == typed for key in endpoint.schema_answers)
+        # documents only (the valid ones), no answers: the answers depend on more than the schema
+        assert len(endpoint.documents.cache) <= kept + 3 and len(endpoint.kept_for_good) == 1
+        assert all(not isinstance(key, tuple) for key in list(endpoint.documents.cache._entries)[kept:])

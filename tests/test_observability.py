@@ -254,11 +254,11 @@ def test_metrics_endpoint_exposes_the_series(client: TestClient) -> None:
 
 
 def test_a_graphql_document_refused_before_running_is_labelled_graphql(client: TestClient) -> None:
-    before = counter("graphql", 200, "graphql/error")
-    # two operation fields: refused by the cost rule (one per document), so no field ran
+    before = counter("graphql", 400, "graphql/too-costly")
+    # two operation fields: refused by the cost limit (one per document), so no field ran
     query = "{ a: sjuanNew(players: 3) { __typename } b: fanTanNew(players: 3) { __typename } }"
-    assert client.post("/graphql", json={"query": query}).json()["data"] is None
-    assert counter("graphql", 200, "graphql/error") == before + 1
+    assert client.post("/graphql", json={"query": query}).status_code == 400
+    assert counter("graphql", 400, "graphql/too-costly") == before + 1
 
 
 def test_the_games_query_is_labelled_games(client: TestClient) -> None:

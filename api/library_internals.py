@@ -1,0 +1,90 @@
+"""Every name the service takes from a library that the library does not document as public, in one place,
+each with the reason it is used.
+
+An upgrade of graphql-core, strawberry, Starlette or uvicorn that moves or changes one of these breaks
+an import here or a test (``tests/test_library_internals.py`` runs the same documents through stock
+``strawberry.Schema.execute`` and through the service's fast path and compares the answers), not a
+client. The measured costs that justify the fast paths are in ``bench/README.md`` ("Fast paths").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphql import DocumentNode, GraphQLError, GraphQLSchema, validate
+
+# graphql-core: the executor's parts, to build an executor without ``Executor.build`` (variables
+# coerced by compiled coercers) and to complete leaf values in one step. ``assume_not_awaitable`` and
+# ``assume_not_async_iterable`` are what ``execute_sync`` passes: every resolver of the schema is
+# synchronous, so no value needs an awaitability check.
+from graphql.execution.collect_fields import FieldDetailsList, FragmentDetails
+from graphql.execution.execute import assume_not_async_iterable, assume_not_awaitable
+from graphql.execution.get_variable_signature import GraphQLVariableSignature, get_variable_signature
+from graphql.execution.values import VariableValues, VariableValueSource
+
+# graphql-core: the input nesting bound its variable coercion checks; a type no deeper needs no check
+from graphql.language.parser import MAX_NESTING_DEPTH
+from graphql.utilities.coerce_input_value import coerce_default_value
+from graphql.validation import ASTValidationRule
+
+# graphql-core: what validation raises when a rule aborts it (FewRepeatedFields does, past its limit)
+from graphql.validation.validate import ValidationAbortedError
+
+# strawberry: the execution context class strawberry passes to graphql-core (the fast path extends it
+# so that strawberry's own ``execute`` and the service's answer complete values the same way)
+from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
+
+# strawberry: the two rules strawberry adds to every validation (``validate_document`` adds them, but
+# takes no error bound)
+from strawberry.schema.validation_rules.maybe_null import MaybeNullValidationRule
+from strawberry.schema.validation_rules.one_of import OneOfInputValidationRule
+
+# strawberry: which operation a request runs, as strawberry's ``execute`` decides it
+from strawberry.utils.operation import get_first_operation, get_operation_type
+
+__all__ = [
+    "MAX_NESTING_DEPTH",
+    "FieldDetailsList",
+    "FragmentDetails",
+    "GraphQLVariableSignature",
+    "StrawberryGraphQLCoreExecutionContext",
+    "ValidationAbortedError",
+    "VariableValueSource",
+    "VariableValues",
+    "assume_not_async_iterable",
+    "assume_not_awaitable",
+    "coerce_default_value",
+    "core_schema",
+    "get_first_operation",
+    "get_operation_type",
+    "get_variable_signature",
+    "report_errors",
+    "validate_as_strawberry",
+]
+
+STRAWBERRY_RULES: tuple[type[ASTValidationRule], ...] = (MaybeNullValidationRule, OneOfInputValidationRule)
+
+
+def validate_as_strawberry(
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    rules: tuple[type[ASTValidationRule], ...],
+    max_errors: int,
+) -> list[GraphQLError]:
+    """strawberry's ``validate_document`` (``rules`` and the rules strawberry adds), stopping after
+    ``max_errors`` errors: each error of an unknown field computes suggestions, so an unbounded count of
+    them is an unbounded cost."""
+    return validate(schema, document, (*rules, *STRAWBERRY_RULES), max_errors=max_errors)
+
+
+def core_schema(schema: Any) -> GraphQLSchema:
+    """The graphql-core schema a ``strawberry.Schema`` wraps (its ``_schema`` attribute: strawberry
+    documents no public accessor)."""
+    core: GraphQLSchema = schema._schema
+    return core
+
+
+def report_errors(schema: Any, errors: list[GraphQLError]) -> None:
+    """strawberry's ``_process_errors``: what its ``execute`` calls with a request's errors (it calls the
+    schema's overridable ``process_errors`` through it)."""
+    schema._process_errors(errors)

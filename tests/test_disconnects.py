@@ -1,0 +1,119 @@
+"""A real uvicorn server and raw sockets: a client that leaves is a 499 at INFO, never an ERROR traceback,
+and a request head over 16 KiB is a 431 however it is written."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import struct
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+
+from sevens_rules.__main__ import server_options
+from sevens_rules.api.app import create_app
+from sevens_rules.api.limits import Settings
+from sevens_rules.api.server import MAX_HEAD_BYTES, HeadTimeoutH11Protocol, HeadTimeoutHttpToolsProtocol
+
+WAIT_SECONDS = 30.0
+"""How long a test waits for the server to log what it expects (a bound for a busy machine)."""
+
+
+class _SmallBuffersHttpTools(HeadTimeoutHttpToolsProtocol):
+    """A small kernel send buffer, so that an answer the client does not read stays in the server."""
+
+    def connection_made(self, transport: Any) -> None:
+        transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        super().connection_made(transport)
+
+
+class _SmallBuffersH11(HeadTimeoutH11Protocol):
+    """:class:`_SmallBuffersHttpTools` on h11."""
+
+    def connection_made(self, transport: Any) -> None:
+        transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        super().connection_made(transport)
+
+
+@pytest.fixture(scope="module", params=[_SmallBuffersHttpTools, _SmallBuffersH11], ids=["httptools", "h11"])
+def server(request: pytest.FixtureRequest) -> Iterator[tuple[type, int]]:
+    """The service on uvicorn with its options, on a free loopback port, on each HTTP protocol."""
+    options = server_options(Settings(host="127.0.0.1", port=0))
+    options.update(http=request.param, timeout_graceful_shutdown=1, log_level="info", log_config=None)
+    instance = uvicorn.Server(uvicorn.Config(create_app(Settings()), **options))
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    started = threading.Event()
+    for _ in range(int(WAIT_SECONDS * 100)):
+        if instance.started:
+            break
+        started.wait(0.01)
+    assert instance.started
+    yield request.param, instance.servers[0].sockets[0].getsockname()[1]
+    instance.should_exit = True
+    thread.join(10)
+
+
+def _read_all(connection: socket.socket) -> bytes:
+    chunks = []
+    while chunk := connection.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+HEAD = b"GET /v1/games HTTP/1.1\r\nHost: x\r\n"
+
+
+def test_a_large_head_in_one_write_is_a_431(server: tuple[type, int]) -> None:
+    with socket.create_connection(("127.0.0.1", server[1]), timeout=WAIT_SECONDS) as connection:
+        connection.sendall(HEAD + b"X-Padding: " + b"a" * 120_000 + b"\r\n\r\n")
+        answer = _read_all(connection)
+    assert answer.startswith(b"HTTP/1.1 431")
+    assert b'"code":"request/head-too-large"' in answer
+
+
+def test_a_head_just_under_the_limit_is_answered(server: tuple[type, int]) -> None:
+    padding = MAX_HEAD_BYTES - len(HEAD) - 200
+    with socket.create_connection(("127.0.0.1", server[1]), timeout=WAIT_SECONDS) as connection:
+        connection.sendall(HEAD + b"X-Padding: " + b"a" * padding + b"\r\nConnection: close\r\n\r\n")
+        assert _read_all(connection).startswith(b"HTTP/1.1 200")
+
+
+def test_a_large_head_after_a_pipelined_request_is_a_431(server: tuple[type, int]) -> None:
+    if issubclass(server[0], HeadTimeoutH11Protocol):
+        pytest.skip("h11 reads a pipelined request only after answering the one before")
+    with socket.create_connection(("127.0.0.1", server[1]), timeout=WAIT_SECONDS) as connection:
+        connection.sendall(HEAD + b"\r\n" + HEAD + b"X-Padding: " + b"a" * 120_000 + b"\r\n\r\n")
+        answer = _read_all(connection)
+    # refused as soon as it is read, before the answer to the first request (dropped with the connection)
+    assert answer.startswith(b"HTTP/1.1 431") and b'"code":"request/head-too-large"' in answer
+
+
+def test_a_client_that_pipelines_and_leaves_is_a_499_not_an_error(
+    server: tuple[type, int], caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.INFO):
+        connection = socket.socket()
+        connection.settimeout(WAIT_SECONDS)
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # the server's writes back up
+        connection.connect(("127.0.0.1", server[1]))
+        connection.sendall(b"GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n" * 200)
+        assert connection.recv(1) == b"H"  # the first answer is being written
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        connection.close()  # a reset, unread answers and all
+        waited = threading.Event()
+        for _ in range(int(WAIT_SECONDS * 20)):
+            if any(_status(record) == 499 for record in caplog.records):
+                break
+            waited.wait(0.05)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    left = [record for record in caplog.records if _status(record) == 499]
+    assert left and all(record.levelno == logging.INFO and record.exc_info is None for record in left)
+
+
+def _status(record: logging.LogRecord) -> int | None:
+    fields = getattr(record, "fields", None)
+    return fields.get("status") if isinstance(fields, dict) and record.name == "sevens_rules.access" else None
