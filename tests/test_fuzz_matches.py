@@ -5,9 +5,10 @@ Each run deals a match of a random game at a random table size and option set, p
 the service's own legal lists (one at a time, or many at once to reach the end of long matches), and
 between moves sends what a hostile client would: a move for a seat not to act, a move that is not listed,
 a tampered state, a sealed token applied twice. After every step it checks that the state is still one a
-match can reach (the service accepts it; no card is in two hands), that each seat's view shows no card of
-another hand, that REST and GraphQL answer ``moves`` alike, that ``outcome`` says over exactly when no
-seat has a move, and that every refusal is a 4xx problem with a code.
+match can reach (the service accepts it; every card of the deck lies in exactly one place), that the
+score's outcome agrees with its deals (places by total, winners once over), that each seat's view shows
+no card of another hand, that REST and GraphQL answer ``moves`` alike, that ``outcome`` says over exactly
+when no seat has a move, and that every refusal is a 4xx problem with a code.
 
 The test command runs a bounded profile; ``RULES_FUZZ_PROFILE=long`` runs the long one (README,
 "Conformance suite", gives its time).
@@ -51,6 +52,27 @@ PLAYED: list[tuple[str, int]] = []
 """The matches dealt and the matches played to their end in this process (reported by the test)."""
 FINISHED: list[str] = []
 CARDS = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK"]
+DECKS = (frozenset(CARDS), frozenset(card for card in CARDS if card[0] in "789TJQKA"))
+"""The 52-card deck and the 32-card deck (7 to ace) Sedmice plays with."""
+NOT_HELD = frozenset({"deals", "cut", "pending", "options", "seed", "commitment", "entropy", "game"})
+"""State fields whose cards are not where a card lies now: finished deals' records, the cut for the deal
+(its cards went back into the deck), My Ship Sails' pending choices (cards still in their hands)."""
+
+
+def cards_in(node: Any) -> list[str]:
+    """Every card name in a JSON value, as often as it occurs."""
+    if isinstance(node, str):
+        return [node] if node in CARDS else []
+    if isinstance(node, dict):
+        return [card for value in node.values() for card in cards_in(value)]
+    if isinstance(node, list):
+        return [card for value in node for card in cards_in(value)]
+    return []
+
+
+def cards_lying(state: dict[str, Any]) -> list[str]:
+    """The cards of a state where they lie now: hands, table, stock, tricks, discards and the like."""
+    return [card for field, value in state.items() if field not in NOT_HELD for card in cards_in(value)]
 
 
 def refused(status: int, answer: Any) -> None:
@@ -176,6 +198,44 @@ class MatchMachine(RuleBasedStateMachine):
         assert status == 200, answer
         assert answer["outcome"]["over"] == (not self.moves["moves"]), (answer["outcome"], self.moves)
         assert self.moves["to_act"] == [] or self.moves["moves"], self.moves
+
+    @invariant()
+    def every_card_accounted_for(self) -> None:
+        """Every card of the game's deck lies in exactly one place of the state, at every step."""
+        if self.state is None:
+            return
+        lying = cards_lying(self.state)
+        assert len(lying) == len(set(lying)), sorted(card for card in set(lying) if lying.count(card) > 1)
+        assert frozenset(lying) in DECKS, sorted(set(CARDS) - set(lying))
+
+    @invariant()
+    def outcome_agrees_with_the_deals(self) -> None:
+        """The score lists every finished deal of the state, in order (a game may add the deal in
+        progress after them), and its outcome ranks the seats by their totals: places by total until the
+        match is over, then the winners first."""
+        if self.state is None:
+            return
+        status, score = self.post("score", {"state": self.state})
+        assert status == 200, score
+        finished = len(self.state["deals"])
+        assert len(score["deals"]) in (finished, finished + 1), (score["deals"], self.state["deals"])
+        assert [deal["number"] for deal in score["deals"][:finished]] == list(range(1, finished + 1))
+        outcome = score["outcome"]
+        seats = outcome["seats"]
+        assert [entry["seat"] for entry in seats] == list(range(len(self.state["hands"])))
+        sign = 1 if outcome["lowest_total_wins"] else -1
+        if not outcome["over"]:
+            assert outcome["winners"] == [], outcome
+            for entry in seats:
+                better = sum(1 for other in seats if sign * other["total"] < sign * entry["total"])
+                assert entry["place"] == 1 + better, outcome
+            return
+        assert outcome["winners"], outcome
+        assert [e["seat"] for e in seats if e["place"] == 1] == outcome["winners"], outcome
+        others = [entry for entry in seats if entry["seat"] not in outcome["winners"]]
+        for entry in others:
+            better = sum(1 for other in others if sign * other["total"] < sign * entry["total"])
+            assert entry["place"] == 1 + len(outcome["winners"]) + better, outcome
 
     @invariant()
     def views_show_no_other_hand(self) -> None:
