@@ -2,7 +2,7 @@
 each with the reason it is used.
 
 An upgrade of graphql-core, strawberry, Starlette or uvicorn that moves or changes one of these breaks
-an import here or a test (``tests/test_library_internals.py`` runs the same documents through stock
+an import here or a test (``tests/test_graphql_execution.py`` runs the same documents through stock
 ``strawberry.Schema.execute`` and through the service's fast path and compares the answers), not a
 client. The measured costs that justify the fast paths are in ``bench/README.md`` ("Fast paths").
 """
