@@ -43,8 +43,6 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 from strawberry.exceptions import MissingQueryError
 from strawberry.extensions import SchemaExtension
-from strawberry.extensions.max_aliases import create_validator as max_aliases_rule
-from strawberry.extensions.query_depth_limiter import create_validator as max_depth_rule
 from strawberry.scalars import JSON
 from strawberry.schema.config import StrawberryConfig
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
@@ -69,6 +67,8 @@ from sevens_rules.api.library_internals import (
     core_schema,
     get_first_operation,
     get_operation_type,
+    max_aliases_rule,
+    max_depth_rule,
     report_errors,
     validate_as_strawberry,
 )

@@ -1,7 +1,7 @@
 """Every name the service takes from a library that the library does not document as public, in one place,
 each with the reason it is used.
 
-An upgrade of graphql-core, strawberry, Starlette or uvicorn that moves or changes one of these breaks
+An upgrade of graphql-core, strawberry or uvicorn that moves or changes one of these breaks
 an import here or a test (``tests/test_graphql_execution.py`` runs the same documents through stock
 ``strawberry.Schema.execute`` and through the service's fast path and compares the answers), not a
 client. The measured costs that justify the fast paths are in ``bench/README.md`` ("Fast paths").
@@ -9,6 +9,7 @@ client. The measured costs that justify the fast paths are in ``bench/README.md`
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 
 from graphql import DocumentNode, GraphQLError, GraphQLSchema, validate
@@ -30,6 +31,12 @@ from graphql.validation import ASTValidationRule
 # graphql-core: what validation raises when a rule aborts it (FewRepeatedFields does, past its limit)
 from graphql.validation.validate import ValidationAbortedError
 
+# strawberry: the validation rules behind its MaxAliasesLimiter and QueryDepthLimiter extensions, added
+# to the service's one validation pass instead of running as extensions (an extension's per-request
+# hooks are the machinery the fast path skips)
+from strawberry.extensions.max_aliases import create_validator as max_aliases_rule
+from strawberry.extensions.query_depth_limiter import create_validator as max_depth_rule
+
 # strawberry: the execution context class strawberry passes to graphql-core (the fast path extends it
 # so that strawberry's own ``execute`` and the service's answer complete values the same way)
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
@@ -42,11 +49,24 @@ from strawberry.schema.validation_rules.one_of import OneOfInputValidationRule
 # strawberry: which operation a request runs, as strawberry's ``execute`` decides it
 from strawberry.utils.operation import get_first_operation, get_operation_type
 
+# uvicorn: its HTTP protocol classes (``uvicorn.Config(http=...)`` takes a protocol class). api/server.py
+# extends them with a request-head deadline and size bound, which uvicorn has no setting for, and marks
+# every pipelined request disconnected when the client leaves (uvicorn marks only its latest one).
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+HAS_HTTPTOOLS = importlib.util.find_spec("httptools") is not None
+"""httptools (the fast parser ``uvicorn[standard]`` installs) has a build for this platform."""
+if HAS_HTTPTOOLS:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
 __all__ = [
+    "HAS_HTTPTOOLS",
     "MAX_NESTING_DEPTH",
     "FieldDetailsList",
     "FragmentDetails",
     "GraphQLVariableSignature",
+    "H11Protocol",
+    "HttpToolsProtocol",
     "StrawberryGraphQLCoreExecutionContext",
     "ValidationAbortedError",
     "VariableValueSource",
@@ -58,6 +78,8 @@ __all__ = [
     "get_first_operation",
     "get_operation_type",
     "get_variable_signature",
+    "max_aliases_rule",
+    "max_depth_rule",
     "report_errors",
     "validate_as_strawberry",
 ]

@@ -9,13 +9,11 @@ other server options (keep-alive, graceful shutdown) are in ``sevens_rules.__mai
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
 from typing import Any
 
-from uvicorn.protocols.http.h11_impl import H11Protocol
-
 from sevens_rules.api.context import mark_client_left
+from sevens_rules.api.library_internals import HAS_HTTPTOOLS, H11Protocol
 from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE, dump, problem
 
 logger = logging.getLogger("sevens_rules")
@@ -136,8 +134,8 @@ def _peer(client: tuple[str, int] | None) -> str:
     return f"{client[0]}:{client[1]}" if client else "a client"
 
 
-if importlib.util.find_spec("httptools") is not None:
-    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+if HAS_HTTPTOOLS:
+    from sevens_rules.api.library_internals import HttpToolsProtocol
 
     class HeadTimeoutHttpToolsProtocol(HeadDeadline, HttpToolsProtocol):
         """uvicorn's httptools protocol (the fast one ``uvicorn[standard]`` picks) with the head deadline,
