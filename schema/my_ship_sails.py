@@ -53,9 +53,9 @@ class MyShipSailsOptions(WireModel):
     max_exchanges: MyShipSailsExchangeLimit | None = Field(
         default=None,
         description=(
-            "After this many exchanges without a declaration the deal ends with no winner (null: no limit, and a "
-            "deal ends only when a seat declares, which players choosing at random may never do: such a "
-            "client, a bot or a fuzzer, sets a limit)."
+            "After this many exchanges without a declaration the deal ends with no winner (null: no limit, "
+            "and a deal ends only when a seat declares, which players choosing at random may never do: such "
+            "a client, a bot or a fuzzer, sets a limit)."
         ),
     )
 
