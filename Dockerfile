@@ -16,20 +16,35 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PATH=/opt/venv/bin:$PATH
 
-# The dependency layer: the locked tree, wheels only, every file checked against its hash.
-FROM base AS dependencies
+# The locked build tools (pyproject's [build-system] requires, from requirements-build.lock): they build the
+# package's wheel and the wheels of the few locked dependencies that PyPI has only as source, in stages the
+# image does not keep.
+FROM base AS build-tools
+COPY requirements-build.lock /tmp/requirements-build.lock
+RUN python3 -m venv /opt/build \
+    && /opt/build/bin/pip install --no-cache-dir --require-hashes --only-binary=:all: -r /tmp/requirements-build.lock
+
+# Every locked dependency as a wheel, each downloaded file checked against its hash first: wheels only, except
+# the packages named by --no-binary (PyPI has them only as source), which are built from their hashed source
+# with the locked build tools and no build isolation, so nothing unlocked is fetched. tests/test_lock.py
+# checks every file the lock pins against this list.
+FROM build-tools AS dependency-wheels
 COPY requirements.lock /tmp/requirements.lock
-RUN python -m venv /opt/venv \
-    && pip install --no-cache-dir --require-hashes --only-binary=:all: --no-deps -r /tmp/requirements.lock
+RUN /opt/build/bin/pip wheel --no-cache-dir --require-hashes --no-deps --no-build-isolation \
+        --only-binary=:all: --no-binary=openapi-ui-bundles --wheel-dir /wheels -r /tmp/requirements.lock
+
+# The dependency layer: those wheels installed offline into the virtual environment the image runs.
+FROM base AS dependencies
+RUN --mount=type=bind,from=dependency-wheels,source=/wheels,target=/wheels \
+    python3 -m venv /opt/venv \
+    && pip install --no-cache-dir --no-deps --no-index /wheels/*.whl
 
 # The package's wheel, built with the locked build tools, in a stage the image does not keep.
-FROM base AS wheel
-COPY requirements-build.lock /tmp/requirements-build.lock
-RUN python -m venv /opt/build \
-    && /opt/build/bin/pip install --no-cache-dir --require-hashes --only-binary=:all: -r /tmp/requirements-build.lock
+FROM build-tools AS wheel
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY api ./api
+COPY conformance ./conformance
 COPY engine ./engine
 COPY schema ./schema
 COPY sevens_rules ./sevens_rules

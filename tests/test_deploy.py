@@ -102,10 +102,16 @@ def stages() -> dict[str, list[str]]:
 
 
 def test_image_installs_the_locked_tree_before_the_code() -> None:
-    dependencies = stages()["dependencies"]
-    assert any(line.startswith("COPY requirements.lock") for line in dependencies)
-    (install,) = [line for line in dependencies if "pip install" in line]
-    assert "--require-hashes" in install and "-r /tmp/requirements.lock" in install and "--no-deps" in install
+    wheels = stages()["dependency-wheels"]
+    assert any(line.startswith("COPY requirements.lock") for line in wheels)
+    (download,) = [line for line in wheels if "pip wheel" in line]
+    assert (
+        "--require-hashes" in download and "-r /tmp/requirements.lock" in download and "--no-deps" in download
+    )
+    # the dependency layer installs those checked wheels, offline
+    (install,) = [line for line in stages()["dependencies"] if "pip install" in line]
+    assert install.startswith("RUN --mount=type=bind,from=dependency-wheels,source=/wheels,target=/wheels")
+    assert "--no-index" in install and "--no-deps" in install
     runtime = stages()["runtime"]
     copy_dependencies = runtime.index("COPY --from=dependencies /opt/venv /opt/venv")
     (install_code,) = [i for i, line in enumerate(runtime) if "/dist/*.whl" in line]
