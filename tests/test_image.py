@@ -19,12 +19,10 @@ import hashlib
 import http.client
 import json
 import os
-import queue
 import shutil
 import socket
 import subprocess
 import tempfile
-import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +32,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from sevens_rules import __version__
+from tests.output_lines import OutputLines
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY_BASE = "docker.io/library/python:3.11-slim-trixie"
@@ -162,7 +161,7 @@ def free_port() -> int:
         return port
 
 
-class Container:
+class Container(OutputLines):
     """A started container of the image, with its log read line by line."""
 
     def __init__(self, podman: list[str], image: str) -> None:
@@ -178,20 +177,7 @@ class Container:
             stderr=subprocess.STDOUT,
             text=True,
         )
-        self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.logs.stdout is not None
-        for line in self.logs.stdout:
-            self.lines.put(line)
-
-    def wait_for_line(self, text: str) -> str:
-        """The first log line that holds ``text`` (bounded by the start deadline)."""
-        while True:
-            line = self.lines.get(timeout=START_TIMEOUT_SECONDS)
-            if text in line:
-                return line
+        super().__init__(self.logs.stdout, START_TIMEOUT_SECONDS)
 
     def request(self, method: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
         """One request to the published port: the status and the JSON answer."""
@@ -253,7 +239,8 @@ def test_the_image_builds_starts_answers_and_passes_its_healthcheck(
     container = Container(podman, tag)
     try:
         # the start-up line tells it is serving
-        entry = json.loads(container.wait_for_line('"logger":"sevens_rules.startup"'))
+        (line,) = container.wait_for('"logger":"sevens_rules.startup"')
+        entry = json.loads(line.string)
         assert (entry["address"], entry["workers"], entry["version"]) == (
             "http://0.0.0.0:8000",
             1,

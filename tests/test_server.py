@@ -6,13 +6,11 @@ import base64
 import http.client
 import json
 import os
-import queue
 import re
 import signal
 import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +21,7 @@ from sevens_rules import __version__
 from sevens_rules.__main__ import healthcheck, main, prepare_metrics_dir, server_options
 from sevens_rules.api.limits import LOG_LEVELS, Settings, SettingsError
 from sevens_rules.api.logs import STARTUP_LOGGER, log_config
+from tests.output_lines import OutputLines
 
 STARTUP_DEADLINE_SECONDS = 180  # a bound for a busy machine, not a speed requirement
 WORKERS = 2
@@ -135,7 +134,7 @@ def _free_port() -> int:
         return port
 
 
-class Server:
+class Server(OutputLines):
     """``python -m sevens_rules`` (or ``command``) in a subprocess, with its stderr read line by line."""
 
     def __init__(self, env: dict[str, str], command: list[str] | None = None) -> None:
@@ -147,31 +146,7 @@ class Server:
             stderr=subprocess.PIPE,
             text=True,
         )
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[str] = []
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            self.lines.put(line)
-
-    def wait_for(self, pattern: str, count: int = 1) -> list[re.Match[str]]:
-        """Read stderr until ``count`` lines match ``pattern`` (bounded by the startup deadline)."""
-        found = [m for m in map(re.compile(pattern).search, self.seen) if m]
-        while len(found) < count:
-            line = self.lines.get(timeout=STARTUP_DEADLINE_SECONDS)
-            self.seen.append(line)
-            match = re.search(pattern, line)
-            if match:
-                found.append(match)
-        return found
-
-    def drain(self) -> None:
-        """Take every line read so far."""
-        while not self.lines.empty():
-            self.seen.append(self.lines.get())
+        super().__init__(self.process.stderr, STARTUP_DEADLINE_SECONDS)
 
 
 @pytest.fixture(scope="module")
