@@ -46,6 +46,8 @@ BASE_RECIPE = 1
 BASE_REPOSITORY = "localhost/sevens-rules-test-base"
 BASE_LOCK = Path(tempfile.gettempdir()) / "sevens-rules-test-base.lock"
 """Held while the base is looked for or made, so parallel runs make it once."""
+SEARCH_PATH = os.pathsep.join([os.environ.get("PATH", os.defpath), "/usr/local/sbin", "/usr/sbin", "/sbin"])
+"""Where the tools are looked for: runc, debootstrap and chroot live in sbin, which a CI's PATH may lack."""
 LIMITS = ["--ulimit", "nofile=1024:1024", "--ulimit", "nproc=4096:4096"]
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 
@@ -63,7 +65,7 @@ def podman_command() -> list[str]:
     if podman is None:
         pytest.skip("no container engine: podman is not installed (.ci/run installs Debian's podman)")
     command = [podman]
-    runc = shutil.which("runc")
+    runc = shutil.which("runc", path=SEARCH_PATH)
     if runc is not None:
         command += ["--runtime", runc]
     info = subprocess.run([*command, "info"], capture_output=True, text=True, timeout=COMMAND_TIMEOUT_SECONDS)
@@ -98,8 +100,8 @@ def make_base(podman: list[str], name: str) -> None:
     """Debootstrap Debian with Python 3.11 and import it as ``name``."""
     if os.geteuid() != 0:
         pytest.skip("the registry base cannot be pulled and making one with debootstrap needs root")
-    debootstrap = shutil.which("debootstrap") or "/usr/sbin/debootstrap"
-    if not Path(debootstrap).exists():
+    debootstrap = shutil.which("debootstrap", path=SEARCH_PATH)
+    if debootstrap is None:
         pytest.skip(
             "the registry base cannot be pulled and debootstrap is not installed (.ci/run installs it)"
         )
@@ -116,11 +118,12 @@ def make_base(podman: list[str], name: str) -> None:
                 DEBIAN_MIRROR,
             ],
             timeout=DEBOOTSTRAP_TIMEOUT_SECONDS,
+            env={**os.environ, "PATH": SEARCH_PATH},  # debootstrap runs chroot and other sbin tools
         )
         # the machine's own authorities (a TLS-inspecting proxy's, say), so pip in the build trusts them
         for authority in LOCAL_AUTHORITIES.glob("*.crt"):
             shutil.copy(authority, rootfs / "usr/local/share/ca-certificates" / authority.name)
-        run(["chroot", str(rootfs), "update-ca-certificates"])
+        run(["chroot", str(rootfs), "update-ca-certificates"], env={**os.environ, "PATH": SEARCH_PATH})
         for cache in ("var/cache/apt/archives", "var/lib/apt/lists"):
             for leftover in (rootfs / cache).glob("*"):
                 if leftover.is_file():
