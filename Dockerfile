@@ -16,25 +16,45 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PATH=/opt/venv/bin:$PATH
 
-# The dependency layer: the locked tree, wheels only, every file checked against its hash.
-FROM base AS dependencies
+# The locked build tools (pyproject's [build-system] requires, from requirements-build.lock): they build the
+# package's wheel and the wheels of the few locked dependencies that PyPI has only as source, in stages the
+# image does not keep.
+FROM base AS build-tools
+COPY requirements-build.lock /tmp/requirements-build.lock
+RUN python3 -m venv /opt/build \
+    && /opt/build/bin/pip install --no-cache-dir --require-hashes --only-binary=:all: -r /tmp/requirements-build.lock
+
+# The dependency layer: every locked dependency as a wheel, each downloaded file checked against its hash
+# first (wheels only, except the packages named by --no-binary: PyPI has them only as source, so they are
+# built from their hashed source with the locked build tools and no build isolation, and nothing unlocked
+# is fetched), then installed offline into the virtual environment the image runs. The image takes only
+# /opt/venv from this stage. tests/test_lock.py checks every file the lock pins against this command.
+FROM build-tools AS dependencies
 COPY requirements.lock /tmp/requirements.lock
-RUN python -m venv /opt/venv \
-    && pip install --no-cache-dir --require-hashes --only-binary=:all: --no-deps -r /tmp/requirements.lock
+RUN /opt/build/bin/pip wheel --no-cache-dir --require-hashes --no-deps --no-build-isolation \
+        --only-binary=:all: --no-binary=openapi-ui-bundles --wheel-dir /tmp/wheels -r /tmp/requirements.lock \
+    && python3 -m venv /opt/venv \
+    && pip install --no-cache-dir --no-deps --no-index /tmp/wheels/*.whl \
+    && rm -r /tmp/wheels
 
 # The package's wheel, built with the locked build tools, in a stage the image does not keep.
-FROM base AS wheel
-COPY requirements-build.lock /tmp/requirements-build.lock
-RUN python -m venv /opt/build \
-    && /opt/build/bin/pip install --no-cache-dir --require-hashes --only-binary=:all: -r /tmp/requirements-build.lock
+FROM build-tools AS wheel
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY api ./api
+COPY conformance ./conformance
 COPY engine ./engine
 COPY schema ./schema
 COPY sevens_rules ./sevens_rules
 COPY docs ./docs
 RUN /opt/build/bin/pip wheel --no-cache-dir --no-deps --no-build-isolation --wheel-dir /dist .
+
+# The code, installed from its wheel under its own prefix (no source copy): the image lays it over the
+# virtual environment as one small layer. A COPY, not a RUN that mounts the wheel stage: podman's builder
+# cannot mount a stage it took from its cache.
+FROM dependencies AS code
+COPY --from=wheel /dist /tmp/dist
+RUN pip install --no-cache-dir --no-deps --no-index --prefix=/opt/code /tmp/dist/*.whl
 
 FROM base AS runtime
 ARG PYTHON_IMAGE
@@ -46,9 +66,8 @@ LABEL org.opencontainers.image.title="sevens-rules" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.base.name="${PYTHON_IMAGE}"
 COPY --from=dependencies /opt/venv /opt/venv
-# The code layer: the wheel is mounted for the install only, so the code exists once, in site-packages.
-RUN --mount=type=bind,from=wheel,source=/dist,target=/dist \
-    pip install --no-cache-dir --no-deps --no-index /dist/*.whl
+# The code layer: the installed package and its console script, so the code exists once, in site-packages.
+COPY --from=code /opt/code/ /opt/venv/
 # Served on all interfaces inside the container; one worker per container (scale with replicas) unless
 # WEB_CONCURRENCY says otherwise. RULES_COMMIT feeds GET /version.
 ENV HOST=0.0.0.0 \

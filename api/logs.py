@@ -40,9 +40,16 @@ class JsonFormatter(logging.Formatter):
         return orjson.dumps(entry, default=str).decode()
 
 
+STARTUP_LOGGER = "sevens_rules.startup"
+"""The logger of the console script's start-up line, which shows at ``info`` and also at the default
+``warning`` (one line that tells the service is up, where and with what); ``error`` and above hide it."""
+
+
 def log_config(level: str) -> dict[str, Any]:
-    """The ``logging.config.dictConfig`` of the server: every logger as JSON lines on stderr at ``level``;
-    uvicorn's own plain-text access log off (the middleware writes the access lines)."""
+    """The ``logging.config.dictConfig`` of the server: every logger as JSON lines on stderr at ``level``
+    (the start-up line at ``info`` unless ``level`` is ``error`` or ``critical``); uvicorn's own
+    plain-text access log off (the middleware writes the access lines)."""
+    startup_level = level.upper() if level.upper() in ("ERROR", "CRITICAL") else "INFO"
     return {
         "version": 1,
         "disable_existing_loggers": False,
@@ -54,5 +61,6 @@ def log_config(level: str) -> dict[str, Any]:
         "loggers": {
             "uvicorn": {"handlers": [], "level": level.upper(), "propagate": True},
             "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+            STARTUP_LOGGER: {"handlers": [], "level": startup_level, "propagate": True},
         },
     }

@@ -36,6 +36,10 @@ from sevens_rules.api.rest import problem_response
 GRAPHQL_PATH = "/graphql"
 UNMATCHED = "unmatched"
 """The operation label of a request no route matched (a label per raw path would be unbounded)."""
+PREFLIGHT = "preflight"
+"""The operation label of a CORS preflight (``OPTIONS`` with ``Access-Control-Request-Method``), which the
+CORS layer answers before any route is matched; its status tells whether it was allowed (200), refused
+(400) or met a service without CORS (405)."""
 QUIET_ROUTES = frozenset({"/healthz", "/readyz", "/metrics"})
 """Probes and scrapes: logged at debug level, so ``info`` shows the traffic that matters."""
 
@@ -102,7 +106,9 @@ class AccessMiddleware:
     def _record(self, scope: Scope, request: RequestContext, status: int, elapsed: float) -> None:
         route = scope.get("route")
         template: str | None = getattr(route, "path", None)
-        if template is None:
+        if scope["method"] == "OPTIONS" and is_preflight(scope):
+            operation = PREFLIGHT
+        elif template is None:
             operation = UNMATCHED
         elif template == GRAPHQL_PATH:
             operation = request.operation or "graphql"
@@ -136,6 +142,12 @@ class AccessMiddleware:
                 },
             )
             access_logger.handle(record)
+
+
+def is_preflight(scope: Scope) -> bool:
+    """Whether an ``OPTIONS`` request is a CORS preflight, as browsers send and Starlette's CORS layer
+    reads one: it asks, in ``Access-Control-Request-Method``, whether a method may be used."""
+    return any(name == b"access-control-request-method" for name, _ in scope["headers"])
 
 
 def metrics_registry() -> CollectorRegistry:

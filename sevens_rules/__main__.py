@@ -3,14 +3,16 @@
 ``sevens-rules`` serves ``sevens_rules.api.app:app`` with uvicorn on the fast stack (uvloop and
 httptools), ``WEB_CONCURRENCY`` worker processes, bounded keep-alive and graceful shutdown, and JSON
 logs; every setting comes from the environment (see the README, "Running in production").
-``sevens-rules healthcheck`` exits 0 when the local server's ``/healthz`` answers 200 (the image's
-``HEALTHCHECK``).
+Once it listens it logs one start-up line, also at the default level: the address, workers, version
+and what it keeps and keys (key ids only). ``sevens-rules healthcheck`` exits 0 when the local server's
+``/healthz`` answers 200 (the image's ``HEALTHCHECK``).
 """
 
 from __future__ import annotations
 
 import atexit
 import importlib.util
+import logging
 import os
 import shutil
 import sys
@@ -20,15 +22,21 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from uvicorn.supervisors import Multiprocess
 
-# neither module imports prometheus_client, which must not load before the metrics directory is chosen
+from sevens_rules import __version__
+
+# none of these modules imports prometheus_client, which must not load before the metrics directory is chosen
 from sevens_rules.api.limits import Settings, SettingsError
-from sevens_rules.api.logs import log_config
+from sevens_rules.api.logs import STARTUP_LOGGER, log_config
+from sevens_rules.api.sealing import Keyring, SealKeysError
 from sevens_rules.api.server import HTTP_PROTOCOL, MAX_HEAD_BYTES
 
 APP = "sevens_rules.api.app:app"
 MULTIPROC_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 HEALTHCHECK_TIMEOUT_SECONDS = 3
+STARTUP_FAILURE = 3
+"""The exit status when the server cannot start (uvicorn's: the port is taken, the app's startup failed)."""
 
 
 def fast_or(fast: str, fallback: str) -> str:
@@ -83,11 +91,80 @@ def prepare_metrics_dir(workers: int) -> None:
         os.environ[MULTIPROC_DIR_VARIABLE] = created
 
 
+def base_url(host: str, port: int) -> str:
+    """``http://host:port``, the host in brackets when it is an IPv6 address."""
+    return f"http://{host}:{port}" if ":" not in host else f"http://[{host}]:{port}"
+
+
+def startup_fields(settings: Settings, keyring: Keyring | None) -> dict[str, Any]:
+    """What the start-up line tells: where the service listens, how many workers, which version, what
+    it keeps, and which referee-mode keys it holds (their ids and count, never key material)."""
+    metrics_dir = os.environ.get(MULTIPROC_DIR_VARIABLE)
+    keys = keyring.keys if keyring is not None else ()
+    return {
+        "address": base_url(settings.host, settings.port),
+        "workers": settings.workers,
+        "version": __version__,
+        "commit": settings.commit,
+        "stores": {
+            "matches": "none: every request carries its state (sealed states as tokens)",
+            "metrics": f"directory {metrics_dir}" if metrics_dir else "process memory",
+        },
+        "seal_keys": {
+            "count": len(keys),
+            "ids": [key.id for key in keys],
+            "sealing": keys[0].id if keys else None,  # the key new tokens are sealed with
+        },
+    }
+
+
+def log_startup(fields: dict[str, Any]) -> None:
+    """Log the start-up line (JSON, with ``fields``)."""
+    message = f"sevens-rules {fields['version']} listening on {fields['address']}"
+    logging.getLogger(STARTUP_LOGGER).info(message, extra={"fields": fields})
+
+
+class AnnouncingServer(uvicorn.Server):
+    """uvicorn's server that logs the start-up line once it listens, so the line means "serving"."""
+
+    def __init__(self, config: uvicorn.Config, fields: dict[str, Any]) -> None:
+        super().__init__(config)
+        self.fields = fields
+
+    async def startup(self, sockets: list[Any] | None = None) -> None:
+        """Start as uvicorn does (the app's startup, then the socket), then log the line."""
+        await super().startup(sockets)
+        if self.started:
+            log_startup(self.fields)
+
+
+def serve(settings: Settings, keyring: Keyring | None) -> int:
+    """Run the server until it stops, as ``uvicorn.run`` does, logging the start-up line.
+
+    One worker logs it once its app has started and the socket listens. Several workers share a
+    socket that this supervising process binds and logs the line for; each worker then starts its
+    app and takes connections from that socket as soon as it can (``/readyz`` answers 200 then).
+    """
+    config = uvicorn.Config(APP, **server_options(settings))  # configures logging
+    fields = startup_fields(settings, keyring)
+    try:
+        if config.workers > 1:
+            sock = config.bind_socket()
+            log_startup(fields)
+            Multiprocess(config, sockets=[sock]).run()
+            return 0
+        server = AnnouncingServer(config, fields)
+        server.run()
+    except KeyboardInterrupt:
+        return 0
+    return 0 if server.started else STARTUP_FAILURE
+
+
 def healthcheck(host: str, port: int) -> int:
     """0 when ``GET /healthz`` on the local server answers 200, else 1."""
     if host in ("", "0.0.0.0", "::"):
         host = "127.0.0.1"
-    url = f"http://{host}:{port}/healthz" if ":" not in host else f"http://[{host}]:{port}/healthz"
+    url = f"{base_url(host, port)}/healthz"
     try:
         with urllib.request.urlopen(url, timeout=HEALTHCHECK_TIMEOUT_SECONDS) as response:
             return 0 if response.status == 200 else 1
@@ -100,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     try:
         settings = Settings.from_env()
-    except SettingsError as error:
+        keyring = Keyring.from_env()
+    except (SettingsError, SealKeysError) as error:
         print(f"sevens-rules: {error}", file=sys.stderr)
         return 2
     if args == ["healthcheck"]:
@@ -109,8 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: sevens-rules [healthcheck]", file=sys.stderr)
         return 2
     prepare_metrics_dir(settings.workers)
-    uvicorn.run(APP, **server_options(settings))
-    return 0
+    return serve(settings, keyring)
 
 
 if __name__ == "__main__":

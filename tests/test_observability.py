@@ -239,6 +239,37 @@ def test_metrics_count_requests_by_operation_status_and_code(client: TestClient)
     assert REGISTRY.get_sample_value("sevens_rules_requests_in_flight") == 0
 
 
+def test_cors_preflights_are_counted_as_preflights(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    # preflights with and without CORS, and a plain OPTIONS that asks for no method, which is no preflight
+    path = "/v1/games/sjuan/new"
+    asks = {"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"}
+    series = [("preflight", 200, ""), ("preflight", 400, ""), ("preflight", 405, "method/not-allowed")]
+    series += [(path, 405, "method/not-allowed"), ("unmatched", 404, "not-found")]
+    before = {key: counter(*key) for key in series}
+    with TestClient(create_app(Settings(cors_origins=("https://example.com",)))) as cors_client:
+        allowed = cors_client.options(path, headers={"Origin": "https://example.com", **asks})
+        refused = cors_client.options(path, headers={"Origin": "https://elsewhere.example", **asks})
+        unrouted = cors_client.options("/no/such/path", headers={"Origin": "https://example.com", **asks})
+    assert (allowed.status_code, refused.status_code, unrouted.status_code) == (200, 400, 200)
+    assert allowed.headers["access-control-allow-origin"] == "https://example.com"
+    with caplog.at_level(logging.INFO, logger="sevens_rules.access"):
+        without_cors = client.options(path, headers={"Origin": "https://example.com", **asks})
+        plain = client.options(path)
+    assert (without_cors.status_code, plain.status_code) == (405, 405)
+    after = {key: counter(*key) for key in series}
+    assert {key: after[key] - before[key] for key in series} == {
+        ("preflight", 200, ""): 2,
+        ("preflight", 400, ""): 1,
+        ("preflight", 405, "method/not-allowed"): 1,
+        (path, 405, "method/not-allowed"): 1,
+        ("unmatched", 404, "not-found"): 0,
+    }
+    logged = [(r["method"], r["operation"], r["status"]) for r in access_records(caplog)]
+    assert logged == [("OPTIONS", "preflight", 405), ("OPTIONS", path, 405)]
+
+
 def test_metrics_endpoint_exposes_the_series(client: TestClient) -> None:
     client.post(MOVES_PATH, json={"state": {}})
     response = client.get("/metrics")

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
+import base64
 import http.client
 import json
 import os
-import queue
 import re
 import signal
 import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from sevens_rules import __version__
 from sevens_rules.__main__ import healthcheck, main, prepare_metrics_dir, server_options
-from sevens_rules.api.limits import Settings, SettingsError
+from sevens_rules.api.limits import LOG_LEVELS, Settings, SettingsError
+from sevens_rules.api.logs import STARTUP_LOGGER, log_config
+from tests.output_lines import OutputLines
 
 STARTUP_DEADLINE_SECONDS = 180  # a bound for a busy machine, not a speed requirement
 WORKERS = 2
@@ -76,6 +78,25 @@ def test_a_bad_variable_stops_the_script(
     assert name in capsys.readouterr().err
 
 
+def test_malformed_seal_keys_stop_the_script(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("RULES_SEAL_KEYS", "k1:tooshort")
+    assert main([]) == 2
+    assert "RULES_SEAL_KEYS: key 'k1' must be 32 bytes" in capsys.readouterr().err
+
+
+def test_the_startup_line_shows_unless_the_level_is_error_or_above() -> None:
+    levels = {level: log_config(level)["loggers"][STARTUP_LOGGER]["level"] for level in LOG_LEVELS}
+    assert levels == {
+        "debug": "INFO",
+        "info": "INFO",
+        "warning": "INFO",
+        "error": "ERROR",
+        "critical": "CRITICAL",
+    }
+
+
 def test_an_unknown_argument_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve-forever"]) == 2
     assert "usage" in capsys.readouterr().err
@@ -113,42 +134,19 @@ def _free_port() -> int:
         return port
 
 
-class Server:
-    """``python -m sevens_rules`` in a subprocess, with its stderr read line by line."""
+class Server(OutputLines):
+    """``python -m sevens_rules`` (or ``command``) in a subprocess, with its stderr read line by line."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], command: list[str] | None = None) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "sevens_rules"],
+            command or [sys.executable, "-m", "sevens_rules"],
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
         )
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            self.lines.put(line)
-
-    def wait_for(self, pattern: str, count: int = 1) -> list[re.Match[str]]:
-        """Read stderr until ``count`` lines match ``pattern`` (bounded by the startup deadline)."""
-        found = [m for m in map(re.compile(pattern).search, self.seen) if m]
-        while len(found) < count:
-            line = self.lines.get(timeout=STARTUP_DEADLINE_SECONDS)
-            self.seen.append(line)
-            match = re.search(pattern, line)
-            if match:
-                found.append(match)
-        return found
-
-    def drain(self) -> None:
-        """Take every line read so far."""
-        while not self.lines.empty():
-            self.seen.append(self.lines.get())
+        super().__init__(self.process.stderr, STARTUP_DEADLINE_SECONDS)
 
 
 @pytest.fixture(scope="module")
@@ -190,6 +188,20 @@ def test_the_documented_server_answers_probes_and_version(server: tuple[Server, 
     assert status == 200
     assert json.loads(body)["commit"] == "feedface"
     assert healthcheck("0.0.0.0", port) == 0
+
+
+def test_the_supervisor_logs_one_startup_line_for_every_worker(
+    server: tuple[Server, int], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    running, port = server
+    (line,) = running.wait_for(rf'"logger":"{STARTUP_LOGGER}"')
+    entry = json.loads(line.string)
+    assert entry["address"] == f"http://127.0.0.1:{port}"
+    assert entry["workers"] == WORKERS
+    assert entry["commit"] == "feedface"
+    assert entry["stores"]["metrics"].startswith("directory ")  # the workers' shared metrics directory
+    running.drain()
+    assert len([seen for seen in running.seen if STARTUP_LOGGER in seen]) == 1
 
 
 def test_the_workers_run_uvloop_and_httptools(server: tuple[Server, int]) -> None:
@@ -238,3 +250,48 @@ def test_sigterm_shuts_down_gracefully(server: tuple[Server, int]) -> None:
     running.process.send_signal(signal.SIGTERM)
     assert running.process.wait(timeout=STARTUP_DEADLINE_SECONDS) == 0
     running.wait_for(r"Finished server process", WORKERS)
+
+
+def test_the_console_script_logs_a_startup_line_at_the_default_level() -> None:
+    secrets = [os.urandom(32) for _ in range(2)]
+    keys = ",".join(
+        f"{key_id}:{base64.b64encode(secret).decode()}"
+        for key_id, secret in zip(["new", "old"], secrets, strict=True)
+    )
+    port = _free_port()
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("RULES_", "WEB_", "PROMETHEUS_"))
+    }
+    script = Path(sys.executable).parent / "sevens-rules"  # the console script pip installed
+    running = Server({**env, "PORT": str(port), "RULES_SEAL_KEYS": keys}, [str(script)])
+    try:
+        (line,) = running.wait_for(rf'"logger":"{STARTUP_LOGGER}"')
+        # logged once the server listens: the service answers at once
+        assert _get(port, "/healthz")[0] == 200
+        entry = json.loads(line.string)
+        assert entry["level"] == "info"
+        assert entry["message"] == f"sevens-rules {__version__} listening on http://127.0.0.1:{port}"
+        assert (entry["address"], entry["workers"], entry["version"]) == (
+            f"http://127.0.0.1:{port}",
+            1,
+            __version__,
+        )
+        assert entry["stores"]["metrics"] == "process memory"
+        assert entry["seal_keys"] == {"count": 2, "ids": ["new", "old"], "sealing": "new"}
+        running.process.send_signal(signal.SIGTERM)
+        # one worker shuts down gracefully, then uvicorn re-raises the signal it caught
+        assert running.process.wait(timeout=STARTUP_DEADLINE_SECONDS) == -signal.SIGTERM
+    finally:
+        if running.process.poll() is None:
+            running.process.kill()
+            running.process.wait()
+    running.reader.join(timeout=STARTUP_DEADLINE_SECONDS)  # every line, up to the closed pipe
+    running.drain()
+    output = "".join(running.seen)
+    # the default level shows only this line, and no form of the key material
+    assert [json.loads(seen)["logger"] for seen in running.seen] == [STARTUP_LOGGER]
+    for secret in secrets:
+        for form in (base64.b64encode(secret), base64.urlsafe_b64encode(secret), secret.hex().encode()):
+            assert form.decode().rstrip("=") not in output
