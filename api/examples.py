@@ -1,0 +1,155 @@
+"""The documentation's examples, made by the service itself from real deals.
+
+Every example request is one the service accepts and every example answer is what it answered: a seeded
+deal of each game (:data:`EXAMPLE_SEED`, the README's worked example), then its legal moves, the first of
+them applied, its scores, a seat's view and the deal verified. They run through the same
+:func:`~sevens_rules.api.problems.runner` as REST and GraphQL, so an example the rules would refuse stops
+the export instead of reaching the docs.
+
+Plain operations' examples are fixed (a seed and no entropy deal the same cards every time), so the
+committed ``openapi/openapi.json`` stays stable. Sealed operations other than ``new`` need a token, and a
+token opens only on a service holding the key that sealed it: a token in the committed document would need
+a key every reader knows, which would open every match sealed with it. A service with ``RULES_SEAL_KEYS``
+therefore fills those examples when it first serves ``/openapi.json``, from a sealed match of each game it
+deals for the purpose (:func:`sealed_examples`); that match is no one's, like any other a client may start.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import orjson
+
+from sevens_rules.api.operations import AnyGame, Operation, all_operations, games_response
+from sevens_rules.api.problems import dump, runner
+from sevens_rules.api.sealing import Keyring
+from sevens_rules.engine.dealing import commitment
+from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.common import Problem
+
+EXAMPLE_SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+"""The seed of every plain example's deal (the README's worked example)."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """One operation's example: a request body the service accepts and the answer it gave."""
+
+    request: dict[str, Any]
+    response: dict[str, Any]
+
+
+def example_players(game: AnyGame) -> int:
+    """The table size of a game's examples: its smallest, so the examples stay short."""
+    return min(game.table_sizes())
+
+
+def answer(op: Operation, request: dict[str, Any]) -> dict[str, Any]:
+    """``op``'s answer to ``request`` as the service writes it; a refusal is a bug in the examples."""
+    result = runner(op, op.path)(orjson.dumps(request))
+    if isinstance(result, Problem):
+        raise RuntimeError(f"the example of {op.operation_id} was refused: {dump(result).decode()}")
+    loaded: dict[str, Any] = orjson.loads(dump(result))
+    return loaded
+
+
+def _by_name(game: AnyGame, ops: Iterable[Operation], sealed: bool) -> dict[str, Operation]:
+    return {op.name: op for op in ops if op.game is game and op.sealed == sealed}
+
+
+def _examples(op: Operation, request: dict[str, Any]) -> tuple[str, Example]:
+    return op.operation_id, Example(request, answer(op, request))
+
+
+def game_examples(game: AnyGame) -> dict[str, Example]:
+    """The examples of a game's plain operations, by operationId, from its deal with :data:`EXAMPLE_SEED`."""
+    ops = _by_name(game, all_operations(), sealed=False)
+    players = example_players(game)
+    made = dict([_examples(ops["new"], {"players": players, "seed": EXAMPLE_SEED})])
+    state = made[ops["new"].operation_id].response["state"]
+    made.update([_examples(ops["moves"], {"state": state})])
+    first_move = made[ops["moves"].operation_id].response["moves"][0]
+    made.update(
+        [
+            _examples(ops["apply"], {"state": state, "move": first_move}),
+            _examples(ops["score"], {"state": state}),
+            _examples(ops["view"], {"state": state, "player": 0}),
+            # seed answers a fresh seed every time: the example answer is the deal's own seed
+            (
+                ops["seed"].operation_id,
+                Example({}, {"seed": EXAMPLE_SEED, "commitment": commitment(EXAMPLE_SEED)}),
+            ),
+            _examples(
+                ops["verify"],
+                {"players": players, "seed": EXAMPLE_SEED, "commitment": commitment(EXAMPLE_SEED)},
+            ),
+        ]
+    )
+    return made
+
+
+@cache
+def plain_examples() -> dict[str, Example]:
+    """Every plain operation's example, by operationId."""
+    return {op_id: example for game in GAMES.values() for op_id, example in game_examples(game).items()}
+
+
+def sealed_new_request(game: AnyGame) -> dict[str, Any]:
+    """The request of a game's sealed ``new`` example (no token: the committed document has it)."""
+    return {"players": example_players(game)}
+
+
+def sealed_game_examples(game: AnyGame, keyring: Keyring) -> dict[str, Example]:
+    """The examples of a game's sealed operations, by operationId, from a match it deals and seals now
+    with ``keyring``: ``moves`` and ``apply`` for a seat to act, ``view`` for seat 0."""
+    ops = _by_name(game, all_operations(keyring), sealed=True)
+    made = dict([_examples(ops["new"], sealed_new_request(game))])
+    new = made[ops["new"].operation_id].response
+    token, keys = new["token"], new["seat_keys"]
+    as_seat0 = {"token": token, "seat": 0, "seat_key": keys[0]}
+    to_act = answer(ops["moves"], as_seat0)["to_act"]
+    seat = 0 if not to_act or 0 in to_act else to_act[0]
+    as_actor = {"token": token, "seat": seat, "seat_key": keys[seat]}
+    made.update([_examples(ops["moves"], as_actor)])
+    first_move = made[ops["moves"].operation_id].response["moves"][0]
+    made.update(
+        [
+            _examples(ops["apply"], as_actor | {"move": first_move}),
+            _examples(ops["view"], as_seat0),
+            _examples(ops["score"], {"token": token}),
+        ]
+    )
+    return made
+
+
+def sealed_examples(keyring: Keyring) -> dict[str, Example]:
+    """Every sealed operation's example, by operationId, sealed with ``keyring``."""
+    return {
+        op_id: example
+        for game in GAMES.values()
+        for op_id, example in sealed_game_examples(game, keyring).items()
+    }
+
+
+def games_example() -> dict[str, Any]:
+    """The answer of ``GET /v1/games``."""
+    loaded: dict[str, Any] = orjson.loads(dump(games_response()))
+    return loaded
+
+
+def with_examples(document: dict[str, Any], examples: dict[str, Example]) -> dict[str, Any]:
+    """A copy of an OpenAPI document whose operations named in ``examples`` show them (the request body's
+    and the 200 answer's ``example``)."""
+    result = copy.deepcopy(document)
+    for item in result["paths"].values():
+        operation = item.get("post")
+        if operation is None or operation["operationId"] not in examples:
+            continue
+        example = examples[operation["operationId"]]
+        operation["requestBody"]["content"]["application/json"]["example"] = example.request
+        operation["responses"]["200"]["content"]["application/json"]["example"] = example.response
+    return result
