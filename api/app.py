@@ -184,7 +184,7 @@ def create_app(settings: Settings | None = None, keyring: Keyring | None = None)
             Route("/openapi.json", openapi_endpoint(keyring), methods=["GET"]),
             *probe_routes(schema, settings.commit),
             Route("/metrics", metrics, methods=["GET"]),
-            *docs_routes(),
+            *docs_routes(schema),
         ],
         lifespan=lifespan,
     )

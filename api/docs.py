@@ -3,8 +3,11 @@
 - ``GET /docs``: Swagger UI on ``/openapi.json``; ``GET /redoc``: ReDoc on the same document. Their
   scripts and styles come from the installed ``openapi-ui-bundles`` package, served under
   ``/docs/assets/`` (only the files the pages use), never from a CDN.
-- ``GET /graphql``: a small GraphQL console written for this project (``static/console.html``: query,
-  variables, run, result, and the root fields listed by introspection); ``POST /graphql`` stays the API.
+- ``GET /graphql``: the GraphQL console (``static/console.html``): a query editor that knows the schema
+  (CodeMirror 6 and cm6-graphql, bundled from ``console/`` into ``static/console.js``, served at
+  ``/graphql/console.js``), variables, run, result, each game's runnable examples
+  (:func:`~sevens_rules.api.examples.console_examples`) and the root fields; it reads the schema from
+  ``GET /graphql/schema.graphql`` (the service's SDL). ``POST /graphql`` stays the API.
 - ``GET /rules`` and ``GET /rules/{game}``: the rules reference, one Markdown page per game
   (``docs/rules/`` in the repository, shipped in the package as ``sevens_rules/rules``).
 """
@@ -15,11 +18,14 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
+import orjson
+import strawberry
 from openapi_ui_bundles import redoc, swagger_ui
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from sevens_rules.api.examples import console_examples
 from sevens_rules.api.operations import rules_path
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import problem_response
@@ -100,14 +106,45 @@ async def rules(request: Request) -> Response:
     return Response(text, media_type=MARKDOWN_MEDIA_TYPE)
 
 
-def docs_routes() -> list[BaseRoute]:
-    """Every route of the pages for people."""
+def console_routes(schema: strawberry.Schema) -> list[BaseRoute]:
+    """``GET /graphql`` (the console, with the examples of :func:`console_examples` on ``schema`` in the
+    page), ``GET /graphql/console.js`` (its editor) and ``GET /graphql/schema.graphql`` (the SDL the
+    editor completes from). Each is made on its first request and kept."""
+
+    @cache
+    def page() -> str:
+        # JSON in a <script> element ends at the first "</": escaped, it cannot close the element early
+        examples = orjson.dumps(console_examples(schema)).decode().replace("</", "<\\/")
+        return _static_page("console.html").replace("__EXAMPLES__", examples)
+
+    @cache
+    def sdl() -> str:
+        return schema.as_str() + "\n"
+
+    async def console(request: Request) -> Response:
+        return HTMLResponse(page())
+
+    async def console_script(request: Request) -> Response:
+        return Response(_static_page("console.js"), media_type="text/javascript; charset=utf-8")
+
+    async def schema_sdl(request: Request) -> Response:
+        return Response(sdl(), media_type="text/plain; charset=utf-8")
+
+    return [
+        # POST /graphql is the API (api/app.py); a browser's GET gets the console, which POSTs to it
+        Route("/graphql", console, methods=["GET"]),
+        Route("/graphql/console.js", console_script, methods=["GET"]),
+        Route("/graphql/schema.graphql", schema_sdl, methods=["GET"]),
+    ]
+
+
+def docs_routes(schema: strawberry.Schema) -> list[BaseRoute]:
+    """Every route of the pages for people (the console's on ``schema``)."""
     return [
         _html_page("/docs", "docs.html"),
         _html_page("/redoc", "redoc.html"),
         Route("/docs/assets/{name}", asset, methods=["GET"]),
-        # POST /graphql is the API (api/app.py); a browser's GET gets the console, which POSTs to it
-        _html_page("/graphql", "console.html"),
+        *console_routes(schema),
         Route(rules_path("").rstrip("/"), rules, methods=["GET"]),
         Route(rules_path("{page}"), rules, methods=["GET"]),
     ]

@@ -23,7 +23,11 @@ from functools import cache
 from typing import Any
 
 import orjson
+import strawberry
+from graphql import GraphQLField, GraphQLObjectType, GraphQLUnionType, get_named_type
 
+from sevens_rules.api.graphql import whole_fragment
+from sevens_rules.api.library_internals import core_schema
 from sevens_rules.api.operations import AnyGame, Operation, all_operations, games_response
 from sevens_rules.api.problems import dump, runner
 from sevens_rules.api.sealing import Keyring
@@ -153,3 +157,68 @@ def with_examples(document: dict[str, Any], examples: dict[str, Example]) -> dic
         operation["requestBody"]["content"]["application/json"]["example"] = example.request
         operation["responses"]["200"]["content"]["application/json"]["example"] = example.response
     return result
+
+
+def console_examples(schema: strawberry.Schema) -> list[dict[str, Any]]:
+    """The GraphQL console's examples: for each game, its deal, its legal moves and the first of them
+    applied, as documents on ``schema`` with their variables filled from the same seeded deal as the
+    OpenAPI examples. Each selects the answer's fields (a state through its whole-state fragment) and the
+    problem's ``code`` and ``detail``."""
+    fields = core_schema(schema).query_type.fields  # type: ignore[union-attr]
+    examples = plain_examples()
+    made = []
+    for game in GAMES.values():
+        ops = _by_name(game, all_operations(), sealed=False)
+        for name, title in (
+            ("new", "deal"),
+            ("moves", "legal moves"),
+            ("apply", "apply the first legal move"),
+        ):
+            op = ops[name]
+            field = fields[op.field_name]
+            variables = examples[op.operation_id].request
+            made.append(
+                {
+                    "title": f"{game.name}: {title}",
+                    "description": f"{op.field_name}, with variables from the deal of the seed "
+                    f"{EXAMPLE_SEED[:8]}…",
+                    "query": _document(op, field, variables),
+                    "variables": variables,
+                }
+            )
+    return made
+
+
+def _document(op: Operation, field: GraphQLField, variables: dict[str, Any]) -> str:
+    """A query of ``op``'s root field taking every key of ``variables`` as a variable."""
+    declared = ", ".join(f"${name}: {field.args[name].type}" for name in variables)
+    passed = ", ".join(f"{name}: ${name}" for name in variables)
+    result = get_named_type(field.type)
+    assert isinstance(result, GraphQLUnionType), op.field_name
+    answer, problem = result.types  # the answer, then the game's problem
+    lines: list[str] = []
+    fragments: list[str] = []
+    for name, answer_field in answer.fields.items():
+        inner = get_named_type(answer_field.type)
+        if _is_object(answer_field) and name in ("state", "moves"):
+            lines.append(f"{name} {{ ...{inner.name}Fields }}")
+            fragments.append(whole_fragment(inner))
+        elif isinstance(inner, GraphQLObjectType):
+            # the events: every field but nested objects
+            leaves = [n for n, f in inner.fields.items() if not _is_object(f)]
+            lines.append(f"{name} {{ {' '.join(leaves)} }}")
+        else:
+            lines.append(name)
+    selection = "\n      ".join(lines)
+    return (
+        f"query {op.operation_id[0].upper()}{op.operation_id[1:]}({declared}) {{\n"
+        f"  {op.field_name}({passed}) {{\n"
+        "    __typename\n"
+        f"    ... on {answer.name} {{\n      {selection}\n    }}\n"
+        f"    ... on {problem.name} {{ code detail }}\n"
+        "  }\n}\n\n" + "\n".join(fragments)
+    )
+
+
+def _is_object(field: GraphQLField) -> bool:
+    return isinstance(get_named_type(field.type), GraphQLObjectType)
