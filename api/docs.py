@@ -8,8 +8,10 @@
   ``/graphql/console.js``), variables, run, result, each game's runnable examples
   (:func:`~sevens_rules.api.examples.console_examples`) and the root fields; it reads the schema from
   ``GET /graphql/schema.graphql`` (the service's SDL). ``POST /graphql`` stays the API.
-- ``GET /rules`` and ``GET /rules/{game}``: the rules reference, one Markdown page per game
-  (``docs/rules/`` in the repository, shipped in the package as ``sevens_rules/rules``).
+- ``GET /rules`` and ``GET /rules/{game}``: the rules reference, one page per game (``docs/rules/`` in the
+  repository, shipped in the package as ``sevens_rules/rules``): HTML rendered from its Markdown
+  (:mod:`sevens_rules.api.rules_pages`), or the Markdown itself to a client that prefers
+  ``text/markdown`` and always at ``/rules/{game}.md``.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from sevens_rules.api.examples import console_examples
 from sevens_rules.api.operations import rules_path
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import problem_response
+from sevens_rules.api.rules_pages import RulesRenderer, first_heading, html_page, prefers_markdown
 from sevens_rules.engine.registry import GAMES
 
 MARKDOWN_MEDIA_TYPE = "text/markdown; charset=utf-8"
@@ -94,16 +97,47 @@ async def asset(request: Request) -> Response:
     return FileResponse(path)
 
 
+def rules_address(page: str) -> str | None:
+    """Where the service serves a page of the rules reference (the index at ``/rules``), or None."""
+    if page == RULES_INDEX:
+        return rules_path("").rstrip("/")
+    return rules_path(page) if page in GAMES else None
+
+
+RULES_LINKS = (
+    (rules_path("").rstrip("/"), "Rules reference"),
+    ("/docs", "REST API docs"),
+    ("/redoc", "API reference"),
+    ("/graphql", "GraphQL console"),
+)
+"""The bar above every rules page: the index, the API docs and the console."""
+
+
+@cache
+def rules_html(page: str) -> str | None:
+    """The HTML page of a rules page (a game id or :data:`RULES_INDEX`), or None if there is none."""
+    text = rules_page(page)
+    if text is None:
+        return None
+    body = RulesRenderer(rules_address).render(text)
+    return html_page(first_heading(text), body, (*RULES_LINKS, (f"{rules_path(page)}.md", "Markdown")))
+
+
 async def rules(request: Request) -> Response:
-    """``GET /rules/{page}``: a game's rules reference as Markdown (``sjuan`` or ``sjuan.md``, so the
-    pages' links to each other work both here and in the repository)."""
-    page = request.path_params.get("page", RULES_INDEX + ".md").removesuffix(".md")
+    """``GET /rules/{page}``: a game's rules reference, HTML or (to a client preferring ``text/markdown``)
+    Markdown; ``/rules/{page}.md`` is always the Markdown, so the pages' links to each other work both
+    here and in the repository."""
+    named = request.path_params.get("page")
+    page = RULES_INDEX if named is None else named.removesuffix(".md")
     text = rules_page(page)
     if text is None:
         return problem_response(
             problem(404, "game/unknown", f"There is no game '{page}'. Known: {', '.join(GAMES)}.")
         )
-    return Response(text, media_type=MARKDOWN_MEDIA_TYPE)
+    vary = {"Vary": "Accept"}
+    if (named is not None and named.endswith(".md")) or prefers_markdown(request.headers.get("accept")):
+        return Response(text, media_type=MARKDOWN_MEDIA_TYPE, headers=vary)
+    return HTMLResponse(rules_html(page), headers=vary)
 
 
 def console_routes(schema: strawberry.Schema) -> list[BaseRoute]:

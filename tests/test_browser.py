@@ -294,3 +294,24 @@ def test_console_completes_from_the_schema(service: str, browser: Browser) -> No
     assert browser.outside == []
     assert browser.errors == []
     assert browser.console_errors == []
+
+
+def test_rules_pages_render_and_link(service: str, browser: Browser) -> None:
+    """``/rules/{game}`` is a page in the browser: headings, tables, and links that lead to the other
+    pages of the reference (anchors included) and to the API docs."""
+    from playwright.sync_api import Page
+
+    page = browser.page
+    assert isinstance(page, Page)
+    page.goto(f"{service}/rules")
+    page.get_by_role("link", name="Fan Tan").first.click()
+    page.wait_for_url(f"{service}/rules/fan-tan")
+    assert page.locator("h1").inner_text() == "Fan Tan"
+    assert page.locator("table").count() >= 1
+    page.locator("main a", has_text="Sjuan").first.click()
+    page.wait_for_url(f"{service}/rules/sjuan")
+    assert page.locator("h1").inner_text() == "Sjuan"
+    page.get_by_role("link", name="REST API docs").click()
+    page.wait_for_url(f"{service}/docs")
+    assert browser.outside == []
+    assert browser.errors == []
