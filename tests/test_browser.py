@@ -315,3 +315,30 @@ def test_rules_pages_render_and_link(service: str, browser: Browser) -> None:
     page.wait_for_url(f"{service}/docs")
     assert browser.outside == []
     assert browser.errors == []
+
+
+def test_swagger_try_it_out_runs_every_new(service: str, browser: Browser) -> None:
+    """In ``/docs`` (where "Try it out" is on from the start), "Execute" on each game's ``new``, with the
+    body Swagger UI fills in from the document's example, is answered 200."""
+    from playwright.sync_api import Page
+
+    page = browser.page
+    assert isinstance(page, Page)
+    page.goto(f"{service}/docs")
+    for game_id, game in GAMES.items():
+        [operation_id] = [
+            op["operationId"]
+            for path, item in openapi_document(sealed=False)["paths"].items()
+            for op in item.values()
+            if path == f"/v1/games/{game_id}/new"
+        ]
+        block = page.locator(f"#operations-{game_id}-{operation_id}")
+        block.locator(".opblock-summary-control").click()
+        body = json.loads(block.locator("textarea.body-param__text").input_value())
+        assert body == {"players": min(game.table_sizes()), "seed": README_SEED}, game_id
+        block.locator("button.execute").click()
+        status = block.locator(".live-responses-table tbody .response-col_status").first
+        status.wait_for()
+        assert status.inner_text().strip() == "200", game_id
+    assert browser.outside == []
+    assert browser.errors == []
