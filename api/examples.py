@@ -28,9 +28,12 @@ from graphql import GraphQLField, GraphQLObjectType, GraphQLUnionType, get_named
 
 from sevens_rules.api.graphql import whole_fragment
 from sevens_rules.api.library_internals import core_schema
+from sevens_rules.api.limits import Settings, too_large_detail
 from sevens_rules.api.operations import AnyGame, Operation, all_operations, games_response
-from sevens_rules.api.problems import dump, runner
-from sevens_rules.api.sealing import Keyring
+from sevens_rules.api.problems import dump, from_rules_error, problem, runner
+from sevens_rules.api.rest import unsupported_media_type
+from sevens_rules.api.sealed import DISABLED_DETAIL
+from sevens_rules.api.sealing import Keyring, SealedModeDisabledError
 from sevens_rules.engine.dealing import commitment
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.common import Problem
@@ -45,6 +48,29 @@ class Example:
 
     request: dict[str, Any]
     response: dict[str, Any]
+
+
+def problem_examples(op: Operation, illegal_move: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+    """Problems ``op`` answers, by status, each made as the service makes it: a body that is not JSON
+    (400), one that lacks the required fields or is not an object (422), one not sent as JSON (415), one
+    over the default size limit (413), for a sealed operation of a service without keys (404), and for
+    ``apply`` the ``illegal_move`` request (409)."""
+    run = runner(op, op.path)
+    made = {
+        "400": run(b"{"),
+        "413": problem(413, "request/too-large", too_large_detail(Settings.max_body_bytes)),
+        "415": unsupported_media_type(),
+    }
+    missing = run(b"{}")
+    made["422"] = missing if isinstance(missing, Problem) else run(b"[]")  # seed takes {}, not a list
+    if op.sealed:  # what every sealed operation of a service without keys answers
+        made["404"] = from_rules_error(SealedModeDisabledError(DISABLED_DETAIL), op.problem)
+    if illegal_move is not None:
+        made["409"] = run(orjson.dumps(illegal_move))
+    for status, answer in made.items():
+        if not isinstance(answer, Problem) or answer.status != int(status):
+            raise RuntimeError(f"the {status} example of {op.operation_id} is not a {status} problem")
+    return {status: orjson.loads(dump(answer)) for status, answer in made.items()}
 
 
 def example_players(game: AnyGame) -> int:
@@ -100,6 +126,17 @@ def game_examples(game: AnyGame) -> dict[str, Example]:
 def plain_examples() -> dict[str, Example]:
     """Every plain operation's example, by operationId."""
     return {op_id: example for game in GAMES.values() for op_id, example in game_examples(game).items()}
+
+
+def illegal_apply(op: Operation) -> dict[str, Any] | None:
+    """For a plain ``apply``, its example's move made by a seat that is not to act (a 409); else None."""
+    if op.sealed or op.name != "apply":
+        return None
+    request = plain_examples()[op.operation_id].request
+    moves = _by_name(op.game, all_operations(), sealed=False)["moves"]
+    to_act = plain_examples()[moves.operation_id].response["to_act"]
+    idle = [seat for seat in range(example_players(op.game)) if seat not in to_act]
+    return request | {"move": request["move"] | {"player": idle[0]}} if idle else None
 
 
 def sealed_new_request(game: AnyGame) -> dict[str, Any]:

@@ -11,7 +11,14 @@ from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from sevens_rules import __version__
-from sevens_rules.api.examples import games_example, plain_examples, sealed_new_request, with_examples
+from sevens_rules.api.examples import (
+    games_example,
+    illegal_apply,
+    plain_examples,
+    problem_examples,
+    sealed_new_request,
+    with_examples,
+)
 from sevens_rules.api.operations import Operation, all_operations
 from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE
 from sevens_rules.schema.common import GamesResponse, Problem
@@ -303,6 +310,9 @@ def openapi_document(sealed: bool = True) -> dict[str, Any]:
         if op.sealed and op.name == "new":  # the one sealed example that needs no token (api/examples.py)
             body = paths[op.path]["post"]["requestBody"]["content"]["application/json"]
             body["example"] = sealed_new_request(op.game)
+        answers = paths[op.path]["post"]["responses"]
+        for status, example in problem_examples(op, illegal_apply(op)).items():
+            answers[status]["content"][PROBLEM_MEDIA_TYPE] = {"schema": ref(op.problem), "example": example}
     _name_after_games(ops, components, mode_of, ref)
     return with_examples(
         {
