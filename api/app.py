@@ -5,7 +5,9 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import cache
 
+import orjson
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.exceptions import ExceptionMiddleware
@@ -16,10 +18,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from sevens_rules.api.context import REQUEST_ID_HEADER
 from sevens_rules.api.docs import docs_routes
+from sevens_rules.api.examples import sealed_examples, with_examples
 from sevens_rules.api.graphql import build_schema
 from sevens_rules.api.graphql_http import GraphQLEndpoint
 from sevens_rules.api.limits import BodyLimitMiddleware, Settings, SettingsError
-from sevens_rules.api.openapi import openapi_json
+from sevens_rules.api.openapi import openapi_document, openapi_json
 from sevens_rules.api.operations import all_operations
 from sevens_rules.api.probes import probe_routes
 from sevens_rules.api.problems import problem
@@ -94,18 +97,32 @@ def _unknown(request: Request, operations: tuple[str, ...]) -> Response:
     )
 
 
-def openapi_endpoint(sealed: bool) -> Callable[[Request], Awaitable[Response]]:
+def openapi_endpoint(keyring: Keyring | None) -> Callable[[Request], Awaitable[Response]]:
     """``GET /openapi.json``: the generated OpenAPI 3.1 document of the operations this service answers.
 
     Without sealing keys the sealed operations only answer ``sealed/disabled``, so a keyless service
     leaves them out of the document it serves: a client (or a fuzzer) reading it meets no operation it
     cannot use. The committed ``openapi/openapi.json`` is the whole contract, sealed operations included,
-    which a service with ``RULES_SEAL_KEYS`` serves.
+    which a service with ``RULES_SEAL_KEYS`` serves with the examples that need a token filled in, from a
+    match of each game it seals for them on the first request (:mod:`sevens_rules.api.examples`): the
+    docs' "Try it out" then works for sealed operations too. Each worker seals its own (any worker with
+    the same keys opens them).
     """
-    body = openapi_json(sealed)
+    if keyring is None:
+        keyless = openapi_json(sealed=False)
+
+        async def openapi_keyless(request: Request) -> Response:
+            return Response(keyless, media_type="application/json")
+
+        return openapi_keyless
+
+    @cache
+    def body() -> bytes:
+        document = with_examples(openapi_document(), sealed_examples(keyring))
+        return orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
 
     async def openapi(request: Request) -> Response:
-        return Response(body, media_type="application/json")
+        return Response(body(), media_type="application/json")
 
     return openapi
 
@@ -164,10 +181,10 @@ def create_app(settings: Settings | None = None, keyring: Keyring | None = None)
             *operation_routes,
             Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
             Route("/v1/games/{game}/sealed/{operation}", unknown_sealed, methods=["GET", "POST"]),
-            Route("/openapi.json", openapi_endpoint(keyring is not None), methods=["GET"]),
+            Route("/openapi.json", openapi_endpoint(keyring), methods=["GET"]),
             *probe_routes(schema, settings.commit),
             Route("/metrics", metrics, methods=["GET"]),
-            *docs_routes(),
+            *docs_routes(schema),
         ],
         lifespan=lifespan,
     )

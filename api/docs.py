@@ -3,10 +3,15 @@
 - ``GET /docs``: Swagger UI on ``/openapi.json``; ``GET /redoc``: ReDoc on the same document. Their
   scripts and styles come from the installed ``openapi-ui-bundles`` package, served under
   ``/docs/assets/`` (only the files the pages use), never from a CDN.
-- ``GET /graphql``: a small GraphQL console written for this project (``static/console.html``: query,
-  variables, run, result, and the root fields listed by introspection); ``POST /graphql`` stays the API.
-- ``GET /rules`` and ``GET /rules/{game}``: the rules reference, one Markdown page per game
-  (``docs/rules/`` in the repository, shipped in the package as ``sevens_rules/rules``).
+- ``GET /graphql``: the GraphQL console (``static/console.html``): a query editor that knows the schema
+  (CodeMirror 6 and cm6-graphql, bundled from ``console/`` into ``static/console.js``, served at
+  ``/graphql/console.js``), variables, run, result, each game's runnable examples
+  (:func:`~sevens_rules.api.examples.console_examples`) and the root fields; it reads the schema from
+  ``GET /graphql/schema.graphql`` (the service's SDL). ``POST /graphql`` stays the API.
+- ``GET /rules`` and ``GET /rules/{game}``: the rules reference, one page per game (``docs/rules/`` in the
+  repository, shipped in the package as ``sevens_rules/rules``): HTML rendered from its Markdown
+  (:mod:`sevens_rules.api.rules_pages`), or the Markdown itself to a client that prefers
+  ``text/markdown`` and always at ``/rules/{game}.md``.
 """
 
 from __future__ import annotations
@@ -15,14 +20,18 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
+import orjson
+import strawberry
 from openapi_ui_bundles import redoc, swagger_ui
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from sevens_rules.api.examples import console_examples
 from sevens_rules.api.operations import rules_path
 from sevens_rules.api.problems import problem
 from sevens_rules.api.rest import problem_response
+from sevens_rules.api.rules_pages import RulesRenderer, first_heading, html_page, prefers_markdown
 from sevens_rules.engine.registry import GAMES
 
 MARKDOWN_MEDIA_TYPE = "text/markdown; charset=utf-8"
@@ -88,26 +97,88 @@ async def asset(request: Request) -> Response:
     return FileResponse(path)
 
 
+def rules_address(page: str) -> str | None:
+    """Where the service serves a page of the rules reference (the index at ``/rules``), or None."""
+    if page == RULES_INDEX:
+        return rules_path("").rstrip("/")
+    return rules_path(page) if page in GAMES else None
+
+
+RULES_LINKS = (
+    (rules_path("").rstrip("/"), "Rules reference"),
+    ("/docs", "REST API docs"),
+    ("/redoc", "API reference"),
+    ("/graphql", "GraphQL console"),
+)
+"""The bar above every rules page: the index, the API docs and the console."""
+
+
+@cache
+def rules_html(page: str) -> str | None:
+    """The HTML page of a rules page (a game id or :data:`RULES_INDEX`), or None if there is none."""
+    text = rules_page(page)
+    if text is None:
+        return None
+    body = RulesRenderer(rules_address).render(text)
+    return html_page(first_heading(text), body, (*RULES_LINKS, (f"{rules_path(page)}.md", "Markdown")))
+
+
 async def rules(request: Request) -> Response:
-    """``GET /rules/{page}``: a game's rules reference as Markdown (``sjuan`` or ``sjuan.md``, so the
-    pages' links to each other work both here and in the repository)."""
-    page = request.path_params.get("page", RULES_INDEX + ".md").removesuffix(".md")
+    """``GET /rules/{page}``: a game's rules reference, HTML or (to a client preferring ``text/markdown``)
+    Markdown; ``/rules/{page}.md`` is always the Markdown, so the pages' links to each other work both
+    here and in the repository."""
+    named = request.path_params.get("page")
+    page = RULES_INDEX if named is None else named.removesuffix(".md")
     text = rules_page(page)
     if text is None:
         return problem_response(
             problem(404, "game/unknown", f"There is no game '{page}'. Known: {', '.join(GAMES)}.")
         )
-    return Response(text, media_type=MARKDOWN_MEDIA_TYPE)
+    vary = {"Vary": "Accept"}
+    if (named is not None and named.endswith(".md")) or prefers_markdown(request.headers.get("accept")):
+        return Response(text, media_type=MARKDOWN_MEDIA_TYPE, headers=vary)
+    return HTMLResponse(rules_html(page), headers=vary)
 
 
-def docs_routes() -> list[BaseRoute]:
-    """Every route of the pages for people."""
+def console_routes(schema: strawberry.Schema) -> list[BaseRoute]:
+    """``GET /graphql`` (the console, with the examples of :func:`console_examples` on ``schema`` in the
+    page), ``GET /graphql/console.js`` (its editor) and ``GET /graphql/schema.graphql`` (the SDL the
+    editor completes from). Each is made on its first request and kept."""
+
+    @cache
+    def page() -> str:
+        # JSON in a <script> element ends at the first "</": escaped, it cannot close the element early
+        examples = orjson.dumps(console_examples(schema)).decode().replace("</", "<\\/")
+        return _static_page("console.html").replace("__EXAMPLES__", examples)
+
+    @cache
+    def sdl() -> str:
+        return schema.as_str() + "\n"
+
+    async def console(request: Request) -> Response:
+        return HTMLResponse(page())
+
+    async def console_script(request: Request) -> Response:
+        return Response(_static_page("console.js"), media_type="text/javascript; charset=utf-8")
+
+    async def schema_sdl(request: Request) -> Response:
+        return Response(sdl(), media_type="text/plain; charset=utf-8")
+
+    return [
+        # POST /graphql is the API (api/app.py); a browser's GET gets the console, which POSTs to it
+        Route("/graphql", console, methods=["GET"]),
+        Route("/graphql/console.js", console_script, methods=["GET"]),
+        Route("/graphql/schema.graphql", schema_sdl, methods=["GET"]),
+    ]
+
+
+def docs_routes(schema: strawberry.Schema) -> list[BaseRoute]:
+    """Every route of the pages for people (the console's on ``schema``)."""
     return [
         _html_page("/docs", "docs.html"),
         _html_page("/redoc", "redoc.html"),
         Route("/docs/assets/{name}", asset, methods=["GET"]),
-        # POST /graphql is the API (api/app.py); a browser's GET gets the console, which POSTs to it
-        _html_page("/graphql", "console.html"),
+        *console_routes(schema),
         Route(rules_path("").rstrip("/"), rules, methods=["GET"]),
         Route(rules_path("{page}"), rules, methods=["GET"]),
     ]

@@ -669,8 +669,14 @@ def _fragments(schema: strawberry.Schema, role: str) -> list[str]:
         name = contract_names(game.id, game.models).get(model, model.__name__)
         object_type = core_schema(schema).get_type(name)
         assert isinstance(object_type, GraphQLObjectType), name
-        blocks.append(f"fragment {name}Fields on {name} {_selection(object_type, 0)}\n")
+        blocks.append(whole_fragment(object_type))
     return list(dict.fromkeys(blocks))
+
+
+def whole_fragment(object_type: GraphQLObjectType) -> str:
+    """``fragment <Type>Fields on <Type>``, selecting every field of the type, nested objects' too."""
+    name = object_type.name
+    return f"fragment {name}Fields on {name} {_selection(object_type, 0)}\n"
 
 
 def _selection(object_type: GraphQLObjectType, depth: int) -> str:

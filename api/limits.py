@@ -302,7 +302,7 @@ class BodyLimitMiddleware:
                 request.client_left()
 
     def _too_large_detail(self) -> str:
-        return f"The request body is larger than {self.max_bytes} bytes."
+        return too_large_detail(self.max_bytes)
 
     async def _refuse(self, send: Send, status: int, code: str, detail: str) -> None:
         body = dump(problem(status, code, detail))
@@ -318,3 +318,8 @@ class BodyLimitMiddleware:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+def too_large_detail(max_bytes: int) -> str:
+    """The detail of the 413 problem of a body over ``max_bytes``."""
+    return f"The request body is larger than {max_bytes} bytes."

@@ -11,6 +11,14 @@ from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from sevens_rules import __version__
+from sevens_rules.api.examples import (
+    games_example,
+    illegal_apply,
+    plain_examples,
+    problem_examples,
+    sealed_new_request,
+    with_examples,
+)
 from sevens_rules.api.operations import Operation, all_operations
 from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE
 from sevens_rules.schema.common import GamesResponse, Problem
@@ -258,7 +266,9 @@ def openapi_document(sealed: bool = True) -> dict[str, Any]:
                 "responses": {
                     "200": {
                         "description": "The games.",
-                        "content": {"application/json": {"schema": ref(GamesResponse)}},
+                        "content": {
+                            "application/json": {"schema": ref(GamesResponse), "example": games_example()}
+                        },
                     }
                 },
             }
@@ -296,18 +306,32 @@ def openapi_document(sealed: bool = True) -> dict[str, Any]:
                 },
             }
         }
+    for op in ops:
+        if op.sealed and op.name == "new":  # the one sealed example that needs no token (api/examples.py)
+            body = paths[op.path]["post"]["requestBody"]["content"]["application/json"]
+            body["example"] = sealed_new_request(op.game)
+        answers = paths[op.path]["post"]["responses"]
+        for status, example in problem_examples(op, illegal_apply(op)).items():
+            answers[status]["content"][PROBLEM_MEDIA_TYPE] = {"schema": ref(op.problem), "example": example}
     _name_after_games(ops, components, mode_of, ref)
-    return {
-        "openapi": "3.1.0",
-        "info": {
-            "title": "Sevens rules service",
-            "version": __version__,
-            "description": "A stateless rules service for the sevens family of card games. POST a "
-            "state, get the legal moves, the next state and its events, the scores, or one seat's view.",
+    return with_examples(
+        {
+            "openapi": "3.1.0",
+            "info": {
+                "title": "Sevens rules service",
+                "version": __version__,
+                "description": "A stateless rules service for the sevens family of card games. POST a "
+                "state, get the legal moves, the next state and its events, the scores, or one seat's view. "
+                "Every example is a real request and the service's answer to it (a seeded deal of each "
+                "game); the examples of sealed operations that need a token are filled in by a service "
+                "with RULES_SEAL_KEYS, from a match it deals and seals for them when it first serves this "
+                "document.",
+            },
+            "paths": paths,
+            "components": {"schemas": components},
         },
-        "paths": paths,
-        "components": {"schemas": components},
-    }
+        plain_examples(),
+    )
 
 
 @cache

@@ -35,6 +35,11 @@ def is_json(content_type: str | None) -> bool:
     return media == JSON_MEDIA_TYPE or (media.startswith("application/") and media.endswith("+json"))
 
 
+def unsupported_media_type() -> Problem:
+    """The 415 problem of a body that is not sent as JSON."""
+    return problem(415, "request/unsupported-media-type", "Send the body as application/json.")
+
+
 class OperationEndpoint:
     """The ASGI endpoint of one operation.
 
@@ -48,10 +53,7 @@ class OperationEndpoint:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not is_json(header(scope, b"content-type")):
-            problem_body = problem(
-                415, "request/unsupported-media-type", "Send the body as application/json."
-            )
-            await problem_response(problem_body)(scope, receive, send)
+            await problem_response(unsupported_media_type())(scope, receive, send)
             return
         result = self.answer(await read_body(receive))
         if isinstance(result, Problem):

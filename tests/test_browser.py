@@ -22,6 +22,7 @@ import uvicorn
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.openapi import openapi_document
+from sevens_rules.engine.registry import GAMES
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -71,6 +72,8 @@ class Browser:
     """Every request to anywhere but the service (aborted)."""
     errors: list[str] = field(default_factory=list)
     """Uncaught script errors of the page."""
+    console_errors: list[str] = field(default_factory=list)
+    """Errors the page logged to its console (a failed load among them)."""
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +95,7 @@ def chromium() -> Iterator[object]:
 def browser(service: str, chromium: object) -> Iterator[Browser]:
     """A fresh page in a fresh browser context; requests not to ``service`` are aborted and recorded."""
     from playwright.sync_api import Browser as Chromium
-    from playwright.sync_api import Route
+    from playwright.sync_api import ConsoleMessage, Route
 
     assert isinstance(chromium, Chromium)
     context = chromium.new_context()
@@ -110,6 +113,12 @@ def browser(service: str, chromium: object) -> Iterator[Browser]:
     page = context.new_page()
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     page.on("pageerror", lambda error: result.errors.append(str(error)))
+
+    def logged(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            result.console_errors.append(message.text)
+
+    page.on("console", logged)
     result.page = page
     try:
         yield result
@@ -165,27 +174,57 @@ def test_redoc_page_renders_offline(service: str, browser: Browser) -> None:
     assert browser.errors == []
 
 
-def test_console_runs_a_query(service: str, browser: Browser) -> None:
-    """``GET /graphql`` is the console: it lists the root fields, and runs ``sjuanNew`` showing its result,
-    the same deal REST gives."""
+def console_page(service: str, browser: Browser) -> object:
+    """The console, its schema loaded (the root fields are listed once it is)."""
     from playwright.sync_api import Page
 
     page = browser.page
     assert isinstance(page, Page)
     page.goto(f"{service}/graphql")
-    page.locator(".root-field", has_text="sjuanNew").first.wait_for()
+    page.locator("body[data-schema=loaded]").wait_for()
+    return page
+
+
+def editor_text(page: object, editor: str) -> str:
+    """The text one of the console's editors (``query`` or ``variables``) shows (a short text: CodeMirror
+    draws only the lines in view)."""
+    from playwright.sync_api import Page
+
+    assert isinstance(page, Page)
+    return "\n".join(page.locator(f"#{editor} .cm-line").all_inner_texts())
+
+
+def test_console_runs_a_query(service: str, browser: Browser) -> None:
+    """``GET /graphql`` is the console: it lists the root fields, and runs a query typed into its editor
+    (``sjuanNew``) showing its result, the same deal REST gives."""
+    from playwright.sync_api import Page
+
+    page = console_page(service, browser)
+    assert isinstance(page, Page)
     fields = page.locator(".root-field").all_inner_texts()
     assert {"games", "sjuanNew", "sjuanMoves", "sedmiceView"} <= set(fields)
 
     page.locator(".root-field", has_text="sjuanApply").first.click()
-    assert "sjuanApply(state: $state, move: $move)" in page.locator("#query").input_value()
+    assert "sjuanApply(state: $state, move: $move)" in editor_text(page, "query")
+    assert json.loads(editor_text(page, "variables")) == {"state": None, "move": None}
 
-    page.locator("#query").fill(
+    query = page.locator("#query .cm-content")
+    query.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    # typed as a person types (a closing bracket typed where the editor put one steps over it)
+    typed = (
         "query($players: Int!, $seed: String) { sjuanNew(players: $players, seed: $seed) "
         "{ __typename ... on SjuanNewResponse { state { turn hands } } } }"
     )
-    page.locator("#variables").fill(json.dumps({"players": 3, "seed": README_SEED}))
-    page.locator("#run").click()
+    page.keyboard.type(typed)
+    page.keyboard.press("Escape")  # closes a completion list left open
+    assert editor_text(page, "query") == typed
+    variables = page.locator("#variables .cm-content")
+    variables.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type(json.dumps({"players": 3, "seed": README_SEED}))
+    page.keyboard.press("Control+Enter")  # runs, as the Run button does
     result = page.locator("#result")
     result.filter(has_text="SjuanNewResponse").wait_for()
     shown = json.loads(result.inner_text())["data"]["sjuanNew"]
@@ -195,5 +234,111 @@ def test_console_runs_a_query(service: str, browser: Browser) -> None:
     ]
     assert shown["state"] == {"turn": rest["turn"], "hands": rest["hands"]}
     assert shown["state"]["turn"] == 2  # seat 2 holds 7H (README's worked example)
+    assert browser.outside == []
+    assert browser.errors == []
+    assert browser.console_errors == []
+
+
+def test_console_examples_run(service: str, browser: Browser) -> None:
+    """The console opens with an example, and each game's examples (deal, legal moves, first move
+    applied), run from the page, answer data of the operation's answer type."""
+    from playwright.sync_api import Page
+
+    page = console_page(service, browser)
+    assert isinstance(page, Page)
+    assert "sjuanNew(" in editor_text(page, "query")  # the first example is in the editor from the start
+    titles = page.locator("button.example").all_inner_texts()
+    assert len(titles) == 3 * len(GAMES)
+    for game in GAMES.values():
+        assert f"{game.name}: deal" in titles
+    result = page.locator("#result")
+    for number, title in enumerate(titles):
+        page.locator("button.example").nth(number).click()
+        assert result.inner_text() == ""
+        page.locator("#run").click()
+        result.filter(has_text="__typename").wait_for()
+        answer = json.loads(result.inner_text())
+        assert "errors" not in answer, (title, answer)
+        [data] = answer["data"].values()
+        assert data["__typename"].endswith("Response"), (title, data)
+        assert len(data) > 1, title  # the answer's fields, not only its type
+    assert browser.outside == []
+    assert browser.errors == []
+    assert browser.console_errors == []
+
+
+def test_console_completes_from_the_schema(service: str, browser: Browser) -> None:
+    """The query editor highlights GraphQL and completes root fields and their fields from the service's
+    schema."""
+    from playwright.sync_api import Page
+
+    page = console_page(service, browser)
+    assert isinstance(page, Page)
+    page.locator("#query .cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.type("{ sedmiceVi")
+    page.keyboard.press("Control+Space")
+    options = page.locator(".cm-tooltip-autocomplete li")
+    options.first.wait_for()
+    assert any(text.startswith("sedmiceView") for text in options.all_inner_texts())
+    page.keyboard.press("Enter")  # takes the first proposal
+    assert editor_text(page, "query").startswith("{ sedmiceView")
+    # highlighting: the keyword of a typed query is styled apart from a field name
+    page.keyboard.press("Control+a")
+    page.keyboard.type("query { games { id")
+    keyword = page.locator("#query .cm-line span", has_text="query").first
+    assert keyword.evaluate("e => getComputedStyle(e).color") != page.locator(
+        "#query .cm-line"
+    ).first.evaluate("e => getComputedStyle(e).color")
+    assert browser.outside == []
+    assert browser.errors == []
+    assert browser.console_errors == []
+
+
+def test_rules_pages_render_and_link(service: str, browser: Browser) -> None:
+    """``/rules/{game}`` is a page in the browser: headings, tables, and links that lead to the other
+    pages of the reference (anchors included) and to the API docs."""
+    from playwright.sync_api import Page
+
+    page = browser.page
+    assert isinstance(page, Page)
+    page.goto(f"{service}/rules")
+    page.get_by_role("link", name="Fan Tan").first.click()
+    page.wait_for_url(f"{service}/rules/fan-tan")
+    assert page.locator("h1").inner_text() == "Fan Tan"
+    assert page.locator("table").count() >= 1
+    page.locator("main a", has_text="Sjuan").first.click()
+    page.wait_for_url(f"{service}/rules/sjuan")
+    assert page.locator("h1").inner_text() == "Sjuan"
+    page.get_by_role("link", name="REST API docs").click()
+    page.wait_for_url(f"{service}/docs")
+    assert browser.outside == []
+    assert browser.errors == []
+
+
+def test_swagger_try_it_out_runs_every_new(service: str, browser: Browser) -> None:
+    """In ``/docs`` (where "Try it out" is on from the start), "Execute" on each game's ``new``, with the
+    body Swagger UI fills in from the document's example, is answered 200."""
+    from playwright.sync_api import Page
+
+    page = browser.page
+    assert isinstance(page, Page)
+    page.goto(f"{service}/docs")
+    for game_id, game in GAMES.items():
+        [operation_id] = [
+            op["operationId"]
+            for path, item in openapi_document(sealed=False)["paths"].items()
+            for op in item.values()
+            if path == f"/v1/games/{game_id}/new"
+        ]
+        block = page.locator(f"#operations-{game_id}-{operation_id}")
+        block.locator(".opblock-summary-control").click()
+        body = json.loads(block.locator("textarea.body-param__text").input_value())
+        assert body == {"players": min(game.table_sizes()), "seed": README_SEED}, game_id
+        block.locator("button.execute").click()
+        status = block.locator(".live-responses-table tbody .response-col_status").first
+        status.wait_for()
+        assert status.inner_text().strip() == "200", game_id
     assert browser.outside == []
     assert browser.errors == []

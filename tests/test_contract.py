@@ -58,8 +58,15 @@ def test_served_openapi_is_the_committed_file() -> None:
         response = keyed.get("/openapi.json")
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/json"
+    served = response.json()
+    # the examples of sealed operations that need a token are the keyed service's own (api/examples.py)
+    for path, item in served["paths"].items():
+        if "/sealed/" in path:
+            if not path.endswith("/new"):
+                del item["post"]["requestBody"]["content"]["application/json"]["example"]
+            del item["post"]["responses"]["200"]["content"]["application/json"]["example"]
     committed = ROOT / "openapi" / "openapi.json"
-    assert response.content == committed.read_bytes(), (
+    assert served == json.loads(committed.read_bytes()), (
         "/openapi.json differs from openapi/openapi.json: run python -m sevens_rules.api.export"
     )
 

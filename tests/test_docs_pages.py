@@ -22,6 +22,8 @@ def test_page_loads_only_files_of_the_service(client: TestClient, path: str) -> 
     assert response.status_code == 200
     assert response.headers["content-type"] == "text/html; charset=utf-8"
     for target in LOADED.findall(response.text):
+        if target.startswith("data:"):  # in the page itself (the console's empty icon): nothing is loaded
+            continue
         assert target.startswith("/") and not target.startswith("//"), f"{path} loads {target}"
         assert client.get(target).status_code == 200, target
 

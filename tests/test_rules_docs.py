@@ -62,7 +62,7 @@ def test_every_game_has_its_page(client: TestClient, game_id: str) -> None:
     for section in ("## Options", "## Decisions where the texts are silent", "## Worked example"):
         assert section in page, f"{game_id}.md has no '{section}' section"
     [info] = [g for g in client.get("/v1/games").json()["games"] if g["id"] == game_id]
-    served = client.get(info["rules"])
+    served = client.get(info["rules"], headers={"Accept": "text/markdown"})
     assert served.status_code == 200
     assert served.headers["content-type"] == "text/markdown; charset=utf-8"
     assert served.text == page
@@ -80,7 +80,7 @@ def test_every_option_is_on_its_page() -> None:
 def test_index_and_readme_link_every_page(client: TestClient) -> None:
     """The reference's index (``GET /rules``) and the README link every game's page."""
     index = (RULES / "README.md").read_text(encoding="utf-8")
-    assert client.get("/rules").text == index
+    assert client.get("/rules", headers={"Accept": "text/markdown"}).text == index
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for game_id in GAMES:
         assert f"{game_id}.md" in links(index)
