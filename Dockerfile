@@ -5,8 +5,10 @@
 # Dependencies come only from requirements.lock (every package of the tree, pinned and hashed; regenerate
 # with deploy/lock.sh) and sit in their own layer, so a code change rebuilds and ships only the small code
 # layer. The code is installed once, as a wheel, into the virtual environment; no source copy remains.
+# With podman, add --format docker: the OCI format drops HEALTHCHECK (tests/test_image.py builds it so).
 # For a byte-for-byte reproducible base, pass the base image by digest:
 #   --build-arg PYTHON_IMAGE=python:3.11-slim-trixie@sha256:<digest>
+# Any base whose python3 is Python 3.11 with its venv module works (the lock is resolved for 3.11).
 ARG PYTHON_IMAGE=python:3.11-slim-trixie
 
 FROM ${PYTHON_IMAGE} AS base

@@ -116,9 +116,13 @@ def openapi_endpoint(keyring: Keyring | None) -> Callable[[Request], Awaitable[R
 
         return openapi_keyless
 
+    # made now, outside any request: building the document's problem examples records problems, which
+    # inside a request would be counted as that request's
+    committed = openapi_document()
+
     @cache
     def body() -> bytes:
-        document = with_examples(openapi_document(), sealed_examples(keyring))
+        document = with_examples(committed, sealed_examples(keyring))
         return orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
 
     async def openapi(request: Request) -> Response:
