@@ -30,6 +30,7 @@ RUN python -m venv /opt/build \
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY api ./api
+COPY conformance ./conformance
 COPY engine ./engine
 COPY schema ./schema
 COPY sevens_rules ./sevens_rules
