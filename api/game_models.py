@@ -13,4 +13,4 @@ from sevens_rules.schema.operations import OperationModels, build_operation_mode
 def operation_models(game_id: str) -> OperationModels:
     """The request/response models of one game, built once."""
     game = GAMES[game_id]
-    return build_operation_models(game.id, game.name, game.table_sizes(), len(game.deck), game.models)
+    return build_operation_models(game.id, game.name, game.table_sizes(), game.models)

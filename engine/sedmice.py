@@ -49,7 +49,7 @@ from sevens_rules.engine.game import (
     updated,
 )
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
-from sevens_rules.schema.common import GameModels, Phase
+from sevens_rules.schema.common import GameModels, Phase, PiquetDeckOrder
 from sevens_rules.schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
@@ -225,7 +225,9 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
     deck = PIQUET_DECK
     hidden_piles = ("stock",)
     """The 32-card deck, 7 to Ace."""
-    models = GameModels(SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, SedmiceView, SedmiceScore)
+    models = GameModels(
+        SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, SedmiceView, SedmiceScore, PiquetDeckOrder
+    )
 
     # ---- public face ----------------------------------------------------------------------------
 

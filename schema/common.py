@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -502,6 +502,66 @@ def seat_list(description: str) -> Any:
     return Field(max_length=MAX_SEATS, description=description)
 
 
+def next_deal_deck() -> Any:
+    """A move's optional ``deck`` (``deck: FullDeckOrder | None = next_deal_deck()``): the exact order of
+    the next deal's deck, given with ``next_deal`` only; left out, the seeded shuffle deals."""
+    return Field(default=None, description="Exact deck order for the next deal, top first (next_deal only).")
+
+
+def deal_number_up_to(most: int, description: str = "1 for the first deal of the match.") -> Any:
+    """The ``deal_number`` of a game's state: a deal number (1 for the first) of at most ``most``, the
+    longest match the game allows. A state narrows :class:`MatchState`'s ``deal_number`` with it."""
+    return Annotated[int, Field(ge=1, le=most, description=description), INTEGRAL]
+
+
+OptionsT = TypeVar("OptionsT", bound=WireModel)
+PhaseT = TypeVar("PhaseT", bound=StrEnum)
+
+
+class MatchState(WireModel, Generic[OptionsT, PhaseT]):
+    """The fields every game's match state opens with, written once.
+
+    A game's state is ``class XState(MatchState[XOptions, XPhase])``: it narrows ``game`` to its id (a
+    ``Literal``) and ``deal_number`` to its longest match (:func:`deal_number_up_to`), then adds the fields
+    of its own table after these.
+    """
+
+    game: str
+    options: OptionsT
+    dealer: Seat
+    deal_number: Ordinal = Field(description="1 for the first deal of the match.")
+    seed: Seed
+    commitment: Commitment
+    entropy: Entropy
+    phase: PhaseT
+
+
+class MatchView(WireModel, Generic[OptionsT, PhaseT]):
+    """The fields every game's view (what one seat may see) opens with, written once.
+
+    A view ends with the seed's fields (:class:`SeedShown`), after the game's own: a game writes its view
+    as ``class XView(SeedShown, XSeatView)``, where ``XSeatView(MatchView[XOptions, XPhase])`` holds its own
+    fields (pydantic lists the fields of the bases last in the class statement first, so ``SeedShown``'s
+    come last).
+    """
+
+    game: str
+    options: OptionsT
+    seat: Seat = Field(description="The seat this view is for.")
+    dealer: Seat
+    deal_number: Count
+    phase: PhaseT
+
+
+class SeedShown(WireModel):
+    """The fields that end every view: the seed's commitment and the entropy always, the seed itself once
+    the match is over (see :class:`MatchView`)."""
+
+    commitment: Commitment
+    entropy: Entropy
+    seed: RevealedSeed
+
+
 @dataclass(frozen=True)
 class GameModels:
     """The wire models one game defines."""
@@ -512,3 +572,6 @@ class GameModels:
     event: type[WireModel]
     view: type[WireModel]
     score: type[WireModel]
+    deck_order: Any = FullDeckOrder
+    """The wire type of an exact order of the game's deck (a ``new`` request's ``deck``): the 52 cards, or
+    :data:`PiquetDeckOrder` for a game played with the 32."""

@@ -17,15 +17,16 @@ from sevens_rules.schema.common import (
     INTEGRAL,
     Card,
     CardList,
-    Commitment,
     Count,
-    Entropy,
     FullDeckOrder,
+    MatchState,
+    MatchView,
     MoveBase,
-    RevealedSeed,
     Seat,
-    Seed,
+    SeedShown,
     WireModel,
+    deal_number_up_to,
+    next_deal_deck,
     seat_list,
 )
 
@@ -82,9 +83,7 @@ class MyShipSailsMove(MoveBase):
 
     type: MyShipSailsMoveType
     card: Card | None = Field(default=None, description="The card passed to the left (pass only).")
-    deck: FullDeckOrder | None = Field(
-        default=None, description="Exact deck order for the next deal, top first (next_deal only)."
-    )
+    deck: FullDeckOrder | None = next_deal_deck()
 
 
 class MyShipSailsChoice(WireModel):
@@ -113,17 +112,11 @@ class MyShipSailsDeal(WireModel):
     )
 
 
-class MyShipSailsState(WireModel):
+class MyShipSailsState(MatchState[MyShipSailsOptions, MyShipSailsPhase]):
     """A match of My Ship Sails: seven-card hands, the unused rest, and the secret choices of this step."""
 
     game: Literal["my-ship-sails"]
-    options: MyShipSailsOptions
-    dealer: Seat
-    deal_number: MyShipSailsDealNumber = Field(description="1 for the first deal of the match.")
-    seed: Seed
-    commitment: Commitment
-    entropy: Entropy
-    phase: MyShipSailsPhase
+    deal_number: deal_number_up_to(DEALS_PER_MATCH)  # type: ignore[valid-type]
     hands: list[CardList] = Field(
         min_length=4, max_length=7, description="Each seat's seven cards, in canonical order."
     )
@@ -174,15 +167,10 @@ class MyShipSailsEvent(WireModel):
     winners: list[Seat] | None = Field(default=None, description="Match winners (match_ended).")
 
 
-class MyShipSailsView(WireModel):
-    """What one seat may see: its own hand and choice, and only whether each other seat has chosen."""
-
+class MyShipSailsSeatView(MatchView[MyShipSailsOptions, MyShipSailsPhase]):
+    # The fields of MyShipSailsView after the common ones (a comment, not a docstring: no part of the
+    # contract).
     game: Literal["my-ship-sails"]
-    options: MyShipSailsOptions
-    seat: Seat = Field(description="The seat this view is for.")
-    dealer: Seat
-    deal_number: Count
-    phase: MyShipSailsPhase
     hand: CardList
     choice: MyShipSailsChoice | None = Field(
         description="This seat's own choice in the current step, if made."
@@ -192,9 +180,10 @@ class MyShipSailsView(WireModel):
     unused_size: Count = Field(description="Number of cards not dealt.")
     exchanges: Count = Field(description="Exchanges completed in the current deal.")
     deals: list[MyShipSailsDeal]
-    commitment: Commitment
-    entropy: Entropy
-    seed: RevealedSeed
+
+
+class MyShipSailsView(SeedShown, MyShipSailsSeatView):
+    """What one seat may see: its own hand and choice, and only whether each other seat has chosen."""
 
 
 class MyShipSailsScore(WireModel):

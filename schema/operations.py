@@ -18,12 +18,10 @@ from pydantic import Field, create_model
 from sevens_rules.schema.common import (
     Commitment,
     Entropy,
-    FullDeckOrder,
     GameModels,
     IntegralInt,
     Ordinal,
     Outcome,
-    PiquetDeckOrder,
     Problem,
     RevealedSeed,
     Seat,
@@ -113,7 +111,7 @@ def players_field(table_sizes: Sequence[int]) -> tuple[Any, Any]:
 
 
 def build_operation_models(
-    game_id: str, game_name: str, table_sizes: Sequence[int], deck_size: int, models: GameModels
+    game_id: str, game_name: str, table_sizes: Sequence[int], models: GameModels
 ) -> OperationModels:
     """Derive the request and response models of ``new``, ``moves``, ``apply``, ``score`` and ``view``."""
     p = type_prefix(game_id)
@@ -139,7 +137,7 @@ def build_operation_models(
             ),
             entropy=entropy,
             deck=(
-                (FullDeckOrder if deck_size == 52 else PiquetDeckOrder) | None,
+                models.deck_order | None,
                 Field(default=None, description="Exact deck order for the first deal, top card first."),
             ),
             dealer=(

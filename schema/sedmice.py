@@ -17,20 +17,19 @@ from pydantic import AfterValidator, Field
 
 from sevens_rules.schema.common import (
     INTEGRAL,
-    Commitment,
     Count,
-    Entropy,
     IntegralInt,
+    MatchState,
+    MatchView,
     MoveBase,
     Phase,
     PiquetCard,
     PiquetCardList,
     PiquetDeckOrder,
-    RevealedSeed,
     Seat,
-    Seed,
+    SeedShown,
     WireModel,
-    ordinal_up_to,
+    deal_number_up_to,
     seat_list,
 )
 
@@ -124,7 +123,7 @@ class SedmiceDeal(WireModel):
     reason: SedmiceHitReason
 
 
-class SedmiceState(WireModel):
+class SedmiceState(MatchState[SedmiceOptions, Phase]):
     """A match of Sedmice.
 
     Whose turn it is follows from ``leader`` and ``trick``: the leader leads an empty trick; in an
@@ -132,15 +131,7 @@ class SedmiceState(WireModel):
     """
 
     game: Literal["sedmice"]
-    options: SedmiceOptions
-    dealer: Seat
-    deal_number: ordinal_up_to(SEDMICE_MAX_DEALS) = Field(  # type: ignore[valid-type]
-        description="1 for the first deal of the match."
-    )
-    seed: Seed
-    commitment: Commitment
-    entropy: Entropy
-    phase: Phase
+    deal_number: deal_number_up_to(SEDMICE_MAX_DEALS)  # type: ignore[valid-type]
     leader: Seat = Field(
         description="The leader of the trick on the table or of the next one; after a deal, its last taker."
     )
@@ -189,16 +180,9 @@ class SedmiceEvent(WireModel):
     winners: list[Seat] | None = Field(default=None, description="The winning side's seats (match_ended).")
 
 
-class SedmiceView(WireModel):
-    """What one seat may see: its own hand, the others' hand sizes, the trick on the table, the stock's
-    size, and per side the points, tricks and number of cards taken so far in the deal."""
-
+class SedmiceSeatView(MatchView[SedmiceOptions, Phase]):
+    # The fields of SedmiceView after the common ones (a comment, not a docstring: no part of the contract).
     game: Literal["sedmice"]
-    options: SedmiceOptions
-    seat: Seat = Field(description="The seat this view is for.")
-    dealer: Seat
-    deal_number: Count
-    phase: Phase
     leader: Seat
     turn: Seat | None = Field(description="The seat to act in the deal; null after a deal.")
     winning: Seat | None = Field(description="Who would take the trick on the table now; null without one.")
@@ -210,9 +194,11 @@ class SedmiceView(WireModel):
     tricks: list[Count] = side_list("Tricks taken this deal, per side.")
     taken_sizes: list[Count] = side_list("Cards taken this deal, per side.")
     deals: list[SedmiceDeal]
-    commitment: Commitment
-    entropy: Entropy
-    seed: RevealedSeed
+
+
+class SedmiceView(SeedShown, SedmiceSeatView):
+    """What one seat may see: its own hand, the others' hand sizes, the trick on the table, the stock's
+    size, and per side the points, tricks and number of cards taken so far in the deal."""
 
 
 class SedmiceScore(WireModel):

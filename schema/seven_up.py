@@ -15,17 +15,17 @@ from pydantic import Field
 from sevens_rules.schema.common import (
     Card,
     CardList,
-    Commitment,
     Count,
-    Entropy,
     FullDeckOrder,
+    MatchState,
+    MatchView,
     MoveBase,
-    RevealedSeed,
     Seat,
-    Seed,
+    SeedShown,
     Suit,
     WireModel,
-    ordinal_up_to,
+    deal_number_up_to,
+    next_deal_deck,
     seat_list,
 )
 
@@ -102,9 +102,7 @@ class SevenUpMove(MoveBase):
     cards: CardList | None = Field(
         default=None, description="The cards discarded, in canonical deck order (discard only)."
     )
-    deck: FullDeckOrder | None = Field(
-        default=None, description="Exact deck order for the next deal, top first (next_deal only)."
-    )
+    deck: FullDeckOrder | None = next_deal_deck()
 
 
 class SevenUpPointReason(StrEnum):
@@ -164,17 +162,12 @@ class SevenUpCutRound(WireModel):
     cards: CardList = Field(max_length=8, description="The card each of those seats cut.")
 
 
-class _SevenUpFamilyState(WireModel):
+class _SevenUpFamilyState(MatchState[SevenUpOptions, SevenUpPhase]):
     """Fields common to the three games' states."""
 
-    dealer: Seat
-    deal_number: ordinal_up_to(SEVEN_UP_MAX_DEALS) = Field(  # type: ignore[valid-type]
-        description="1 for the first deal of the match; thrown-in deals count."
+    deal_number: deal_number_up_to(  # type: ignore[valid-type]
+        SEVEN_UP_MAX_DEALS, "1 for the first deal of the match; thrown-in deals count."
     )
-    seed: Seed
-    commitment: Commitment
-    entropy: Entropy
-    phase: SevenUpPhase
     cut: list[SevenUpCutRound] = Field(
         max_length=32, description="The cut that chose the first dealer (empty when the dealer was named)."
     )
@@ -259,17 +252,9 @@ class SevenUpEvent(WireModel):
     winners: list[Seat] | None = Field(default=None, description="Seats winning the match (match_ended).")
 
 
-class _SevenUpFamilyView(WireModel):
-    """What one seat may see: its own hand (unless hidden until trump is settled), others' hand sizes,
-    the turned card, the set-aside cards, its own discards, the tricks, scores; never the stock order.
-
-    The first deal's cut is left out: it names cards of another pack, which would read like cards in play.
-    """
-
-    seat: Seat = Field(description="The seat this view is for.")
-    dealer: Seat
-    deal_number: Count
-    phase: SevenUpPhase
+class _SevenUpFamilySeatView(MatchView[SevenUpOptions, SevenUpPhase]):
+    # The fields of the three games' views after the common ones (a comment, not a docstring: no part of
+    # the contract).
     to_act: list[Seat] = seat_list("Seats that may move now.")
     hand: CardList = Field(description="This seat's hand (empty while hand_hidden).")
     hand_hidden: bool = Field(
@@ -289,9 +274,14 @@ class _SevenUpFamilyView(WireModel):
     points: list[SevenUpPoint]
     totals: list[Count] = seat_list("Match totals per side.")
     deals: list[SevenUpDeal]
-    commitment: Commitment
-    entropy: Entropy
-    seed: RevealedSeed
+
+
+class _SevenUpFamilyView(SeedShown, _SevenUpFamilySeatView):
+    """What one seat may see: its own hand (unless hidden until trump is settled), others' hand sizes,
+    the turned card, the set-aside cards, its own discards, the tricks, scores; never the stock order.
+
+    The first deal's cut is left out: it names cards of another pack, which would read like cards in play.
+    """
 
 
 class SevenUpView(_SevenUpFamilyView):

@@ -18,20 +18,20 @@ from sevens_rules.schema.common import (
     INTEGRAL,
     Card,
     CardList,
-    Commitment,
     Count,
-    Entropy,
     FullDeckOrder,
     IntegralInt,
+    MatchState,
+    MatchView,
     MoveBase,
     Ordinal,
     Phase,
-    RevealedSeed,
     Seat,
-    Seed,
+    SeedShown,
     Suit,
     WireModel,
-    ordinal_up_to,
+    deal_number_up_to,
+    next_deal_deck,
     seat_list,
 )
 
@@ -71,9 +71,7 @@ class SevensMove(MoveBase):
 
     type: SevensMoveType
     card: Card | None = Field(default=None, description="The card played (play only).")
-    deck: FullDeckOrder | None = Field(
-        default=None, description="Exact deck order for the next deal, top first (next_deal only)."
-    )
+    deck: FullDeckOrder | None = next_deal_deck()
 
 
 class SevensRow(WireModel):
@@ -109,19 +107,11 @@ class SevensDeal(WireModel):
     points: list[Count] = seat_list("Points of the deal per seat: 3, 2, 1, 0 for places 1 to 4.")
 
 
-class SevensState(WireModel):
+class SevensState(MatchState[SevensOptions, Phase]):
     """A match of Sevens."""
 
     game: Literal["sevens"]
-    options: SevensOptions
-    dealer: Seat
-    deal_number: ordinal_up_to(SEVENS_MAX_DEALS) = Field(  # type: ignore[valid-type]
-        description="1 for the first deal of the match."
-    )
-    seed: Seed
-    commitment: Commitment
-    entropy: Entropy
-    phase: Phase
+    deal_number: deal_number_up_to(SEVENS_MAX_DEALS)  # type: ignore[valid-type]
     turn: Seat | None = Field(description="The seat to act while the phase is 'play'; null otherwise.")
     hands: list[CardList] = Field(min_length=4, max_length=4, description="Each seat's hand, sorted.")
     table: list[SevensRow] = Field(
@@ -175,15 +165,10 @@ class SevensEvent(WireModel):
     winners: list[Seat] | None = Field(default=None, description="Match winners (match_ended).")
 
 
-class SevensView(WireModel):
-    """What one seat may see: its own hand, the others' hand sizes, passes, places and the table."""
-
+class SevensSeatView(MatchView[SevensOptions, Phase]):
+    # The fields of SevensView after the common ones (a comment, not a docstring: this class is no part of
+    # the contract, SevensView is).
     game: Literal["sevens"]
-    options: SevensOptions
-    seat: Seat = Field(description="The seat this view is for.")
-    dealer: Seat
-    deal_number: Count
-    phase: Phase
     turn: Seat | None
     hand: CardList
     hand_sizes: list[Count] = seat_list("Number of cards in each hand.")
@@ -192,9 +177,10 @@ class SevensView(WireModel):
     out: list[Seat] = Field(description="Seats that went out this deal, in order (place 1 first).")
     bust: list[Seat] = Field(description="Seats that went bust this deal, in order.")
     deals: list[SevensDeal]
-    commitment: Commitment
-    entropy: Entropy
-    seed: RevealedSeed
+
+
+class SevensView(SeedShown, SevensSeatView):
+    """What one seat may see: its own hand, the others' hand sizes, passes, places and the table."""
 
 
 class SevensScore(WireModel):

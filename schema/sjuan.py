@@ -14,18 +14,18 @@ from pydantic import Field
 from sevens_rules.schema.common import (
     Card,
     CardList,
-    Commitment,
     Count,
-    Entropy,
     FullDeckOrder,
     IntegralInt,
+    MatchState,
+    MatchView,
     MoveBase,
     Phase,
-    RevealedSeed,
     Seat,
-    Seed,
+    SeedShown,
     WireModel,
-    ordinal_up_to,
+    deal_number_up_to,
+    next_deal_deck,
     seat_list,
 )
 
@@ -77,9 +77,7 @@ class SjuanMove(MoveBase):
 
     type: SjuanMoveType
     card: Card | None = Field(default=None, description="The card played (play only).")
-    deck: FullDeckOrder | None = Field(
-        default=None, description="Exact deck order for the next deal, top first (next_deal only)."
-    )
+    deck: FullDeckOrder | None = next_deal_deck()
 
 
 class SjuanDeal(WireModel):
@@ -95,19 +93,10 @@ class SjuanDeal(WireModel):
     pot: Count = Field(description="All chips paid in the deal.")
 
 
-class SjuanFamilyState(WireModel):
+class SjuanFamilyState(MatchState[SjuanOptions, Phase]):
     """Fields common to the four games' states (each game narrows ``game`` and ``options``)."""
 
-    game: str
-    options: SjuanOptions
-    dealer: Seat
-    deal_number: ordinal_up_to(SJUAN_MAX_DEALS) = Field(  # type: ignore[valid-type]
-        description="1 for the first deal of the match."
-    )
-    seed: Seed
-    commitment: Commitment
-    entropy: Entropy
-    phase: Phase
+    deal_number: deal_number_up_to(SJUAN_MAX_DEALS)  # type: ignore[valid-type]
     turn: Seat | None = Field(description="The seat to act while the phase is 'play'; null otherwise.")
     hands: list[CardList] = Field(min_length=2, max_length=8, description="Each seat's hand.")
     table: CardList = Field(description="Cards on the table in the order they were played.")
@@ -168,15 +157,9 @@ class SjuanEvent(WireModel):
     winners: list[Seat] | None = Field(default=None, description="Match winners (match_ended).")
 
 
-class SjuanFamilyView(WireModel):
-    """What one seat may see: its own hand, the others' hand sizes, the table, the stock's size."""
-
-    game: str
-    options: SjuanOptions
-    seat: Seat = Field(description="The seat this view is for.")
-    dealer: Seat
-    deal_number: Count
-    phase: Phase
+class SjuanFamilySeatView(MatchView[SjuanOptions, Phase]):
+    # The fields of the four games' views after the common ones (a comment, not a docstring: no part of the
+    # contract).
     turn: Seat | None
     hand: CardList
     hand_sizes: list[Count] = seat_list("Number of cards in each hand.")
@@ -184,9 +167,10 @@ class SjuanFamilyView(WireModel):
     stock_size: Count = Field(description="Cards in the stock (Domino fan tan; 0 otherwise).")
     chips: list[Count] = seat_list("Chips each seat has paid in the current deal.")
     deals: list[SjuanDeal]
-    commitment: Commitment
-    entropy: Entropy
-    seed: RevealedSeed
+
+
+class SjuanFamilyView(SeedShown, SjuanFamilySeatView):
+    """What one seat may see: its own hand, the others' hand sizes, the table, the stock's size."""
 
 
 class SjuanView(SjuanFamilyView):

@@ -117,6 +117,31 @@ def test_image_installs_the_locked_tree_before_the_code() -> None:
     ]
 
 
+def package_directories() -> set[str]:
+    """The top-level folders of the repository the wheel is built from: those of pyproject.toml's
+    packages and of their package data, through ``sevens_rules/``'s links to the layers
+    (``sevens_rules/engine`` is ``engine/``, ``sevens_rules/rules/*.md`` are in ``docs/rules/``)."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    sources = [ROOT / package.replace(".", "/") for package in setuptools["packages"]]
+    for package, patterns in setuptools["package-data"].items():
+        sources += [(ROOT / package.replace(".", "/") / pattern).parent for pattern in patterns]
+    folders = set()
+    for source in sources:
+        assert source.is_dir(), source
+        folders.add(source.resolve().relative_to(ROOT).parts[0])
+    return folders
+
+
+def test_the_wheel_stage_copies_every_folder_the_packages_come_from() -> None:
+    # a folder missing from the build context breaks the wheel's build ("package directory ... does not
+    # exist"), which no test that runs on the checkout would notice
+    copied = {
+        line.split()[1] for line in stages()["wheel"] if line.startswith("COPY ") and "--from" not in line
+    }
+    assert {"conformance", "docs", "engine", "sevens_rules"} <= package_directories()
+    assert package_directories() <= copied
+
+
 def test_image_holds_the_code_once() -> None:
     # the runtime copies no source tree: the code stage installs the wheel under a prefix of its own, and
     # the runtime lays that prefix over the virtual environment

@@ -1,0 +1,110 @@
+"""Playing matches out in memory, for bots: the entry point a search (ISMCTS, random playouts) uses.
+
+A :class:`Simulation` holds one game and one state and answers what a search asks of a position, without
+the service's checks of untrusted input (a search only ever plays moves it was given by
+:meth:`Simulation.legal_moves`)::
+
+    from sevens_rules.engine.simulate import Simulation
+
+    sim = Simulation.new("sevens", players=4, seed="00" * 32)   # or Simulation(game, state) for any state
+    while not sim.finished():
+        seat = sim.to_act()[0]                  # several seats in a simultaneous step (My Ship Sails)
+        moves = sim.legal_moves(seat)           # that seat's legal moves, in a stable order
+        branch = sim.clone()                    # an independent copy: applying to it leaves sim as it is
+        events = sim.apply(moves[0])            # the move's events, in order; sim now holds the new state
+    outcome = sim.result()                      # winners, and each seat's total and place
+
+The contract of each method:
+
+- :meth:`Simulation.new` deals a new match of a game of the registry (``players`` seats, the game's default
+  options unless given, the seeded shuffle of ``seed`` and ``entropy``, the game's own first dealer), as the
+  service's ``new`` does.
+- :meth:`Simulation.clone` is O(1): states are immutable, so a clone shares the state until one of the two
+  applies a move, and every apply makes a new state.
+- :meth:`Simulation.to_act` lists the seats that may move now (empty once the match is over); between
+  deals it is the next dealer, whose one move is ``next_deal``.
+- :meth:`Simulation.legal_moves` lists the legal moves of one seat to act (empty for a seat not to act), or
+  with no seat those of every seat to act; each move is a wire model of the game (``game.models.move``).
+- :meth:`Simulation.apply` plays a move taken from :meth:`Simulation.legal_moves` of the current state and
+  returns its events. It does not check the move (that is the service's :meth:`Game.apply`, which refuses
+  an illegal move with a typed error): a move from anywhere else leaves the state undefined.
+- :meth:`Simulation.finished` is whether the match is over (nobody to act);
+  :meth:`Simulation.result` is the outcome every game's score carries (:class:`Outcome`: ``over``,
+  ``winners``, each seat's ``total`` and ``place``, ``lowest_total_wins``), also mid-match.
+- :attr:`Simulation.state` is the wire state (what ``POST /v1/games/{game}/apply`` takes), so a position
+  can be handed to the service and back; :meth:`Simulation.view` is what one seat may see of it.
+
+A search sees only its own seat's view; filling in the hidden cards (determinization) is the search's
+business: build a state with them and start a :class:`Simulation` from it.
+
+Speed: today the simulation runs on the wire models (its apply skips the public checks, its moves and
+states are the service's), so it is as fast as the engine's rules themselves (bench/README.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sevens_rules.engine.dealing import Seeding
+from sevens_rules.engine.game import Game
+from sevens_rules.engine.registry import get_game
+from sevens_rules.schema.common import Outcome
+
+AnyGame = Game[Any, Any, Any, Any, Any, Any]
+
+
+class Simulation:
+    """One match of one game, played out in memory (see the module's documentation for the contract)."""
+
+    __slots__ = ("game", "state")
+
+    def __init__(self, game: AnyGame, state: Any) -> None:
+        self.game = game
+        """The rules (a game of :data:`~sevens_rules.engine.registry.GAMES`)."""
+        self.state = state
+        """The current wire state; replaced (never changed) by every :meth:`apply`."""
+
+    @classmethod
+    def new(
+        cls,
+        game_id: str,
+        players: int,
+        seed: str,
+        entropy: tuple[str, ...] = (),
+        options: Any = None,
+    ) -> Simulation:
+        """A new match of ``game_id`` (``KeyError`` for an unknown game; a table size, seed or option the
+        game refuses raises the service's error): ``seed`` is 64 lowercase hex digits, ``options`` the
+        game's options model (``None``: its defaults)."""
+        game = get_game(game_id)
+        chosen = game.models.options() if options is None else options
+        return cls(game, game.new(players, chosen, Seeding(seed, entropy), None, None))
+
+    def clone(self) -> Simulation:
+        """An independent copy of this position."""
+        return Simulation(self.game, self.state)
+
+    def to_act(self) -> list[int]:
+        """The seats that may move now; empty once the match is over."""
+        return self.game.to_act(self.state)
+
+    def legal_moves(self, player: int | None = None) -> list[Any]:
+        """The legal moves of ``player`` (none for a seat not to act), or of every seat to act."""
+        return self.game.moves(self.state, player)[1]
+
+    def apply(self, move: Any) -> list[Any]:
+        """Play ``move``, one of :meth:`legal_moves` of the current state (unchecked); its events."""
+        self.state, events = self.game.resolve(self.state, move)
+        return events
+
+    def finished(self) -> bool:
+        """Whether the match is over."""
+        return self.game.over(self.state)
+
+    def result(self) -> Outcome:
+        """Whether it is over, the winners (once over) and each seat's total and place."""
+        return self.game.outcome(self.state)
+
+    def view(self, player: int) -> Any:
+        """What seat ``player`` may see of the current state (the game's view model)."""
+        return self.game.view(self.state, player)
