@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio.to_thread
 import orjson
 from graphql import GraphQLError, get_introspection_query, parse, print_ast
 from starlette.types import Receive, Scope, Send
@@ -63,8 +64,10 @@ class GraphQLEndpoint:
     again and again (bench/README.md, "GraphQL caches").
     """
 
-    def __init__(self, schema: ServiceSchema) -> None:
+    def __init__(self, schema: ServiceSchema, store_fields: bool = False) -> None:
         self.schema = schema
+        self.store_fields = store_fields
+        """Whether sealed fields ask a match store (then documents naming one run in a worker thread)."""
         self.documents = schema.documents
         self.limits = schema.documents.limits
         self._standard: frozenset[str] | None = None
@@ -91,7 +94,14 @@ class GraphQLEndpoint:
                 if kept is not None:
                     await _send_json(send, kept)
                     return
-            result = self.schema.answer(query, variables, operation_name, _ALLOWED, max_values)
+            if self.store_fields and "Sealed" in query:
+                # a sealed field may ask the match store (a coroutine on this loop): execution, which is
+                # synchronous, waits for it in a worker thread (sevens_rules.api.graphql._executor)
+                result = await anyio.to_thread.run_sync(
+                    self.schema.answer, query, variables, operation_name, _ALLOWED, max_values
+                )
+            else:
+                result = self.schema.answer(query, variables, operation_name, _ALLOWED, max_values)
         except (BadGraphQLRequestError, CannotGetOperationTypeError, MissingQueryError) as error:
             await problem_response(problem(400, "graphql/bad-request", _reason(error)))(scope, receive, send)
             return

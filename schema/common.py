@@ -388,6 +388,14 @@ class Problem(WireModel):
         max_length=128,
         description="The request's id (its X-Request-ID header, or one the service generated), as logged.",
     )
+    latest_version: IntegralInt | None = Field(
+        default=None,
+        description="match/stale only: the match's latest version (written by no other problem).",
+    )
+    latest_token: str | None = Field(
+        default=None,
+        description="match/stale only: the token of the match's latest version, to ask for the moves again.",
+    )
 
 
 OptionValue = bool | int | None
