@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sevens_rules.api.sealing import SealError
+from sevens_rules.engine.errors import IssueAt
 
 KEPT_SUCCESSORS = 8
 """Consumed versions of a match whose successor is kept for retries (and whose request digest is kept)."""
@@ -73,6 +74,7 @@ class StaleVersionError(SealError):
         super().__init__(
             f"This token's version has been played; the match's latest version is {latest_version}. "
             "latest_token is its token: ask for the moves again on it.",
+            [IssueAt((), f"a version that has been played; the latest is {latest_version}")],
         )
         self.problem_fields = {"latest_version": latest_version, "latest_token": latest_token}
 
@@ -84,6 +86,9 @@ class UnknownMatchError(SealError):
     title = "Unknown match"
     status = 410
     argument = "token"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, [IssueAt((), "a match the referee does not remember")])
 
 
 UNKNOWN_DETAIL = (

@@ -99,7 +99,15 @@ def game_operations(game: AnyGame) -> list[Operation]:
 
     def verify(req: Any) -> WireModel:
         return verify_deal(
-            game, req.players, req.seed, req.commitment, req.entropy, req.deal_number, req.dealer, req.options
+            game,
+            req.players,
+            req.seed,
+            req.commitment,
+            req.entropy,
+            req.deal_number,
+            req.dealer,
+            req.options,
+            req.agreed_entropy,
         )
 
     name = game.name
