@@ -62,7 +62,9 @@ def known_values(game_id: str) -> dict[str, Any]:
     state = run(_operation(game_id, "new"), {"players": players, "seed": SEED})["state"]
     moves = run(_operation(game_id, "moves"), {"state": state})["moves"]
     table = run(_operation(game_id, "new", sealed=True), {"players": players})
-    sealed = run(_operation(game_id, "fill", sealed=True), {"token": table["token"], "host_key": table["host_key"]})
+    sealed = run(
+        _operation(game_id, "fill", sealed=True), {"token": table["token"], "host_key": table["host_key"]}
+    )
     return {
         "players": players,
         "state": state,

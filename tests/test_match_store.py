@@ -18,6 +18,7 @@ import httpx
 import orjson
 import pytest
 
+from bench.redis_server import REDIS_SERVER, RedisProcess, redis_server
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings, SettingsError
 from sevens_rules.api.match_store import (
@@ -29,7 +30,6 @@ from sevens_rules.api.match_store import (
 )
 from sevens_rules.api.sealing import open_token
 from sevens_rules.engine.registry import GAMES
-from tests.redis_server import REDIS_SERVER, RedisProcess, redis_server
 from tests.sealed_helpers import call, dealt, keyring
 
 RING = keyring("k1=1")

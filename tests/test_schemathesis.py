@@ -245,7 +245,9 @@ def test_sealed_answers_conform(game_id: str) -> None:
     the document."""
     game = GAMES[game_id]
     table = _call(f"{game_id}/sealed", "new", {"players": game.table_sizes()[0]}).json()
-    joined = _call(f"{game_id}/sealed", "join", {"token": table["token"], "seat": 0, "entropy": "mine"}).json()
+    joined = _call(
+        f"{game_id}/sealed", "join", {"token": table["token"], "seat": 0, "entropy": "mine"}
+    ).json()
     fill = {"token": joined["token"], "host_key": table["host_key"]}
     match = _call(f"{game_id}/sealed", "fill", fill).json()
     token, keys = match["token"], [joined["seat_key"], *match["seat_keys"][1:]]

@@ -1,4 +1,5 @@
-"""A real Redis for the tests: Debian's ``redis-server`` started on a free port (``.ci/run`` installs it)."""
+"""A real Redis for the tests and the bench: Debian's ``redis-server`` started on a free port (``.ci/run``
+installs it)."""
 
 from __future__ import annotations
 
