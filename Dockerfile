@@ -72,9 +72,13 @@ COPY --from=dependencies /opt/venv /opt/venv
 COPY --from=code /opt/code/ /opt/venv/
 # Served on all interfaces inside the container; one worker per container (scale with replicas) unless
 # WEB_CONCURRENCY says otherwise. RULES_COMMIT feeds GET /version.
+# RULES_DATA_DIR: referee mode's embedded match store (SQLite), shared by the container's workers; mount
+# a volume there to keep matches across restarts, or name a Redis in RULES_MATCH_STORE for several hosts.
 ENV HOST=0.0.0.0 \
     PORT=8000 \
-    RULES_COMMIT=${REVISION}
+    RULES_COMMIT=${REVISION} \
+    RULES_DATA_DIR=/var/lib/sevens-rules
+RUN install -d -o 10001 -g 10001 -m 0700 /var/lib/sevens-rules
 # A numeric user and group, so Kubernetes can verify runAsNonRoot without looking the name up.
 USER 10001:10001
 EXPOSE 8000

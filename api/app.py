@@ -22,6 +22,7 @@ from sevens_rules.api.examples import sealed_examples, with_examples
 from sevens_rules.api.graphql import build_schema
 from sevens_rules.api.graphql_http import GraphQLEndpoint
 from sevens_rules.api.limits import BodyLimitMiddleware, Settings, SettingsError
+from sevens_rules.api.match_store import MatchStore, store_from_setting
 from sevens_rules.api.openapi import openapi_document, openapi_json
 from sevens_rules.api.operations import all_operations
 from sevens_rules.api.probes import probe_routes
@@ -164,7 +165,18 @@ class Service(AccessMiddleware):
         return self.router.routes
 
 
-def create_app(settings: Settings | None = None, keyring: Keyring | None = None) -> Service:
+class FromSettings:
+    """The default of :func:`create_app`'s ``store``: the store the settings name."""
+
+
+FROM_SETTINGS = FromSettings()
+
+
+def create_app(
+    settings: Settings | None = None,
+    keyring: Keyring | None = None,
+    store: MatchStore | FromSettings | None = FROM_SETTINGS,
+) -> Service:
     """Build the application from settings and sealing keys (by default read from the environment).
 
     From the outside in: :class:`Service` (the access middleware), CORS when configured, the body
@@ -178,15 +190,23 @@ def create_app(settings: Settings | None = None, keyring: Keyring | None = None)
             keyring = Keyring.from_env()
         except SealKeysError as error:
             raise SystemExit(f"sevens-rules: {error}") from None
-    schema = build_schema(settings, keyring)
-    operation_routes = [Route(GRAPHQL_PATH, GraphQLEndpoint(schema), methods=["POST"]), *routes(keyring)]
+    if isinstance(store, FromSettings):
+        # referee mode's memory (none without keys: nothing to remember)
+        store = (
+            store_from_setting(settings.match_store, settings.data_dir, settings.match_idle_seconds)
+            if keyring is not None
+            else None
+        )
+    schema = build_schema(settings, keyring, store)
+    graphql = GraphQLEndpoint(schema, store_fields=store is not None)
+    operation_routes = [Route(GRAPHQL_PATH, graphql, methods=["POST"]), *routes(keyring, store)]
     router = Router(
         routes=[
             *operation_routes,
             Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
             Route("/v1/games/{game}/sealed/{operation}", unknown_sealed, methods=["GET", "POST"]),
             Route("/openapi.json", openapi_endpoint(keyring), methods=["GET"]),
-            *probe_routes(schema, settings.commit),
+            *probe_routes(schema, settings.commit, store),
             Route("/metrics", metrics, methods=["GET"]),
             *docs_routes(schema),
         ],

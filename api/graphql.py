@@ -16,8 +16,10 @@ import types
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator
 from enum import Enum
+from types import CoroutineType
 from typing import Annotated, Any, Literal, NamedTuple, Union, get_args, get_origin
 
+import anyio.from_thread
 import orjson
 import strawberry
 from graphql import (
@@ -73,6 +75,7 @@ from sevens_rules.api.library_internals import (
     validate_as_strawberry,
 )
 from sevens_rules.api.limits import Settings
+from sevens_rules.api.match_store import MatchStore
 from sevens_rules.api.operations import Operation, all_operations, games_response
 from sevens_rules.api.problems import runner
 from sevens_rules.api.sealing import Keyring
@@ -281,9 +284,19 @@ def _executor(op: Operation) -> Callable[[dict[str, Any]], Any]:
         if cleaned is not None:
             arguments = cleaned(arguments)
         # the REST runner, on the same bytes REST would see: both surfaces accept the same requests
-        return answer(orjson.dumps(arguments))
+        result = answer(orjson.dumps(arguments))
+        if type(result) is CoroutineType:
+            # a sealed operation asking the match store: execution is synchronous and runs in a worker
+            # thread for documents that select a sealed field (GraphQLEndpoint), so the store's coroutine
+            # runs on the event loop, which waits for nothing meanwhile
+            return anyio.from_thread.run(_awaited, result)
+        return result
 
     return execute
+
+
+async def _awaited(pending: Any) -> Any:
+    return await pending
 
 
 def _resolver(op: Operation, builder: _TypeBuilder) -> Any:
@@ -589,7 +602,9 @@ class ServiceSchema(strawberry.Schema):
             request.problem_built("graphql/error")
 
 
-def build_schema(settings: Settings | None = None, keyring: Keyring | None = None) -> ServiceSchema:
+def build_schema(
+    settings: Settings | None = None, keyring: Keyring | None = None, store: MatchStore | None = None
+) -> ServiceSchema:
     """The GraphQL schema: a ``games`` field and one field per game and operation, all on ``Query``.
 
     Every operation is a pure function of its arguments (nothing is stored), so all are queries.
@@ -609,17 +624,19 @@ def build_schema(settings: Settings | None = None, keyring: Keyring | None = Non
     namespace: dict[str, Any] = {
         "games": strawberry.field(resolver=games, description="Every game the service knows."),
     }
-    for op in all_operations(keyring):
+    for op in all_operations(keyring, store):
         namespace[op.field_name] = strawberry.field(
             resolver=_resolver(op, builder), name=op.field_name, description=op.summary + "."
         )
     query = strawberry.type(type("Query", (), namespace), description="Every operation (all are pure).")
     schema = ServiceSchema(query, settings)
-    _resolve_from_coerced_arguments(schema, keyring)
+    _resolve_from_coerced_arguments(schema, keyring, store)
     return schema
 
 
-def _resolve_from_coerced_arguments(schema: strawberry.Schema, keyring: Keyring | None) -> None:
+def _resolve_from_coerced_arguments(
+    schema: strawberry.Schema, keyring: Keyring | None, store: MatchStore | None
+) -> None:
     """Point each operation field straight at its executor.
 
     graphql-core has already coerced and type-checked the arguments into plain dicts and lists; strawberry
@@ -628,7 +645,7 @@ def _resolve_from_coerced_arguments(schema: strawberry.Schema, keyring: Keyring 
     fields take graphql-core's values as they are (the typed schema and its validation are unchanged).
     """
     fields = core_schema(schema).query_type.fields  # type: ignore[union-attr]
-    for op in all_operations(keyring):
+    for op in all_operations(keyring, store):
         execute = _executor(op)
 
         def resolve(_root: Any, _info: Any, _execute: Any = execute, **arguments: Any) -> Any:

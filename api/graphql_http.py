@@ -8,8 +8,11 @@ is what the GraphQL-over-HTTP spec asks of a JSON POST; transport errors are pro
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 import orjson
 from graphql import GraphQLError, get_introspection_query, parse, print_ast
 from starlette.types import Receive, Scope, Send
@@ -50,7 +53,17 @@ def standard_introspection_queries() -> list[str]:
         variants.append({"descriptions": descriptions})
         variants.append({"descriptions": descriptions, **dict.fromkeys(flags, True)})
     variants += [{"descriptions": True, flag: True} for flag in flags]
-    return [get_introspection_query(**variant) for variant in variants]
+    return [get_introspection_query(**variant) for variant in variants] + [console_introspection_query()]
+
+
+def console_introspection_query() -> str:
+    """The introspection query of the service's own console page (``GET /graphql``), read from the page:
+    its answer lists every root field with its arguments, which outgrew the value budget as operations
+    were added, and is the same for every visitor."""
+    page = (Path(__file__).parent / "static" / "console.html").read_text()
+    found = re.search(r"const query = `(\{ __schema .*?)`;", page, re.DOTALL)
+    assert found is not None, "static/console.html lists its root fields with an introspection query"
+    return found.group(1)
 
 
 class GraphQLEndpoint:
@@ -63,8 +76,10 @@ class GraphQLEndpoint:
     again and again (bench/README.md, "GraphQL caches").
     """
 
-    def __init__(self, schema: ServiceSchema) -> None:
+    def __init__(self, schema: ServiceSchema, store_fields: bool = False) -> None:
         self.schema = schema
+        self.store_fields = store_fields
+        """Whether sealed fields ask a match store (then documents naming one run in a worker thread)."""
         self.documents = schema.documents
         self.limits = schema.documents.limits
         self._standard: frozenset[str] | None = None
@@ -91,7 +106,14 @@ class GraphQLEndpoint:
                 if kept is not None:
                     await _send_json(send, kept)
                     return
-            result = self.schema.answer(query, variables, operation_name, _ALLOWED, max_values)
+            if self.store_fields and "Sealed" in query:
+                # a sealed field may ask the match store (a coroutine on this loop): execution, which is
+                # synchronous, waits for it in a worker thread (sevens_rules.api.graphql._executor)
+                result = await anyio.to_thread.run_sync(
+                    self.schema.answer, query, variables, operation_name, _ALLOWED, max_values
+                )
+            else:
+                result = self.schema.answer(query, variables, operation_name, _ALLOWED, max_values)
         except (BadGraphQLRequestError, CannotGetOperationTypeError, MissingQueryError) as error:
             await problem_response(problem(400, "graphql/bad-request", _reason(error)))(scope, receive, send)
             return

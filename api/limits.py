@@ -76,6 +76,15 @@ class Settings:
     ``critical``."""
     commit: str | None = None
     """``RULES_COMMIT``: the source commit, shown by ``GET /version`` (the image sets it at build)."""
+    match_store: str = "embedded"
+    """``RULES_MATCH_STORE``: where referee mode remembers each match's latest version: ``embedded`` (SQLite
+    in ``RULES_DATA_DIR``, shared by the workers of one host), ``none``, or a ``redis://`` URL
+    (:mod:`sevens_rules.api.match_store`)."""
+    data_dir: str = "data"
+    """``RULES_DATA_DIR``: the directory of the embedded match store (made when missing)."""
+    match_idle_seconds: int = 7 * 24 * 3600
+    """``RULES_MATCH_IDLE_SECONDS``: how long the match store remembers a match nobody moves in, 60 to
+    31536000 (a week)."""
     body_timeout: float = BODY_TIMEOUT_SECONDS
     """Seconds allowed for the whole request body (not an environment variable)."""
 
@@ -133,6 +142,11 @@ class Settings:
             ),
             log_level=log_level,
             commit=env.get("RULES_COMMIT", "").strip() or None,
+            match_store=_match_store(env),
+            data_dir=env.get("RULES_DATA_DIR", "").strip() or cls.data_dir,
+            match_idle_seconds=_integer(
+                env, "RULES_MATCH_IDLE_SECONDS", cls.match_idle_seconds, 60, 365 * 24 * 3600
+            ),
         )
 
 
@@ -147,6 +161,15 @@ def _integer(env: Mapping[str, str], name: str, default: int, low: int, high: in
     if re.fullmatch(r"[0-9]+", raw) and low <= int(raw) <= high:
         return int(raw)
     raise SettingsError(f"{name}={raw!r} is not accepted: it must be a whole number from {low} to {high}")
+
+
+def _match_store(env: Mapping[str, str]) -> str:
+    raw = env.get("RULES_MATCH_STORE", "").strip()
+    if raw in ("", "embedded", "none") or re.fullmatch(r"(rediss?|unix)://\S+", raw):
+        return raw or "embedded"
+    raise SettingsError(
+        f"RULES_MATCH_STORE={raw!r} is not accepted: it must be 'embedded', 'none' or a redis:// URL"
+    )
 
 
 _ORIGIN = re.compile(r"https?://[^/\s,*]+")

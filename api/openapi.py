@@ -42,6 +42,29 @@ the dealer (a seat every table has). Not to ``apply``: only ``moves`` knows a mo
 
 TOKEN_LINKS: dict[str, dict[str, dict[str, Any]]] = {
     "new": {
+        "join": {
+            "token": "$response.body#/token",
+            "seat": "$response.body#/open_seats/0",
+            "entropy": "linked",
+        },
+        "fill": {"token": "$response.body#/token", "host_key": "$response.body#/host_key"},
+    },
+    "join": {
+        "join": {
+            "token": "$response.body#/token",
+            "seat": "$response.body#/open_seats/0",
+            "entropy": "linked",
+        },
+    }
+    | {
+        name: {
+            "token": "$response.body#/token",
+            "seat": "$request.body#/seat",
+            "seat_key": "$response.body#/seat_key",
+        }
+        for name in ("moves", "view")
+    },
+    "fill": {
         name: {"token": "$response.body#/token", "seat": 0, "seat_key": "$response.body#/seat_keys/0"}
         for name in ("moves", "view")
     }
@@ -64,9 +87,11 @@ TOKEN_LINKS: dict[str, dict[str, dict[str, Any]]] = {
         }
     },
 }
-"""Sealed mode: a token chains by ``token``. ``new`` hands out every seat's key and goes on as seat 0;
-``apply`` goes on with the seat and key it was sent; ``moves`` sends its first legal move (for that seat,
-with that token) to ``apply``."""
+"""Sealed mode: a token chains by ``token``. ``new`` opens a table: a seat joins its first open seat, or
+the host fills every open seat with its host key; a join goes on to the next open seat, and to
+``moves`` and ``view`` with the key it handed out (a 409 ``match/not-dealt`` until the last seat
+joined); ``fill`` hands out every seat's key and goes on as seat 0; ``apply`` goes on with the seat and
+key it was sent; ``moves`` sends its first legal move (for that seat, with that token) to ``apply``."""
 
 
 def _links(op: Operation, operations: tuple[Operation, ...]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from sevens_rules.api.game_models import operation_models
+from sevens_rules.api.match_store import MatchStore
 from sevens_rules.api.sealed import sealed_models, sealed_runs
 from sevens_rules.api.sealing import Keyring
 from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
@@ -98,7 +99,15 @@ def game_operations(game: AnyGame) -> list[Operation]:
 
     def verify(req: Any) -> WireModel:
         return verify_deal(
-            game, req.players, req.seed, req.commitment, req.entropy, req.deal_number, req.dealer, req.options
+            game,
+            req.players,
+            req.seed,
+            req.commitment,
+            req.entropy,
+            req.deal_number,
+            req.dealer,
+            req.options,
+            req.agreed_entropy,
         )
 
     name = game.name
@@ -137,15 +146,19 @@ def game_operations(game: AnyGame) -> list[Operation]:
     ]
 
 
-def sealed_operations(game: AnyGame, keyring: Keyring | None) -> list[Operation]:
-    """The five referee-mode operations of ``game``, opening and sealing tokens with ``keyring``
-    (without keys they answer a problem saying how to enable them)."""
+def sealed_operations(
+    game: AnyGame, keyring: Keyring | None, store: MatchStore | None = None
+) -> list[Operation]:
+    """The seven referee-mode operations of ``game``, opening and sealing tokens with ``keyring`` and
+    remembering matches in ``store`` (without keys they answer a problem saying how to enable them)."""
     m = sealed_models(game.id)
-    runs = sealed_runs(game, keyring)
+    runs = sealed_runs(game, keyring, store=store)
     problem = operation_models(game.id).problem
     name = game.name
     table = {
-        "new": (f"Start a sealed match of {name}", m.new_request, m.new_response),
+        "new": (f"Open a table for a sealed match of {name}", m.new_request, m.new_response),
+        "join": (f"Take a seat at a sealed {name} table", m.join_request, m.join_response),
+        "fill": (f"The host takes open seats of a sealed {name} table", m.fill_request, m.fill_response),
         "moves": (f"One seat's legal moves in a sealed {name} match", m.moves_request, m.moves_response),
         "apply": (f"Apply a seat's move in a sealed {name} match", m.apply_request, m.apply_response),
         "view": (
@@ -162,11 +175,12 @@ def sealed_operations(game: AnyGame, keyring: Keyring | None) -> list[Operation]
 
 
 @cache
-def all_operations(keyring: Keyring | None = None) -> tuple[Operation, ...]:
+def all_operations(keyring: Keyring | None = None, store: MatchStore | None = None) -> tuple[Operation, ...]:
     """Every operation of every game, in registry order: the plain ones, then the sealed ones (whose
-    models do not depend on ``keyring``), each with its uniform model names (:func:`uniformly_named`)."""
+    models depend on neither ``keyring`` nor ``store``), each with its uniform model names
+    (:func:`uniformly_named`)."""
     plain = [op for game in GAMES.values() for op in game_operations(game)]
-    ops = (*plain, *(op for game in GAMES.values() for op in sealed_operations(game, keyring)))
+    ops = (*plain, *(op for game in GAMES.values() for op in sealed_operations(game, keyring, store)))
     return tuple(uniformly_named(op) for op in ops)
 
 

@@ -13,6 +13,7 @@ from starlette.routing import Route
 
 from sevens_rules import __version__
 from sevens_rules.api.export import contract_digest
+from sevens_rules.api.match_store import MatchStore, StoreUnavailableError
 from sevens_rules.api.operations import all_operations
 from sevens_rules.api.problems import dump, problem
 from sevens_rules.api.rest import JSON_MEDIA_TYPE, problem_response
@@ -43,8 +44,11 @@ def self_check() -> None:
         raise RuntimeError("a freshly dealt Sjuan match has no legal move")
 
 
-def probe_routes(schema: strawberry.Schema, commit: str | None) -> list[Route]:
-    """``/healthz``, ``/readyz`` and ``/version`` for an app serving GraphQL ``schema``."""
+def probe_routes(
+    schema: strawberry.Schema, commit: str | None, store: MatchStore | None = None
+) -> list[Route]:
+    """``/healthz``, ``/readyz`` and ``/version`` for an app serving GraphQL ``schema`` (and remembering
+    sealed matches in ``store``)."""
 
     @cache
     def version_body() -> bytes:
@@ -53,12 +57,17 @@ def probe_routes(schema: strawberry.Schema, commit: str | None) -> list[Route]:
 
     async def readyz(request: Request) -> Response:
         """``GET /readyz``: the game registry and the contract (OpenAPI document, GraphQL schema) are
-        built and one game answers the :func:`self_check`; otherwise a 503 problem ``service/not-ready``."""
+        built, one game answers the :func:`self_check` and the match store (if any) answers; otherwise a
+        503 problem ``service/not-ready``."""
         try:
             if not GAMES or not all_operations():
                 raise RuntimeError("the game registry is empty")
             version_body()
             self_check()
+            if store is not None:
+                await store.ping()
+        except StoreUnavailableError as error:
+            return problem_response(problem(503, "service/not-ready", f"Not ready: {error.detail}"))
         except Exception as error:
             return problem_response(problem(503, "service/not-ready", f"Not ready: {error}"))
         return _json({"status": "ready"})

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
+from types import CoroutineType
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -127,7 +128,9 @@ def from_rules_error(error: RulesError, problem_model: type[Problem] = Problem) 
     prefix = [error.argument] if error.argument else []
     issues = [Issue.at([*prefix, *i.path], i.message) for i in error.issues[:MAX_LISTED_ISSUES]]
     legal = error.legal_moves if isinstance(error, MoveError) else None
-    return problem(status, error.code, error.detail, issues, problem_model, legal, found=len(error.issues))
+    built = problem(status, error.code, error.detail, issues, problem_model, legal, found=len(error.issues))
+    extra = getattr(error, "problem_fields", None)  # match/stale: the latest version and its token
+    return built.model_copy(update=extra) if extra else built
 
 
 def internal_problem(where: str, problem_model: type[Problem] = Problem) -> Problem:
@@ -139,25 +142,38 @@ def internal_problem(where: str, problem_model: type[Problem] = Problem) -> Prob
     return problem(500, "internal", "An unexpected error occurred.", model=problem_model)
 
 
-def runner(op: Operation, where: str) -> Callable[[bytes], WireModel]:
+def runner(op: Operation, where: str) -> Callable[[bytes], Any]:
     """Run ``op`` on a JSON request body: its response, or a problem of the game's problem model.
 
     The one place REST and GraphQL (``where`` names the route or field in logs) turn a request into an
     answer: a body the schema refuses is a 422, an engine error its problem, anything else a logged 500.
     A ValidationError raised while answering is a bug too (a response the models refuse), not a 422.
+    The sealed operations that consult the match store answer a coroutine of the same (see
+    :func:`sevens_rules.api.sealed.sealed_runs`): ``await`` it.
     """
     validate_json, run, problem_model = op.request.model_validate_json, op.run, op.problem
 
-    def answer(body: bytes) -> WireModel:
+    def answer(body: bytes) -> Any:
         try:
             request = validate_json(body)
         except ValidationError as error:
             return as_game_problem(from_validation_error(error), problem_model)
         try:
-            return run(request)
+            result: Any = run(request)
         except RulesError as error:
             return from_rules_error(error, problem_model)
         except Exception:  # a bug: logged, and answered without leaking a trace
+            return internal_problem(where, problem_model)
+        if type(result) is CoroutineType:  # a sealed operation that asks the match store first
+            return finished(result)
+        return result
+
+    async def finished(pending: Coroutine[Any, Any, WireModel]) -> WireModel:
+        try:
+            return await pending
+        except RulesError as error:
+            return from_rules_error(error, problem_model)
+        except Exception:
             return internal_problem(where, problem_model)
 
     return answer
@@ -189,6 +205,14 @@ def dump(model: BaseModel | WireModel) -> bytes:
     answer handing out a new token is written by :meth:`TokenFirst.json_bytes` (the same bytes)."""
     if isinstance(model, TokenFirst):
         return model.json_bytes()
-    if isinstance(model, Problem) and getattr(model, "legal_moves", None) is None:
-        return model.__pydantic_serializer__.to_json(model, exclude={"legal_moves"})
+    if isinstance(model, Problem):
+        return model.__pydantic_serializer__.to_json(model, exclude=_absent(model))
     return model.__pydantic_serializer__.to_json(model)
+
+
+_ONLY_WHEN_SET = ("legal_moves", "latest_version", "latest_token")
+"""Problem members that only some codes carry: left out of every other problem's JSON."""
+
+
+def _absent(model: Problem) -> set[str]:
+    return {name for name in _ONLY_WHEN_SET if getattr(model, name, None) is None}

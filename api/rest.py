@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import CoroutineType
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from sevens_rules.api.match_store import MatchStore
 from sevens_rules.api.operations import Operation, all_operations, games_response
 from sevens_rules.api.problems import (
     PROBLEM_MEDIA_TYPE,
@@ -56,6 +58,8 @@ class OperationEndpoint:
             await problem_response(unsupported_media_type())(scope, receive, send)
             return
         result = self.answer(await read_body(receive))
+        if type(result) is CoroutineType:  # a sealed operation asking the match store
+            result = await result
         if isinstance(result, Problem):
             await problem_response(result)(scope, receive, send)
             return
@@ -95,11 +99,11 @@ async def list_games(request: Request) -> Response:
     return Response(dump(games_response()), media_type=JSON_MEDIA_TYPE)
 
 
-def routes(keyring: Keyring | None = None) -> list[Route]:
-    """Every REST route (the sealed ones use ``keyring``)."""
+def routes(keyring: Keyring | None = None, store: MatchStore | None = None) -> list[Route]:
+    """Every REST route (the sealed ones use ``keyring`` and ``store``)."""
     result = [Route("/v1/games", list_games, methods=["GET"])]
     result += [
         Route(op.path, OperationEndpoint(op), methods=["POST"], name=op.operation_id)
-        for op in all_operations(keyring)
+        for op in all_operations(keyring, store)
     ]
     return result

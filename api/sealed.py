@@ -1,36 +1,55 @@
-"""The sealed (referee mode) operations of every game: ``new``, ``moves``, ``apply``, ``view``, ``score``.
+"""The sealed (referee mode) operations of every game: ``new``, ``join``, ``fill``, ``moves``, ``apply``,
+``view``, ``score``.
 
-They run the same engine as the plain operations, on a state opened from a token instead of a posted
-one. A token was sealed by the service, so its state is not checked for consistency again. Every answer
-and error is for the caller's seat only: its own legal moves, its view, the events as it may see them
-(:meth:`Game.event_for_seat`).
+``new`` opens a *table*: the service draws the seed and seals it with the table, but deals nothing. Each
+seat ``join``s with its own entropy and gets its seat key in that answer only; the host ``fill``s the
+seats it keeps (bots, seats it plays) with its host key. When no seat is open the match is dealt from the
+seed and every seat's entropy, so nobody, the host included, sees or steers a deal before every player
+has committed to it. The dealt match is at version ``players + 1`` (one version per seat taken).
+
+The other operations run the same engine as the plain operations, on a state opened from a token
+instead of a posted one. A token was sealed by the service, so its state is not checked for consistency
+again. Every answer and error is for the caller's seat only: its own legal moves, its view, the events
+as it may see them (:meth:`Game.event_for_seat`).
+
+With a match store (:mod:`sevens_rules.api.match_store`), ``new`` remembers the table and every
+``join``, ``fill`` and ``apply`` claims its token's version before its answer leaves: one successor per
+version. Those operations then answer a coroutine (awaited by the endpoints).
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import cache, partial
 from threading import Lock
 from typing import Any, NoReturn
 
+import orjson
 from pydantic import TypeAdapter
 
 from sevens_rules.api.game_models import operation_models
+from sevens_rules.api.match_store import MatchStore, Outcome, Replayed
 from sevens_rules.api.sealing import (
     TAG_BYTES,
     Keyring,
     NotYourSeatError,
     Sealed,
     SealedModeDisabledError,
+    SealError,
+    check_host_key,
     check_seat_key,
+    host_key,
     match_id_text,
     new_match_id,
+    new_salt,
     open_token,
     seal,
-    seat_keys,
+    seat_key,
 )
-from sevens_rules.engine.dealing import Seeding, fresh_seed
+from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
 from sevens_rules.engine.errors import InvalidRequestError, IssueAt, MatchOverError, MoveError
 from sevens_rules.engine.game import Game, constructed
 from sevens_rules.engine.registry import GAMES
@@ -154,47 +173,117 @@ class OpenedTokens:
         del self._tails[sealed.match_id, sealed.version]
 
 
-OPERATIONS = ("new", "moves", "apply", "view", "score")
+OPERATIONS = ("new", "join", "fill", "moves", "apply", "view", "score")
 """The names of the sealed operations (the keys of :func:`sealed_runs`)."""
+
+OPEN = "-"
+"""The salt of a seat nobody has taken (in :attr:`Sealed.seat_salts`)."""
+TABLE_BYTES = 6144
+"""What a table's JSON is padded to with spaces, so that a table token's length says nothing about the
+entropy the seats joined with: eight entropy strings of 256 characters, each character escaped at
+most once, and the options, fit."""
+
+
+class SeatTakenError(SealError):
+    """A join or fill of a seat somebody has taken."""
+
+    code = "seat/taken"
+    title = "Seat taken"
+    status = 409
+    argument = "seat"
+
+
+class TableDealtError(SealError):
+    """A join or fill on a dealt match."""
+
+    code = "table/dealt"
+    title = "Table dealt"
+    status = 409
+    argument = "token"
+
+
+class NotDealtError(SealError):
+    """A play operation on a table whose seats are not all taken."""
+
+    code = "match/not-dealt"
+    title = "Not dealt yet"
+    status = 409
+    argument = "token"
 
 
 def sealed_runs(
-    game: AnyGame, keyring: Keyring | None, opened_tokens: int = OPENED_TOKENS
+    game: AnyGame,
+    keyring: Keyring | None,
+    opened_tokens: int = OPENED_TOKENS,
+    store: MatchStore | None = None,
 ) -> dict[str, Callable[[Any], Any]]:
-    """The five sealed operations of ``game`` as functions of a validated request, by name (keeping up to
-    ``opened_tokens`` tokens opened, see :class:`OpenedTokens`); without server keys, each one refuses
-    with :class:`SealedModeDisabledError`."""
+    """The sealed operations of ``game`` as functions of a validated request, by name (keeping up to
+    ``opened_tokens`` tokens opened, see :class:`OpenedTokens`; ``store``: the match store, None for the
+    stateless referee); without server keys, each one refuses with :class:`SealedModeDisabledError`."""
     if keyring is None:
         return dict.fromkeys(OPERATIONS, _disabled)
-    return _runs(game, keyring, opened_tokens)
+    return _runs(game, keyring, opened_tokens, store)
 
 
 def _disabled(req: Any) -> NoReturn:
     raise SealedModeDisabledError(DISABLED_DETAIL)
 
 
-def _runs(game: AnyGame, keyring: Keyring, opened_tokens: int) -> dict[str, Callable[[Any], Any]]:
+def request_digest(*parts: bytes) -> bytes:
+    """What the store keeps of a request that consumed a version: 16 bytes of SHA-256 of its parts."""
+    return hashlib.sha256(b"\0".join(parts)).digest()[:16]
+
+
+def _runs(
+    game: AnyGame, keyring: Keyring, opened_tokens: int, store: MatchStore | None
+) -> dict[str, Callable[[Any], Any]]:
     m = sealed_models(game.id)
     tokens = OpenedTokens(opened_tokens)
     parse_state = game.models.state.model_validate_json
+    parse_options = game.models.options.model_validate
     events_adapter: TypeAdapter[list[Any]] = TypeAdapter(list[game.models.event])  # type: ignore[name-defined]
     read_events = events_adapter.validate_json
     # TypeAdapter.dump_json's own wrapper skipped; fields left at their defaults (most are null) are
     # restored when the log is read
     dump_events = partial(events_adapter.serializer.to_json, exclude_defaults=True)
     game_id = game.id
+    slack = game.hidden_length_slack
+
+    def state_json(state: Any) -> bytes:
+        # padded with spaces to a length that depends only on what every seat may know
+        written = model_json(state)
+        extra = slack(state)
+        return written + b" " * extra if extra else written
 
     def opened_afresh(token: str) -> tuple[Sealed, Any]:
-        """The contents and state of ``token``, opened (and then remembered)."""
+        """The contents and state of ``token`` (a table's dict for a table), opened and remembered."""
         sealed = open_token(keyring, game_id, token)
-        state = parse_state(sealed.state_json)
+        state = orjson.loads(sealed.state_json) if sealed.is_table else parse_state(sealed.state_json)
         tokens.put(token, sealed, state)
         return sealed, state
+
+    def dealt_opened(token: str) -> tuple[Sealed, Any]:
+        sealed, state = tokens.get(token) or opened_afresh(token)
+        if sealed.is_table:
+            open_seats = [seat for seat, salt in enumerate(sealed.seat_salts) if salt == OPEN]
+            raise NotDealtError(
+                f"The cards are not dealt yet: seats {open_seats} are still open (join or fill them).",
+                [IssueAt((), "a table waiting for seats")],
+            )
+        return sealed, state
+
+    def table_opened(token: str) -> tuple[Sealed, Any]:
+        sealed, table = tokens.get(token) or opened_afresh(token)
+        if not sealed.is_table:
+            raise TableDealtError(
+                "This match has been dealt: it takes no more seats.", [IssueAt((), "a dealt match")]
+            )
+        return sealed, table
 
     def seat_opened(req: Any) -> tuple[Sealed, Any]:
         """The contents and state of the request's token (remembered, or opened afresh: a remembered pair
         is never empty), once its seat and seat key are checked."""
-        sealed, state = tokens.get(req.token) or opened_afresh(req.token)
+        sealed, state = dealt_opened(req.token)
         game.check_seat(state, req.seat, "seat")
         check_seat_key(keyring, game_id, sealed, req.seat, req.seat_key)
         return sealed, state
@@ -202,21 +291,169 @@ def _runs(game: AnyGame, keyring: Keyring, opened_tokens: int) -> dict[str, Call
     def for_seat(events: Sequence[Any], seat: int) -> list[Any]:
         return [shown for event in events if (shown := game.event_for_seat(event, seat)) is not None]
 
+    def table_json(table: dict[str, Any]) -> bytes:
+        written = orjson.dumps(table)
+        return written + b" " * (TABLE_BYTES - len(written)) if len(written) < TABLE_BYTES else written
+
+    def seated(sealed: Sealed, table: dict[str, Any], taken: dict[int, str]) -> tuple[Sealed, Any]:
+        """The successor of a table once the seats of ``taken`` (seat: entropy) are taken: the table
+        again, or the dealt match when no seat is left open."""
+        entropy, salts = list(table["entropy"]), list(sealed.seat_salts)
+        for seat, text in taken.items():
+            entropy[seat], salts[seat] = text, new_salt()
+        version = sealed.version + len(taken)
+        if any(text is None for text in entropy):
+            after = {**table, "entropy": entropy}
+            return Sealed(
+                sealed.match_id,
+                version,
+                sealed.seat_key_id,
+                table_json(after),
+                b"",
+                0,
+                tuple(salts),
+                sealed.host_salt,
+            ), after
+        seeding = Seeding(table["seed"], tuple(entropy))
+        options = parse_options(table["options"])
+        state, events = game.new_match(table["players"], options, seeding, None, table["dealer"])
+        dealt = Sealed(
+            sealed.match_id,
+            version,
+            sealed.seat_key_id,
+            state_json(state),
+            dump_events(events),
+            1,
+            tuple(salts),
+        )
+        return dealt, state
+
+    def open_seats(sealed: Sealed) -> list[int]:
+        return [seat for seat, salt in enumerate(sealed.seat_salts) if salt == OPEN]
+
     def new(req: Any) -> Any:
-        # the service draws the seed (a client never chooses it); the players' entropy is mixed in
-        seeding = Seeding(draw_seed(), tuple(req.entropy))
-        state, events = game.new_match(req.players, req.options, seeding, None, req.dealer)
-        first = Sealed.of(new_match_id(), 1, keyring.current.id, model_json(state), (dump_events(events),))
+        # the service draws the seed (a client never chooses it); the seats' entropy comes as they join
+        seed = draw_seed()
+        # a trial deal refuses now what the last seat's join could not (a dealer or options the table
+        # does not allow); its cards are dropped
+        game.new_match(req.players, req.options, Seeding(seed), None, req.dealer)
+        table = {
+            "players": req.players,
+            "dealer": req.dealer,
+            "options": orjson.loads(model_json(req.options)),
+            "seed": seed,
+            "entropy": [None] * req.players,
+        }
+        first = Sealed(
+            new_match_id(),
+            1,
+            keyring.current.id,
+            table_json(table),
+            b"",
+            0,
+            (OPEN,) * req.players,
+            new_salt(),
+        )
         token = seal(keyring, game_id, first)
-        tokens.put(token, first, state)
-        return constructed(
+        tokens.put(token, first, table)
+        answer = constructed(
             m.new_response,
             token=token,
             version=1,
             match_id=match_id_text(first.match_id),
-            seat_keys=seat_keys(keyring, game_id, first, game.players(state)),
-            commitment=seeding.commitment,
+            commitment=commitment(seed),
+            open_seats=list(range(req.players)),
+            host_key=host_key(keyring, game_id, first),
         )
+        if store is None:
+            return answer
+        return _opened(store, first, token, answer)
+
+    def join(req: Any) -> Any:
+        sealed, table = table_opened(req.token)
+        seat = req.seat
+        if seat >= table["players"]:
+            raise InvalidRequestError(
+                f"Seat {seat} is not at this table of {table['players']}.",
+                [IssueAt(("seat",), f"must be a seat between 0 and {table['players'] - 1}")],
+            )
+        if table["entropy"][seat] is not None:
+            raise SeatTakenError(f"Seat {seat} is taken.", [IssueAt((), "a seat somebody has taken")])
+        after, state = seated(sealed, table, {seat: req.entropy})
+
+        def answer(token: str, successor: Sealed) -> Any:
+            return constructed(
+                m.join_response,
+                token=token,
+                version=successor.version,
+                match_id=match_id_text(sealed.match_id),
+                commitment=commitment(table["seed"]),
+                seat_key=seat_key(keyring, game_id, successor, seat),
+                open_seats=open_seats(successor),
+            )
+
+        # a join is never answered twice: its answer holds the seat key, and its entropy is shown to
+        # every seat once the cards are dealt, so repeating it proves nothing (a random digest)
+        return settled(sealed, after, state, os.urandom(16), answer)
+
+    def fill(req: Any) -> Any:
+        sealed, table = table_opened(req.token)
+        check_host_key(keyring, game_id, sealed, req.host_key)
+        players = table["players"]
+        seats = open_seats(sealed) if req.seats is None else list(req.seats)
+        for index, seat in enumerate(seats):
+            if seat >= players:
+                raise InvalidRequestError(
+                    f"Seat {seat} is not at this table of {players}.",
+                    [IssueAt(("seats", index), f"must be a seat between 0 and {players - 1}")],
+                )
+            if seats.index(seat) != index:
+                raise InvalidRequestError(
+                    f"Seat {seat} is listed twice.", [IssueAt(("seats", index), "listed twice")]
+                )
+            if table["entropy"][seat] is not None:
+                raise SeatTakenError(
+                    f"Seat {seat} is taken.", [IssueAt((index,), "a seat somebody has taken")], "seats"
+                )
+        if not seats:
+            raise InvalidRequestError("No seat to fill.", [IssueAt(("seats",), "must name an open seat")])
+        # the service draws the entropy of the seats the host keeps: the host never chooses a deal
+        after, state = seated(sealed, table, {seat: f"host:{os.urandom(16).hex()}" for seat in seats})
+
+        def answer(token: str, successor: Sealed) -> Any:
+            keys = [seat_key(keyring, game_id, successor, s) if s in seats else None for s in range(players)]
+            return constructed(
+                m.fill_response,
+                token=token,
+                version=successor.version,
+                seat_keys=keys,
+                open_seats=open_seats(successor),
+            )
+
+        digest = request_digest(b"fill", req.host_key.encode(), orjson.dumps(seats))
+        return settled(sealed, after, state, digest, answer)
+
+    def settled(
+        sealed: Sealed, after: Sealed, state: Any, digest: bytes, answer: Callable[[str, Sealed], Any]
+    ) -> Any:
+        """Seal ``after`` and answer it, once the store (if any) let ``sealed``'s version make it; the same
+        request again answers the successor it made."""
+        token = seal(keyring, game_id, after)
+        if store is None:
+            tokens.put(token, after, state)
+            return answer(token, after)
+
+        async def claimed() -> Any:
+            outcome: Outcome = await store.claim(
+                sealed.match_id, sealed.version, digest, after.version, token
+            )
+            if not isinstance(outcome, Replayed):
+                tokens.put(token, after, state)
+                return answer(token, after)
+            replayed, _ = tokens.get(outcome.token) or opened_afresh(outcome.token)
+            return answer(outcome.token, replayed)
+
+        return claimed()
 
     def moves(req: Any) -> Any:
         sealed, state = seat_opened(req)
@@ -251,12 +488,25 @@ def _runs(game: AnyGame, keyring: Keyring, opened_tokens: int) -> dict[str, Call
         except MoveError as error:  # list the caller's own legal moves only
             own = [legal for legal in error.legal_moves if legal.player == seat]
             raise type(error)(error.detail, own, error.issues) from None
-        following = sealed.followed_by(model_json(after), dump_events(events), LOG_VERSIONS)
-        token = seal(keyring, game_id, following)
-        tokens.put(token, following, after)
-        return constructed(
-            m.apply_response, token=token, version=following.version, events=for_seat(events, seat)
-        )
+        following = sealed.followed_by(state_json(after), dump_events(events), LOG_VERSIONS)
+        if store is None:
+            token = seal(keyring, game_id, following)
+            tokens.put(token, following, after)
+            return constructed(
+                m.apply_response, token=token, version=following.version, events=for_seat(events, seat)
+            )
+
+        def answer(token: str, successor: Sealed) -> Any:
+            # the successor's newest log entry is this move's events (a replay reads them there)
+            shown = (
+                events if successor is following else read_events(successor.log_events.rsplit(b"\n", 1)[-1])
+            )
+            return constructed(
+                m.apply_response, token=token, version=successor.version, events=for_seat(shown, seat)
+            )
+
+        digest = request_digest(b"apply", str(seat).encode(), model_json(move))
+        return settled(sealed, following, after, digest, answer)
 
     def view(req: Any) -> Any:
         sealed, state = seat_opened(req)
@@ -267,17 +517,19 @@ def _runs(game: AnyGame, keyring: Keyring, opened_tokens: int) -> dict[str, Call
             for version, raw in log
             if version > since
         ]
+        # the log of a match dealt after its seats joined starts at its deal, version players + 1
+        first = game.players(state) + 1 if sealed.seat_salts else 1
         oldest = log[0][0] if log else sealed.version + 1
         return constructed(
             m.view_response,
             version=sealed.version,
             view=game.view(state, seat),
             events=entries,
-            complete=since >= oldest - 1,
+            complete=since >= oldest - 1 or oldest <= first,
         )
 
     def score(req: Any) -> Any:
-        sealed, state = tokens.get(req.token) or opened_afresh(req.token)
+        sealed, state = dealt_opened(req.token)
         detail = game.score(state)
         score = constructed(
             operation_models(game_id).score_response,
@@ -287,4 +539,18 @@ def _runs(game: AnyGame, keyring: Keyring, opened_tokens: int) -> dict[str, Call
         )
         return constructed(m.score_response, version=sealed.version, score=score)
 
-    return {"new": new, "moves": moves, "apply": apply, "view": view, "score": score}
+    return {
+        "new": new,
+        "join": join,
+        "fill": fill,
+        "moves": moves,
+        "apply": apply,
+        "view": view,
+        "score": score,
+    }
+
+
+async def _opened(store: MatchStore, first: Sealed, token: str, answer: Any) -> Any:
+    """``answer`` (a new table's), once the store remembers the table."""
+    await store.open(first.match_id, first.version, token)
+    return answer

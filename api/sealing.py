@@ -144,6 +144,15 @@ class SeatForbiddenError(SealError):
     argument = "seat_key"
 
 
+class HostForbiddenError(SealError):
+    """The host key does not open this table."""
+
+    code = "host/forbidden"
+    title = "Not the host"
+    status = 403
+    argument = "host_key"
+
+
 class NotYourSeatError(SealError):
     """A move naming another seat than the caller's."""
 
@@ -269,6 +278,17 @@ class Sealed(NamedTuple):
     state_json: bytes
     log_events: bytes
     log_entries: int
+    seat_salts: tuple[str, ...] = ()
+    """Each seat's join salt (hex), which its seat key is derived with: a seat key opens only the match
+    as that seat joined it, never a fork of the table where somebody else took the seat. ``-`` for a
+    seat still open; empty in tokens made before seats joined (seat keys without a salt)."""
+    host_salt: str | None = None
+    """The salt of the host key while the match is a table waiting for its seats; None once dealt."""
+
+    @property
+    def is_table(self) -> bool:
+        """A table whose seats are not all taken: no cards dealt yet."""
+        return self.host_salt is not None
 
     @classmethod
     def of(
@@ -303,20 +323,34 @@ class Sealed(NamedTuple):
             for _ in range(dropped - 1):  # none once the log is full: each move then drops one
                 at = logged.index(SEPARATOR, at) + 1
             logged, entries = SEPARATOR.join((logged[at:], events)), keep
-        return Sealed(self.match_id, self.version + 1, self.seat_key_id, state_json, logged, entries)
+        return Sealed(
+            self.match_id, self.version + 1, self.seat_key_id, state_json, logged, entries, self.seat_salts
+        )
 
 
 def seal(keyring: Keyring, game_id: str, sealed: Sealed) -> str:
     """The token of ``sealed``, sealed with the current key."""
     key = keyring.current
     header = _header_start(key.id, game_id) + sealed.match_id + _VERSION.pack(sealed.version)
-    parts = (sealed.seat_key_id.encode(), sealed.state_json, sealed.log_events)
+    parts = (_key_line(sealed), sealed.state_json, sealed.log_events)
     plaintext = SEPARATOR.join(parts if sealed.log_events else parts[:2])
     nonce = os.urandom(NONCE_BYTES)
     return _b64url(header + nonce + key.aead.encrypt(nonce, plaintext, header))
 
 
 _VERSION = struct.Struct(">I")
+TABLE_MARK = "T"
+"""The word of a key line that says the payload is a table waiting for seats (then the host salt)."""
+
+
+def _key_line(sealed: Sealed) -> bytes:
+    # the payload's first line: the key id, then (a table) the mark and the host salt, then each seat's
+    # salt; space-separated words that key ids, hex and "-" never contain
+    words = [sealed.seat_key_id]
+    if sealed.host_salt is not None:
+        words += [TABLE_MARK, sealed.host_salt]
+    words += sealed.seat_salts
+    return " ".join(words).encode()
 
 
 @lru_cache(maxsize=256)
@@ -363,10 +397,14 @@ def open_token(keyring: Keyring, game_id: str, token: str) -> Sealed:
     # authenticated: the rest was written by seal() and cannot fail
     if raw[0] != FORMAT:
         return _sized_payload(match_id, version, plaintext, raw[0] == COMPRESSED_FORMAT)
-    seat_key_id, state_json, *log = plaintext.split(SEPARATOR, 2)
+    key_line, state_json, *log = plaintext.split(SEPARATOR, 2)
     logged = log[0] if log else b""
     entries = logged.count(SEPARATOR) + 1 if logged else 0
-    return Sealed(match_id, version, seat_key_id.decode("ascii"), state_json, logged, entries)
+    seat_key_id, *salts = key_line.decode("ascii").split(" ")
+    host_salt = None
+    if salts and salts[0] == TABLE_MARK:
+        host_salt, salts = salts[1], salts[2:]
+    return Sealed(match_id, version, seat_key_id, state_json, logged, entries, tuple(salts), host_salt)
 
 
 def _sized_payload(match_id: bytes, version: int, plaintext: bytes, compressed: bool) -> Sealed:
@@ -389,16 +427,41 @@ def _sized_payload(match_id: bytes, version: int, plaintext: bytes, compressed: 
 
 
 def seat_key(keyring: Keyring, game_id: str, sealed: Sealed, seat: int) -> str:
-    """The secret key of ``seat`` in the match of ``sealed``."""
-    return _seat_key(keyring.get(sealed.seat_key_id).seat_root, game_id, sealed.match_id, seat)
+    """The secret key of ``seat`` in the match of ``sealed`` (derived with the seat's join salt when the
+    token has one)."""
+    salt = sealed.seat_salts[seat] if seat < len(sealed.seat_salts) else ""
+    return _seat_key(keyring.get(sealed.seat_key_id).seat_root, game_id, sealed.match_id, str(seat), salt)
+
+
+def host_key(keyring: Keyring, game_id: str, sealed: Sealed) -> str:
+    """The secret key of the host of a table (``sealed`` must be a table)."""
+    assert sealed.host_salt is not None
+    root = keyring.get(sealed.seat_key_id).seat_root
+    return _seat_key(root, game_id, sealed.match_id, "host", sealed.host_salt)
 
 
 @lru_cache(maxsize=4096)
-def _seat_key(root: bytes, game_id: str, match_id: bytes, seat: int) -> str:
+def _seat_key(root: bytes, game_id: str, match_id: bytes, seat: str, salt: str) -> str:
     # A pure function of its arguments, remembered (bounded): every sealed request checks its seat's key,
     # and the seats of a match in play ask again and again.
-    message = b"\0".join((game_id.encode(), match_id.hex().encode(), str(seat).encode()))
-    return _b64url(hmac.digest(root, message, "sha256"))
+    parts = [game_id.encode(), match_id.hex().encode(), seat.encode()]
+    if salt:
+        parts.append(salt.encode())
+    return _b64url(hmac.digest(root, b"\0".join(parts), "sha256"))
+
+
+def check_host_key(keyring: Keyring, game_id: str, sealed: Sealed, given: str) -> None:
+    """Refuse a host key that is not this table's (compared in constant time)."""
+    expected = host_key(keyring, game_id, sealed).encode()
+    if not hmac.compare_digest(expected, given.encode("utf-8", "replace")):
+        raise HostForbiddenError(
+            "This host key does not open this table.", [IssueAt((), "not the host key of this table")]
+        )
+
+
+def new_salt() -> str:
+    """A fresh random salt for a seat key or a host key (128 bits, hex)."""
+    return os.urandom(16).hex()
 
 
 def check_seat_key(keyring: Keyring, game_id: str, sealed: Sealed, seat: int, given: str) -> None:

@@ -15,6 +15,7 @@ import base64
 import os
 import random
 import sys
+import tempfile
 from typing import Any
 
 import orjson
@@ -90,7 +91,8 @@ async def row_request(app: Any, row: str) -> tuple[str, bytes]:
             raise BenchError(f"{path} answered {status}: {answer[:500]!r}")
         return orjson.loads(answer)
 
-    created = await post(f"{prefix}/new", {"players": HTTP_PLAYERS})
+    table = await post(f"{prefix}/new", {"players": HTTP_PLAYERS})
+    created = await post(f"{prefix}/fill", {"token": table["token"], "host_key": table["host_key"]})
     token, keys = created["token"], created["seat_keys"]
 
     async def seat_moves(seat: int) -> list[Any]:
@@ -141,4 +143,6 @@ if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in ROWS or not sys.argv[2].isdigit():
         raise SystemExit(f"usage: python -m bench.asgi_requests {{{'|'.join(ROWS)}}} N")
     os.environ[SEAL_KEYS_VARIABLE] = f"bench:{BENCH_KEY}"
+    # a fresh embedded match store: every run deals the same match id, which a store remembers
+    os.environ["RULES_DATA_DIR"] = tempfile.mkdtemp(prefix="sevens-rules-bench-")
     uvloop.run(main(sys.argv[1], int(sys.argv[2])))

@@ -9,6 +9,7 @@ that did not answer 200 with the expected body).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import platform
 import shutil
@@ -34,6 +35,7 @@ from bench.endpoints import (
 )
 from bench.inprocess import EngineResult, bench_game, in_process_table, table_size
 from bench.load import WRK_INSTALL, WrkResult, combine, run_wrk
+from bench.redis_server import redis_server
 from bench.reference import reference_rate
 from bench.sealed import bench_sealed, sealed_table
 from bench.servers import ROOT, BenchError, Memory, Stack
@@ -77,13 +79,26 @@ def bench_http(seconds: int, rounds: int, connections: int, threads: int, workdi
     really runs on, then load each row in turn: ``rounds`` alternating runs of the ceiling and the
     service, ``seconds`` in all for each. The workers' memory is read after the last run."""
     plain = plain_setup()
-    with servers.service(workdir, {SEAL_KEYS_VARIABLE: bench_seal_keys()}) as service:
+    keys = {SEAL_KEYS_VARIABLE: bench_seal_keys()}
+    embedded = {**keys, "RULES_MATCH_STORE": "embedded", "RULES_DATA_DIR": str(workdir / "data")}
+    with contextlib.ExitStack() as running:
+        # sealed apply with each match store: the embedded one on the main service, then a service
+        # claiming in a redis-server of its own, and one without a store
+        service = running.enter_context(servers.service(workdir, embedded))
         for e in plain.endpoints:
             check_answer(e.name, service.base_url + e.path, e.body, e.expect)
         sealed = sealed_setup(service.base_url, plain)
         endpoints = plain.endpoints + sealed.endpoints
-        for e in sealed.endpoints:
-            check_answer(e.name, service.base_url + e.path, e.body, e.expect)
+        if not sealed.unavailable:
+            redis = running.enter_context(redis_server(workdir))
+            with_redis = running.enter_context(
+                servers.service(workdir, {**keys, "RULES_MATCH_STORE": redis.url})
+            )
+            stateless = running.enter_context(servers.service(workdir, {**keys, "RULES_MATCH_STORE": "none"}))
+            endpoints += sealed_setup(with_redis.base_url, plain, "Redis", moves_row=False).endpoints
+            endpoints += sealed_setup(stateless.base_url, plain, "no", moves_row=False).endpoints
+        for e in endpoints[len(plain.endpoints) :]:
+            check_answer(e.name, (e.base_url or service.base_url) + e.path, e.body, e.expect)
         stack = servers.loaded_stack(service.pid)
         with servers.ceiling(workdir, stack) as ceiling:
             ceiling_url = f"{ceiling.base_url}/parse"
@@ -99,9 +114,8 @@ def bench_http(seconds: int, rounds: int, connections: int, threads: int, workdi
                 ceiling_runs, service_runs = [], []
                 for _ in range(rounds):  # alternate, so drift in the machine's load hits both alike
                     ceiling_runs.append(run_wrk(ceiling_url, e.body, each, connections, threads, workdir))
-                    service_runs.append(
-                        run_wrk(service.base_url + e.path, e.body, each, connections, threads, workdir)
-                    )
+                    url = (e.base_url or service.base_url) + e.path
+                    service_runs.append(run_wrk(url, e.body, each, connections, threads, workdir))
                 results.append(HttpResult(e, combine(service_runs), combine(ceiling_runs)))
             ceiling_memory = servers.memory(ceiling.pid)
         service_memory = servers.memory(service.pid)
@@ -120,7 +134,9 @@ def verdict(result: HttpResult, results: list[HttpResult]) -> tuple[str, str]:
         if other is None:
             return f"≥ {e.at_least_as_fast_as}", "—"
         rate, other_rate = result.service.requests_per_second, other.service.requests_per_second
-        return f"≥ {e.at_least_as_fast_as}", "yes" if rate >= other_rate else "no"
+        share = "" if e.share == 1 else f"{e.share:g} x "
+        met = "yes" if rate >= e.share * other_rate else "no"
+        return f"≥ {share}{e.at_least_as_fast_as}", f"{met} ({rate / other_rate:.2f} x)"
     return "—", "—"
 
 
@@ -168,7 +184,11 @@ def http_table(report: HttpReport, seconds: int, rounds: int, connections: int, 
         lines.append(
             "Sealed rows: a position reached by the same walk from a deal of the service's own seed, "
             f"{SEAL_KEYS_VARIABLE} as set for the bench; sealed `apply` is compared with plain REST "
-            "`apply` by req/s."
+            "`apply` by req/s, once per match store: the main service's embedded store (SQLite in the "
+            "bench's directory), a second service's Redis (a redis-server of its own on loopback) and a "
+            "third service without a store. wrk repeats one body, so after its first request each sealed "
+            "`apply` with a store is a retry: the whole apply and seal, then a claim in the store that "
+            "answers the successor it kept (a first claim also writes the successor)."
         )
     return "\n".join(lines)
 

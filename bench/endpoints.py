@@ -53,6 +53,11 @@ class Endpoint:
     """Least ratio to the ceiling the issue asks for (None: no ratio target)."""
     at_least_as_fast_as: str | None = None
     """The name of a row whose requests per second this one should reach."""
+    share: float = 1.0
+    """The share of that row's requests per second this one should reach (the issue asks 0.8 of plain
+    ``apply`` for sealed ``apply`` with a match store)."""
+    base_url: str | None = None
+    """The service this row loads (None: the bench's main service)."""
 
 
 @dataclass(frozen=True)
@@ -174,19 +179,27 @@ class SealedSetup:
     """Why the sealed rows could not be measured (None: they were)."""
 
 
-def sealed_setup(base_url: str, plain: PlainSetup) -> SealedSetup:
+def sealed_setup(
+    base_url: str, plain: PlainSetup, store: str = "embedded", moves_row: bool = True
+) -> SealedSetup:
     """Sealed ``moves`` and ``apply`` after the plain rows' random walk: sealed ``new`` (the service draws
-    the seed: a client never chooses it), then the same choices, asked seat by seat with seat keys.
+    the seed: a client never chooses it) and the host's ``fill`` of every seat, then the same choices,
+    asked seat by seat with seat keys. ``store`` names the service's match store in the ``apply`` row.
 
     A service without sealed routes (404) makes the rows "not available"; one that has them but answers
     anything unexpected is an error, as for every other row.
     """
     prefix = f"{base_url}/v1/games/{HTTP_GAME}/sealed"
-    status, answer = post_json(f"{prefix}/new", {"players": HTTP_PLAYERS})
+    status, table = post_json(f"{prefix}/new", {"players": HTTP_PLAYERS})
     if status == 404:
         return SealedSetup([], "the service has no sealed routes (404 at sealed/new)")
+    if status != 200 or not isinstance(table, dict):
+        raise BenchError(f"sealed new answered {status}: {table!r:.1000}")
+    status, answer = post_json(
+        f"{prefix}/fill", {"token": table.get("token"), "host_key": table.get("host_key")}
+    )
     if status != 200 or not isinstance(answer, dict):
-        raise BenchError(f"sealed new answered {status}: {answer!r:.1000}")
+        raise BenchError(f"sealed fill answered {status}: {answer!r:.1000}")
     keys = answer.get("seat_keys")
     if not isinstance(keys, list) or len(keys) != HTTP_PLAYERS:
         raise BenchError(f"sealed new answered no seat_keys list: {answer!r:.1000}")
@@ -218,13 +231,18 @@ def sealed_setup(base_url: str, plain: PlainSetup) -> SealedSetup:
             f"/v1/games/{HTTP_GAME}/sealed/moves",
             orjson.dumps(asked),
             lambda d: d.get("moves") == moves,
-        ),
+            base_url=base_url,
+        )
+    ][: 1 if moves_row else 0]
+    endpoints.append(
         Endpoint(
-            "sealed `apply`",
+            f"sealed `apply`, {store} store",
             f"/v1/games/{HTTP_GAME}/sealed/apply",
             orjson.dumps({**asked, "move": moves[0]}),
             lambda d: isinstance(d.get("token"), str) and d["token"] != token,
             at_least_as_fast_as="REST `apply`",
-        ),
-    ]
+            share=0.8 if store != "no" else 1.0,
+            base_url=base_url,
+        )
+    )
     return SealedSetup(endpoints, None)

@@ -123,6 +123,11 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     def players(self, state: StateT) -> int:
         """Number of seats at the table."""
 
+    def hidden_length_slack(self, state: StateT) -> int:
+        """Spaces a sealed token adds after the state's JSON so that its length depends only on what
+        every seat may know (0 unless the JSON's length depends on something hidden)."""
+        return 0
+
     def event_for_seat(self, event: EventT, seat: int) -> EventT | None:
         """``event`` as ``seat`` may see it (None: not at all). Events are public unless a game hides
         them or some of their fields (a drawn card from everyone but its drawer...)."""

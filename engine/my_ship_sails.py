@@ -49,7 +49,7 @@ from sevens_rules.engine.game import (
     updated_from,
 )
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
-from sevens_rules.schema.common import INT32_MAX, MAX_SEATS, GameModels
+from sevens_rules.schema.common import INT32_MAX, MAX_SEATS, GameModels, model_json
 from sevens_rules.schema.my_ship_sails import (
     DEALS_PER_MATCH,
     MyShipSailsChoice,
@@ -88,6 +88,11 @@ _DECLARE_MOVES = [MyShipSailsMove(type=DECLARE, player=seat) for seat in range(M
 _NEXT_DEAL_MOVES = [MyShipSailsMove(type=NEXT_DEAL, player=seat) for seat in range(MAX_SEATS)]
 _PASS_CHOICES = {c: MyShipSailsChoice(type=CHOICE_PASS, card=c) for c in FULL_DECK}
 _DECLARE_CHOICE = MyShipSailsChoice(type=CHOICE_DECLARE)
+# A pending choice's JSON length tells a pass from a declaration (its card is as long as "null", its type
+# is not): a sealed token pads each one to the longest, so that its length shows only who has chosen.
+_DECLARE_LENGTH = len(model_json(_DECLARE_CHOICE))
+_PASS_LENGTH = len(model_json(_PASS_CHOICES[FULL_DECK[0]]))
+_LONGEST_CHOICE = max(_DECLARE_LENGTH, _PASS_LENGTH)
 
 
 def _event(kind: MyShipSailsEventType, **fields: Any) -> MyShipSailsEvent:
@@ -295,6 +300,15 @@ class MyShipSails(
 
     def seat_totals(self, state: MyShipSailsState) -> list[int]:
         return _totals(state.deals, len(state.hands))
+
+    def hidden_length_slack(self, state: MyShipSailsState) -> int:
+        """Spaces that make the state's JSON as long whatever the pending choices are (a pass and a
+        declaration are written with lengths of their own; whether a seat has chosen is public)."""
+        return sum(
+            _LONGEST_CHOICE - (_DECLARE_LENGTH if choice.type == CHOICE_DECLARE else _PASS_LENGTH)
+            for choice in state.pending
+            if choice is not None
+        )
 
     def event_for_seat(self, event: MyShipSailsEvent, seat: int) -> MyShipSailsEvent | None:
         """A passed card (``received``) is seen by its giver and its receiver only."""

@@ -13,11 +13,39 @@ from collections.abc import Sequence
 from typing import Any
 
 from sevens_rules.engine.dealing import DEAL, Seeding
-from sevens_rules.engine.errors import InvalidRequestError, IssueAt
+from sevens_rules.engine.errors import InvalidRequestError, IssueAt, RulesError
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.common import WireModel
 from sevens_rules.schema.dealing import DealVerification
+
+
+class EntropyNotAgreedError(RulesError):
+    """The entropy a match shows is not exactly the list its players agreed on."""
+
+    code = "entropy/not-agreed"
+    title = "Entropy not agreed"
+    argument = "entropy"
+
+
+def check_agreed_entropy(entropy: Sequence[str], agreed: Sequence[str]) -> None:
+    """Refuse ``entropy`` unless it is exactly ``agreed``: every string that is not agreed (a seed
+    holder's own, which it could choose until a deal suited it), every agreed string that is missing, and
+    the order (the strings are mixed in order) are named."""
+    if list(entropy) == list(agreed):
+        return
+    issues: list[IssueAt] = []
+    for index, text in enumerate(entropy):
+        if text not in agreed:
+            issues.append(IssueAt((index,), "not in the agreed list: an extra string"))
+    for index, text in enumerate(agreed):
+        if text not in entropy:
+            issues.append(IssueAt((), f"the agreed string at index {index} is missing"))
+    if not issues:
+        issues.append(IssueAt((), "the agreed strings in another order (they are mixed in order)"))
+    raise EntropyNotAgreedError(
+        "The entropy is not exactly the list the players agreed on: this deal cannot be trusted.", issues
+    )
 
 
 def verify_deal(
@@ -29,12 +57,16 @@ def verify_deal(
     deal_number: int = 1,
     dealer: int | None = None,
     options: WireModel | None = None,
+    agreed_entropy: Sequence[str] | None = None,
 ) -> DealVerification:
     """Recompute deal ``deal_number`` of a match of ``game`` (an instance or a game id).
 
     ``dealer`` is the deal's dealer; it may be omitted for the first deal only, which then follows the
     game's rule exactly as ``new`` does (the Seven-Up family cuts). ``options`` default to the game's.
+    With ``agreed_entropy``, ``entropy`` must be exactly that list (:func:`check_agreed_entropy`).
     """
+    if agreed_entropy is not None:
+        check_agreed_entropy(entropy, agreed_entropy)
     rules = GAMES[game] if isinstance(game, str) else game
     if dealer is None and deal_number != 1:
         raise InvalidRequestError(

@@ -366,6 +366,10 @@ def json_pointer(parts: Iterable[str | int]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
 class Problem(WireModel):
     """An RFC 9457 problem details body with a stable machine-readable ``code``."""
 
@@ -387,6 +391,18 @@ class Problem(WireModel):
         default=None,
         max_length=128,
         description="The request's id (its X-Request-ID header, or one the service generated), as logged.",
+    )
+    # absent from every other problem's JSON, so the schema shows no default: a client's types (which
+    # read a default as "always there") keep them optional
+    latest_version: IntegralInt | None = Field(
+        default=None,
+        description="match/stale only: the match's latest version (written by no other problem).",
+        json_schema_extra=_no_default,
+    )
+    latest_token: str | None = Field(
+        default=None,
+        description="match/stale only: the token of the match's latest version, to ask for the moves again.",
+        json_schema_extra=_no_default,
     )
 
 

@@ -201,6 +201,15 @@ def build_operation_models(
                     "new.",
                 ),
             ),
+            agreed_entropy=(
+                Entropy | None,
+                Field(
+                    default=None,
+                    description="The exact entropy list the players agreed on; when given, 'entropy' (the "
+                    "list the match shows) must be exactly it: an extra, missing or reordered string is "
+                    "refused (entropy/not-agreed).",
+                ),
+            ),
         ),
         problem=create_model(
             f"{p}Problem",

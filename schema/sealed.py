@@ -14,10 +14,10 @@ import pybase64
 from pydantic import Field, StringConstraints
 
 from sevens_rules.schema.common import (
+    ENTROPY_PATTERN,
     MAX_SEATS,
     Commitment,
     Count,
-    Entropy,
     GameModels,
     Ordinal,
     Seat,
@@ -60,6 +60,25 @@ SeatKey = Annotated[
     StringConstraints(pattern=r"^[A-Za-z0-9_-]{43}$"),
     Field(description="The secret key of this seat in this match, as returned by sealed new."),
 ]
+HostKey = Annotated[
+    str,
+    StringConstraints(pattern=r"^[A-Za-z0-9_-]{43}$"),
+    Field(description="The secret key of the table's host, as returned by sealed new."),
+]
+JoinEntropy = Annotated[
+    str,
+    StringConstraints(pattern=ENTROPY_PATTERN),
+    Field(
+        description="This seat's entropy (1-256 printable ASCII characters its own device chose at random), "
+        "mixed into every deal of the match."
+    ),
+]
+OpenSeats = Annotated[
+    list[int],
+    Field(
+        max_length=MAX_SEATS, description="The seats nobody has taken yet; empty once the cards are dealt."
+    ),
+]
 Version = Annotated[
     Ordinal, Field(description="1 after new, one more after every applied move; a relay keeps the highest.")
 ]
@@ -90,10 +109,14 @@ _TOKEN_FIELD = {"token"}
 
 @dataclass(frozen=True)
 class SealedModels:
-    """The request and response models of the five sealed operations of one game."""
+    """The request and response models of the seven sealed operations of one game."""
 
     new_request: type[Any]
     new_response: type[Any]
+    join_request: type[Any]
+    join_response: type[Any]
+    fill_request: type[Any]
+    fill_response: type[Any]
     moves_request: type[Any]
     moves_response: type[Any]
     apply_request: type[Any]
@@ -113,13 +136,15 @@ def build_sealed_models(
     log_versions: int,
     score_response: type[Any],
 ) -> SealedModels:
-    """Derive the sealed ``new``, ``moves``, ``apply``, ``view`` and ``score`` models of one game
-    (``score_response`` is the plain score's answer, which the sealed score carries)."""
+    """Derive the sealed ``new``, ``join``, ``fill``, ``moves``, ``apply``, ``view`` and ``score`` models
+    of one game (``score_response`` is the plain score's answer, which the sealed score carries)."""
     p = type_prefix(game_id) + "Sealed"
     token = (Token, ...)
     seat = (Seat, Field(description="The caller's seat."))
     key = (SeatKey, ...)
     events = (list[models.event], Field(description="The events, as this seat may see them."))  # type: ignore[name-defined]
+    match_id = (str, Field(description="The match's public id (32 hex digits)."))
+    commitment = (Commitment, Field(description="The commitment to the match's secret seed."))
     log_entry = wire_model(
         f"{p}Events",
         "The events of one applied move (or of the first deal, version 1), as one seat may see them.",
@@ -129,31 +154,73 @@ def build_sealed_models(
     return SealedModels(
         new_request=wire_model(
             f"{p}NewRequest",
-            f"Start a sealed match of {game_name}, dealt from a seed the service draws.",
+            f"Open a table for a sealed match of {game_name}: the service draws the seed; each seat joins.",
             players=players_field(table_sizes),
             dealer=(
                 Seat | None,
                 Field(default=None, description="First dealer; omitted means the game's rule."),
             ),
             options=(models.options, Field(default_factory=models.options, description="Game options.")),
-            entropy=(
-                Entropy,
-                Field(
-                    default_factory=list, description="Players' entropy, mixed in this order into every deal."
-                ),
-            ),
         ),
         new_response=wire_model(
             f"{p}NewResponse",
-            "A new sealed match: hand each seat its key (and everyone the token).",
+            "A table: hand every player the token (each joins a seat with it) and keep the host key.",
             base=TokenFirst,
             version=(Version, ...),
-            match_id=(str, Field(description="The match's public id (32 hex digits).")),
-            seat_keys=(
-                list[str],
-                Field(max_length=MAX_SEATS, description="The secret key of each seat, seat 0 first."),
+            match_id=match_id,
+            commitment=commitment,
+            open_seats=(OpenSeats, ...),
+            host_key=(
+                str,
+                Field(description="The host's secret key: fill open seats (bots, seats the host plays)."),
             ),
-            commitment=(Commitment, Field(description="The commitment to the match's secret seed.")),
+        ),
+        join_request=wire_model(
+            f"{p}JoinRequest",
+            "Take an open seat of a table with this seat's own entropy.",
+            token=token,
+            seat=(Seat, Field(description="The open seat to take.")),
+            entropy=(JoinEntropy, ...),
+        ),
+        join_response=wire_model(
+            f"{p}JoinResponse",
+            "The seat is taken: its key (in this answer only), and the table's new token "
+            "(the dealt match once the last seat joined).",
+            base=TokenFirst,
+            version=(Version, ...),
+            match_id=match_id,
+            commitment=commitment,
+            seat_key=(
+                str,
+                Field(description="The secret key of the seat taken: keep it; it is never shown again."),
+            ),
+            open_seats=(OpenSeats, ...),
+        ),
+        fill_request=wire_model(
+            f"{p}FillRequest",
+            "The host takes open seats (for bots or to play them), the service drawing their entropy.",
+            token=token,
+            host_key=(HostKey, ...),
+            seats=(
+                list[Seat] | None,
+                Field(
+                    default=None, max_length=MAX_SEATS, description="The open seats to take; omitted: all."
+                ),
+            ),
+        ),
+        fill_response=wire_model(
+            f"{p}FillResponse",
+            "The seats taken: their keys, and the new token (the dealt match once no seat is open).",
+            base=TokenFirst,
+            version=(Version, ...),
+            seat_keys=(
+                list[str | None],
+                Field(
+                    max_length=MAX_SEATS,
+                    description="Per seat, seat 0 first: the key of each seat this call took, else null.",
+                ),
+            ),
+            open_seats=(OpenSeats, ...),
         ),
         moves_request=wire_model(
             f"{p}MovesRequest", "Ask for one seat's legal moves.", token=token, seat=seat, seat_key=key

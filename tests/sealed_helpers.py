@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import re
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from typing import Any
 
 import orjson
 from pydantic import ValidationError
 
+from sevens_rules.api.match_store import MatchStore
 from sevens_rules.api.operations import Operation, all_operations
 from sevens_rules.api.problems import as_game_problem, dump, from_rules_error, from_validation_error
 from sevens_rules.api.sealing import Keyring
@@ -31,11 +33,16 @@ def keyring(spec: str) -> Keyring:
     return ring
 
 
-def call(ring: Keyring | None, game_id: str, name: str, body: dict[str, Any]) -> tuple[int, Any]:
-    """One sealed operation, in process, exactly as the REST endpoint runs it: ``(status, JSON body)``."""
-    op = _operation(ring, game_id, name)
+def call(
+    ring: Keyring | None, game_id: str, name: str, body: dict[str, Any], store: MatchStore | None = None
+) -> tuple[int, Any]:
+    """One sealed operation, in process, exactly as the REST endpoint runs it: ``(status, JSON body)``
+    (with ``store``, the match store it claims versions in)."""
+    op = _operation(ring, game_id, name, store)
     try:
         result: Any = op.run(op.request.model_validate_json(orjson.dumps(body)))
+        if isinstance(result, Coroutine):
+            result = asyncio.run(result)
     except ValidationError as error:
         result = as_game_problem(from_validation_error(error), op.problem)
     except RulesError as error:
@@ -44,8 +51,22 @@ def call(ring: Keyring | None, game_id: str, name: str, body: dict[str, Any]) ->
     return (data["status"] if "code" in data and "status" in data else 200), data
 
 
-def _operation(ring: Keyring | None, game_id: str, name: str) -> Operation:
-    for op in all_operations(ring):
+def dealt(
+    ring: Keyring, game_id: str, players: int, store: MatchStore | None = None, **extra: Any
+) -> dict[str, Any]:
+    """A sealed match dealt at once: ``new``'s answer with the token and the seat keys of the host's
+    ``fill`` of every seat (as the old ``new`` answered)."""
+    status, table = call(ring, game_id, "new", {"players": players, **extra}, store)
+    assert status == 200, table
+    status, filled = call(
+        ring, game_id, "fill", {"token": table["token"], "host_key": table["host_key"]}, store
+    )
+    assert status == 200, filled
+    return {**table, **filled}
+
+
+def _operation(ring: Keyring | None, game_id: str, name: str, store: MatchStore | None = None) -> Operation:
+    for op in all_operations(ring, store):
         if op.sealed and op.game.id == game_id and op.name == name:
             return op
     raise KeyError((game_id, name))

@@ -1,6 +1,6 @@
 """The committed contract (``openapi/``) matches the models, and the service publishes every game the
-registry holds on both surfaces: seven REST paths and seven GraphQL root fields per game, a sealed
-twin of five of them, and a complete ``GET /v1/games`` listing.
+registry holds on both surfaces: seven REST paths and seven GraphQL root fields per game, seven sealed
+operations (five twins, ``join`` and ``fill``), and a complete ``GET /v1/games`` listing.
 
 These are the semantics of ``python -m sevens_rules.api.export --check``: when a model changes, regenerate the
 artifacts with ``python -m sevens_rules.api.export`` and commit them.
@@ -28,7 +28,7 @@ from sevens_rules.engine.registry import GAMES
 from tests.sealed_helpers import keyring
 
 OPERATIONS = ("new", "moves", "apply", "score", "view", "seed", "verify")
-SEALED_OPERATIONS = ("new", "moves", "apply", "score", "view")
+SEALED_OPERATIONS = ("new", "join", "fill", "moves", "apply", "score", "view")
 BOUND_KEYWORDS = {"ge", "gt", "le", "lt"}
 """pydantic's names for bounds; JSON Schema spells them minimum/maximum/exclusiveMinimum/exclusiveMaximum."""
 

@@ -289,3 +289,31 @@ def test_manifest_settings_are_accepted_by_the_service(monkeypatch: pytest.Monke
     settings = Settings.from_env()
     assert settings.port == int(env()["PORT"]["value"])
     assert settings.workers == int(env()["WEB_CONCURRENCY"]["value"])
+
+
+REDIS_OVERLAY = KUBERNETES / "redis"
+
+
+def test_the_redis_overlay_is_valid_kubernetes_and_wires_the_store() -> None:
+    overlay: dict[str, Any] = yaml.safe_load((REDIS_OVERLAY / "kustomization.yaml").read_text())
+    assert ".." in overlay["resources"]  # the whole base, plus the Redis
+    documents = list(yaml.safe_load_all((REDIS_OVERLAY / "redis.yaml").read_text()))
+    for document in documents:
+        kubernetes_validate.validate(document, KUBERNETES_VERSION, strict=True)
+    service = next(d for d in documents if d["kind"] == "Service")
+    (secret,) = overlay["secretGenerator"]
+    reference = env()["RULES_MATCH_STORE"]["valueFrom"]["secretKeyRef"]
+    assert (secret["name"], reference["optional"]) == (reference["name"], True)
+    assert secret["options"]["disableNameSuffixHash"] is True  # the base names it exactly
+    (literal,) = secret["literals"]
+    name, _, url = literal.partition("=")
+    assert name == reference["key"] == "RULES_MATCH_STORE"
+    assert url == f"redis://{service['metadata']['name']}:{service['spec']['ports'][0]['port']}/0"
+    assert Settings.from_env({"RULES_MATCH_STORE": url}).match_store == url
+
+
+def test_the_embedded_store_has_a_writable_data_directory() -> None:
+    volumes = {v["name"]: v for v in pod_spec()["volumes"]}
+    mounts = {m["mountPath"]: m["name"] for m in container()["volumeMounts"]}
+    assert "emptyDir" in volumes[mounts[env()["RULES_DATA_DIR"]["value"]]]
+    assert f"RULES_DATA_DIR={env()['RULES_DATA_DIR']['value']}" in DOCKERFILE.read_text()

@@ -108,7 +108,9 @@ class MatchMachine(RuleBasedStateMachine):
         self.state = answer["state"]
         self.refresh()
         PLAYED.append((self.game["id"], players))
-        status, sealed = self.post("sealed/new", {"players": players, "options": options})
+        status, table = self.post("sealed/new", {"players": players, "options": options})
+        assert status == 200, table
+        status, sealed = self.post("sealed/fill", {"token": table["token"], "host_key": table["host_key"]})
         assert status == 200, sealed
         self.sealed = sealed
 
@@ -178,7 +180,7 @@ class MatchMachine(RuleBasedStateMachine):
                 first_status, first = self.post("sealed/apply", body)
                 assert first_status == 200, first
                 again_status, again = self.post("sealed/apply", body)
-                if again_status == 200:  # the token is stateless: the same move gives the same result
+                if again_status == 200:  # a retry: the same successor (the store keeps it), the same events
                     assert (again["version"], again["events"]) == (first["version"], first["events"])
                 else:  # a match store refuses a fork with a stable code
                     refused(again_status, again)

@@ -61,7 +61,10 @@ def known_values(game_id: str) -> dict[str, Any]:
     players = GAMES[game_id].min_players
     state = run(_operation(game_id, "new"), {"players": players, "seed": SEED})["state"]
     moves = run(_operation(game_id, "moves"), {"state": state})["moves"]
-    sealed = run(_operation(game_id, "new", sealed=True), {"players": players})
+    table = run(_operation(game_id, "new", sealed=True), {"players": players})
+    sealed = run(
+        _operation(game_id, "fill", sealed=True), {"token": table["token"], "host_key": table["host_key"]}
+    )
     return {
         "players": players,
         "state": state,

@@ -244,8 +244,13 @@ def test_sealed_answers_conform(game_id: str) -> None:
     """A sealed match of every game through every sealed operation and a refused move, checked against
     the document."""
     game = GAMES[game_id]
-    match = _call(f"{game_id}/sealed", "new", {"players": game.table_sizes()[0]}).json()
-    token, keys = match["token"], match["seat_keys"]
+    table = _call(f"{game_id}/sealed", "new", {"players": game.table_sizes()[0]}).json()
+    joined = _call(
+        f"{game_id}/sealed", "join", {"token": table["token"], "seat": 0, "entropy": "mine"}
+    ).json()
+    fill = {"token": joined["token"], "host_key": table["host_key"]}
+    match = _call(f"{game_id}/sealed", "fill", fill).json()
+    token, keys = match["token"], [joined["seat_key"], *match["seat_keys"][1:]]
     for _ in range(3):
         seat_body = {"token": token, "seat": 0, "seat_key": keys[0]}
         moves = _call(f"{game_id}/sealed", "moves", seat_body).json()

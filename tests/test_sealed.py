@@ -43,6 +43,7 @@ from sevens_rules.api.sealing import (
     _b64url,
     open_token,
     seal,
+    seat_key,
 )
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.game import updated
@@ -53,7 +54,7 @@ from sevens_rules.schema.operations import wire_model
 from sevens_rules.schema.sealed import MAX_TOKEN_LENGTH, TOKEN_PATTERN, Token, TokenFirst
 from sevens_rules.schema.sedmice import SedmiceEvent
 from sevens_rules.schema.sjuan import SjuanEvent, SjuanEventType
-from tests.sealed_helpers import call, cards_in, event_leaks, hidden_from, keyring
+from tests.sealed_helpers import call, cards_in, dealt, event_leaks, hidden_from, keyring
 
 RING = keyring("k1=1")
 
@@ -69,10 +70,7 @@ TOKEN_CODES = {"token/malformed", "token/invalid", "token/wrong-game", "token/un
 
 
 def _new(game_id: str = "sjuan", players: int = 3, ring: Keyring = RING, **extra: Any) -> dict[str, Any]:
-    status, body = call(ring, game_id, "new", {"players": players, **extra})
-    assert status == 200, body
-    match: dict[str, Any] = body
-    return match
+    return dealt(ring, game_id, players, **extra)
 
 
 def _state(game_id: str, token: str, ring: Keyring = RING) -> Any:
@@ -147,26 +145,50 @@ def test_without_keys_every_sealed_operation_says_how_to_enable_them(client: Tes
 
 
 def test_a_sealed_match_over_rest_and_graphql() -> None:
-    client = TestClient(create_app(Settings(), RING), raise_server_exceptions=False)
-    match = client.post("/v1/games/sevens/sealed/new", json={"players": 4}).json()
-    assert match["version"] == 1 and len(match["seat_keys"]) == 4 and len(match["match_id"]) == 32
-    assert "seed" not in match and "state" not in match
-    assert len(match["commitment"]) == 64  # the seed's commitment, published before anyone plays
+    client = TestClient(create_app(Settings(), RING, store=None), raise_server_exceptions=False)
+    table = client.post("/v1/games/sevens/sealed/new", json={"players": 4}).json()
+    assert table["version"] == 1 and table["open_seats"] == [0, 1, 2, 3] and len(table["match_id"]) == 32
+    assert "seed" not in table and "state" not in table and "seat_keys" not in table
+    assert len(table["commitment"]) == 64  # the seed's commitment, published before anyone joins
+    keys: list[str | None] = [None] * 4
+    token = table["token"]
+    for seat in (2, 0):  # two players join with their own entropy, in any order
+        joined = client.post(
+            "/v1/games/sevens/sealed/join", json={"token": token, "seat": seat, "entropy": f"player {seat}"}
+        ).json()
+        assert (joined["match_id"], joined["commitment"]) == (table["match_id"], table["commitment"])
+        token, keys[seat] = joined["token"], joined["seat_key"]
+    assert joined["version"] == 3 and joined["open_seats"] == [1, 3]
+    filled = client.post(
+        "/v1/games/sevens/sealed/fill", json={"token": token, "host_key": table["host_key"]}
+    ).json()  # the host seats bots in the rest: the cards are dealt
+    assert filled["version"] == 5 and filled["open_seats"] == []
+    assert filled["seat_keys"][0] is None and filled["seat_keys"][2] is None
+    match = {
+        "token": filled["token"],
+        "seat_keys": [k or f for k, f in zip(keys, filled["seat_keys"], strict=True)],
+    }
+    status, view = call(RING, "sevens", "view", _seat_body(match, 0))
+    assert (
+        status == 200
+        and view["view"]["entropy"][0] == "player 0"
+        and view["view"]["entropy"][2] == "player 2"
+    )
     seat, move = _first_move("sevens", match)
     applied = client.post("/v1/games/sevens/sealed/apply", json=_seat_body(match, seat, move=move)).json()
-    assert applied["version"] == 2 and applied["events"][0]["type"] == "played"
+    assert applied["version"] == 6 and applied["events"][0]["type"] == "played"
     query = """query($t: String!, $s: Int!, $k: String!) { sevensSealedView(token: $t, seat: $s, seat_key: $k,
-      since: 1) { ... on SevensSealedViewResponse { version complete view { hand table { run } }
+      since: 5) { ... on SevensSealedViewResponse { version complete view { hand table { run } }
       events { version events { type player card } } } } }"""
     variables = {"t": applied["token"], "s": 0, "k": match["seat_keys"][0]}
     view = client.post("/graphql", json={"query": query, "variables": variables}).json()["data"]
-    assert view["sevensSealedView"]["version"] == 2
+    assert view["sevensSealedView"]["version"] == 6
     assert view["sevensSealedView"]["events"] == [
-        {"version": 2, "events": [{"type": "played", "player": seat, "card": move["card"]}]}
+        {"version": 6, "events": [{"type": "played", "player": seat, "card": move["card"]}]}
     ]
     score = client.post("/v1/games/sevens/sealed/score", json={"token": applied["token"]}).json()
     assert score == {
-        "version": 2,
+        "version": 6,
         "score": {
             "totals": [0, 0, 0, 0],
             "deals": [],
@@ -196,7 +218,7 @@ def test_view_since_a_version_returns_the_later_events_and_says_when_older_ones_
         )
         assert status == 200, applied
         token = applied["token"]
-    last = LOG_VERSIONS + 4
+    last = match["version"] + LOG_VERSIONS + 3
     status, view = call(RING, "sjuan", "view", _seat_body({**match, "token": token}, 1, since=last - 2))
     assert status == 200
     assert (view["version"], view["complete"]) == (last, True)
@@ -263,11 +285,12 @@ def test_a_token_of_the_earlier_compressed_format_still_opens() -> None:
     current = open_token(RING, "sjuan", match["token"])
     payload = _sized_payload(current.seat_key_id, current.state_json, list(current.log))
     old_token = _resealed(match["token"], COMPRESSED_FORMAT, zlib.compress(payload, 1))
-    assert open_token(RING, "sjuan", old_token) == current
-    seat, move = _first_move("sjuan", {**match, "token": old_token})
-    status, applied = call(RING, "sjuan", "apply", _seat_body({**match, "token": old_token}, seat, move=move))
+    assert open_token(RING, "sjuan", old_token) == current._replace(seat_salts=())
+    old = _unsalted("sjuan", old_token)
+    seat, move = _first_move("sjuan", old)
+    status, applied = call(RING, "sjuan", "apply", _seat_body(old, seat, move=move))
     assert status == 200, applied
-    assert applied["version"] == 2
+    assert applied["version"] == match["version"] + 1
     assert applied["token"].startswith(match["token"][:2])  # sealed again in the current format
     assert _state("sjuan", applied["token"]).hands != _state("sjuan", match["token"]).hands
 
@@ -386,7 +409,10 @@ def test_my_ship_sails_pending_choices_and_passes_reach_only_their_seats() -> No
     received = [e for e in applied["events"] if e["type"] == "received"]
     assert {(e["player"], e["from_player"]) for e in received} == {(0, 4), (4, 3)}
     for seat in range(5):
-        _, seen = call(RING, "my-ship-sails", "view", _seat_body({**match, "token": token}, seat, since=5))
+        since = match["version"] + 4  # the fifth choice's events are the last entry
+        _, seen = call(
+            RING, "my-ship-sails", "view", _seat_body({**match, "token": token}, seat, since=since)
+        )
         pairs = {
             (e["player"], e["from_player"]) for e in seen["events"][0]["events"] if e["type"] == "received"
         }
@@ -438,9 +464,9 @@ def test_random_sealed_matches_never_show_a_seat_what_it_may_not_see(game_id: st
     for players in sorted({min(game.table_sizes()), max(game.table_sizes())}):
         match = _new(game_id, players, options=OPTIONS.get(game_id, {}))
         token = match["token"]
-        history: dict[int, tuple[Any, str | None, Any]] = {1: (None, None, _state(game_id, token))}
+        version = match["version"]
+        history: dict[int, tuple[Any, str | None, Any]] = {version: (None, None, _state(game_id, token))}
         seen = [0] * players
-        version = 1
         for _ in range(STEPS):
             state = history[version][2]
             current = {**match, "token": token}
@@ -565,7 +591,9 @@ def test_answers_from_remembered_tokens_equal_answers_from_tokens_opened_afresh(
     players = min(game.table_sizes())
     new = _request(models.new_request, {"players": players, "options": OPTIONS.get(game_id, {})})
     started = remembering["new"](new)
-    token, keys = started.token, started.seat_keys
+    fill = _request(models.fill_request, {"token": started.token, "host_key": started.host_key})
+    filled = remembering["fill"](fill)
+    token, keys = filled.token, filled.seat_keys
     for _ in range(60):
         legal = []
         for seat in range(players):
@@ -606,9 +634,12 @@ def test_seat_keys_are_the_documented_hmac_of_game_match_and_seat() -> None:
     match = _new("sjuan", 4)
     secret = RING.current.secret
     root = hmac.new(secret, b"sevens-rules seat v1", hashlib.sha256).digest()
+    salts = open_token(RING, "sjuan", match["token"]).seat_salts  # drawn as each seat was taken
+    assert len(set(salts)) == 4 and all(re.fullmatch("[0-9a-f]{32}", salt) for salt in salts)
     for _ in range(2):
         for seat in range(4):
-            message = b"\0".join((b"sjuan", match["match_id"].encode(), str(seat).encode()))
+            parts = (b"sjuan", match["match_id"].encode(), str(seat).encode(), salts[seat].encode())
+            message = b"\0".join(parts)
             expected = base64.urlsafe_b64encode(hmac.digest(root, message, "sha256")).rstrip(b"=").decode()
             assert match["seat_keys"][seat] == expected
             body = _seat_body(match, seat)
@@ -650,6 +681,13 @@ def _plaintext(token: str, ring: Keyring = RING) -> bytes:
     at = _nonce_at(raw)
     plaintext: bytes = ring.current.aead.decrypt(raw[at : at + 12], raw[at + 12 :], raw[:at])
     return plaintext
+
+
+def _unsalted(game_id: str, token: str) -> dict[str, Any]:
+    """A token of a format made before seats joined, with its seat keys (derived without a join salt)."""
+    opened = open_token(RING, game_id, token)
+    players = GAMES[game_id].players(_state(game_id, token))
+    return {"token": token, "seat_keys": [seat_key(RING, game_id, opened, seat) for seat in range(players)]}
 
 
 def _resealed(token: str, token_format: int, payload: bytes, ring: Keyring = RING) -> str:
@@ -697,11 +735,14 @@ def test_a_log_made_move_by_move_is_the_log_of_its_last_entries_sealed_as_docume
 def test_answers_handing_out_a_new_token_are_written_as_pydantic_writes_them(game_id: str) -> None:
     game, models, runs = GAMES[game_id], sealed_models(game_id), sealed_runs(GAMES[game_id], RING)
     new = runs["new"](models.new_request(players=game.table_sizes()[0]))
-    seat = runs["moves"](models.moves_request(token=new.token, seat=0, seat_key=new.seat_keys[0])).to_act[0]
-    keyed = {"token": new.token, "seat": seat, "seat_key": new.seat_keys[seat]}
+    joined = runs["join"](models.join_request(token=new.token, seat=0, entropy='a "quoted" \\ string'))
+    filled = runs["fill"](models.fill_request(token=joined.token, host_key=new.host_key))
+    keys = [joined.seat_key, *filled.seat_keys[1:]]
+    seat = runs["moves"](models.moves_request(token=filled.token, seat=0, seat_key=keys[0])).to_act[0]
+    keyed = {"token": filled.token, "seat": seat, "seat_key": keys[seat]}
     move = runs["moves"](models.moves_request(**keyed)).moves[0]
     applied = runs["apply"](models.apply_request(**keyed, move=move))
-    for answer in (new, applied):
+    for answer in (new, joined, filled, applied):
         assert isinstance(answer, TokenFirst)
         assert dump(answer) == answer.__pydantic_serializer__.to_json(answer)
         assert orjson.loads(dump(answer))["token"] == answer.token
@@ -747,17 +788,19 @@ def test_a_token_of_the_earlier_sized_format_still_opens_and_is_sealed_again_in_
     current = open_token(RING, "sjuan", applied["token"])
     old_payload = _sized_payload(current.seat_key_id, current.state_json, list(current.log))
     old_token = _resealed(applied["token"], SIZED_FORMAT, old_payload)
-    assert open_token(RING, "sjuan", old_token) == current
-    old = {**match, "token": old_token}
+    assert open_token(RING, "sjuan", old_token) == current._replace(seat_salts=())
+    old = _unsalted("sjuan", old_token)
+    dealt_at = match["version"]
     status, view = call(RING, "sjuan", "view", _seat_body(old, seat, since=0))
     assert status == 200, view
-    assert [entry["version"] for entry in view["events"]] == [1, 2]
+    assert [entry["version"] for entry in view["events"]] == [dealt_at, dealt_at + 1]
     seat, move = _first_move("sjuan", old)
     status, again = call(RING, "sjuan", "apply", _seat_body(old, seat, move=move))
     assert status == 200, again
-    assert again["version"] == 3
+    assert again["version"] == dealt_at + 2
     assert _raw(again["token"])[0] == FORMAT  # sealed again in the current format
-    assert [version for version, _ in open_token(RING, "sjuan", again["token"]).log] == [1, 2, 3]
+    logged = [version for version, _ in open_token(RING, "sjuan", again["token"]).log]
+    assert logged == [dealt_at, dealt_at + 1, dealt_at + 2]
 
 
 # ---- a token's text: read where it is opened -------------------------------------------------------

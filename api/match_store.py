@@ -1,0 +1,371 @@
+"""The referee's memory: per sealed match, the latest version and the successor each recent version had.
+
+A stateless referee cannot tell a token that was already played from one that was not, so a seat could
+apply several moves to one token and keep the answer it liked (a fork), or go back to an older token (a
+rollback). With a match store, every request that makes a successor (``join``, ``fill``, ``apply``)
+*claims* its token's version: the first claim of a version wins and records the successor; the same
+request again answers that successor (a retry is safe), anything else on a consumed or older version is
+refused with ``409 match/stale`` naming the latest version and handing out its token (a token reveals
+nothing, and a seat whose simultaneous choice went stale retries on it).
+
+What a match holds: its latest version and token, and for each of its last :data:`KEPT_SUCCESSORS`
+consumed versions the digest of the request that consumed it (16 bytes) and the successor's token; so
+at most ``KEPT_SUCCESSORS + 1`` tokens a match (a mid-deal four-seat Sjuan token is about 1.8 KB; the
+largest states seal to about 30 KB). A match left alone for the idle time (``RULES_MATCH_IDLE_SECONDS``)
+is forgotten, and its tokens are then refused with ``410 match/unknown``, as are tokens of matches the
+store never saw (another deployment, or a store that lost its data): nothing is applied unguarded.
+
+Three stores, chosen by ``RULES_MATCH_STORE``:
+
+- ``embedded`` (the default): SQLite in ``RULES_DATA_DIR``; every worker process of one host opens the
+  same file, and a claim is one ``BEGIN IMMEDIATE`` transaction, so the workers agree.
+- ``redis://…`` or ``rediss://…``: Redis (``redis.asyncio``), for replicas on several hosts; a claim is
+  one Lua script, atomic on the server.
+- ``none``: no memory, today's stateless referee with its documented limits (forks and rollbacks are
+  the relay's to refuse).
+
+If the store cannot be reached, the requests that claim fail closed with ``503 store/unavailable`` and
+``/readyz`` answers 503.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from sevens_rules.api.sealing import SealError
+from sevens_rules.engine.errors import IssueAt
+
+KEPT_SUCCESSORS = 8
+"""Consumed versions of a match whose successor is kept for retries (and whose request digest is kept)."""
+DEFAULT_IDLE_SECONDS = 7 * 24 * 3600
+"""How long a match nobody moves in is remembered: a week."""
+DATABASE_FILE = "matches.sqlite3"
+"""The embedded store's file in ``RULES_DATA_DIR``."""
+CLAIM_TIMEOUT_SECONDS = 5.0
+"""How long a claim may wait for the store (a lock held by another worker, a slow Redis) before the
+request is refused with 503 ``store/unavailable``."""
+
+
+class StoreUnavailableError(SealError):
+    """The match store cannot be reached: nothing is applied unguarded."""
+
+    code = "store/unavailable"
+    title = "Match store unavailable"
+    status = 503
+    argument = ""
+
+
+class StaleVersionError(SealError):
+    """A different request on a consumed version, or a request on a token older than the latest."""
+
+    code = "match/stale"
+    title = "Stale version"
+    status = 409
+    argument = "token"
+
+    def __init__(self, latest_version: int, latest_token: str) -> None:
+        super().__init__(
+            f"This token's version has been played; the match's latest version is {latest_version}. "
+            "latest_token is its token: ask for the moves again on it.",
+            [IssueAt((), f"a version that has been played; the latest is {latest_version}")],
+        )
+        self.problem_fields = {"latest_version": latest_version, "latest_token": latest_token}
+
+
+class UnknownMatchError(SealError):
+    """A token of a match this store does not remember."""
+
+    code = "match/unknown"
+    title = "Unknown match"
+    status = 410
+    argument = "token"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, [IssueAt((), "a match the referee does not remember")])
+
+
+UNKNOWN_DETAIL = (
+    "The referee does not remember this match: it was left alone longer than the store keeps matches, "
+    "or began on another deployment or before the store was set up."
+)
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """The claim won: the successor is now the match's latest."""
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """The same request consumed this version before: ``token`` is the successor it made."""
+
+    token: str
+
+
+CLAIMED = Claimed()
+Outcome = Claimed | Replayed
+
+
+class MatchStore(Protocol):
+    """What the sealed operations need of a store (every method may raise
+    :class:`StoreUnavailableError`)."""
+
+    name: str
+
+    def __hash__(self) -> int:
+        """Stores are told apart by identity (the operation lists are cached per store)."""
+        ...
+
+    async def open(self, match_id: bytes, version: int, token: str) -> None:
+        """Remember a new match (or table) at ``version`` with its token."""
+
+    async def claim(
+        self, match_id: bytes, version: int, digest: bytes, successor_version: int, successor: str
+    ) -> Outcome:
+        """Consume ``version`` with the request of ``digest``, making ``successor`` (at
+        ``successor_version``) the latest; raises :class:`StaleVersionError` or
+        :class:`UnknownMatchError`."""
+
+    async def ping(self) -> None:
+        """Raise :class:`StoreUnavailableError` unless the store answers."""
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    match_id BLOB PRIMARY KEY, version INTEGER NOT NULL, token TEXT NOT NULL, touched INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS matches_touched ON matches (touched);
+CREATE TABLE IF NOT EXISTS successors (
+    match_id BLOB NOT NULL, from_version INTEGER NOT NULL, digest BLOB NOT NULL, token TEXT NOT NULL,
+    PRIMARY KEY (match_id, from_version)
+);
+"""
+
+
+class EmbeddedStore:
+    """SQLite in a data directory, shared by the worker processes of one host (WAL journal).
+
+    Each process opens its own connection on first use (a connection does not survive a fork); a claim
+    is one ``BEGIN IMMEDIATE`` transaction, which SQLite serialises across processes. Calls are quick
+    local writes made on the event loop's thread; a lock held elsewhere longer than
+    :data:`CLAIM_TIMEOUT_SECONDS` is a 503.
+    """
+
+    name = "embedded"
+
+    def __init__(self, directory: Path, idle_seconds: int = DEFAULT_IDLE_SECONDS) -> None:
+        self.path = directory / DATABASE_FILE
+        self.idle_seconds = idle_seconds
+        self._connection: sqlite3.Connection | None = None
+        self._pid = 0
+        self._lock = threading.Lock()
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._connection is not None and self._pid == os.getpid():
+            return self._connection
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            connection = sqlite3.connect(
+                self.path, timeout=CLAIM_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
+            )
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=NORMAL")
+            connection.executescript(_SCHEMA)
+        except (sqlite3.Error, OSError) as error:
+            raise StoreUnavailableError(f"The match store ({self.path}) cannot be opened: {error}") from None
+        self._connection, self._pid = connection, os.getpid()
+        return connection
+
+    def _transaction(self, work: Any) -> Any:
+        with self._lock:
+            try:
+                db = self._connect()
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    result = work(db)
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
+                return result
+            except sqlite3.Error as error:
+                self._connection = None  # opened afresh next time (the file may have gone)
+                raise StoreUnavailableError(f"The match store is unavailable: {error}") from None
+
+    async def open(self, match_id: bytes, version: int, token: str) -> None:
+        now = int(time.time())
+
+        def work(db: sqlite3.Connection) -> None:
+            # the idle matches go as new ones come (the index makes the usual nothing-to-do cheap)
+            expired = db.execute("SELECT match_id FROM matches WHERE touched < ?", (now - self.idle_seconds,))
+            gone = [(row[0],) for row in expired.fetchall()]
+            if gone:
+                db.executemany("DELETE FROM matches WHERE match_id = ?", gone)
+                db.executemany("DELETE FROM successors WHERE match_id = ?", gone)
+            db.execute("INSERT INTO matches VALUES (?, ?, ?, ?)", (match_id, version, token, now))
+
+        self._transaction(work)
+
+    async def claim(
+        self, match_id: bytes, version: int, digest: bytes, successor_version: int, successor: str
+    ) -> Outcome:
+        now = int(time.time())
+
+        def work(db: sqlite3.Connection) -> Outcome:
+            row = db.execute(
+                "SELECT version, token, touched FROM matches WHERE match_id = ?", (match_id,)
+            ).fetchone()
+            if row is None or row[2] < now - self.idle_seconds:
+                raise UnknownMatchError(UNKNOWN_DETAIL)
+            latest, latest_token, _ = row
+            if latest <= version:
+                db.execute(
+                    "UPDATE matches SET version = ?, token = ?, touched = ? WHERE match_id = ?",
+                    (successor_version, successor, now, match_id),
+                )
+                db.execute(
+                    "INSERT OR REPLACE INTO successors VALUES (?, ?, ?, ?)",
+                    (match_id, version, digest, successor),
+                )
+                db.execute(
+                    "DELETE FROM successors WHERE match_id = ? AND from_version <= ?",
+                    (match_id, version - KEPT_SUCCESSORS),
+                )
+                return CLAIMED
+            kept = db.execute(
+                "SELECT digest, token FROM successors WHERE match_id = ? AND from_version = ?",
+                (match_id, version),
+            ).fetchone()
+            if kept is not None and kept[0] == digest:
+                return Replayed(kept[1])
+            raise StaleVersionError(latest, latest_token)
+
+        outcome: Outcome = self._transaction(work)
+        return outcome
+
+    async def ping(self) -> None:
+        self._transaction(lambda db: db.execute("SELECT 1").fetchone())
+
+
+# KEYS[1]: the match's hash. ARGV: version, digest, successor version, successor token, idle seconds,
+# kept successors. Fields: v (latest version), t (latest token), s<from version> (digest .. token: the
+# digest is 32 hex digits). Answers {0} unknown, {1} claimed, {2, token} replayed, {3, version, token}.
+_CLAIM_SCRIPT = """
+local latest = redis.call('HGET', KEYS[1], 'v')
+if not latest then return {0} end
+latest = tonumber(latest)
+local version = tonumber(ARGV[1])
+if latest <= version then
+  redis.call('HSET', KEYS[1], 'v', ARGV[3], 't', ARGV[4], 's' .. ARGV[1], ARGV[2] .. ARGV[4])
+  local old = {}
+  for from = version - tonumber(ARGV[6]) - 8, version - tonumber(ARGV[6]) do
+    table.insert(old, 's' .. from)
+  end
+  redis.call('HDEL', KEYS[1], unpack(old))
+  redis.call('EXPIRE', KEYS[1], ARGV[5])
+  return {1}
+end
+local kept = redis.call('HGET', KEYS[1], 's' .. ARGV[1])
+if kept and string.sub(kept, 1, 32) == ARGV[2] then return {2, string.sub(kept, 33)} end
+return {3, latest, redis.call('HGET', KEYS[1], 't')}
+"""
+
+
+class RedisStore:
+    """Redis (``redis.asyncio``), shared by every replica; a claim is one Lua script.
+
+    A client is made per event loop on first use (a connection pool belongs to its loop)."""
+
+    name = "redis"
+
+    def __init__(self, url: str, idle_seconds: int = DEFAULT_IDLE_SECONDS) -> None:
+        self.url = url
+        self.idle_seconds = idle_seconds
+        self._clients: dict[int, tuple[Any, Any]] = {}
+
+    def _client(self) -> tuple[Any, Any]:
+        """The client of the running loop and its claim script."""
+        loop = asyncio.get_running_loop()
+        kept = self._clients.get(id(loop))
+        if kept is None:
+            import redis.asyncio
+
+            client = redis.asyncio.Redis.from_url(
+                self.url,
+                socket_timeout=CLAIM_TIMEOUT_SECONDS,
+                socket_connect_timeout=CLAIM_TIMEOUT_SECONDS,
+                decode_responses=True,
+            )
+            kept = (client, client.register_script(_CLAIM_SCRIPT))
+            self._clients = {id(loop): kept}  # one loop at a time (tests start several in turn)
+        return kept
+
+    def _key(self, match_id: bytes) -> str:
+        return f"sevens-rules:match:{match_id.hex()}"
+
+    async def _call(self, work: Any) -> Any:
+        import redis.exceptions
+
+        try:
+            return await work(*self._client())
+        except (redis.exceptions.RedisError, OSError) as error:
+            raise StoreUnavailableError(f"The match store (Redis) is unavailable: {error}") from None
+
+    async def open(self, match_id: bytes, version: int, token: str) -> None:
+        key = self._key(match_id)
+
+        async def work(client: Any, claim: Any) -> None:
+            async with client.pipeline(transaction=True) as pipe:
+                pipe.hset(key, mapping={"v": version, "t": token})
+                pipe.expire(key, self.idle_seconds)
+                await pipe.execute()
+
+        await self._call(work)
+
+    async def claim(
+        self, match_id: bytes, version: int, digest: bytes, successor_version: int, successor: str
+    ) -> Outcome:
+        args = [version, digest.hex(), successor_version, successor, self.idle_seconds, KEPT_SUCCESSORS]
+
+        async def work(client: Any, claim: Any) -> Any:
+            return await claim(keys=[self._key(match_id)], args=args, client=client)
+
+        answer = await self._call(work)
+        if answer[0] == 1:
+            return CLAIMED
+        if answer[0] == 2:
+            return Replayed(answer[1])
+        if answer[0] == 3:
+            raise StaleVersionError(int(answer[1]), answer[2])
+        raise UnknownMatchError(UNKNOWN_DETAIL)
+
+    async def ping(self) -> None:
+        async def work(client: Any, claim: Any) -> None:
+            await client.ping()
+
+        await self._call(work)
+
+
+class StoreSettingError(ValueError):
+    """``RULES_MATCH_STORE`` names no store (raised at startup with a one-line message)."""
+
+
+def store_from_setting(setting: str, data_dir: str, idle_seconds: int) -> MatchStore | None:
+    """The store ``RULES_MATCH_STORE`` names: ``embedded`` (or empty), ``none`` (None), or a Redis URL."""
+    value = setting.strip()
+    if value in ("", "embedded"):
+        return EmbeddedStore(Path(data_dir or "data"), idle_seconds)
+    if value == "none":
+        return None
+    if value.startswith(("redis://", "rediss://", "unix://")):
+        return RedisStore(value, idle_seconds)
+    raise StoreSettingError(
+        f"RULES_MATCH_STORE={setting!r} is not accepted: it must be 'embedded', 'none' or a redis:// URL"
+    )

@@ -1,0 +1,605 @@
+"""The referee remembers: one successor per version (embedded SQLite and a real Redis), seats that join
+with their own entropy, and the attacks a stateless referee allowed, replayed and refused."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import multiprocessing
+import random
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+
+from bench.redis_server import REDIS_SERVER, RedisProcess, redis_server
+from sevens_rules.api.app import create_app
+from sevens_rules.api.limits import Settings, SettingsError
+from sevens_rules.api.match_store import (
+    KEPT_SUCCESSORS,
+    EmbeddedStore,
+    MatchStore,
+    RedisStore,
+    store_from_setting,
+)
+from sevens_rules.api.sealing import open_token
+from sevens_rules.engine.registry import GAMES
+from tests.sealed_helpers import call, dealt, keyring
+
+RING = keyring("k1=1")
+
+requires_redis = pytest.mark.skipif(
+    not Path(REDIS_SERVER).exists(), reason="redis-server is not installed (.ci/run installs it)"
+)
+
+
+@pytest.fixture(scope="module")
+def redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
+    """One redis-server for the module's tests (each match has its own random id)."""
+    if not Path(REDIS_SERVER).exists():
+        pytest.skip("redis-server is not installed (.ci/run installs it)")
+    with redis_server(tmp_path_factory.mktemp("redis")) as server:
+        yield server
+
+
+@pytest.fixture(params=["embedded", "redis"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> MatchStore:
+    """Each store that remembers: SQLite in a fresh data directory, and the real Redis."""
+    if request.param == "embedded":
+        return EmbeddedStore(tmp_path)
+    server: RedisProcess = request.getfixturevalue("redis")
+    return RedisStore(server.url)
+
+
+def _state(game_id: str, token: str) -> Any:
+    return GAMES[game_id].models.state.model_validate_json(open_token(RING, game_id, token).state_json)
+
+
+def _body(token: str, seat: int, key: str, **extra: Any) -> dict[str, Any]:
+    return {"token": token, "seat": seat, "seat_key": key, **extra}
+
+
+def _move_json(move: Any) -> dict[str, Any]:
+    loaded: dict[str, Any] = orjson.loads(move.model_dump_json())
+    return loaded
+
+
+def _played_until(
+    game_id: str, players: int, store: MatchStore | None, wanted: Callable[[Any], bool], seed: str
+) -> tuple[dict[str, Any], str]:
+    """A dealt match played at random (through the store) until ``wanted(state)``: the match and token."""
+    game, rng = GAMES[game_id], random.Random(seed)
+    match = dealt(RING, game_id, players, store)
+    token = match["token"]
+    for _ in range(400):
+        state = _state(game_id, token)
+        if wanted(state):
+            return match, token
+        seat = game.to_act(state)[0]
+        move = rng.choice(game.legal_moves(state, seat))
+        status, applied = call(
+            RING, game_id, "apply", _body(token, seat, match["seat_keys"][seat], move=_move_json(move)), store
+        )
+        assert status == 200, applied
+        token = applied["token"]
+    raise AssertionError(f"no such position of {game_id} in 400 moves")
+
+
+def _types(game_id: str, state: Any, seat: int) -> set[str]:
+    return {move.type for move in GAMES[game_id].legal_moves(state, seat)}
+
+
+# ---- the fork oracle, the rollback, retries ------------------------------------------------------------
+
+
+def _refuses_a_second_move(
+    game_id: str, match: dict[str, Any], token: str, seat: int, store: MatchStore
+) -> None:
+    """Seat ``seat`` plays one legal move; a different one on the same token is refused, revealing nothing
+    of it, and naming the latest version with its token; the first move again answers the same."""
+    state = _state(game_id, token)
+    first, second = GAMES[game_id].legal_moves(state, seat)[:2]
+    key = match["seat_keys"][seat]
+    status, played = call(RING, game_id, "apply", _body(token, seat, key, move=_move_json(first)), store)
+    assert status == 200, played
+    status, probed = call(RING, game_id, "apply", _body(token, seat, key, move=_move_json(second)), store)
+    assert status == 409 and probed["code"] == "match/stale", probed
+    assert probed["latest_version"] == played["version"] and probed["latest_token"] == played["token"]
+    assert "events" not in probed and "token" not in probed
+    status, again = call(RING, game_id, "apply", _body(token, seat, key, move=_move_json(first)), store)
+    assert (status, again) == (200, played)  # a retry is safe: the same successor and events
+
+
+def test_seven_up_dealer_cannot_try_run_then_give_on_the_same_token(store: MatchStore) -> None:
+    match, token = _played_until(
+        "seven-up", 2, store, lambda s: {"give", "run"} <= _types("seven-up", s, s.dealer), "beg"
+    )
+    state = _state("seven-up", token)
+    key = match["seat_keys"][state.dealer]
+    run = next(m for m in GAMES["seven-up"].legal_moves(state, state.dealer) if m.type == "run")
+    give = next(m for m in GAMES["seven-up"].legal_moves(state, state.dealer) if m.type == "give")
+    status, ran = call(
+        RING, "seven-up", "apply", _body(token, state.dealer, key, move=_move_json(run)), store
+    )
+    assert status == 200
+    status, gave = call(
+        RING, "seven-up", "apply", _body(token, state.dealer, key, move=_move_json(give)), store
+    )
+    assert status == 409 and gave["code"] == "match/stale" and gave["latest_version"] == ran["version"]
+
+
+def test_california_jack_second_player_cannot_probe_the_trick(store: MatchStore) -> None:
+    def second_to_play(state: Any) -> bool:
+        return (
+            state.phase == "play"
+            and len(state.trick) == 1
+            and len(GAMES["california-jack"].legal_moves(state, GAMES["california-jack"].to_act(state)[0]))
+            >= 2
+        )
+
+    match, token = _played_until("california-jack", 2, store, second_to_play, "cj")
+    seat = GAMES["california-jack"].to_act(_state("california-jack", token))[0]
+    _refuses_a_second_move("california-jack", match, token, seat, store)
+
+
+def test_my_ship_sails_last_seat_cannot_probe_the_exchange(store: MatchStore) -> None:
+    game = GAMES["my-ship-sails"]
+    match = dealt(RING, "my-ship-sails", 4, store)
+    token = match["token"]
+    for seat in range(3):
+        move = _move_json(game.legal_moves(_state("my-ship-sails", token), seat)[0])
+        status, applied = call(
+            RING, "my-ship-sails", "apply", _body(token, seat, match["seat_keys"][seat], move=move), store
+        )
+        assert status == 200
+        token = applied["token"]
+    _refuses_a_second_move("my-ship-sails", match, token, 3, store)
+
+
+def test_an_older_token_is_refused_naming_the_latest_version(store: MatchStore) -> None:
+    game = GAMES["sjuan"]
+    match = dealt(RING, "sjuan", 3, store)
+    tokens = [match["token"]]
+    for _ in range(3):
+        state = _state("sjuan", tokens[-1])
+        seat = game.to_act(state)[0]
+        body = _body(
+            tokens[-1], seat, match["seat_keys"][seat], move=_move_json(game.legal_moves(state, seat)[0])
+        )
+        status, applied = call(RING, "sjuan", "apply", body, store)
+        assert status == 200
+        tokens.append(applied["token"])
+    state = _state("sjuan", tokens[1])  # a rollback: back to a token that was played on
+    seat = game.to_act(state)[0]
+    for move in game.legal_moves(state, seat):
+        body = _body(tokens[1], seat, match["seat_keys"][seat], move=_move_json(move))
+        status, refused = call(RING, "sjuan", "apply", body, store)
+        if status == 200:  # the move that was played there: its successor again, never a new one
+            assert refused["token"] == tokens[2]
+            continue
+        assert refused["code"] == "match/stale" and refused["latest_version"] == match["version"] + 3
+        assert refused["latest_token"] == tokens[-1]
+
+
+def test_my_ship_sails_simultaneous_choices_retry_on_the_latest_token(store: MatchStore) -> None:
+    # every seat chooses on the token it has; whoever was overtaken retries on the token its refusal hands
+    game = GAMES["my-ship-sails"]
+    match = dealt(RING, "my-ship-sails", 5, store)
+    dealt_token = match["token"]
+    state = _state("my-ship-sails", dealt_token)
+    latest = dealt_token
+    for seat in range(5):
+        move = _move_json(game.legal_moves(state, seat)[0])  # chosen from what it saw at the deal
+        body = _body(dealt_token, seat, match["seat_keys"][seat], move=move)
+        status, answer = call(RING, "my-ship-sails", "apply", body, store)
+        if seat > 0:
+            assert status == 409 and answer["code"] == "match/stale" and answer["latest_token"] == latest
+            status, answer = call(
+                RING, "my-ship-sails", "apply", {**body, "token": answer["latest_token"]}, store
+            )
+        assert status == 200, answer
+        latest = answer["token"]
+    assert _state("my-ship-sails", latest).exchanges == 1  # the step resolved with every choice
+
+
+def test_the_store_keeps_a_bounded_number_of_successors_per_match(tmp_path: Path) -> None:
+    store = EmbeddedStore(tmp_path)
+    moves = itertools.count()
+    match, _ = _played_until("sjuan", 3, store, lambda s: next(moves) == 3 * KEPT_SUCCESSORS, "bounded")
+    with closing(sqlite3.connect(tmp_path / "matches.sqlite3")) as db:
+        (rows,) = db.execute("SELECT count(*) FROM successors").fetchone()
+        (version,) = db.execute("SELECT version FROM matches").fetchone()
+    assert version == match["version"] + 3 * KEPT_SUCCESSORS  # played well past the bound
+    assert rows == KEPT_SUCCESSORS
+
+
+@requires_redis
+def test_redis_keeps_a_bounded_number_of_successors_and_an_idle_expiry(redis: RedisProcess) -> None:
+    import redis as redis_client
+
+    store = RedisStore(redis.url, idle_seconds=3600)
+    moves = itertools.count()
+    match, _ = _played_until("sevens", 4, store, lambda s: next(moves) == 3 * KEPT_SUCCESSORS, "redis")
+    key = f"sevens-rules:match:{match['match_id']}"
+    with redis_client.Redis.from_url(redis.url) as client:
+        fields = client.hkeys(key)
+        ttl = client.ttl(key)
+    assert len([f for f in fields if f.startswith(b"s")]) <= KEPT_SUCCESSORS
+    assert 0 < ttl <= 3600
+
+
+def test_a_match_left_idle_past_the_idle_time_is_forgotten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = EmbeddedStore(tmp_path, idle_seconds=60)
+    match = dealt(RING, "sevens", 4, store)
+    state = _state("sevens", match["token"])
+    seat = GAMES["sevens"].to_act(state)[0]
+    body = _body(
+        match["token"],
+        seat,
+        match["seat_keys"][seat],
+        move=_move_json(GAMES["sevens"].legal_moves(state, seat)[0]),
+    )
+    later = time.time() + 61
+    monkeypatch.setattr("sevens_rules.api.match_store.time.time", lambda: later)
+    status, refused = call(RING, "sevens", "apply", body, store)
+    assert status == 410 and refused["code"] == "match/unknown"
+
+
+def test_a_token_the_store_never_saw_is_refused(store: MatchStore) -> None:
+    stateless = dealt(RING, "sevens", 4, None)  # dealt by a referee without memory
+    state = _state("sevens", stateless["token"])
+    seat = GAMES["sevens"].to_act(state)[0]
+    move = _move_json(GAMES["sevens"].legal_moves(state, seat)[0])
+    status, refused = call(
+        RING,
+        "sevens",
+        "apply",
+        _body(stateless["token"], seat, stateless["seat_keys"][seat], move=move),
+        store,
+    )
+    assert status == 410 and refused["code"] == "match/unknown" and refused["errors"][0]["path"] == "/token"
+
+
+# ---- seats join with their own entropy ---------------------------------------------------------------
+
+
+def test_nobody_sees_a_card_before_every_seat_has_joined(store: MatchStore) -> None:
+    status, table = call(RING, "sjuan", "new", {"players": 3}, store)
+    assert status == 200 and "seat_keys" not in table and table["open_seats"] == [0, 1, 2]
+    status, joined = call(
+        RING, "sjuan", "join", {"token": table["token"], "seat": 1, "entropy": "bob: 51e0"}, store
+    )
+    assert status == 200 and joined["open_seats"] == [0, 2]
+    body = _body(joined["token"], 1, joined["seat_key"])
+    for name in ("moves", "view"):
+        status, refused = call(RING, "sjuan", name, body, store)
+        assert status == 409 and refused["code"] == "match/not-dealt"
+    status, refused = call(RING, "sjuan", "score", {"token": joined["token"]}, store)
+    assert status == 409 and refused["code"] == "match/not-dealt"
+    status, taken = call(
+        RING, "sjuan", "join", {"token": joined["token"], "seat": 1, "entropy": "mallory"}, store
+    )
+    assert status == 409 and taken["code"] == "seat/taken"
+    status, joined = call(
+        RING, "sjuan", "join", {"token": joined["token"], "seat": 0, "entropy": "alice"}, store
+    )
+    status, last = call(
+        RING, "sjuan", "join", {"token": joined["token"], "seat": 2, "entropy": "carol"}, store
+    )
+    assert status == 200 and last["open_seats"] == [] and last["version"] == 4
+    status, view = call(RING, "sjuan", "view", _body(last["token"], 2, last["seat_key"]), store)
+    assert status == 200 and view["view"]["entropy"] == ["alice", "bob: 51e0", "carol"]
+    assert view["view"]["commitment"] == table["commitment"]
+    status, late = call(RING, "sjuan", "join", {"token": last["token"], "seat": 0, "entropy": "x"}, store)
+    assert status == 409 and late["code"] == "table/dealt"
+
+
+def test_the_last_seat_cannot_shop_for_a_deal(store: MatchStore) -> None:
+    # the last joiner sees its hand, then tries to join again on the table token with other entropy
+    status, table = call(RING, "sevens", "new", {"players": 4}, store)
+    status, filled = call(
+        RING,
+        "sevens",
+        "fill",
+        {"token": table["token"], "host_key": table["host_key"], "seats": [0, 1, 3]},
+        store,
+    )
+    assert status == 200 and filled["open_seats"] == [2] and filled["seat_keys"][2] is None
+    status, last = call(
+        RING, "sevens", "join", {"token": filled["token"], "seat": 2, "entropy": "first try"}, store
+    )
+    assert status == 200 and last["open_seats"] == []
+    for entropy in ("second try", "first try"):  # a join is never answered twice: its key is in it
+        status, again = call(
+            RING, "sevens", "join", {"token": filled["token"], "seat": 2, "entropy": entropy}, store
+        )
+        assert status == 409 and again["code"] == "match/stale" and again["latest_token"] == last["token"]
+        assert "seat_key" not in again
+
+
+def test_the_host_cannot_fill_a_seat_twice_or_with_a_wrong_key(store: MatchStore) -> None:
+    status, table = call(RING, "sjuan", "new", {"players": 4}, store)
+    status, other = call(RING, "sjuan", "new", {"players": 4}, store)
+    status, refused = call(
+        RING, "sjuan", "fill", {"token": table["token"], "host_key": other["host_key"]}, store
+    )
+    assert (
+        status == 403 and refused["code"] == "host/forbidden" and refused["errors"][0]["path"] == "/host_key"
+    )
+    body = {"token": table["token"], "host_key": table["host_key"], "seats": [2, 9]}
+    status, refused = call(RING, "sjuan", "fill", body, store)
+    assert status == 422 and refused["errors"][0]["path"] == "/seats/1"
+    status, filled = call(RING, "sjuan", "fill", {**body, "seats": [2, 3]}, store)
+    assert status == 200 and filled["version"] == 3 and filled["open_seats"] == [0, 1]
+    status, again = call(RING, "sjuan", "fill", {**body, "seats": [2, 3]}, store)
+    assert (status, again) == (200, filled)  # the host's retry (its key proves it) answers the same keys
+    status, taken = call(RING, "sjuan", "fill", {**body, "token": filled["token"], "seats": [3]}, store)
+    assert status == 409 and taken["code"] == "seat/taken" and taken["errors"][0]["path"] == "/seats/0"
+
+
+def test_a_forked_join_without_a_store_gives_a_key_that_opens_only_its_fork() -> None:
+    # without a store a table token can be joined twice; each join's key is salted, so the second
+    # joiner's key never opens the seat of the match as the first joiner took it
+    status, table = call(RING, "sevens", "new", {"players": 4})
+    first = call(RING, "sevens", "join", {"token": table["token"], "seat": 0, "entropy": "me"})[1]
+    forked = call(RING, "sevens", "join", {"token": table["token"], "seat": 0, "entropy": "me"})[1]
+    assert first["seat_key"] != forked["seat_key"]
+    filled = call(RING, "sevens", "fill", {"token": first["token"], "host_key": table["host_key"]})[1]
+    status, refused = call(RING, "sevens", "moves", _body(filled["token"], 0, forked["seat_key"]))
+    assert status == 403 and refused["code"] == "seat/forbidden"
+    assert call(RING, "sevens", "moves", _body(filled["token"], 0, first["seat_key"]))[0] == 200
+
+
+def test_a_table_token_has_one_length_whatever_entropy_joined() -> None:
+    _, table = call(RING, "sevens", "new", {"players": 4})
+    lengths = {
+        len(call(RING, "sevens", "join", {"token": table["token"], "seat": 0, "entropy": text})[1]["token"])
+        for text in ("a", "b" * 256, '"' * 256, "\\" * 100 + " x")
+    }
+    assert len(lengths) == 1  # (how many seats are taken is public: every answer lists the open ones)
+
+
+# ---- no length channel: every hidden alternative of a position seals to one length -------------------
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_a_token_length_depends_only_on_what_every_seat_may_know(game_id: str) -> None:
+    """At positions of random matches, the moves of a seat to act that some other seat cannot tell apart
+    (its view and the events it is shown are the same after either) seal to tokens of one length."""
+    from sevens_rules.api.sealed import sealed_models, sealed_runs
+
+    game, rng = GAMES[game_id], random.Random(f"lengths {game_id}")
+    runs, models = sealed_runs(game, RING), sealed_models(game_id)
+    players = max(game.table_sizes()) if game_id == "my-ship-sails" else min(game.table_sizes())
+    match = dealt(RING, game_id, players)
+    token, keys = match["token"], match["seat_keys"]
+    compared = 0
+    for _ in range(40):
+        state = _state(game_id, token)
+        to_act = game.to_act(state)
+        if not to_act:
+            break
+        for seat in to_act:
+            alternatives: dict[tuple[int, bytes], set[int]] = {}
+            for move in game.legal_moves(state, seat):
+                request = models.apply_request(token=token, seat=seat, seat_key=keys[seat], move=move)
+                answer = runs["apply"](request)
+                after = _state(game_id, answer.token)
+                for other in range(players):
+                    if other == seat:
+                        continue
+                    shown = [game.event_for_seat(e, other) for e in game.apply(state, move)[1]]
+                    seen = game.view(after, other).model_dump_json().encode() + orjson.dumps(
+                        [e.model_dump(mode="json") for e in shown if e is not None]
+                    )
+                    alternatives.setdefault((other, seen), set()).add(len(answer.token))
+            for (other, _), lengths in alternatives.items():
+                assert len(lengths) == 1, (
+                    f"seat {other} tells moves of seat {seat} apart by length: {lengths}"
+                )
+                compared += 1
+        seat = to_act[0]
+        move = rng.choice(game.legal_moves(state, seat))
+        answer = runs["apply"](models.apply_request(token=token, seat=seat, seat_key=keys[seat], move=move))
+        token = answer.token
+    assert compared > 0
+
+
+# ---- several service instances, several workers ----------------------------------------------------
+
+
+async def _race(apps: list[Any], game_id: str, bodies: list[dict[str, Any]]) -> list[httpx.Response]:
+    clients = [
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://rules") for app in apps
+    ]
+    try:
+        calls = [
+            clients[index % len(clients)].post(f"/v1/games/{game_id}/sealed/apply", json=body)
+            for index, body in enumerate(bodies)
+        ]
+        return list(await asyncio.gather(*calls))
+    finally:
+        for client in clients:
+            await client.aclose()
+
+
+def _contested(game_id: str, players: int, store: MatchStore) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A dealt match and one apply body per legal move of the seat to act (at least two)."""
+
+    def several(state: Any) -> bool:
+        return len(GAMES[game_id].legal_moves(state, GAMES[game_id].to_act(state)[0])) >= 2
+
+    match, token = _played_until(game_id, players, store, several, "race")
+    state = _state(game_id, token)
+    seat = GAMES[game_id].to_act(state)[0]
+    moves = GAMES[game_id].legal_moves(state, seat)
+    return match, [_body(token, seat, match["seat_keys"][seat], move=_move_json(m)) for m in moves]
+
+
+@requires_redis
+def test_two_instances_sharing_one_redis_let_exactly_one_of_racing_moves_through(redis: RedisProcess) -> None:
+    apps = [create_app(Settings(), RING, store=RedisStore(redis.url)) for _ in range(2)]
+    _, bodies = _contested("sevens", 4, RedisStore(redis.url))
+    for _ in range(3):
+        answers = asyncio.run(_race(apps, "sevens", bodies * 2))
+        ok = [a for a in answers if a.status_code == 200]
+        refused = [a.json() for a in answers if a.status_code != 200]
+        # one move went through (its retries answer the same successor); every other one is stale
+        assert len({a.json()["token"] for a in ok}) == 1 and len(ok) == 2
+        assert {r["code"] for r in refused} == {"match/stale"} and len(refused) == len(bodies) * 2 - 2
+        winner = ok[0].json()
+        assert all(r["latest_token"] == winner["token"] for r in refused)
+        _, bodies = _contested("sevens", 4, RedisStore(redis.url))
+
+
+def _apply_in_worker(args: tuple[str, str, list[dict[str, Any]], Any]) -> list[tuple[int, str]]:
+    """In another process with its own connection to the embedded store: wait for the others, then
+    apply each body; the statuses and codes (or tokens)."""
+    directory, game_id, bodies, barrier = args
+    store = EmbeddedStore(Path(directory))
+    barrier.wait()
+    results = []
+    for body in bodies:
+        status, answer = call(RING, game_id, "apply", body, store)
+        results.append((status, answer.get("token") or answer["code"]))
+    return results
+
+
+def test_two_workers_on_the_embedded_store_let_exactly_one_of_racing_moves_through(tmp_path: Path) -> None:
+    _, bodies = _contested("sjuan", 4, EmbeddedStore(tmp_path))
+    halves = [bodies[0::2], bodies[1::2]]
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager:
+        barrier = manager.Barrier(2)
+        with context.Pool(2) as pool:
+            results = pool.map(_apply_in_worker, [(str(tmp_path), "sjuan", half, barrier) for half in halves])
+    flat = [item for result in results for item in result]
+    assert len(flat) == len(bodies)
+    assert [status for status, _ in flat].count(200) == 1
+    assert {code for status, code in flat if status != 200} == {"match/stale"}
+
+
+# ---- the store down: fail closed -----------------------------------------------------------------------
+
+
+@requires_redis
+def test_with_redis_stopped_mid_match_apply_is_a_503_and_readyz_says_so(tmp_path: Path) -> None:
+    server = RedisProcess(tmp_path)
+    server.start()
+    try:
+        app = create_app(Settings(), RING, store=RedisStore(server.url))
+
+        async def scenario() -> None:
+            async with httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=app), base_url="http://rules"
+            ) as client:
+                assert (await client.get("/readyz")).status_code == 200
+                table = (await client.post("/v1/games/sevens/sealed/new", json={"players": 4})).json()
+                filled = (
+                    await client.post(
+                        "/v1/games/sevens/sealed/fill",
+                        json={"token": table["token"], "host_key": table["host_key"]},
+                    )
+                ).json()
+                state = _state("sevens", filled["token"])
+                seat = GAMES["sevens"].to_act(state)[0]
+                move = _move_json(GAMES["sevens"].legal_moves(state, seat)[0])
+                body = _body(filled["token"], seat, filled["seat_keys"][seat], move=move)
+                server.stop()
+                refused = await client.post("/v1/games/sevens/sealed/apply", json=body)
+                assert refused.status_code == 503 and refused.json()["code"] == "store/unavailable"
+                assert "token" not in refused.json()
+                ready = await client.get("/readyz")
+                assert ready.status_code == 503 and ready.json()["code"] == "service/not-ready"
+                query = """query($b: SevensMoveInput!, $t: String!, $k: String!, $s: Int!) {
+                  sevensSealedApply(token: $t, seat: $s, seat_key: $k, move: $b) {
+                    ... on SevensProblem { status code } } }"""
+                variables = {"b": move, "t": body["token"], "k": body["seat_key"], "s": seat}
+                answer = (await client.post("/graphql", json={"query": query, "variables": variables})).json()
+                assert answer["data"]["sevensSealedApply"] == {"status": 503, "code": "store/unavailable"}
+                # reads need no store: a seat still sees its hand
+                moves = await client.post(
+                    "/v1/games/sevens/sealed/moves", json=_body(filled["token"], seat, body["seat_key"])
+                )
+                assert moves.status_code == 200
+
+        asyncio.run(scenario())
+    finally:
+        server.stop()
+
+
+def test_an_embedded_store_that_cannot_be_opened_is_a_503(tmp_path: Path) -> None:
+    blocked = tmp_path / "not-a-directory"
+    blocked.write_text("a file where the data directory should be")
+    status, refused = call(RING, "sevens", "new", {"players": 4}, EmbeddedStore(blocked))
+    assert status == 503 and refused["code"] == "store/unavailable"
+
+
+# ---- the setting -----------------------------------------------------------------------------------
+
+
+def test_one_setting_chooses_the_store() -> None:
+    assert isinstance(store_from_setting("embedded", "/tmp/x", 60), EmbeddedStore)
+    assert isinstance(store_from_setting("redis://127.0.0.1:6379/0", "", 60), RedisStore)
+    assert store_from_setting("none", "", 60) is None
+    assert Settings.from_env({}).match_store == "embedded"
+    assert (
+        Settings.from_env({"RULES_MATCH_STORE": "rediss://cache:6380/1"}).match_store
+        == "rediss://cache:6380/1"
+    )
+    with pytest.raises(SettingsError, match="RULES_MATCH_STORE"):
+        Settings.from_env({"RULES_MATCH_STORE": "memcached://x"})
+    with pytest.raises(SettingsError, match="RULES_MATCH_IDLE_SECONDS"):
+        Settings.from_env({"RULES_MATCH_IDLE_SECONDS": "5"})
+
+
+# ---- plain mode: verify against the agreed entropy -------------------------------------------------
+
+
+def test_verify_refuses_entropy_that_is_not_exactly_the_agreed_list(client: Any) -> None:
+    seed = "00" * 32
+    commitment = client.post(
+        "/v1/games/sjuan/verify", json={"seed": seed, "commitment": "0" * 64, "players": 3}
+    ).json()["commitment"]
+    agreed = ["alice: 7f3a", "bob: 5512", "carol: d00d"]
+    base = {"seed": seed, "commitment": commitment, "players": 3, "agreed_entropy": agreed}
+    assert client.post("/v1/games/sjuan/verify", json={**base, "entropy": agreed}).status_code == 200
+    extra = client.post("/v1/games/sjuan/verify", json={**base, "entropy": [*agreed, "dealer: grind 1187"]})
+    assert extra.status_code == 422 and extra.json()["code"] == "entropy/not-agreed"
+    assert extra.json()["errors"][0]["path"] == "/entropy/3"
+    missing = client.post("/v1/games/sjuan/verify", json={**base, "entropy": agreed[:2]}).json()
+    assert missing["code"] == "entropy/not-agreed" and "index 2" in missing["errors"][0]["message"]
+    swapped = client.post("/v1/games/sjuan/verify", json={**base, "entropy": agreed[::-1]}).json()
+    assert swapped["code"] == "entropy/not-agreed" and "order" in swapped["errors"][0]["message"]
+
+
+def test_a_my_ship_sails_declaration_and_a_pass_seal_to_one_length() -> None:
+    # the position the length channel was seen in: seat 0 may declare (a one-suit hand) or pass
+    from sevens_rules.api.sealing import seal
+
+    game = GAMES["my-ship-sails"]
+    match = dealt(RING, "my-ship-sails", 4)
+    opened = open_token(RING, "my-ship-sails", match["token"])
+    state = _state("my-ship-sails", match["token"])
+    cards = [card for hand in state.hands for card in hand] + list(state.unused)
+    hearts = [card for card in cards if card.endswith("H")][:7]
+    rest = [card for card in cards if card not in hearts]
+    hands = [hearts, rest[0:7], rest[7:14], rest[14:21]]
+    one_suit = state.model_copy(update={"hands": hands, "unused": rest[21:]})
+    token = seal(RING, "my-ship-sails", opened._replace(state_json=one_suit.model_dump_json().encode()))
+    lengths: dict[str, set[int]] = {}
+    for move in game.legal_moves(one_suit, 0):
+        body = _body(token, 0, match["seat_keys"][0], move=_move_json(move))
+        status, applied = call(RING, "my-ship-sails", "apply", body)
+        assert status == 200, applied
+        lengths.setdefault(move.type, set()).add(len(applied["token"]))
+    assert set(lengths) == {"declare", "pass"}
+    assert len(set().union(*lengths.values())) == 1, lengths
