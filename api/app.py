@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
-from functools import cache
 
 import orjson
 from starlette.exceptions import HTTPException
@@ -98,16 +98,19 @@ def _unknown(request: Request, operations: tuple[str, ...]) -> Response:
     )
 
 
-def openapi_endpoint(keyring: Keyring | None) -> Callable[[Request], Awaitable[Response]]:
+def openapi_endpoint(
+    keyring: Keyring | None, store: MatchStore | None
+) -> Callable[[Request], Awaitable[Response]]:
     """``GET /openapi.json``: the generated OpenAPI 3.1 document of the operations this service answers.
 
     Without sealing keys the sealed operations only answer ``sealed/disabled``, so a keyless service
     leaves them out of the document it serves: a client (or a fuzzer) reading it meets no operation it
     cannot use. The committed ``openapi/openapi.json`` is the whole contract, sealed operations included,
     which a service with ``RULES_SEAL_KEYS`` serves with the examples that need a token filled in, from a
-    match of each game it seals for them on the first request (:mod:`sevens_rules.api.examples`): the
-    docs' "Try it out" then works for sealed operations too. Each worker seals its own (any worker with
-    the same keys opens them).
+    match of each game it seals for them on the first request (:mod:`sevens_rules.api.examples`) and
+    remembers in its match store: the docs' "Try it out" then works for sealed operations too, until the
+    store forgets those matches (``RULES_MATCH_IDLE_SECONDS``). Each worker seals its own (any worker
+    with the same keys opens them).
     """
     if keyring is None:
         keyless = openapi_json(sealed=False)
@@ -121,13 +124,17 @@ def openapi_endpoint(keyring: Keyring | None) -> Callable[[Request], Awaitable[R
     # inside a request would be counted as that request's
     committed = openapi_document()
 
-    @cache
-    def body() -> bytes:
-        document = with_examples(committed, sealed_examples(keyring))
-        return orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+    served: list[bytes] = []
+    making = asyncio.Lock()
 
     async def openapi(request: Request) -> Response:
-        return Response(body(), media_type="application/json")
+        async with making:
+            if not served:
+                document = with_examples(committed, await sealed_examples(keyring, store))
+                served.append(
+                    orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+                )
+        return Response(served[0], media_type="application/json")
 
     return openapi
 
@@ -205,7 +212,7 @@ def create_app(
             *operation_routes,
             Route("/v1/games/{game}/{operation}", unknown_game, methods=["GET", "POST"]),
             Route("/v1/games/{game}/sealed/{operation}", unknown_sealed, methods=["GET", "POST"]),
-            Route("/openapi.json", openapi_endpoint(keyring), methods=["GET"]),
+            Route("/openapi.json", openapi_endpoint(keyring, store), methods=["GET"]),
             *probe_routes(schema, settings.commit, store),
             Route("/metrics", metrics, methods=["GET"]),
             *docs_routes(schema),

@@ -17,6 +17,7 @@ deals for the purpose (:func:`sealed_examples`); that match is no one's, like an
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -29,6 +30,7 @@ from graphql import GraphQLField, GraphQLObjectType, GraphQLUnionType, get_named
 from sevens_rules.api.graphql import whole_fragment
 from sevens_rules.api.library_internals import core_schema
 from sevens_rules.api.limits import Settings, too_large_detail
+from sevens_rules.api.match_store import MatchStore
 from sevens_rules.api.operations import AnyGame, Operation, all_operations, games_response
 from sevens_rules.api.problems import dump, from_rules_error, problem, runner
 from sevens_rules.api.rest import unsupported_media_type
@@ -144,36 +146,69 @@ def sealed_new_request(game: AnyGame) -> dict[str, Any]:
     return {"players": example_players(game)}
 
 
-def sealed_game_examples(game: AnyGame, keyring: Keyring) -> dict[str, Example]:
-    """The examples of a game's sealed operations, by operationId, from a match it deals and seals now
-    with ``keyring``: ``moves`` and ``apply`` for a seat to act, ``view`` for seat 0."""
-    ops = _by_name(game, all_operations(keyring), sealed=True)
-    made = dict([_examples(ops["new"], sealed_new_request(game))])
-    new = made[ops["new"].operation_id].response
-    token, keys = new["token"], new["seat_keys"]
+JOIN_ENTROPY = "seat 0's own words"
+"""The entropy seat 0 joins the example tables with."""
+
+
+async def _sealed_answer(op: Operation, request: dict[str, Any]) -> tuple[str, Example]:
+    """A sealed operation's example: ``request`` and the answer (awaited where the operation claims
+    versions in a match store); a refusal is a bug in the examples."""
+    result = runner(op, op.path)(orjson.dumps(request))
+    if inspect.isawaitable(result):
+        result = await result
+    if isinstance(result, Problem):
+        raise RuntimeError(f"the example of {op.operation_id} was refused: {dump(result).decode()}")
+    return op.operation_id, Example(request, orjson.loads(dump(result)))
+
+
+async def sealed_game_examples(
+    game: AnyGame, keyring: Keyring, store: MatchStore | None
+) -> dict[str, Example]:
+    """The examples of a game's sealed operations, by operationId, from a match it opens and seals now
+    with ``keyring`` (and remembers in ``store``, as the service's own matches): seat 0 joins, the host
+    fills the other seats (which deals), then ``moves`` and ``apply`` for a seat to act, ``view`` for
+    seat 0 and ``score``. The example ``apply`` is played here, so sending it again is a retry, which
+    answers the same successor. Joining a seat and filling seats happen once per table: their requests
+    shown are for two more tables left open."""
+    ops = _by_name(game, all_operations(keyring, store), sealed=True)
+    made = dict([await _sealed_answer(ops["new"], sealed_new_request(game))])
+    table = made[ops["new"].operation_id].response
+    _, joined = await _sealed_answer(
+        ops["join"], {"token": table["token"], "seat": 0, "entropy": JOIN_ENTROPY}
+    )
+    fill = {"token": joined.response["token"], "host_key": table["host_key"]}
+    _, filled = await _sealed_answer(ops["fill"], fill)
+    # a seat joins and a host fills once: the join and fill requests shown are for tables of their own,
+    # still open, so the first to send each is answered as the answers shown (those of this match)
+    _, for_join = await _sealed_answer(ops["new"], sealed_new_request(game))
+    _, for_fill = await _sealed_answer(ops["new"], sealed_new_request(game))
+    join_request = {"token": for_join.response["token"], "seat": 0, "entropy": JOIN_ENTROPY}
+    made[ops["join"].operation_id] = Example(join_request, joined.response)
+    fill_request = {"token": for_fill.response["token"], "host_key": for_fill.response["host_key"]}
+    made[ops["fill"].operation_id] = Example(fill_request, filled.response)
+    token = filled.response["token"]
+    keys = [joined.response["seat_key"], *filled.response["seat_keys"][1:]]
     as_seat0 = {"token": token, "seat": 0, "seat_key": keys[0]}
-    to_act = answer(ops["moves"], as_seat0)["to_act"]
+    _, seen = await _sealed_answer(ops["moves"], as_seat0)
+    to_act = seen.response["to_act"]
     seat = 0 if not to_act or 0 in to_act else to_act[0]
     as_actor = {"token": token, "seat": seat, "seat_key": keys[seat]}
-    made.update([_examples(ops["moves"], as_actor)])
+    made.update([await _sealed_answer(ops["moves"], as_actor)])
     first_move = made[ops["moves"].operation_id].response["moves"][0]
     made.update(
-        [
-            _examples(ops["apply"], as_actor | {"move": first_move}),
-            _examples(ops["view"], as_seat0),
-            _examples(ops["score"], {"token": token}),
-        ]
+        [await _sealed_answer(ops["view"], as_seat0), await _sealed_answer(ops["score"], {"token": token})]
     )
+    made.update([await _sealed_answer(ops["apply"], as_actor | {"move": first_move})])
     return made
 
 
-def sealed_examples(keyring: Keyring) -> dict[str, Example]:
-    """Every sealed operation's example, by operationId, sealed with ``keyring``."""
-    return {
-        op_id: example
-        for game in GAMES.values()
-        for op_id, example in sealed_game_examples(game, keyring).items()
-    }
+async def sealed_examples(keyring: Keyring, store: MatchStore | None) -> dict[str, Example]:
+    """Every sealed operation's example, by operationId, sealed with ``keyring`` and remembered in
+    ``store``."""
+    made: dict[str, Example] = {}
+    for game in GAMES.values():
+        made.update(await sealed_game_examples(game, keyring, store))
+    return made
 
 
 def games_example() -> dict[str, Any]:

@@ -8,8 +8,6 @@ is what the GraphQL-over-HTTP spec asks of a JSON POST; transport errors are pro
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
@@ -53,17 +51,7 @@ def standard_introspection_queries() -> list[str]:
         variants.append({"descriptions": descriptions})
         variants.append({"descriptions": descriptions, **dict.fromkeys(flags, True)})
     variants += [{"descriptions": True, flag: True} for flag in flags]
-    return [get_introspection_query(**variant) for variant in variants] + [console_introspection_query()]
-
-
-def console_introspection_query() -> str:
-    """The introspection query of the service's own console page (``GET /graphql``), read from the page:
-    its answer lists every root field with its arguments, which outgrew the value budget as operations
-    were added, and is the same for every visitor."""
-    page = (Path(__file__).parent / "static" / "console.html").read_text()
-    found = re.search(r"const query = `(\{ __schema .*?)`;", page, re.DOTALL)
-    assert found is not None, "static/console.html lists its root fields with an introspection query"
-    return found.group(1)
+    return [get_introspection_query(**variant) for variant in variants]
 
 
 class GraphQLEndpoint:
