@@ -20,6 +20,11 @@ from sevens_rules.engine.bots.sampler import rng_for
 from sevens_rules.engine.errors import IssueAt, MatchOverError, NotYourTurnError
 from sevens_rules.schema.bots import BotLevel
 
+SEEDED_ITERATIONS_PER_MS = 2
+"""Search iterations per millisecond of budget when a ``bot_seed`` is given: a seeded search runs a fixed
+number of iterations (the budget still bounds it), so that the same view, seed and budget give the same
+move whatever the machine's load, as long as the machine keeps up (bench/README.md has today's rates)."""
+
 
 @dataclass(frozen=True)
 class BotChoice:
@@ -78,6 +83,8 @@ def choose(
         from sevens_rules.engine.bots.search import search_move
 
         deadline = started + budget_ms / 1000
+        if iterations is None and bot_seed is not None:
+            iterations = budget_ms * SEEDED_ITERATIONS_PER_MS
         move, ran = search_move(game, state, seat, moves, rng, deadline, iterations)
     elapsed = (time.perf_counter() - started) * 1000
     return BotChoice(move, level, ran, round(elapsed, 3))

@@ -7,7 +7,7 @@ this module changes. A search clones nothing: wire states are immutable, and eve
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from sevens_rules.engine.game import Game
@@ -26,6 +26,17 @@ def to_act(game: AnyGame, state: Any) -> list[int]:
 def legal_moves(game: AnyGame, state: Any, seat: int) -> list[Any]:
     """The legal moves of ``seat``, a seat to act, in the engine's stable order."""
     return game.acting_moves(state, seat)
+
+
+def move_key(move: Any) -> Hashable:
+    """A hashable key of ``move``, equal for equal moves (a move's list fields, such as a discard's
+    cards, make the model itself unhashable)."""
+    try:
+        hash(move)
+    except TypeError:
+        return tuple(tuple(v) if isinstance(v, list) else v for v in move.__dict__.values())
+    hashable: Hashable = move
+    return hashable
 
 
 def play(game: AnyGame, state: Any, move: Any) -> Any:

@@ -52,20 +52,21 @@ def search_move(
     and the iterations run. ``moves`` are ``seat``'s legal moves in ``state``."""
     sampler = Sampler(game, state, seat)
     before = position.totals(game, state)
+    key = position.move_key
     root = Node(seat)
     for move in moves:
-        root.children[move] = Node(seat)
+        root.children[key(move)] = Node(seat)
     ran = 0
     clock = time.perf_counter
     while (iterations is None or ran < iterations) and clock() < deadline:
         _iterate(game, sampler.draw(rng, fresh_seed=False), seat, root, before, rng)
         ran += 1
-    best = max(moves, key=lambda move: root.children[move].visits)
+    best = max(moves, key=lambda move: root.children[key(move)].visits)
     return best, ran
 
 
 def _iterate(game: AnyGame, state: Any, seat: int, root: Node, before: list[int], rng: random.Random) -> None:
-    to_act, legal_moves, play = position.to_act, position.legal_moves, position.play
+    to_act, legal_moves, play, key = position.to_act, position.legal_moves, position.play, position.move_key
     node = root
     path: list[Node] = []
     actor = seat  # at the root the bot chooses, even where other seats choose in the same step
@@ -74,20 +75,22 @@ def _iterate(game: AnyGame, state: Any, seat: int, root: Node, before: list[int]
         legal = legal_moves(game, state, actor)
         children = node.children
         untried = []
-        for move in legal:
-            child = children.get(move)
+        keys = [key(move) for move in legal]
+        for index, move_id in enumerate(keys):
+            child = children.get(move_id)
             if child is None:
-                untried.append(move)
+                untried.append(index)
             else:
                 child.available += 1
         if untried:
-            move = untried[rng.randrange(len(untried))]
-            child = children[move] = Node(actor)
+            index = untried[rng.randrange(len(untried))]
+            child = children[keys[index]] = Node(actor)
             child.available = 1
             expanded = True
         else:
-            move = _ucb_choice(children, legal)
-            child = children[move]
+            index = _ucb_choice(children, keys)
+            child = children[keys[index]]
+        move = legal[index]
         path.append(child)
         state = play(game, state, move)
         node = child
@@ -108,16 +111,17 @@ def _iterate(game: AnyGame, state: Any, seat: int, root: Node, before: list[int]
         visited.reward += rewards[visited.actor]
 
 
-def _ucb_choice(children: dict[Any, Node], legal: list[Any]) -> Any:
-    best_move = None
+def _ucb_choice(children: dict[Any, Node], keys: list[Any]) -> int:
+    """The index in ``keys`` of the child with the best UCB1 value (an unvisited one first)."""
+    best_index = 0
     best_value = -1.0
-    for move in legal:
-        child = children[move]
+    for index, move_id in enumerate(keys):
+        child = children[move_id]
         if child.visits == 0:
-            return move
+            return index
         value = child.reward / child.visits + EXPLORATION * math.sqrt(
             math.log(child.available) / child.visits
         )
         if value > best_value:
-            best_value, best_move = value, move
-    return best_move
+            best_value, best_index = value, index
+    return best_index
