@@ -5,7 +5,8 @@ Each iteration draws a full state consistent with the bot's information (a *dete
 the one tree of the bot's information set down the moves that determinization allows, choosing by UCB1
 with availability counts (a move's parent visits are the times it was available), adds one node, plays
 the deal out with uniform random moves, and credits each node's reward to the seat that moved there.
-The reward is the deal's ranking (:func:`position.rewards`): a playout ends when the deal does. The
+The reward is the deal's ranking (:func:`position.rewards`): a playout ends when the deal does, or after
+:data:`PLAYOUT_MOVES` moves. The
 move answered is the root move visited most (ties: the engine's order of the legal moves).
 
 Every engine call goes through :mod:`sevens_rules.engine.bots.position`.
@@ -20,10 +21,18 @@ from typing import Any
 
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.position import AnyGame
+from sevens_rules.engine.bots.rules import rules_move
 from sevens_rules.engine.bots.sampler import Sampler
 
 EXPLORATION = 0.7
 """UCB1's exploration constant for rewards in 0..1."""
+
+RANDOM_PLAYOUT_MOVES = 0.25
+"""The chance that a playout move is uniform random rather than the rules heuristic's."""
+
+PLAYOUT_MOVES = 200
+"""The most moves a playout makes: a My Ship Sails deal of random passes may last thousands of moves; a
+playout cut short is judged by :func:`position.progress`."""
 
 
 class Node:
@@ -98,12 +107,21 @@ def _iterate(game: AnyGame, state: Any, seat: int, root: Node, before: list[int]
         if not acting or expanded:
             break
         actor = acting[0]
-    # playout: uniform random moves to the end of the deal
+    # playout to the end of the deal (or PLAYOUT_MOVES): each seat plays the rules heuristic's move,
+    # or with chance RANDOM_PLAYOUT_MOVES a uniform random one
     acting = to_act(game, state)
-    while acting:
+    for _ in range(PLAYOUT_MOVES):
+        if not acting:
+            break
         mover = acting[0]
         legal = legal_moves(game, state, mover)
-        state = play(game, state, legal[rng.randrange(len(legal))])
+        if len(legal) == 1:
+            move = legal[0]
+        elif rng.random() < RANDOM_PLAYOUT_MOVES:
+            move = legal[rng.randrange(len(legal))]
+        else:
+            move = rules_move(game, state, mover, legal, rng)
+        state = play(game, state, move)
         acting = to_act(game, state)
     rewards = position.rewards(game, before, state)
     for visited in path:
