@@ -27,8 +27,16 @@ from sevens_rules.engine.bots.sampler import Sampler
 EXPLORATION = 0.7
 """UCB1's exploration constant for rewards in 0..1."""
 
-RANDOM_PLAYOUT_MOVES = 0.25
+RANDOM_PLAYOUT_MOVES = 0.1
 """The chance that a playout move is uniform random rather than the rules heuristic's."""
+
+CLEARLY_WORSE = 1.0
+"""Standard errors by which the heuristic's move must trail the search's best to be overruled."""
+
+TREE_DEPTH = 1
+"""Levels of the information-set tree grown below the root. One (flat UCB over the seat's moves) measured
+stronger than a deeper tree at the budgets the service allows: a few hundred iterations spread over
+deeper levels leave the root's means noisier (bench/README.md)."""
 
 PLAYOUT_MOVES = 200
 """The most moves a playout makes: a My Ship Sails deal of random passes may last thousands of moves; a
@@ -71,7 +79,23 @@ def search_move(
         _iterate(game, sampler.draw(rng, fresh_seed=False), seat, root, before, rng)
         ran += 1
     best = max(moves, key=lambda move: root.children[key(move)].visits)
-    return best, ran
+    return _preferred(root, best, rules_move(game, state, seat, moves, rng), key), ran
+
+
+def _preferred(root: Node, best: Any, heuristic: Any, key: Any) -> Any:
+    """The search's most visited move, unless the rules heuristic's move is not clearly worse: its mean
+    reward must trail by more than :data:`CLEARLY_WORSE` standard errors (rewards lie in 0..1, so a
+    mean's variance is at most 1/4 over its visits). Few iterations leave the means noisy, and the
+    heuristic is the better guess until the search has evidence against it."""
+    if best is heuristic:
+        return best
+    chosen, kept = root.children[key(best)], root.children[key(heuristic)]
+    if not chosen.visits or not kept.visits:
+        return heuristic
+    margin = CLEARLY_WORSE * math.sqrt(0.25 / chosen.visits + 0.25 / kept.visits)
+    if chosen.reward / chosen.visits - kept.reward / kept.visits > margin:
+        return best
+    return heuristic
 
 
 def _iterate(game: AnyGame, state: Any, seat: int, root: Node, before: list[int], rng: random.Random) -> None:
@@ -104,7 +128,7 @@ def _iterate(game: AnyGame, state: Any, seat: int, root: Node, before: list[int]
         state = play(game, state, move)
         node = child
         acting = to_act(game, state)
-        if not acting or expanded:
+        if not acting or expanded or len(path) >= TREE_DEPTH:
             break
         actor = acting[0]
     # playout to the end of the deal (or PLAYOUT_MOVES): each seat plays the rules heuristic's move,
