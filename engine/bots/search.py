@@ -1,13 +1,14 @@
 """The ``search`` level: single-observer Information Set Monte Carlo Tree Search (Cowling, Powley and
-Whitehouse, 2012) over states drawn by the sampler.
+Whitehouse, 2012) over states drawn by the sampler, its tree :data:`TREE_DEPTH` levels deep.
 
 Each iteration draws a full state consistent with the bot's information (a *determinization*), walks
 the one tree of the bot's information set down the moves that determinization allows, choosing by UCB1
 with availability counts (a move's parent visits are the times it was available), adds one node, plays
-the deal out with uniform random moves, and credits each node's reward to the seat that moved there.
-The reward is the deal's ranking (:func:`position.rewards`): a playout ends when the deal does, or after
-:data:`PLAYOUT_MOVES` moves. The
-move answered is the root move visited most (ties: the engine's order of the legal moves).
+the deal out (each seat following the rules heuristic, or a uniform move with chance
+:data:`RANDOM_PLAYOUT_MOVES`), and credits each node's reward to the seat that moved there. The reward is
+the deal's ranking (:func:`position.rewards`): a playout ends when the deal does, or after
+:data:`PLAYOUT_MOVES` moves. The move answered is the root move visited most (ties: the engine's order of
+the legal moves), unless the rules heuristic's move is not clearly worse (:func:`_preferred`).
 
 Every engine call goes through :mod:`sevens_rules.engine.bots.position`.
 """
@@ -34,9 +35,9 @@ CLEARLY_WORSE = 1.0
 """Standard errors by which the heuristic's move must trail the search's best to be overruled."""
 
 TREE_DEPTH = 1
-"""Levels of the information-set tree grown below the root. One (flat UCB over the seat's moves) measured
-stronger than a deeper tree at the budgets the service allows: a few hundred iterations spread over
-deeper levels leave the root's means noisier (bench/README.md)."""
+"""Levels of the information-set tree grown below the root. One (flat UCB over the seat's moves): at the
+budgets the service allows, a few hundred iterations spread over deeper levels leave the root's means
+noisier, and the deeper tree did not measure stronger (bench/README.md)."""
 
 PLAYOUT_MOVES = 200
 """The most moves a playout makes: a My Ship Sails deal of random passes may last thousands of moves; a
