@@ -97,6 +97,21 @@ def _examples(op: Operation, request: dict[str, Any]) -> tuple[str, Example]:
     return op.operation_id, Example(request, answer(op, request))
 
 
+EXAMPLE_BOT_SEED = "example"
+"""The ``sample_seed`` and ``bot_seed`` of the examples (a seeded sample and bot answer the same)."""
+BOT_CHOICE = {"level": "rules", "bot_seed": EXAMPLE_BOT_SEED}
+
+
+def timeless(answer: dict[str, Any]) -> dict[str, Any]:
+    """A bot's answer with ``elapsed_ms`` 0: the rest of a seeded answer is the same every time, the
+    time spent is not (the committed document would change with every export)."""
+    return answer | {"elapsed_ms": 0.0}
+
+
+def bot_example(op: Operation, request: dict[str, Any]) -> tuple[str, Example]:
+    return op.operation_id, Example(request, timeless(answer(op, request)))
+
+
 def game_examples(game: AnyGame) -> dict[str, Example]:
     """The examples of a game's plain operations, by operationId, from its deal with :data:`EXAMPLE_SEED`."""
     ops = _by_name(game, all_operations(), sealed=False)
@@ -105,11 +120,14 @@ def game_examples(game: AnyGame) -> dict[str, Example]:
     state = made[ops["new"].operation_id].response["state"]
     made.update([_examples(ops["moves"], {"state": state})])
     first_move = made[ops["moves"].operation_id].response["moves"][0]
+    to_act = made[ops["moves"].operation_id].response["to_act"]
     made.update(
         [
             _examples(ops["apply"], {"state": state, "move": first_move}),
             _examples(ops["score"], {"state": state}),
             _examples(ops["view"], {"state": state, "player": 0}),
+            _examples(ops["sample"], {"state": state, "player": 0, "sample_seed": EXAMPLE_BOT_SEED}),
+            bot_example(ops["bot"], {"state": state, "player": to_act[0], **BOT_CHOICE}),
             # seed answers a fresh seed every time: the example answer is the deal's own seed
             (
                 ops["seed"].operation_id,
@@ -198,6 +216,9 @@ async def sealed_game_examples(
     made.update(
         [await _sealed_answer(ops["view"], as_seat0), await _sealed_answer(ops["score"], {"token": token})]
     )
+    made.update([await _sealed_answer(ops["sample"], as_seat0 | {"sample_seed": EXAMPLE_BOT_SEED})])
+    bot_id, bot = await _sealed_answer(ops["bot"], as_actor | BOT_CHOICE)
+    made[bot_id] = Example(bot.request, timeless(bot.response))
     made.update([await _sealed_answer(ops["apply"], as_actor | {"move": first_move})])
     return made
 
