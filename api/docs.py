@@ -5,6 +5,8 @@
   ``/docs/assets/`` (only the files the pages use), never from a CDN.
 - ``GET /graphql``: a small GraphQL console written for this project (``static/console.html``: query,
   variables, run, result, and the root fields listed by introspection); ``POST /graphql`` stays the API.
+- ``GET /play``: a table where one person plays any game against bots through the public REST API
+  (``static/play.html``; its script ``GET /play/play.js`` is compiled from ``web/play.ts``).
 - ``GET /rules`` and ``GET /rules/{game}``: the rules reference, one Markdown page per game
   (``docs/rules/`` in the repository, shipped in the package as ``sevens_rules/rules``).
 """
@@ -58,6 +60,16 @@ def rules_page(page: str) -> str | None:
     return (files("sevens_rules") / "rules" / f"{page}.md").read_text(encoding="utf-8")
 
 
+@cache
+def _static_bytes(name: str) -> bytes:
+    return (files("sevens_rules.api") / "static" / name).read_bytes()
+
+
+async def play_script(request: Request) -> Response:
+    """``GET /play/play.js``: the table's compiled script."""
+    return Response(_static_bytes("play.js"), media_type="text/javascript; charset=utf-8")
+
+
 def _html_page(path: str, name: str) -> Route:
     """A route serving one of this project's pages (``static/<name>``) at ``path``."""
 
@@ -108,6 +120,8 @@ def docs_routes() -> list[BaseRoute]:
         Route("/docs/assets/{name}", asset, methods=["GET"]),
         # POST /graphql is the API (api/app.py); a browser's GET gets the console, which POSTs to it
         _html_page("/graphql", "console.html"),
+        _html_page("/play", "play.html"),
+        Route("/play/play.js", play_script, methods=["GET"]),
         Route(rules_path("").rstrip("/"), rules, methods=["GET"]),
         Route(rules_path("{page}"), rules, methods=["GET"]),
     ]
