@@ -108,7 +108,7 @@ class _TypeBuilder:
             return list[self.annotation(get_args(annotation)[0], as_input, names)]  # type: ignore[misc]
         if origin is Literal:
             return type(get_args(annotation)[0])
-        if annotation in (bool, int, str):
+        if annotation in (bool, int, str, float):  # float: a bot's elapsed milliseconds
             return annotation
         if isinstance(annotation, type) and issubclass(annotation, Enum):
             if annotation not in self.enums:

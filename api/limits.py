@@ -76,6 +76,9 @@ class Settings:
     ``critical``."""
     commit: str | None = None
     """``RULES_COMMIT``: the source commit, shown by ``GET /version`` (the image sets it at build)."""
+    bot_max_budget_ms: int = 200
+    """``RULES_BOT_MAX_BUDGET_MS``: the largest ``budget_ms`` a bot request may ask for, 1-10000 (read by
+    ``api/bots.py``; checked here at startup)."""
     body_timeout: float = BODY_TIMEOUT_SECONDS
     """Seconds allowed for the whole request body (not an environment variable)."""
 
@@ -121,6 +124,7 @@ class Settings:
             graphql_cache_bytes=_integer(
                 env, "RULES_GRAPHQL_CACHE_BYTES", cls.graphql_cache_bytes, 0, 1 << 30
             ),
+            bot_max_budget_ms=_integer(env, "RULES_BOT_MAX_BUDGET_MS", cls.bot_max_budget_ms, 1, 10_000),
             host=env.get("HOST", "").strip() or cls.host,
             port=_integer(env, "PORT", cls.port, 1, 65535),
             workers=_integer(env, "WEB_CONCURRENCY", cls.workers, 1, 64),

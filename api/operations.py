@@ -1,5 +1,5 @@
-"""The operation list: for every game, ``new``, ``moves``, ``apply``, ``score``, ``view``, ``seed`` and
-``verify``.
+"""The operation list: for every game, ``new``, ``moves``, ``apply``, ``score``, ``view``, ``seed``,
+``verify``, ``sample`` and ``bot``.
 
 REST paths, GraphQL root fields and the OpenAPI document are all generated from this one list, so an
 operation exists on both surfaces with the same request and response models.
@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
+from sevens_rules.api.bots import bot_models, plain_runs
+from sevens_rules.api.bots import sealed_runs as sealed_bot_runs
 from sevens_rules.api.game_models import operation_models
 from sevens_rules.api.sealed import sealed_models, sealed_runs
 from sevens_rules.api.sealing import Keyring
@@ -32,7 +34,7 @@ class Operation:
 
     game: AnyGame
     name: str
-    """``new``, ``moves``, ``apply``, ``score``, ``view``, ``seed`` or ``verify``."""
+    """``new``, ``moves``, ``apply``, ``score``, ``view``, ``seed``, ``verify``, ``sample`` or ``bot``."""
     summary: str
     request: type[WireModel]
     response: type[WireModel]
@@ -102,6 +104,8 @@ def game_operations(game: AnyGame) -> list[Operation]:
         )
 
     name = game.name
+    b = bot_models(game.id)
+    bot_runs = plain_runs(game)
     return [
         Operation(game, "new", f"Start a match of {name}", m.new_request, m.new_response, m.problem, new),
         Operation(
@@ -134,11 +138,30 @@ def game_operations(game: AnyGame) -> list[Operation]:
             m.problem,
             verify,
         ),
+        Operation(
+            game,
+            "sample",
+            f"Full {name} states consistent with one seat's information",
+            b.sample_request,
+            b.sample_response,
+            m.problem,
+            bot_runs["sample"],
+        ),
+        Operation(
+            game,
+            "bot",
+            f"A bot's move for one seat in {name}",
+            b.bot_request,
+            b.bot_response,
+            m.problem,
+            bot_runs["bot"],
+        ),
     ]
 
 
 def sealed_operations(game: AnyGame, keyring: Keyring | None) -> list[Operation]:
-    """The five referee-mode operations of ``game``, opening and sealing tokens with ``keyring``
+    """The referee-mode operations of ``game`` (the five of a match, then ``sample`` and ``bot``),
+    opening and sealing tokens with ``keyring``
     (without keys they answer a problem saying how to enable them)."""
     m = sealed_models(game.id)
     runs = sealed_runs(game, keyring)
@@ -155,6 +178,18 @@ def sealed_operations(game: AnyGame, keyring: Keyring | None) -> list[Operation]
         ),
         "score": (f"Scores of a sealed {name} match", m.score_request, m.score_response),
     }
+    b = bot_models(game.id)
+    runs = {**runs, **sealed_bot_runs(game, keyring)}
+    table["sample"] = (
+        f"Full {name} states consistent with the caller's seat's information",
+        b.sealed_sample_request,
+        b.sealed_sample_response,
+    )
+    table["bot"] = (
+        f"A bot's move for the caller's seat in a sealed {name} match",
+        b.sealed_bot_request,
+        b.sealed_bot_response,
+    )
     return [
         Operation(game, op, summary, request, response, problem, runs[op], sealed=True)
         for op, (summary, request, response) in table.items()

@@ -32,8 +32,8 @@ from tests.seeds import seed_hex
 
 PROBLEM = "application/problem+json"
 JSON = {"content-type": "application/json"}
-OPERATIONS = ("new", "moves", "apply", "score", "view", "seed", "verify")
-SEALED_OPERATIONS = ("new", "moves", "apply", "view", "score")
+OPERATIONS = ("new", "moves", "apply", "score", "view", "seed", "verify", "sample", "bot")
+SEALED_OPERATIONS = ("new", "moves", "apply", "view", "score", "sample", "bot")
 RANKS = "A23456789TJQK"
 DECK = [rank + suit for suit in "CDHS" for rank in RANKS]
 ROOT = Path(__file__).resolve().parent.parent

@@ -27,8 +27,8 @@ from sevens_rules.api.operations import games_response
 from sevens_rules.engine.registry import GAMES
 from tests.sealed_helpers import keyring
 
-OPERATIONS = ("new", "moves", "apply", "score", "view", "seed", "verify")
-SEALED_OPERATIONS = ("new", "moves", "apply", "score", "view")
+OPERATIONS = ("new", "moves", "apply", "score", "view", "seed", "verify", "sample", "bot")
+SEALED_OPERATIONS = ("new", "moves", "apply", "score", "view", "sample", "bot")
 BOUND_KEYWORDS = {"ge", "gt", "le", "lt"}
 """pydantic's names for bounds; JSON Schema spells them minimum/maximum/exclusiveMinimum/exclusiveMaximum."""
 

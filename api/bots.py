@@ -1,0 +1,130 @@
+"""The ``sample`` and ``bot`` operations of every game, plain and sealed (referee mode).
+
+The plain ones read a posted state (checked first, as every operation does); the sealed ones open the
+caller's token and check its seat key, and answer for that seat only. A bot reads only what its seat
+may see (see :mod:`sevens_rules.engine.bots.levels`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any, NoReturn
+
+from sevens_rules.api.sealed import DISABLED_DETAIL
+from sevens_rules.api.sealing import Keyring, SealedModeDisabledError, check_seat_key, open_token
+from sevens_rules.engine.bots.levels import BotChoice, choose
+from sevens_rules.engine.bots.sampler import sample_states
+from sevens_rules.engine.errors import InvalidRequestError, IssueAt
+from sevens_rules.engine.game import Game, constructed
+from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.bots import BUDGET_LIMIT_MS, BotModels, build_bot_models
+
+AnyGame = Game[Any, Any, Any, Any, Any, Any]
+
+DEFAULT_MAX_BUDGET_MS = 200
+"""The largest ``budget_ms`` a bot request may ask for, unless ``RULES_BOT_MAX_BUDGET_MS`` says otherwise."""
+DEFAULT_BUDGET_MS = 100
+"""The budget of a bot request that names none (or the maximum, when that is lower)."""
+MAX_BUDGET_VARIABLE = "RULES_BOT_MAX_BUDGET_MS"
+
+
+def max_budget_ms(env: Mapping[str, str] | None = None) -> int:
+    """The configured maximum ``budget_ms`` (``RULES_BOT_MAX_BUDGET_MS``, 1 to 10,000; default 200).
+    The service checks the variable at startup (``api/limits.py``) and reads it here once."""
+    return _max_budget_ms(
+        os.environ.get(MAX_BUDGET_VARIABLE, "") if env is None else env.get(MAX_BUDGET_VARIABLE, "")
+    )
+
+
+@cache
+def _max_budget_ms(raw: str) -> int:
+    raw = raw.strip()
+    if raw.isdigit() and 1 <= int(raw) <= BUDGET_LIMIT_MS:
+        return int(raw)
+    return DEFAULT_MAX_BUDGET_MS
+
+
+@cache
+def bot_models(game_id: str) -> BotModels:
+    """The ``sample`` and ``bot`` models of one game, built once."""
+    game = GAMES[game_id]
+    return build_bot_models(game.id, game.name, game.models)
+
+
+def checked_budget(budget_ms: int | None) -> int:
+    """The budget to think within, refusing one above the configured maximum."""
+    most = max_budget_ms()
+    if budget_ms is None:
+        return min(DEFAULT_BUDGET_MS, most)
+    if budget_ms > most:
+        raise InvalidRequestError(
+            f"budget_ms may be at most {most} on this service.",
+            [IssueAt(("budget_ms",), f"must be at most {most} (the configured maximum)")],
+        )
+    return budget_ms
+
+
+def _answer(model: type[Any], choice: BotChoice) -> Any:
+    return constructed(
+        model,
+        move=choice.move,
+        level=choice.level,
+        iterations=choice.iterations,
+        elapsed_ms=choice.elapsed_ms,
+    )
+
+
+def plain_runs(game: AnyGame) -> dict[str, Callable[[Any], Any]]:
+    """``sample`` and ``bot`` on a posted state, by name."""
+    m = bot_models(game.id)
+
+    def sample(req: Any) -> Any:
+        game.check(req.state)
+        game.check_seat(req.state, req.player, "player")
+        states = sample_states(game, req.state, req.player, req.count, req.sample_seed)
+        return constructed(m.sample_response, states=states)
+
+    def bot(req: Any) -> Any:
+        game.check(req.state)
+        game.check_seat(req.state, req.player, "player")
+        budget = checked_budget(req.budget_ms)
+        return _answer(m.bot_response, choose(game, req.state, req.player, req.level, budget, req.bot_seed))
+
+    return {"sample": sample, "bot": bot}
+
+
+def sealed_runs(game: AnyGame, keyring: Keyring | None) -> dict[str, Callable[[Any], Any]]:
+    """``sample`` and ``bot`` on a sealed match, for the caller's seat, by name (without server keys, each
+    refuses as every sealed operation does)."""
+    if keyring is None:
+        return {"sample": _disabled, "bot": _disabled}
+    m = bot_models(game.id)
+    parse_state = game.models.state.model_validate_json
+
+    def opened(req: Any) -> Any:
+        sealed = open_token(keyring, game.id, req.token)
+        state = parse_state(sealed.state_json)
+        game.check_seat(state, req.seat, "seat")
+        check_seat_key(keyring, game.id, sealed, req.seat, req.seat_key)
+        return state
+
+    def sample(req: Any) -> Any:
+        state = opened(req)
+        states = sample_states(game, state, req.seat, req.count, req.sample_seed)
+        return constructed(m.sealed_sample_response, states=states)
+
+    def bot(req: Any) -> Any:
+        budget = checked_budget(req.budget_ms)
+        state = opened(req)
+        return _answer(
+            m.sealed_bot_response,
+            choose(game, state, req.seat, req.level, budget, req.bot_seed, argument="seat"),
+        )
+
+    return {"sample": sample, "bot": bot}
+
+
+def _disabled(req: Any) -> NoReturn:
+    raise SealedModeDisabledError(DISABLED_DETAIL)

@@ -1,0 +1,212 @@
+"""``python -m bench bots``: tournaments between the bot levels, a table per game and table size.
+
+Every game is dealt from seeded deals (deal k from seed k written as 64 hex digits) and each deal is
+played once per seat rotation, so every level sits in every seat of the same cards:
+
+- two sides (two seats, or partners in Four-handed Seven-Up and four-seat Sedmice): the tested level
+  holds one side, the opponent level the other, then the sides swap;
+- three seats or more: the tested level holds one seat, the opponent level every other one, and the
+  tested seat goes round the table.
+
+A game is a deal by default (``--unit deal``: the deal's points decide, penalty games lowest) or a whole
+match (``--unit match``). A win counts 1, a tie for first 1/k among the k tied. The table gives the win
+rate with a 95% confidence interval (normal approximation, at least ±0 and clipped to 0..1), the chance
+share (1/n seats, or 1/2 sides) and the issue's target. Search runs a fixed number of iterations per move
+(``--iterations``), so a run is reproducible and does not depend on the machine's load; ``--budget-ms``
+gives it a time budget instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sevens_rules.engine.bots import position
+from sevens_rules.engine.bots.levels import choose
+from sevens_rules.engine.dealing import Seeding
+from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.bots import BotLevel
+
+AnyGame = Any
+
+TEAM_GAMES = {("four-handed-seven-up", 4), ("sedmice", 4)}
+"""The tables played by two sides of partners (seats 0+2 and 1+3)."""
+
+PAIRINGS: tuple[tuple[BotLevel, BotLevel], ...] = (
+    (BotLevel.search, BotLevel.random),
+    (BotLevel.search, BotLevel.rules),
+    (BotLevel.rules, BotLevel.random),
+)
+"""Tested level against opponent level."""
+
+
+@dataclass
+class Tally:
+    """Wins (ties shared) over games played."""
+
+    wins: float = 0.0
+    games: int = 0
+    search_moves: int = 0
+    search_iterations: int = 0
+    search_seconds: float = 0.0
+
+    def interval(self) -> tuple[float, float, float]:
+        """The win rate and its 95% confidence interval."""
+        if not self.games:
+            return 0.0, 0.0, 0.0
+        rate = self.wins / self.games
+        half = 1.96 * math.sqrt(max(rate * (1 - rate), 0.0) / self.games)
+        return rate, max(0.0, rate - half), min(1.0, rate + half)
+
+
+def target(tested: BotLevel, opponent: BotLevel, sides: int) -> float:
+    """The issue's strength target for a tested level against an opponent level."""
+    chance = 1 / sides
+    if tested is BotLevel.rules:
+        return chance  # rules beats random: better than the chance share
+    if sides == 2:
+        return 0.8 if opponent is BotLevel.random else 0.6
+    return 2 * chance if opponent is BotLevel.random else 1.25 * chance
+
+
+def play_deal(
+    game: AnyGame,
+    state: Any,
+    levels: Sequence[BotLevel],
+    seed: str,
+    iterations: int | None,
+    budget_ms: int,
+    tally: Tally,
+    until_match_end: bool,
+) -> Any:
+    """Play ``state`` to the end of its deal (or match) with each seat's level; the final state."""
+    step = 0
+    while True:
+        seats = position.to_act(game, state)
+        if not seats:
+            if not until_match_end or state.phase == "match_over":
+                return state
+            seats = game.to_act(state)  # next_deal
+        seat = seats[0]
+        level = levels[seat]
+        choice = choose(game, state, seat, level, budget_ms, f"{seed}/{step}", iterations)
+        if level is BotLevel.search and choice.iterations:
+            tally.search_moves += 1
+            tally.search_iterations += choice.iterations
+            tally.search_seconds += choice.elapsed_ms / 1000
+        state = game.apply(state, choice.move)[0]
+        step += 1
+
+
+def score_seats(game: AnyGame, start: Any, end: Any, until_match_end: bool) -> list[float]:
+    """Each seat's share of the win: 1/k for each of the k best (deal gain, or match winners)."""
+    n = len(start.hands)
+    if until_match_end:
+        winners = set(game.outcome(end).winners)
+        return [1 / len(winners) if seat in winners else 0.0 for seat in range(n)]
+    before, after = position.totals(game, start), position.totals(game, end)
+    gains = [after[s] - before[s] for s in range(n)]
+    best = max(gains)
+    tied = [s for s in range(n) if gains[s] == best]
+    return [1 / len(tied) if s in tied else 0.0 for s in range(n)]
+
+
+def run_table(
+    game_id: str, players: int, tested: BotLevel, opponent: BotLevel, args: argparse.Namespace
+) -> tuple[Tally, int]:
+    """Play ``args.deals`` seeded deals with every rotation; the tally and the number of sides."""
+    game = GAMES[game_id]
+    teams = (game_id, players) in TEAM_GAMES
+    sides = 2 if teams else players
+    tally = Tally()
+    for k in range(args.deals):
+        seed = f"{k + args.first_seed:064x}"
+        for rotation in range(sides):
+            if teams:
+                levels = [tested if seat % 2 == rotation else opponent for seat in range(players)]
+                mine = [seat for seat in range(players) if seat % 2 == rotation]
+            else:
+                levels = [tested if seat == rotation else opponent for seat in range(players)]
+                mine = [rotation]
+            start = game.new(players, game.models.options(), Seeding(seed), None, k % players)
+            end = play_deal(
+                game,
+                start,
+                levels,
+                f"{seed}/{rotation}",
+                args.iterations,
+                args.budget_ms,
+                tally,
+                args.unit == "match",
+            )
+            shares = score_seats(game, start, end, args.unit == "match")
+            # a side's share of the win is the sum of its seats' shares (partners score alike)
+            tally.wins += sum(shares[seat] for seat in mine)
+            tally.games += 1
+    return tally, sides
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench bots", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="*", default=list(GAMES), help="game ids (default: all)")
+    parser.add_argument("--sizes", nargs="*", type=int, help="table sizes (default: smallest and four)")
+    parser.add_argument("--deals", type=int, default=20, help="seeded deals per table and pairing")
+    parser.add_argument("--first-seed", type=int, default=1, help="seed of the first deal")
+    parser.add_argument("--iterations", type=int, default=300, help="search iterations per move")
+    parser.add_argument("--budget-ms", type=int, default=200, help="search budget per move (ms)")
+    parser.add_argument("--time", action="store_true", help="search by --budget-ms, not --iterations")
+    parser.add_argument("--unit", choices=("deal", "match"), default="deal", help="what a game is")
+    parser.add_argument(
+        "--pairings", nargs="*", default=[f"{a}-{b}" for a, b in PAIRINGS], help="tested-opponent levels"
+    )
+    args = parser.parse_args(argv)
+    if args.time:
+        args.iterations = None
+    return args
+
+
+def default_sizes(game_id: str) -> list[int]:
+    sizes = GAMES[game_id].table_sizes()
+    chosen = {sizes[0]}
+    if 4 in sizes:
+        chosen.add(4)
+    return sorted(chosen)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    mode = f"{args.iterations} iterations per search move" if args.iterations else f"{args.budget_ms} ms"
+    print(
+        f"bots: {args.deals} seeded deals per table and pairing, each rotation; search {mode}; {args.unit}s"
+    )
+    for game_id in args.games:
+        sizes = args.sizes or default_sizes(game_id)
+        for players in sizes:
+            if players not in GAMES[game_id].table_sizes():
+                continue
+            print(f"\n### {game_id}, {players} seats\n")
+            print("| tested | against | games | win rate | 95% CI | chance | target | met | search it/s |")
+            print("|---|---|---|---|---|---|---|---|---|")
+            for pairing in args.pairings:
+                tested, opponent = (BotLevel(level) for level in pairing.split("-"))
+                tally, sides = run_table(game_id, players, tested, opponent, args)
+                rate, low, high = tally.interval()
+                goal = target(tested, opponent, sides)
+                met = (
+                    "yes"
+                    if low >= goal or (tested is BotLevel.rules and low > goal)
+                    else ("no" if high < goal else "unclear")
+                )
+                speed = (
+                    f"{tally.search_iterations / tally.search_seconds:,.0f}" if tally.search_seconds else "-"
+                )
+                print(
+                    f"| {tested} | {'all ' if sides > 2 else ''}{opponent} | {tally.games} | {rate:.0%} | "
+                    f"{low:.0%}-{high:.0%} | {1 / sides:.0%} | {'>' if tested is BotLevel.rules else '≥'}"
+                    f"{goal:.0%} | {met} | {speed} |",
+                    flush=True,
+                )
+    return 0

@@ -1,0 +1,93 @@
+"""The bot levels: ``random``, ``rules`` and ``search``, each deciding from one seat's information only.
+
+``random`` picks a uniform legal move. ``rules`` applies the game's documented heuristic
+(:mod:`sevens_rules.engine.bots.rules`). ``search`` runs Information Set Monte Carlo Tree Search
+(:mod:`sevens_rules.engine.bots.search`) over states drawn by the sampler. None of them reads a hidden
+card: the legal moves of the seat to act depend on its own hand and the public cards, and the search
+sees the real state only through the sampler, which reads the seat's view.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sevens_rules.engine.bots import position
+from sevens_rules.engine.bots.position import AnyGame
+from sevens_rules.engine.bots.rules import rules_move
+from sevens_rules.engine.bots.sampler import rng_for
+from sevens_rules.engine.errors import IssueAt, MatchOverError, NotYourTurnError
+from sevens_rules.schema.bots import BotLevel
+
+SEEDED_ITERATIONS_PER_MS = 2
+"""Search iterations per millisecond of budget when a ``bot_seed`` is given: a seeded search runs a fixed
+number of iterations (the budget still bounds it), so that the same view, seed and budget give the same
+move whatever the machine's load, as long as the machine keeps up (bench/README.md has today's rates)."""
+
+
+@dataclass(frozen=True)
+class BotChoice:
+    """A bot's answer: its move, the level, the search iterations run and the milliseconds spent."""
+
+    move: Any
+    level: BotLevel
+    iterations: int
+    elapsed_ms: float
+
+
+def seat_moves(game: AnyGame, state: Any, seat: int, argument: str = "player") -> list[Any]:
+    """The legal moves of ``seat``, refusing a finished match and a seat not to act (the legal moves of
+    the others are not listed: a bot's caller learns nothing of other seats from a refusal); ``argument``
+    names the request field holding the seat."""
+    seats, moves = game.moves(state, seat)
+    error: MatchOverError | NotYourTurnError | None = None
+    if not seats:
+        error = MatchOverError("The match is over; a bot has no move to make.", [])
+    elif seat not in seats:
+        error = NotYourTurnError(
+            f"Seat {seat} is not to act; to act: {', '.join(map(str, seats))}.",
+            [],
+            [IssueAt((), "this seat is not to act now")],
+        )
+    if error is not None:
+        error.argument = argument
+        raise error
+    return moves
+
+
+def choose(
+    game: AnyGame,
+    state: Any,
+    seat: int,
+    level: BotLevel,
+    budget_ms: int,
+    bot_seed: str | None,
+    iterations: int | None = None,
+    argument: str = "player",
+) -> BotChoice:
+    """The move ``seat``'s bot makes at ``level`` within ``budget_ms`` (``iterations``: a search stops
+    after that many instead, within the budget still; reproducible for the same ``bot_seed``). A refusal
+    names ``argument``, the request field holding the seat."""
+    started = time.perf_counter()
+    moves = seat_moves(game, state, seat, argument)
+    rng = rng_for(bot_seed)
+    ran = 0
+    if len(moves) == 1:
+        move = moves[0]
+    elif level is BotLevel.random:
+        move = moves[rng.randrange(len(moves))]
+    elif level is BotLevel.rules:
+        move = rules_move(game, state, seat, moves, rng)
+    else:
+        from sevens_rules.engine.bots.search import search_move
+
+        deadline = started + budget_ms / 1000
+        if iterations is None and bot_seed is not None:
+            iterations = budget_ms * SEEDED_ITERATIONS_PER_MS
+        move, ran = search_move(game, state, seat, moves, rng, deadline, iterations)
+    elapsed = (time.perf_counter() - started) * 1000
+    return BotChoice(move, level, ran, round(elapsed, 3))
+
+
+__all__ = ["BotChoice", "choose", "position", "seat_moves"]

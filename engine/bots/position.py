@@ -1,0 +1,78 @@
+"""The one adapter between the bots and the engine: everything a bot does to a state goes through here.
+
+Today it drives the public engine API on wire states (``Game.moves``, ``Game.resolve``, ``Game.score``'s
+totals); when the engine gains a fast internal representation with a ``simulate``-style entry point, only
+this module changes. A search clones nothing: wire states are immutable, and every move makes a new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from sevens_rules.engine.game import Game
+from sevens_rules.engine.match import DEAL_OVER, MATCH_OVER
+
+AnyGame = Game[Any, Any, Any, Any, Any, Any]
+
+
+def to_act(game: AnyGame, state: Any) -> list[int]:
+    """The seats that may move now (none once the deal or the match is over: a bot plays one deal)."""
+    if state.phase in (DEAL_OVER, MATCH_OVER):
+        return []
+    return game.to_act(state)
+
+
+def legal_moves(game: AnyGame, state: Any, seat: int) -> list[Any]:
+    """The legal moves of ``seat``, a seat to act, in the engine's stable order."""
+    return game.acting_moves(state, seat)
+
+
+def move_key(move: Any) -> Hashable:
+    """A hashable key of ``move``, equal for equal moves (a move's list fields, such as a discard's
+    cards, make the model itself unhashable)."""
+    try:
+        hash(move)
+    except TypeError:
+        return tuple(tuple(v) if isinstance(v, list) else v for v in move.__dict__.values())
+    hashable: Hashable = move
+    return hashable
+
+
+def play(game: AnyGame, state: Any, move: Any) -> Any:
+    """The state after ``move``, a move :func:`legal_moves` listed (not checked again)."""
+    return game.resolve(state, move)[0]
+
+
+def deal_finished(state: Any) -> bool:
+    """Whether the deal being played is over (or the whole match)."""
+    return state.phase in (DEAL_OVER, MATCH_OVER)
+
+
+def totals(game: AnyGame, state: Any) -> list[int]:
+    """Each seat's match total (its side's in a team game), higher better: penalty totals are negated."""
+    values = game.seat_totals(state)
+    return [-value for value in values] if game.lowest_total_wins else list(values)
+
+
+def rewards(game: AnyGame, before: Sequence[int], state: Any) -> list[float]:
+    """Each seat's reward, 0 to 1, for a playout that went from totals ``before`` to ``state``.
+
+    A finished match pays its winners (1 each, shared ties too) and nobody else. Otherwise a seat earns,
+    against each other seat, 1 for gaining more than it in the deal, half for as much: the deal's ranking,
+    which is what a match of deals is won by. Partners gain alike, so they count as a tie to each other.
+    """
+    n = len(before)
+    if state.phase == MATCH_OVER:
+        winners = set(game.outcome(state).winners)
+        return [1.0 if seat in winners else 0.0 for seat in range(n)]
+    after = totals(game, state)
+    gains = [after[seat] - before[seat] for seat in range(n)]
+    result = []
+    for seat in range(n):
+        score = 0.0
+        for other in range(n):
+            if other != seat:
+                score += 1.0 if gains[seat] > gains[other] else 0.5 if gains[seat] == gains[other] else 0.0
+        result.append(score / (n - 1))
+    return result

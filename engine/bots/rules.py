@@ -1,0 +1,212 @@
+"""The ``rules`` level: one heuristic per game, written from the rules texts (RULINGS.md). Each reads the
+seat's own hand and the public cards only, scores the legal moves and plays the best (ties: the engine's
+order of the moves).
+
+- **Layout games** (Sjuan, Fan Tan, free fan tan, Domino fan tan, Sevens): a card opens the way to the
+  cards beyond it in its row. Play the card that opens the way to most of one's own cards and to fewest
+  of the others' (hold the 7s and the row ends that block the other seats); dump cards that block
+  nothing. In Sevens, where a pass is allowed holding a playable card, pass (while two passes remain)
+  rather than open a row for the others only.
+- **Seven-Up family**: stand (or give, as dealer) with two trumps or a trump honour (A, K, Q, J), else
+  beg (or run); discard the lowest plain cards, keeping tens (Game) and trumps. Lead trumps when holding
+  a trump honour and two trumps, and always when one's side is ahead in the match; otherwise lead the
+  lowest plain card. Follow by taking the trick with the cheapest winning card when it holds points
+  (a ten, an honour, the trump Jack) or when nobody on one's side is winning; give a ten to a partner
+  who is winning; otherwise throw the lowest card, keeping tens and trumps.
+- **Sedmice**: lead a plain card (not an ace, ten or 7) of the rank one holds most of; answer to take a
+  trick holding points when the other side is winning it, spending a 7 only for 20 points or more; give
+  points to one's own side's winning trick; otherwise play a plain card that does not answer. As leader
+  after a full round, extend when the other side is winning points and one can answer; else end it.
+- **My Ship Sails**: declare when the hand is one suit; otherwise collect the suit one holds most of and
+  pass the lowest card of the suit one holds fewest of.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from sevens_rules.engine.bots import position
+from sevens_rules.engine.bots.position import AnyGame
+from sevens_rules.engine.tricks import trick_winner_index
+
+LOW_ACE = "A23456789TJQK"
+"""Rank order of the layout games: Ace low, King high."""
+ACE_HIGH = "23456789TJQKA"
+"""Rank order of the trick games."""
+HONOURS = frozenset("AKQJ")
+
+
+def rules_move(game: AnyGame, state: Any, seat: int, moves: list[Any], rng: random.Random) -> Any:
+    """The heuristic's move among ``moves`` (the seat's legal moves)."""
+    score = _SCORERS.get(game.id)
+    if score is None:
+        return moves[0]
+    scorer = score(game, state, seat)
+    best = max(range(len(moves)), key=lambda i: (scorer(moves[i]), -i))
+    return moves[best]
+
+
+Scorer = Callable[[Any], float]
+
+
+# ---- layout games ---------------------------------------------------------------------------------
+
+
+def _layout(game: AnyGame, state: Any, seat: int) -> Scorer:
+    hand = set(state.hands[seat])
+    free = game.id == "free-fan-tan"
+    start = LOW_ACE.index(state.table[0][0]) if free and state.table else LOW_ACE.index("7")
+    passes_left = 3 - state.passes[seat] if game.id == "sevens" else 0
+
+    def beyond(card: str) -> tuple[int, int]:
+        rank, suit = LOW_ACE.index(card[0]), card[1]
+        if rank == start and not free:
+            ranks = [r for r in range(len(LOW_ACE)) if r != rank]
+        elif rank >= start:
+            ranks = list(range(rank + 1, len(LOW_ACE)))
+        else:
+            ranks = list(range(rank))
+        cards = [LOW_ACE[r] + suit for r in ranks]
+        own = sum(c in hand for c in cards)
+        return own, len(cards) - own
+
+    def score(move: Any) -> float:
+        if move.type == "play":
+            own, others = beyond(move.card)
+            return own - 0.3 * others
+        if move.type == "pass":
+            # moves are scored in the engine's order, plays before the pass: pass only when every play
+            # opens a row for the others alone and passes are to spare
+            return -2.5 if passes_left >= 2 else -100.0
+        return 0.0  # draw: the only move when it is legal
+
+    return score
+
+
+# ---- Seven-Up family ------------------------------------------------------------------------------
+
+
+def _seven_up(game: AnyGame, state: Any, seat: int) -> Scorer:
+    hand = list(state.hands[seat])
+    n = len(state.hands)
+    trump = state.trump or (state.turned[1] if state.turned else None)
+    trumps = [c for c in hand if c[1] == trump]
+    strong = len(trumps) >= 2 or any(c[0] in HONOURS for c in trumps)
+    totals = position.totals(game, state)
+    ahead = totals[seat] >= max(totals)
+    partner = (seat + 2) % n if n == 4 else None
+    trick = list(state.trick)
+    leader = state.leader
+
+    def value(card: str) -> float:
+        """What a card is worth keeping: trumps and tens (Game) and honours most."""
+        worth = ACE_HIGH.index(card[0])
+        if card[0] == "T":
+            worth += 10
+        if card[1] == trump:
+            worth += 20
+        return worth
+
+    def winner_after(card: str) -> int:
+        cards = [*trick, card]
+        winner: int = (leader + trick_winner_index(cards, trump)) % n
+        return winner
+
+    def score(move: Any) -> float:
+        kind = move.type
+        if kind in ("stand", "give"):
+            return 1.0 if strong else -1.0
+        if kind in ("beg", "run"):
+            return 0.0
+        card = move.card if move.card is not None else (move.cards or [""])[0]
+        if kind == "discard":
+            return -value(card)
+        if kind != "play":
+            return 0.0
+        if not trick:  # leading
+            if card[1] == trump and (ahead or (len(trumps) >= 2 and any(c[0] in HONOURS for c in trumps))):
+                return 50 + ACE_HIGH.index(card[0])
+            return -value(card)
+        points_on_table = any(c[0] == "T" or (c[1] == trump and c[0] in HONOURS) for c in trick)
+        current = (leader + trick_winner_index(trick, trump)) % n
+        if partner is not None and current == partner:
+            return 30 if card[0] == "T" and card[1] != trump else -value(card)
+        if winner_after(card) == seat and (points_on_table or card[0] == "T" or current != partner):
+            return 40 - value(card)
+        return -value(card)
+
+    return score
+
+
+# ---- Sedmice --------------------------------------------------------------------------------------
+
+
+def _sedmice(game: AnyGame, state: Any, seat: int) -> Scorer:
+    from sevens_rules.engine.sedmice import trick_winner
+
+    hand = list(state.hands[seat])
+    n = len(state.hands)
+    trick = [list(r) for r in state.trick]
+    cards_on_table = [c for r in trick for c in r]
+    led_rank = trick[0][0][0] if trick else None
+    winning = trick_winner(trick, state.leader, n) if trick else None
+    ours = winning is not None and winning % 2 == seat % 2
+    points = 10 * sum(c[0] in "AT" for c in cards_on_table)
+    ranks = Counter(c[0] for c in hand)
+
+    def plain(card: str) -> bool:
+        return card[0] not in "AT7"
+
+    def score(move: Any) -> float:
+        kind = move.type
+        if kind == "end_trick":
+            return 1.0
+        card = move.card
+        if kind == "extend":
+            return 2.0 if not ours and points else 0.0
+        if kind != "play" or card is None:
+            return 0.0
+        if led_rank is None:  # leading
+            return (10 if plain(card) else 0) + ranks[card[0]]
+        answers = card[0] == led_rank or card[0] == "7"
+        if ours:
+            return (20 if card[0] in "AT" and not answers else 0) - (5 if card[0] == "7" else 0)
+        if answers and (points or card[0] in "AT"):
+            return 30 - (15 if card[0] == "7" and points < 20 else 0)
+        return (10 if plain(card) and not answers else 0) - (5 if card[0] == "7" else 0)
+
+    return score
+
+
+# ---- My Ship Sails --------------------------------------------------------------------------------
+
+
+def _my_ship_sails(game: AnyGame, state: Any, seat: int) -> Scorer:
+    hand = list(state.hands[seat])
+    suits = Counter(c[1] for c in hand)
+
+    def score(move: Any) -> float:
+        if move.type == "declare":
+            return 100.0
+        if move.type != "pass":
+            return 0.0
+        return -suits[move.card[1]] * 20 - LOW_ACE.index(move.card[0])
+
+    return score
+
+
+_SCORERS: dict[str, Callable[[AnyGame, Any, int], Scorer]] = {
+    "sjuan": _layout,
+    "fan-tan": _layout,
+    "free-fan-tan": _layout,
+    "domino-fan-tan": _layout,
+    "sevens": _layout,
+    "seven-up": _seven_up,
+    "four-handed-seven-up": _seven_up,
+    "california-jack": _seven_up,
+    "my-ship-sails": _my_ship_sails,
+    "sedmice": _sedmice,
+}

@@ -1,0 +1,410 @@
+"""Full states consistent with one seat's information, drawn uniformly: the sampler bots search over.
+
+A seat sees its view (``Game.view``): its own hand, the public cards, every hand's and pile's size. The
+cards it does not see lie in *hidden piles* (the other hands, a face-down stock, face-down discards...).
+A consistent state puts exactly those cards back into those piles, each pile keeping its size, under
+what the rules let the seat infer from what the state keeps:
+
+- trick games with a following rule (Seven-Up, Four-handed Seven-Up): a seat that did not follow the
+  led suit in a trick of this deal (nor trumped, where trumping instead of following is allowed) holds
+  none of that suit, as no card returns to a hand while a deal is played;
+- Sedmice: each side's face-down won cards hold as many aces and tens as its public points say.
+
+Which states are drawn depends only on the seat's view and the seed: the hidden cards are taken in the
+game's canonical order and the piles in a fixed order, so two states that differ only in hidden cards
+give the same samples. The draw is uniform over the consistent assignments of cards to piles: cards
+with the same allowed piles form a class, the number of ways to complete every class is counted
+exactly (big integers, remembered by remaining pile capacities), and each class's split is drawn in
+proportion to the completions it leaves. A pile whose order is hidden too (a stock) is shuffled; hands
+and discards are kept in the game's canonical order, as the engine keeps them.
+
+A sampled state also gets a fresh seed (and its commitment): the real seed fixes every hidden card.
+For the same reason a Seven-Up family state's ``cut`` for the first dealer (drawn from the real seed) is
+left empty, as in a match whose first dealer was named.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from math import comb
+from typing import Any
+
+from sevens_rules.engine.bots.position import AnyGame
+from sevens_rules.engine.dealing import commitment
+from sevens_rules.engine.game import updated
+from sevens_rules.schema.my_ship_sails import MyShipSailsChoiceType
+
+
+@dataclass(frozen=True)
+class Pile:
+    """A place holding cards the seat cannot see."""
+
+    field: str
+    """The state's field."""
+    index: int | None
+    """The entry of a per-seat or per-side list; None when the field is the pile itself."""
+    size: int
+    """Cards hidden in it."""
+    ordered: bool
+    """Whether the order of its cards is hidden too (a stock: drawn in order)."""
+    allowed: Callable[[str], bool] | None = None
+    """Which hidden cards it may hold (None: any)."""
+    first: int = 0
+    """Cards before this position are seen (California Jack's face-up stock card) and stay."""
+
+
+def rng_for(seed: str | None) -> random.Random:
+    """A generator for a client's seed (reproducible), or seeded from the OS's CSPRNG when None."""
+    if seed is None:
+        return random.Random(secrets.token_bytes(32))
+    return random.Random(hashlib.sha256(b"sevens-rules/bots\x00" + seed.encode()).digest())
+
+
+def suit_of(card: str) -> str:
+    return card[1]
+
+
+def hidden_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
+    """The piles of ``state`` that ``seat`` cannot see, in a fixed order (hands by seat first)."""
+    family = _FAMILY.get(game.id)
+    if family is None:
+        raise KeyError(f"no sampler layout for {game.id}")
+    return family(game, state, seat)
+
+
+def _other_hands(state: Any, seat: int, allowed: Sequence[Callable[[str], bool] | None] = ()) -> list[Pile]:
+    return [
+        Pile("hands", other, len(hand), False, allowed[other] if allowed else None)
+        for other, hand in enumerate(state.hands)
+        if other != seat
+    ]
+
+
+def _sjuan_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
+    # Passes are counted in chips, but the state keeps no record of when a seat passed: nothing to infer
+    # from them. Before the first card, the seat to open says where 7H is (RULINGS 1): Sjuan's opener
+    # holds it; in Domino fan tan the opener holds it unless the opener is left of the dealer, who opens
+    # when 7H is in the stock.
+    n = len(state.hands)
+    domino = game.id == "domino-fan-tan"
+    opener = state.turn if not state.table and state.phase == "play" else None
+    places_of_7h: set[tuple[str, int | None]] | None = None
+    if opener is not None and game.id in ("sjuan", "domino-fan-tan"):
+        places_of_7h = {("hands", opener)}
+        if domino and opener == (state.dealer + 1) % n:
+            places_of_7h.add(("stock", None))
+    piles = [
+        Pile("hands", other, len(hand), False, _opening_rule(places_of_7h, "hands", other))
+        for other, hand in enumerate(state.hands)
+        if other != seat
+    ]
+    if domino:
+        piles.append(Pile("stock", None, len(state.stock), True, _opening_rule(places_of_7h, "stock", None)))
+    return piles
+
+
+def _opening_rule(
+    places_of_7h: set[tuple[str, int | None]] | None, field: str, index: int | None
+) -> Callable[[str], bool] | None:
+    if places_of_7h is None or (field, index) in places_of_7h:
+        return None
+    return _not_7h
+
+
+def _not_7h(card: str) -> bool:
+    return card != "7H"
+
+
+def _sevens_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
+    # Sevens lets a seat pass holding a playable card (its first three passes): a pass says nothing.
+    return _other_hands(state, seat)
+
+
+def _seven_up_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
+    n = len(state.hands)
+    hidden_own = game.hand_hidden(state, seat)  # type: ignore[attr-defined]
+    rolling_stock = game.id == "california-jack"
+    voids: list[set[str]] = [set() for _ in range(n)]
+    if not rolling_stock:  # California Jack refills hands after every trick: a void does not last
+        may_trump = state.options.may_trump_when_able_to_follow
+        tricks = [(t.leader, t.cards, t.trump) for t in state.tricks]
+        if state.trick and state.leader is not None:
+            tricks.append((state.leader, state.trick, state.trump))
+        for leader, cards, trump in tricks:
+            led = suit_of(cards[0])
+            for offset, card in enumerate(cards[1:], 1):
+                suit = suit_of(card)
+                if suit != led and not (may_trump and suit == trump and led != trump):
+                    voids[(leader + offset) % n].add(led)
+    allowed = [_without_suits(frozenset(v)) if v else None for v in voids]
+    piles = [
+        Pile("hands", other, len(hand), False, allowed[other])
+        for other, hand in enumerate(state.hands)
+        if other != seat or hidden_own
+    ]
+    piles += [
+        Pile("discarded", other, len(cards), False)
+        for other, cards in enumerate(state.discarded)
+        if other != seat and cards
+    ]
+    face_up = 1 if rolling_stock and state.stock else 0
+    piles.append(Pile("stock", None, len(state.stock) - face_up, True, None, face_up))
+    return piles
+
+
+@cache
+def _without_suits(suits: frozenset[str]) -> Callable[[str], bool]:
+    return lambda card: card[1] not in suits
+
+
+def _is_point_card(card: str) -> bool:
+    return card[0] in "AT"
+
+
+def _is_plain_card(card: str) -> bool:
+    return card[0] not in "AT"
+
+
+def _sedmice_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
+    piles = _other_hands(state, seat)
+    piles.append(Pile("stock", None, len(state.stock), True))
+    # the won cards lie face down; their points (aces and tens, 10 each) are public
+    for side, cards in enumerate(state.taken):
+        point_cards = sum(map(_is_point_card, cards))
+        piles.append(Pile("taken", side, point_cards, True, _is_point_card))
+        piles.append(Pile("taken", side, len(cards) - point_cards, True, _is_plain_card))
+    return piles
+
+
+def _my_ship_sails_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
+    return [*_other_hands(state, seat), Pile("unused", None, len(state.unused), True)]
+
+
+_FAMILY: dict[str, Callable[[AnyGame, Any, int], list[Pile]]] = {
+    "sjuan": _sjuan_piles,
+    "fan-tan": _sjuan_piles,
+    "free-fan-tan": _sjuan_piles,
+    "domino-fan-tan": _sjuan_piles,
+    "sevens": _sevens_piles,
+    "seven-up": _seven_up_piles,
+    "four-handed-seven-up": _seven_up_piles,
+    "california-jack": _seven_up_piles,
+    "my-ship-sails": _my_ship_sails_piles,
+    "sedmice": _sedmice_piles,
+}
+
+
+class Sampler:
+    """Draws states consistent with ``seat``'s information in ``state`` (set up once, drawn often)."""
+
+    def __init__(self, game: AnyGame, state: Any, seat: int) -> None:
+        self.game, self.state, self.seat = game, state, seat
+        self.piles = hidden_piles(game, state, seat)
+        # the hidden cards as a set, in canonical order: what the seat cannot see, never where they are
+        hidden: set[str] = set()
+        for name, index, first in {(p.field, p.index, p.first) for p in self.piles}:
+            value = getattr(state, name)
+            hidden.update((value if index is None else value[index])[first:])
+        order = _deck_order(game.deck)
+        self.cards = sorted(hidden, key=order.__getitem__)
+        if len(self.cards) != sum(p.size for p in self.piles):
+            raise ValueError("hidden piles and hidden cards disagree")
+        classes: dict[tuple[int, ...], list[str]] = {}
+        for card in self.cards:
+            mask = tuple(i for i, p in enumerate(self.piles) if p.allowed is None or p.allowed(card))
+            classes.setdefault(mask, []).append(card)
+        self.classes = sorted(classes.items())
+        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.total = self._count(0, tuple(p.size for p in self.piles))
+        if self.total == 0:
+            raise ValueError("no state is consistent with this seat's information")
+        self.sole_class = len(self.classes) == 1 and len(self.classes[0][0]) == len(self.piles)
+
+    @staticmethod
+    def _contents(state: Any, pile: Pile) -> list[str]:
+        value = getattr(state, pile.field)
+        return list(value if pile.index is None else value[pile.index])
+
+    def _count(self, index: int, caps: tuple[int, ...]) -> int:
+        """Ways to place classes ``index``... into piles with ``caps`` free places (filled exactly)."""
+        if index == len(self.classes):
+            return 1 if not any(caps) else 0
+        key = (index, caps)
+        known = self._ways.get(key)
+        if known is None:
+            known = self._ways[key] = sum(weight for _, _, weight in self._splits_of(index, caps))
+        return known
+
+    def _splits_of(
+        self, index: int, caps: tuple[int, ...]
+    ) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
+        """Each split of class ``index`` over its piles that the later classes can complete, with the
+        capacities it leaves and the number of whole assignments it begins."""
+        mask, cards = self.classes[index]
+        found = []
+        for split in _splits(len(cards), [caps[i] for i in mask]):
+            rest = list(caps)
+            for pile_index, taken in zip(mask, split, strict=True):
+                rest[pile_index] -= taken
+            left = tuple(rest)
+            ways = self._count(index + 1, left)
+            if ways:
+                found.append((split, left, _multinomial(len(cards), split) * ways))
+        return found
+
+    def assignment(self, rng: random.Random) -> list[list[str]]:
+        """The hidden cards of each pile, drawn uniformly among consistent assignments."""
+        placed: list[list[str]] = [[] for _ in self.piles]
+        if self.sole_class:
+            cards = list(self.cards)
+            rng.shuffle(cards)
+            start = 0
+            for i, pile in enumerate(self.piles):
+                placed[i] = cards[start : start + pile.size]
+                start += pile.size
+            return placed
+        caps = tuple(p.size for p in self.piles)
+        for index, (mask, cards) in enumerate(self.classes):
+            options = self._splits_of(index, caps)
+            split, rest, _ = options[_weighted_index([weight for _, _, weight in options], rng)]
+            shuffled = list(cards)
+            rng.shuffle(shuffled)
+            start = 0
+            for pile_index, taken in zip(mask, split, strict=True):
+                placed[pile_index] += shuffled[start : start + taken]
+                start += taken
+            caps = rest
+        return placed
+
+    def draw(self, rng: random.Random, fresh_seed: bool = True) -> Any:
+        """One consistent state. Without ``fresh_seed`` (a search, which never plays past the deal) its
+        seed is zeros and its commitment left as it was: no real seed in it, and no hash to compute."""
+        placed = self.assignment(rng)
+        if self.game.id == "my-ship-sails":
+            # a seat that has chosen holds a hand with as many possible choices as its moves: hands are
+            # kept in proportion to that count (at most 8: seven passes and a declaration)
+            while not self._choices_accept(placed, rng):
+                placed = self.assignment(rng)
+        order = self._order
+        fields: dict[str, Any] = {}
+        for pile, cards in zip(self.piles, placed, strict=True):
+            if pile.ordered:
+                rng.shuffle(cards)
+            else:
+                cards.sort(key=order.__getitem__)
+            current = fields.get(pile.field)
+            if current is None:
+                value = getattr(self.state, pile.field)
+                current = fields[pile.field] = (
+                    list(value[: pile.first]) if pile.index is None else [list(v) for v in value]
+                )
+                if pile.index is not None:
+                    for other in self.piles:
+                        if other.field == pile.field and other.index is not None:
+                            current[other.index] = []
+            if pile.index is None:
+                current += cards
+            else:
+                current[pile.index] += cards
+        for side in fields.get("taken", ()):
+            rng.shuffle(side)  # both piles of a side's won cards: one face-down pile, in any order
+        if fresh_seed:
+            new_seed = f"{rng.getrandbits(256):064x}"
+            fields["seed"] = new_seed
+            fields["commitment"] = commitment(new_seed)
+        else:
+            fields["seed"] = ZERO_SEED
+        if getattr(self.state, "cut", None):
+            # the Seven-Up cut is drawn from the match's seed, which no fresh seed repeats; a state without
+            # one (a match whose first dealer was named) is a state the engine accepts
+            fields["cut"] = []
+        if self.game.id == "my-ship-sails":
+            fields["pending"] = self._pending(fields["hands"], rng)
+        return updated(self.state, **fields)
+
+    @property
+    def _order(self) -> dict[str, int]:
+        return _deck_order(self.game.deck)
+
+    def _choices_accept(self, placed: list[list[str]], rng: random.Random) -> bool:
+        from sevens_rules.engine.my_ship_sails import _seat_moves
+
+        weight = 1.0
+        for pile, cards in zip(self.piles, placed, strict=True):
+            if pile.field == "hands" and self.state.pending[pile.index] is not None:
+                hand = tuple(sorted(cards, key=self._order.__getitem__))
+                weight *= len(_seat_moves(hand, pile.index)) / MOST_CHOICES
+        return weight == 1.0 or rng.random() < weight
+
+    def _pending(self, hands: list[list[str]], rng: random.Random) -> list[Any]:
+        """Other seats' secret choices of this step, drawn among the moves their sampled hands allow."""
+        from sevens_rules.engine.my_ship_sails import _seat_moves
+
+        pending = list(self.state.pending)
+        for other, choice in enumerate(pending):
+            if other == self.seat or choice is None:
+                continue
+            moves = _seat_moves(tuple(hands[other]), other)
+            move = moves[rng.randrange(len(moves))]
+            pending[other] = type(choice)(type=MyShipSailsChoiceType(move.type.value), card=move.card)
+        return pending
+
+
+def _weighted_index(weights: Sequence[int], rng: random.Random) -> int:
+    """An index drawn with probability proportional to its (integer) weight, exactly."""
+    pick = rng.randrange(sum(weights))
+    for index, weight in enumerate(weights):
+        if pick < weight:
+            return index
+        pick -= weight
+    raise AssertionError("unreachable: pick is below the sum of the weights")
+
+
+ZERO_SEED = "0" * 64
+"""The seed of a search's determinizations (never read: a playout ends with the deal)."""
+
+MOST_CHOICES = 8
+"""The most choices a My Ship Sails seat has in a step: pass any of seven cards, or declare."""
+
+
+@cache
+def _deck_order(deck: tuple[str, ...]) -> dict[str, int]:
+    return {card: i for i, card in enumerate(deck)}
+
+
+def _splits(total: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every way to write ``total`` as a sum of len(caps) counts, each at most its cap."""
+    return list(_splits_cached(total, tuple(caps)))
+
+
+@cache
+def _splits_cached(total: int, caps: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    if not caps:
+        return ((),) if total == 0 else ()
+    if sum(caps) < total:
+        return ()
+    first, rest = caps[0], caps[1:]
+    result = []
+    for taken in range(min(first, total), -1, -1):
+        result += [(taken, *tail) for tail in _splits_cached(total - taken, rest)]
+    return tuple(result)
+
+
+def _multinomial(total: int, parts: Sequence[int]) -> int:
+    ways, left = 1, total
+    for part in parts:
+        ways *= comb(left, part)
+        left -= part
+    return ways
+
+
+def sample_states(game: AnyGame, state: Any, seat: int, count: int, seed: str | None) -> list[Any]:
+    """``count`` states consistent with ``seat``'s information in ``state`` (reproducible for ``seed``)."""
+    sampler = Sampler(game, state, seat)
+    rng = rng_for(seed)
+    return [sampler.draw(rng) for _ in range(count)]
