@@ -35,8 +35,6 @@ type Level = "random" | "rules" | "search";
 
 /** The seat the person plays. */
 const HUMAN = 0;
-/** How long a bot may think per move (the service caps it). */
-const BOT_BUDGET_MS = 200;
 /** Lines kept in the event log. */
 const LOG_LINES = 300;
 
@@ -50,26 +48,6 @@ function plain<O extends PlainOperation>(game: GameId, operation: O, body: objec
 function sealed<O extends SealedOperation>(game: GameId, operation: O, body: object): Promise<AnswerOf<SealedPath<GameId, O>>> {
   const path = `/v1/games/${game}/sealed/${operation}` as SealedPath<GameId, O>;
   return rules.post(path, body as RequestOf<SealedPath<GameId, O>>);
-}
-
-/** A bot's move from the service's bot endpoint (`POST /v1/games/{game}/bot` and its sealed twin), which
- * the contract may not have yet: these calls are typed by hand and used only when `/openapi.json` lists
- * the endpoint. */
-interface BotAnswer {
-  move: Move;
-}
-
-async function postUntyped(path: string, body: object): Promise<unknown> {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const answer: unknown = await response.json();
-  if (!response.ok) {
-    throw new ProblemError(response.status, answer as ProblemError["problem"]);
-  }
-  return answer;
 }
 
 /** A uniformly random index below `n`, from the browser's CSPRNG. */
@@ -159,12 +137,7 @@ class PlainSession implements Session {
 
   async botMove(seat: number): Promise<Move> {
     if (this.bots) {
-      const answer = (await postUntyped(`/v1/games/${this.game}/bot`, {
-        state: this.state,
-        player: seat,
-        level: this.settings.level,
-        budget_ms: BOT_BUDGET_MS,
-      })) as BotAnswer;
+      const answer = await plain(this.game, "bot", { state: this.state, player: seat, level: this.settings.level });
       return answer.move;
     }
     const choices = this.everyMove.filter((move) => move.player === seat);
@@ -252,11 +225,7 @@ class RefereeSession implements Session {
   async botMove(seat: number): Promise<Move> {
     const body = { token: this.token, seat, seat_key: this.key(seat) };
     if (this.bots) {
-      const answer = (await postUntyped(`/v1/games/${this.game}/sealed/bot`, {
-        ...body,
-        level: this.settings.level,
-        budget_ms: BOT_BUDGET_MS,
-      })) as BotAnswer;
+      const answer = await sealed(this.game, "bot", { ...body, level: this.settings.level });
       return answer.move;
     }
     // without the bot endpoint the page picks at random among the bot seat's own legal moves
@@ -759,9 +728,10 @@ class Table {
       }
       case "sedmice": {
         const rounds = view.trick.map((round, index) =>
-          labelled(index === 0 ? "Trick" : `Round ${index + 1}`, ...round.map((card) => cardNode(card))),
+          this.trick(index === 0 ? "Trick" : `Trick, round ${index + 1}`, view.leader, round, settings.players),
         );
-        parts.push(html("div", { class: "row" }, pile("Stock", view.stock_size), ...rounds));
+        if (rounds.length === 0) rounds.push(this.trick("Trick", view.leader, [], settings.players));
+        parts.push(html("div", { class: "row" }, pile("Stock", view.stock_size)), ...rounds);
         if (view.winning !== null) facts.push(`taking the trick now: ${seatName(view.winning)}`);
         facts.push(`leader: ${seatName(view.leader)}`);
         facts.push(`points: ${view.points.map((points, side) => `${sideName(settings.game.id, settings.players, side)} ${points}`).join(", ")}`);
@@ -891,7 +861,8 @@ function sortedByRank(cards: string[]): string[] {
 }
 
 function labelled(title: string, ...content: HTMLElement[]): HTMLElement {
-  return html("figure", { class: "labelled" }, ...content, html("figcaption", {}, title));
+  const shown = content.length > 1 ? [html("div", { class: "row" }, ...content)] : content;
+  return html("figure", { class: "labelled" }, ...shown, html("figcaption", {}, title));
 }
 
 function pile(title: string, count: number): HTMLElement {
