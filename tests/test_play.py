@@ -59,6 +59,10 @@ MATCHES: dict[str, tuple[int, dict[str, Any]]] = {
 }
 """Each game's table size and options in the browser tests: the short matches the rules allow."""
 
+LEVELS = {"sevens": "search", "seven-up": "random"}
+"""The bots' level where it is not the page's default (``rules``): search thinks for the service's default
+budget on every move, so it plays a short match."""
+
 CLICKED_TURNS = 12
 """Turns of each match the test clicks through playwright (checking the clickable moves against the
 service's list each time); the page's own click events finish the match, which takes a long match
@@ -206,9 +210,10 @@ def test_client_module_example_compiles_and_runs(
 # ---- matches in the browser -------------------------------------------------------------------------------
 
 
-def _start_match(page: Page, game: str, players: int, options: dict[str, Any]) -> None:
+def _start_match(page: Page, game: str, players: int, options: dict[str, Any], level: str = "rules") -> None:
     page.locator("#start:not([disabled])").wait_for()
     page.select_option("#game", game)
+    page.select_option("#level", level)
     page.select_option("#players", str(players))
     for name, value in options.items():
         control = page.locator(f"#option-{name}")
@@ -276,7 +281,7 @@ def test_a_whole_match_is_played_by_clicking(
         page.locator("#start:not([disabled])").wait_for()
         expected_mode = "Referee mode" if mode == "referee" else "Plain mode"
         assert page.locator("#mode").inner_text().startswith(expected_mode)
-        _start_match(page, game, players, options)
+        _start_match(page, game, players, options, LEVELS.get(game, "rules"))
         clicks = 0
         state = _settle(page)
         while state == "your-turn" and clicks < CLICKED_TURNS:

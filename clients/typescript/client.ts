@@ -93,11 +93,17 @@ export class RulesClient {
 
   /** POST `body` to `path`: the answer on success, a {@link ProblemError} otherwise. */
   async post<P extends PostPath>(path: P, body: RequestOf<P>): Promise<AnswerOf<P>> {
-    return (await this.send(path, {
+    return (await this.postUntyped(path, body)) as AnswerOf<P>;
+  }
+
+  /** POST to a path the generated types do not know (an operation newer than them): the answer is
+   * `unknown` until the caller checks it; a refusal is a {@link ProblemError} as with {@link post}. */
+  async postUntyped(path: string, body: unknown): Promise<unknown> {
+    return this.send(path, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
-    })) as AnswerOf<P>;
+    });
   }
 
   private async send(path: string, init: RequestInit): Promise<unknown> {
