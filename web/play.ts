@@ -136,7 +136,9 @@ class PlainSession implements Session {
   }
 
   async botMove(seat: number): Promise<Move> {
-    if (this.bots) {
+    // the random level is a uniform choice among the seat's legal moves, which the page has just been
+    // given: it needs no request of its own
+    if (this.bots && this.settings.level !== "random") {
       const answer = await plain(this.game, "bot", { state: this.state, player: seat, level: this.settings.level });
       return answer.move;
     }
