@@ -68,6 +68,11 @@ LEVELS = {
 budget on every move, so it plays a short match; the long matches (hundreds to thousands of moves) take
 random bots, which in plain mode the page draws from the moves it was given, without a request each."""
 
+CLICKED_TURNS = 12
+"""Turns of each match the test clicks through playwright (checking the clickable moves against the
+service's list each time); the page's own click events finish the match, which takes a long match
+(Domino fan tan: about 1,500 of the person's turns) from many minutes to one or two."""
+
 SETTLED = "['your-turn', 'over', 'error'].includes(document.getElementById('status').dataset.state)"
 
 FINISH_BY_CLICKING = """() => new Promise((resolve) => {
