@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -149,6 +151,45 @@ def run_table(
     return tally, sides
 
 
+def mid_deal(game_id: str, players: int) -> tuple[Any, int]:
+    """A seeded state halfway through the first deal (the seat to act holds about half its cards and has
+    a choice), and the seat to act."""
+    game = GAMES[game_id]
+    state = game.new(players, game.models.options(), Seeding(f"{1:064x}"), None, 0)
+    full = max(len(hand) for hand in state.hands)
+    rng = random.Random(1)
+    for _ in range(2000):
+        seats = position.to_act(game, state)
+        if not seats:
+            break
+        seat = seats[0]
+        moves = game.moves(state, seat)[1]
+        if len(state.hands[seat]) <= (full + 1) // 2 and len(moves) > 1:
+            return state, seat
+        state = game.apply(state, moves[rng.randrange(len(moves))])[0]
+    raise RuntimeError(f"no mid-deal state with a choice in {game_id}")
+
+
+def search_speed(args: argparse.Namespace) -> None:
+    """Search iterations per second on a mid-deal state of every game, four seats where it is played."""
+    print(f"search speed: {args.speed_seconds} s of search on a mid-deal state, one process")
+    print("\n| game | seats | hand | legal moves | iterations | it/s (wall) | it/CPU-s |")
+    print("|---|---|---|---|---|---|---|")
+    for game_id in args.games:
+        sizes = GAMES[game_id].table_sizes()
+        players = 4 if 4 in sizes else sizes[-1]
+        state, seat = mid_deal(game_id, players)
+        moves = GAMES[game_id].moves(state, seat)[1]
+        wall, cpu = time.perf_counter(), time.process_time()
+        choice = choose(GAMES[game_id], state, seat, BotLevel.search, int(args.speed_seconds * 1000), None)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        print(
+            f"| {game_id} | {players} | {len(state.hands[seat])} | {len(moves)} | {choice.iterations} | "
+            f"{choice.iterations / wall:,.0f} | {choice.iterations / cpu:,.0f} |",
+            flush=True,
+        )
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench bots", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", nargs="*", default=list(GAMES), help="game ids (default: all)")
@@ -158,6 +199,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--iterations", type=int, default=300, help="search iterations per move")
     parser.add_argument("--budget-ms", type=int, default=200, help="search budget per move (ms)")
     parser.add_argument("--time", action="store_true", help="search by --budget-ms, not --iterations")
+    parser.add_argument("--speed", action="store_true", help="measure search iterations per second only")
+    parser.add_argument("--speed-seconds", type=float, default=2.0, help="search time per game (--speed)")
     parser.add_argument("--unit", choices=("deal", "match"), default="deal", help="what a game is")
     parser.add_argument(
         "--pairings", nargs="*", default=[f"{a}-{b}" for a, b in PAIRINGS], help="tested-opponent levels"
@@ -178,6 +221,9 @@ def default_sizes(game_id: str) -> list[int]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.speed:
+        search_speed(args)
+        return 0
     mode = f"{args.iterations} iterations per search move" if args.iterations else f"{args.budget_ms} ms"
     print(
         f"bots: {args.deals} seeded deals per table and pairing, each rotation; search {mode}; {args.unit}s"

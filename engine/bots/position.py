@@ -7,6 +7,7 @@ this module changes. A search clones nothing: wire states are immutable, and eve
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -55,19 +56,32 @@ def totals(game: AnyGame, state: Any) -> list[int]:
     return [-value for value in values] if game.lowest_total_wins else list(values)
 
 
+def progress(game: AnyGame, state: Any) -> list[int] | None:
+    """How far each seat is toward winning a deal that is not over, where a game says (My Ship Sails: the
+    most cards of one suit in the seat's hand, seven wins); None elsewhere."""
+    if game.id != "my-ship-sails":
+        return None
+    return [max(Counter(card[1] for card in hand).values()) for hand in state.hands]
+
+
 def rewards(game: AnyGame, before: Sequence[int], state: Any) -> list[float]:
     """Each seat's reward, 0 to 1, for a playout that went from totals ``before`` to ``state``.
 
     A finished match pays its winners (1 each, shared ties too) and nobody else. Otherwise a seat earns,
     against each other seat, 1 for gaining more than it in the deal, half for as much: the deal's ranking,
     which is what a match of deals is won by. Partners gain alike, so they count as a tie to each other.
+    A playout cut short (the deal not over) ranks the seats by :func:`progress` where the game has one.
     """
     n = len(before)
     if state.phase == MATCH_OVER:
         winners = set(game.outcome(state).winners)
         return [1.0 if seat in winners else 0.0 for seat in range(n)]
-    after = totals(game, state)
-    gains = [after[seat] - before[seat] for seat in range(n)]
+    gains: Sequence[int] | None = None
+    if not deal_finished(state):
+        gains = progress(game, state)
+    if gains is None:
+        after = totals(game, state)
+        gains = [after[seat] - before[seat] for seat in range(n)]
     result = []
     for seat in range(n):
         score = 0.0

@@ -5,8 +5,9 @@ order of the moves).
 - **Layout games** (Sjuan, Fan Tan, free fan tan, Domino fan tan, Sevens): a card opens the way to the
   cards beyond it in its row. Play the card that opens the way to most of one's own cards and to fewest
   of the others' (hold the 7s and the row ends that block the other seats); dump cards that block
-  nothing. In Sevens, where a pass is allowed holding a playable card, pass (while two passes remain)
-  rather than open a row for the others only.
+  nothing. Free fan tan's first card sets every suit's start rank: open with the lowest rank one holds,
+  so that none of one's cards is left below it. In Sevens, where a pass is allowed holding a playable
+  card, pass (while two passes remain) rather than open a row for the others only.
 - **Seven-Up family**: stand (or give, as dealer) with two trumps or a trump honour (A, K, Q, J), else
   beg (or run); discard the lowest plain cards, keeping tens (Game) and trumps. Lead trumps when holding
   a trump honour and two trumps, and always when one's side is ahead in the match; otherwise lead the
@@ -74,6 +75,10 @@ def _layout(game: AnyGame, state: Any, seat: int) -> Scorer:
         return own, len(cards) - own
 
     def score(move: Any) -> float:
+        if move.type == "play" and free and not state.table:
+            # free fan tan's first card sets the start rank: cards below it can never be played
+            start_rank = LOW_ACE.index(move.card[0])
+            return -sum(LOW_ACE.index(card[0]) < start_rank for card in hand) - 0.01 * start_rank
         if move.type == "play":
             own, others = beyond(move.card)
             return own - 0.3 * others

@@ -199,36 +199,29 @@ _FAMILY: dict[str, Callable[[AnyGame, Any, int], list[Pile]]] = {
 }
 
 
-class Sampler:
-    """Draws states consistent with ``seat``'s information in ``state`` (set up once, drawn often)."""
+class ConstrainedDeal:
+    """Uniform draws of ``cards`` into piles of the given ``sizes`` (filled exactly), each card only into
+    the piles ``allowed`` lets it go to (None: any pile)."""
 
-    def __init__(self, game: AnyGame, state: Any, seat: int) -> None:
-        self.game, self.state, self.seat = game, state, seat
-        self.piles = hidden_piles(game, state, seat)
-        # the hidden cards as a set, in canonical order: what the seat cannot see, never where they are
-        hidden: set[str] = set()
-        for name, index, first in {(p.field, p.index, p.first) for p in self.piles}:
-            value = getattr(state, name)
-            hidden.update((value if index is None else value[index])[first:])
-        order = _deck_order(game.deck)
-        self.cards = sorted(hidden, key=order.__getitem__)
-        if len(self.cards) != sum(p.size for p in self.piles):
-            raise ValueError("hidden piles and hidden cards disagree")
+    def __init__(
+        self,
+        cards: Sequence[str],
+        sizes: Sequence[int],
+        allowed: Sequence[Callable[[str], bool] | None],
+    ) -> None:
+        self.cards = list(cards)
+        self.sizes = tuple(sizes)
+        if len(self.cards) != sum(self.sizes):
+            raise ValueError("the piles do not hold as many cards as there are")
         classes: dict[tuple[int, ...], list[str]] = {}
         for card in self.cards:
-            mask = tuple(i for i, p in enumerate(self.piles) if p.allowed is None or p.allowed(card))
+            mask = tuple(i for i, rule in enumerate(allowed) if rule is None or rule(card))
             classes.setdefault(mask, []).append(card)
         self.classes = sorted(classes.items())
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.total = self._count(0, tuple(p.size for p in self.piles))
-        if self.total == 0:
-            raise ValueError("no state is consistent with this seat's information")
-        self.sole_class = len(self.classes) == 1 and len(self.classes[0][0]) == len(self.piles)
-
-    @staticmethod
-    def _contents(state: Any, pile: Pile) -> list[str]:
-        value = getattr(state, pile.field)
-        return list(value if pile.index is None else value[pile.index])
+        self.total = self._count(0, self.sizes)
+        """The number of consistent assignments."""
+        self.sole_class = len(self.classes) == 1 and len(self.classes[0][0]) == len(self.sizes)
 
     def _count(self, index: int, caps: tuple[int, ...]) -> int:
         """Ways to place classes ``index``... into piles with ``caps`` free places (filled exactly)."""
@@ -258,17 +251,19 @@ class Sampler:
         return found
 
     def assignment(self, rng: random.Random) -> list[list[str]]:
-        """The hidden cards of each pile, drawn uniformly among consistent assignments."""
-        placed: list[list[str]] = [[] for _ in self.piles]
+        """The cards of each pile, drawn uniformly among the consistent assignments."""
+        if self.total == 0:
+            raise ValueError("no assignment is consistent")
+        placed: list[list[str]] = [[] for _ in self.sizes]
         if self.sole_class:
             cards = list(self.cards)
             rng.shuffle(cards)
             start = 0
-            for i, pile in enumerate(self.piles):
-                placed[i] = cards[start : start + pile.size]
-                start += pile.size
+            for i, size in enumerate(self.sizes):
+                placed[i] = cards[start : start + size]
+                start += size
             return placed
-        caps = tuple(p.size for p in self.piles)
+        caps = self.sizes
         for index, (mask, cards) in enumerate(self.classes):
             options = self._splits_of(index, caps)
             split, rest, _ = options[_weighted_index([weight for _, _, weight in options], rng)]
@@ -280,6 +275,30 @@ class Sampler:
                 start += taken
             caps = rest
         return placed
+
+
+class Sampler:
+    """Draws states consistent with ``seat``'s information in ``state`` (set up once, drawn often)."""
+
+    def __init__(self, game: AnyGame, state: Any, seat: int) -> None:
+        self.game, self.state, self.seat = game, state, seat
+        self.piles = hidden_piles(game, state, seat)
+        # the hidden cards as a set, in canonical order: what the seat cannot see, never where they are
+        hidden: set[str] = set()
+        for name, index, first in {(p.field, p.index, p.first) for p in self.piles}:
+            value = getattr(state, name)
+            hidden.update((value if index is None else value[index])[first:])
+        self.deal = ConstrainedDeal(
+            sorted(hidden, key=_deck_order(game.deck).__getitem__),
+            [p.size for p in self.piles],
+            [p.allowed for p in self.piles],
+        )
+        if self.deal.total == 0:
+            raise ValueError("no state is consistent with this seat's information")
+
+    def assignment(self, rng: random.Random) -> list[list[str]]:
+        """The hidden cards of each pile, drawn uniformly among consistent assignments."""
+        return self.deal.assignment(rng)
 
     def draw(self, rng: random.Random, fresh_seed: bool = True) -> Any:
         """One consistent state. Without ``fresh_seed`` (a search, which never plays past the deal) its

@@ -1,0 +1,451 @@
+"""The sampler and the bots: consistency with a seat's view, uniformity by exhaustive enumeration, no
+information beyond the seat's, legal answers, bounded budgets and refusals."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from sevens_rules.api.bots import max_budget_ms
+from sevens_rules.api.limits import Settings, SettingsError
+from sevens_rules.engine.bots.levels import choose
+from sevens_rules.engine.bots.sampler import ConstrainedDeal, Sampler, rng_for, sample_states
+from sevens_rules.engine.dealing import Seeding
+from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.bots import BotLevel
+from tests.sealed_helpers import call, keyring
+
+AnyGame = Any
+SEED = "5e" * 32
+CHI_SQUARE_999: dict[int, float] = {
+    1: 10.83,
+    2: 13.82,
+    3: 16.27,
+    4: 18.47,
+    5: 20.52,
+    9: 27.88,
+    14: 36.12,
+    19: 43.82,
+}
+"""The chi-square distribution's 99.9% points by degrees of freedom (statistics tables)."""
+
+
+def positions(game_id: str, players: int, every: int = 4, most: int = 60) -> list[Any]:
+    """States of a seeded match of random moves, one every ``every`` moves, first deal first."""
+    game = GAMES[game_id]
+    rng = random.Random(7)
+    state = game.new(players, game.models.options(), Seeding(SEED), None, None)
+    found = []
+    for step in range(most):
+        seats, moves = game.moves(state)
+        if not seats:
+            break
+        if step % every == 0:
+            found.append(state)
+        state = game.apply(state, moves[rng.randrange(len(moves))])[0]
+    return found
+
+
+def public_view(game: AnyGame, state: Any, seat: int) -> dict[str, Any]:
+    """What ``seat`` sees, but the seed's commitment (a sample has a fresh seed) and Seven-Up's cut,
+    which a fresh seed cannot draw again (the sampler leaves it empty)."""
+    view: dict[str, Any] = game.view(state, seat).model_dump()
+    for name in ("commitment", "seed", "cut"):
+        view.pop(name, None)
+    return view
+
+
+TABLES = [
+    (game_id, n)
+    for game_id, game in GAMES.items()
+    for n in sorted({game.table_sizes()[0], game.table_sizes()[-1]})
+]
+
+
+@pytest.mark.parametrize(("game_id", "players"), TABLES)
+def test_sampled_states_are_consistent_and_show_the_seat_the_same_view(game_id: str, players: int) -> None:
+    game = GAMES[game_id]
+    for state in positions(game_id, players):
+        for seat in range(players):
+            for sample in sample_states(game, state, seat, 2, "view"):
+                game.check(sample)  # a state the engine accepts
+                assert public_view(game, sample, seat) == public_view(game, state, seat)
+                assert sample.seed != state.seed
+
+
+def test_a_sample_hides_the_real_seed_and_the_other_hands() -> None:
+    game = GAMES["sjuan"]
+    state = positions("sjuan", 4)[1]
+    samples = sample_states(game, state, 0, 16, "x")
+    assert all(s.seed != state.seed for s in samples)
+    # the other seats' hands are redrawn: some sample differs from the real deal
+    assert any(s.hands[1:] != state.hands[1:] for s in samples)
+    assert all(s.hands[0] == state.hands[0] for s in samples)
+
+
+def test_samples_are_reproducible_for_a_sample_seed() -> None:
+    game = GAMES["sevens"]
+    state = positions("sevens", 4)[2]
+    assert sample_states(game, state, 1, 3, "same") == sample_states(game, state, 1, 3, "same")
+    assert sample_states(game, state, 1, 3, "same") != sample_states(game, state, 1, 3, "other")
+
+
+def enumerate_assignments(
+    cards: list[str], sizes: list[int], allowed: list[Any]
+) -> list[tuple[frozenset[str], ...]]:
+    """Every assignment of ``cards`` to piles of ``sizes`` that ``allowed`` permits, by brute force."""
+    found = []
+    for labels in itertools.product(range(len(sizes)), repeat=len(cards)):
+        if any(labels.count(i) != size for i, size in enumerate(sizes)):
+            continue
+        if any(
+            allowed[pile] is not None and not allowed[pile](card)
+            for card, pile in zip(cards, labels, strict=True)
+        ):
+            continue
+        found.append(
+            tuple(
+                frozenset(c for c, p in zip(cards, labels, strict=True) if p == i) for i in range(len(sizes))
+            )
+        )
+    return found
+
+
+def no_hearts(card: str) -> bool:
+    return card[1] != "H"
+
+
+def only_points(card: str) -> bool:
+    return card[0] in "AT"
+
+
+CONSTRAINED_CASES = [
+    # free cards into three piles
+    (["2C", "3C", "4D", "5D", "6S"], [2, 2, 1], [None, None, None]),
+    # a void: pile 0 holds no hearts (Seven-Up's failure to follow)
+    (["2H", "3H", "4H", "5D", "6S", "7C"], [3, 2, 1], [no_hearts, None, None]),
+    # a quota: pile 2 holds exactly the aces and tens it is told (Sedmice's won points)
+    (
+        ["AC", "TD", "5D", "6S", "AH", "9C"],
+        [2, 2, 1, 1],
+        [None, None, only_points, lambda c: not only_points(c)],
+    ),
+    # two voids at once
+    (["2H", "3H", "4S", "5S", "6D", "7D", "8C"], [2, 3, 2], [no_hearts, lambda c: c[1] != "S", None]),
+]
+
+
+@pytest.mark.parametrize(("cards", "sizes", "allowed"), CONSTRAINED_CASES)
+def test_constrained_deals_count_every_assignment(
+    cards: list[str], sizes: list[int], allowed: list[Any]
+) -> None:
+    assert ConstrainedDeal(cards, sizes, allowed).total == len(enumerate_assignments(cards, sizes, allowed))
+
+
+@pytest.mark.parametrize(("cards", "sizes", "allowed"), CONSTRAINED_CASES)
+def test_constrained_deals_are_uniform_over_the_enumerated_assignments(
+    cards: list[str], sizes: list[int], allowed: list[Any]
+) -> None:
+    expected = enumerate_assignments(cards, sizes, allowed)
+    deal = ConstrainedDeal(cards, sizes, allowed)
+    rng = rng_for("uniform")
+    draws = 200 * len(expected)
+    seen = Counter(tuple(frozenset(pile) for pile in deal.assignment(rng)) for _ in range(draws))
+    assert set(seen) == set(expected)  # only consistent assignments, and every one of them
+    mean = draws / len(expected)
+    chi_square = sum((seen[a] - mean) ** 2 / mean for a in expected)
+    degrees = len(expected) - 1
+    limit = CHI_SQUARE_999.get(degrees) or degrees + 4 * (2 * degrees) ** 0.5  # normal approximation
+    assert chi_square < limit
+
+
+def late_sjuan() -> tuple[Any, int]:
+    """A three-seat Sjuan state late in the deal (the seat to act sees few hidden cards)."""
+    game = GAMES["sjuan"]
+    rng = random.Random(3)
+    state = game.new(3, game.models.options(), Seeding(SEED), None, 0)
+    while True:
+        seats, moves = game.moves(state)
+        seat = seats[0]
+        if sum(len(h) for i, h in enumerate(state.hands) if i != seat) <= 6:
+            return state, seat
+        state = game.apply(state, moves[rng.randrange(len(moves))])[0]
+
+
+def test_sjuan_samples_are_uniform_over_every_consistent_deal() -> None:
+    game = GAMES["sjuan"]
+    state, seat = late_sjuan()
+    others = [i for i in range(3) if i != seat]
+    hidden = sorted(c for i in others for c in state.hands[i])
+    sizes = [len(state.hands[i]) for i in others]
+    # every split of the hidden cards between the two other hands is consistent: nothing is inferred
+    expected = {
+        (frozenset(first), frozenset(hidden) - frozenset(first))
+        for first in itertools.combinations(hidden, sizes[0])
+    }
+    sampler = Sampler(game, state, seat)
+    rng = rng_for("sjuan")
+    draws = 150 * len(expected)
+    seen: Counter[tuple[frozenset[str], ...]] = Counter()
+    for _ in range(draws):
+        sample = sampler.draw(rng)
+        seen[tuple(frozenset(sample.hands[i]) for i in others)] += 1
+    assert set(seen) == expected
+    mean = draws / len(expected)
+    degrees = len(expected) - 1
+    chi_square = sum((seen[a] - mean) ** 2 / mean for a in expected)
+    assert chi_square < CHI_SQUARE_999.get(degrees, degrees + 4 * (2 * degrees) ** 0.5)
+
+
+def seven_up_with_a_void() -> tuple[Any, int, str, int]:
+    """A two-seat Seven-Up state in play where seat 1 - seat failed to follow a led suit."""
+    game = GAMES["seven-up"]
+    for seed_byte in range(1, 60):
+        rng = random.Random(seed_byte)
+        state = game.new(2, game.models.options(), Seeding(f"{seed_byte:064x}"), None, 0)
+        for _ in range(40):
+            seats, moves = game.moves(state)
+            if not seats or state.phase == "deal_over":
+                break
+            for trick in state.tricks:
+                led = trick.cards[0][1]
+                follower = (trick.leader + 1) % 2
+                if trick.cards[1][1] != led:
+                    return state, 1 - follower, led, follower
+            state = game.apply(state, moves[rng.randrange(len(moves))])[0]
+    raise AssertionError("no seeded deal had a failure to follow")
+
+
+def test_seven_up_samples_keep_a_seat_void_in_a_suit_it_did_not_follow() -> None:
+    game = GAMES["seven-up"]
+    state, seat, led, void_seat = seven_up_with_a_void()
+    for sample in sample_states(game, state, seat, 16, "void"):
+        assert all(card[1] != led for card in sample.hands[void_seat])
+        assert public_view(game, sample, seat) == public_view(game, state, seat)
+
+
+def test_sedmice_samples_keep_each_sides_points() -> None:
+    game = GAMES["sedmice"]
+    state = positions("sedmice", 2, every=1)[-1]
+    assert any(state.taken)
+    for sample in sample_states(game, state, 0, 8, "points"):
+        for side in range(2):
+            assert sum(c[0] in "AT" for c in sample.taken[side]) == sum(
+                c[0] in "AT" for c in state.taken[side]
+            )
+            assert len(sample.taken[side]) == len(state.taken[side])
+
+
+def hidden_twin(game: AnyGame, state: Any, seat: int) -> Any:
+    """A state that differs from ``state`` only in what ``seat`` cannot see (other hands, stock, seed)."""
+    for attempt in range(20):
+        twin = sample_states(game, state, seat, 1, f"twin{attempt}")[0]
+        if twin.hands != state.hands or getattr(twin, "stock", None) != getattr(state, "stock", None):
+            return twin
+    raise AssertionError("no different hidden cards found")
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+@pytest.mark.parametrize("level", list(BotLevel))
+def test_a_bot_decides_from_its_seats_information_only(game_id: str, level: BotLevel) -> None:
+    game = GAMES[game_id]
+    players = game.table_sizes()[0]
+    checked = 0
+    for state in positions(game_id, players, every=3, most=30):
+        seat = game.to_act(state)[0]
+        if len(game.moves(state, seat)[1]) < 2:
+            continue
+        twin = hidden_twin(game, state, seat)
+        assert public_view(game, twin, seat) == public_view(game, state, seat)
+        first = choose(game, state, seat, level, 10_000, "leak", iterations=30)
+        second = choose(game, twin, seat, level, 10_000, "leak", iterations=30)
+        assert first.move == second.move
+        checked += 1
+        if checked == 2:
+            break
+    assert checked
+
+
+def test_sample_answers_the_same_for_states_differing_in_hidden_cards() -> None:
+    game = GAMES["domino-fan-tan"]
+    state = positions("domino-fan-tan", 2)[3]
+    seat = 0
+    twin = hidden_twin(game, state, seat)
+    assert sample_states(game, state, seat, 4, "s") == sample_states(game, twin, seat, 4, "s")
+
+
+# ---- over HTTP -----------------------------------------------------------------------------------
+
+
+def new_state(client: TestClient, game_id: str, players: int) -> dict[str, Any]:
+    answer = client.post(f"/v1/games/{game_id}/new", json={"players": players, "seed": SEED})
+    assert answer.status_code == 200
+    state: dict[str, Any] = answer.json()["state"]
+    return state
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_bot_answer_is_a_legal_move(client: TestClient, game_id: str) -> None:
+    game = GAMES[game_id]
+    players = game.table_sizes()[0]
+    state = new_state(client, game_id, players)
+    levels = ["random", "rules", "search"]
+    for step in range(24):
+        to_act = client.post(f"/v1/games/{game_id}/moves", json={"state": state}).json()["to_act"]
+        if not to_act:
+            break
+        body = {
+            "state": state,
+            "player": to_act[0],
+            "level": levels[step % 3],
+            "budget_ms": 5,
+            "bot_seed": str(step),
+        }
+        answer = client.post(f"/v1/games/{game_id}/bot", json=body)
+        assert answer.status_code == 200, answer.text
+        bot = answer.json()
+        assert bot["level"] == levels[step % 3]
+        assert bot["elapsed_ms"] >= 0 and bot["iterations"] >= 0
+        applied = client.post(f"/v1/games/{game_id}/apply", json={"state": state, "move": bot["move"]})
+        assert applied.status_code == 200, applied.text
+        state = applied.json()["state"]
+
+
+def test_bot_refuses_a_seat_not_to_act(client: TestClient) -> None:
+    state = new_state(client, "sjuan", 4)
+    body = {"state": state, "player": (state["turn"] + 1) % 4, "level": "random"}
+    problem = client.post("/v1/games/sjuan/bot", json=body).json()
+    assert (problem["status"], problem["code"]) == (409, "move/not-your-turn")
+    assert problem["errors"][0]["path"] == "/player"
+    assert problem["legal_moves"] == []
+
+
+def test_bot_refuses_a_finished_match(client: TestClient) -> None:
+    game = GAMES["sevens"]
+    state = game.new(4, game.models.options(), Seeding(SEED), None, None)
+    rng = random.Random(1)
+    while game.to_act(state):
+        state = game.apply(state, rng.choice(game.moves(state)[1]))[0]
+    body = {"state": state.model_dump(mode="json"), "player": 0, "level": "rules"}
+    problem = client.post("/v1/games/sevens/bot", json=body).json()
+    assert (problem["status"], problem["code"]) == (409, "match/over")
+
+
+@pytest.mark.parametrize(
+    ("budget", "status", "path"),
+    [(0, 422, "/budget_ms"), (201, 422, "/budget_ms"), (10_001, 422, "/budget_ms")],
+)
+def test_bot_refuses_a_budget_out_of_range(client: TestClient, budget: int, status: int, path: str) -> None:
+    state = new_state(client, "fan-tan", 3)
+    body = {"state": state, "player": state["turn"], "level": "search", "budget_ms": budget}
+    problem = client.post("/v1/games/fan-tan/bot", json=body).json()
+    assert problem["status"] == status
+    assert problem["errors"][0]["path"] == path
+
+
+def test_bot_refuses_an_unknown_level_and_a_seat_off_the_table(client: TestClient) -> None:
+    state = new_state(client, "sjuan", 3)
+    unknown = client.post("/v1/games/sjuan/bot", json={"state": state, "player": 0, "level": "genius"}).json()
+    assert (unknown["status"], unknown["errors"][0]["path"]) == (422, "/level")
+    absent = client.post("/v1/games/sjuan/bot", json={"state": state, "player": 5, "level": "random"}).json()
+    assert (absent["status"], absent["errors"][0]["path"]) == (422, "/player")
+
+
+def test_search_answer_reports_its_iterations_within_the_budget(client: TestClient) -> None:
+    state = new_state(client, "sevens", 4)
+    to_act = client.post("/v1/games/sevens/moves", json={"state": state}).json()["to_act"]
+    body = {"state": state, "player": to_act[0], "level": "search", "budget_ms": 20, "bot_seed": "n"}
+    bot = client.post("/v1/games/sevens/bot", json=body).json()
+    assert bot["level"] == "search"
+    # a seeded search runs budget_ms x 2 iterations unless the budget runs out first
+    assert 0 < bot["iterations"] <= 40
+
+
+def test_sample_over_http_answers_count_states_the_seat_cannot_tell_apart(client: TestClient) -> None:
+    state = new_state(client, "sedmice", 4)
+    body = {"state": state, "player": 2, "count": 3, "sample_seed": "http"}
+    answer = client.post("/v1/games/sedmice/sample", json=body)
+    assert answer.status_code == 200
+    states = answer.json()["states"]
+    assert len(states) == 3
+    assert answer.json() == client.post("/v1/games/sedmice/sample", json=body).json()
+    view = client.post("/v1/games/sedmice/view", json={"state": state, "player": 2}).json()
+    for sample in states:
+        sampled_view = client.post("/v1/games/sedmice/view", json={"state": sample, "player": 2}).json()
+        for name in ("commitment",):
+            sampled_view.pop(name), view.pop(name, None)
+        assert sampled_view == view
+    too_many = client.post("/v1/games/sedmice/sample", json={**body, "count": 17}).json()
+    assert (too_many["status"], too_many["errors"][0]["path"]) == (422, "/count")
+
+
+def test_graphql_twins_answer_as_rest(client: TestClient) -> None:
+    state = new_state(client, "sjuan", 3)
+    bot_query = """query($s: SjuanStateInput!, $p: Int!) {
+      sjuanBot(state: $s, player: $p, level: rules, bot_seed: "g") {
+        ... on SjuanBotResponse { move { player type card } level iterations }
+      }
+    }"""
+    sample_query = """query($s: SjuanStateInput!) {
+      sjuanSample(state: $s, player: 1, sample_seed: "g") { ... on SjuanSampleResponse { states { hands } } }
+    }"""
+    variables = {"s": state, "p": state["turn"]}
+    bot = client.post("/graphql", json={"query": bot_query, "variables": variables}).json()
+    assert "errors" not in bot, bot
+    rest = client.post(
+        "/v1/games/sjuan/bot",
+        json={"state": state, "player": state["turn"], "level": "rules", "bot_seed": "g"},
+    ).json()
+    assert bot["data"]["sjuanBot"]["move"]["card"] == rest["move"]["card"]
+    assert bot["data"]["sjuanBot"]["level"] == "rules"
+    sample = client.post("/graphql", json={"query": sample_query, "variables": {"s": state}}).json()
+    assert "errors" not in sample, sample
+    rest_sample = client.post(
+        "/v1/games/sjuan/sample", json={"state": state, "player": 1, "sample_seed": "g"}
+    ).json()
+    assert sample["data"]["sjuanSample"]["states"][0]["hands"] == rest_sample["states"][0]["hands"]
+
+
+# ---- sealed --------------------------------------------------------------------------------------
+
+
+def test_sealed_bot_and_sample_answer_for_the_callers_seat_only() -> None:
+    ring = keyring("k=3")
+    status, match = call(ring, "sjuan", "new", {"players": 3})
+    assert status == 200
+    token, keys = match["token"], match["seat_keys"]
+    status, moves = call(ring, "sjuan", "moves", {"token": token, "seat": 0, "seat_key": keys[0]})
+    seat = moves["to_act"][0]
+    body = {"token": token, "seat": seat, "seat_key": keys[seat], "level": "search", "budget_ms": 10}
+    status, bot = call(ring, "sjuan", "bot", body)
+    assert status == 200, bot
+    status, applied = call(
+        ring, "sjuan", "apply", {"token": token, "seat": seat, "seat_key": keys[seat], "move": bot["move"]}
+    )
+    assert status == 200, applied
+    status, sample = call(
+        ring, "sjuan", "sample", {"token": token, "seat": 1, "seat_key": keys[1], "count": 2}
+    )
+    assert status == 200
+    status, seen = call(ring, "sjuan", "view", {"token": token, "seat": 1, "seat_key": keys[1]})
+    for state in sample["states"]:
+        assert state["hands"][1] == seen["view"]["hand"]
+    # another seat's key opens nothing; a seat not to act gets no move
+    status, refused = call(ring, "sjuan", "bot", {**body, "seat_key": keys[(seat + 1) % 3]})
+    assert status == 403
+    other = (seat + 1) % 3
+    status, refused = call(ring, "sjuan", "bot", {**body, "seat": other, "seat_key": keys[other]})
+    assert (status, refused["errors"][0]["path"]) == (409, "/seat")
+
+
+def test_the_configured_budget_maximum_is_checked_at_startup() -> None:
+    assert Settings.from_env({"RULES_BOT_MAX_BUDGET_MS": "500"}).bot_max_budget_ms == 500
+    with pytest.raises(SettingsError, match="RULES_BOT_MAX_BUDGET_MS"):
+        Settings.from_env({"RULES_BOT_MAX_BUDGET_MS": "0"})
+    assert max_budget_ms({"RULES_BOT_MAX_BUDGET_MS": "50"}) == 50
+    assert max_budget_ms({}) == 200
