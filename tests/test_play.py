@@ -305,6 +305,8 @@ def test_a_whole_match_is_played_by_clicking(
         verdict = page.locator("#verdict")
         assert verdict.get_attribute("data-verified") == "true", verdict.inner_text()
         assert "matches the commitment" in verdict.inner_text()
+        # referee mode: the page also finds the entropy its browser contributed among the deals' entropy
+        assert ("own entropy" in verdict.inner_text()) == (mode == "referee"), verdict.inner_text()
         assert "won" in page.locator("#result h2").inner_text()
         assert page.locator("#log li[data-event=match_ended]").count() == 1
         assert page.locator("table.score tr").count() == 1 + players  # the final totals, one row per seat

@@ -67,6 +67,8 @@ interface Turn {
 
 interface Session {
   readonly mode: "plain" | "referee";
+  /** The entropy string this browser contributed to the deals (referee mode), else null. */
+  readonly ownEntropy: string | null;
   turn(): Promise<Turn>;
   /** Seat 0's view now (after {@link turn}). */
   view(): Promise<View>;
@@ -90,6 +92,7 @@ const PRIVATE_CARD_EVENTS = new Set(["drew", "received"]);
 
 class PlainSession implements Session {
   readonly mode = "plain";
+  readonly ownEntropy = null;
   private state: State;
   private pending: GameEvent[];
   private everyMove: Move[] = [];
@@ -193,17 +196,19 @@ class RefereeSession implements Session {
     /** The bots' seat keys are used only to ask for a bot's move and to apply it. */
     private readonly seatKeys: string[],
     private readonly bots: boolean,
+    readonly ownEntropy: string,
   ) {}
 
   static async start(settings: MatchSettings, bots: boolean, tables: boolean): Promise<RefereeSession> {
     const game = settings.game.id as GameId;
+    const entropy = entropyString();
     if (!tables) {
       const answer = await sealed(game, "new", {
         players: settings.players,
         options: settings.options,
-        entropy: [entropyString()],
+        entropy: [entropy],
       });
-      return new RefereeSession(settings, answer.token, answer.seat_keys, bots);
+      return new RefereeSession(settings, answer.token, answer.seat_keys, bots, entropy);
     }
     // a service whose sealed new opens a table: the page, as host, fills the bots' seats and then joins
     // seat 0 with this browser's own entropy, so the cards are dealt from it
@@ -217,10 +222,10 @@ class RefereeSession implements Session {
     const joined = (await rules.postUntyped(`/v1/games/${game}/sealed/join`, {
       token: filled.token,
       seat: HUMAN,
-      entropy: entropyString(),
+      entropy,
     })) as JoinedSeat;
     const keys = filled.seat_keys.map((key, seat) => (seat === HUMAN ? joined.seat_key : (key ?? "")));
-    return new RefereeSession(settings, joined.token, keys, bots);
+    return new RefereeSession(settings, joined.token, keys, bots, entropy);
   }
 
   private get game(): GameId {
@@ -855,6 +860,10 @@ class Table {
       return { ok: false, text: "The service did not reveal the seed at the end of the match: the deals cannot be checked." };
     }
     const problems: string[] = [];
+    const own = this.session?.ownEntropy ?? null;
+    if (own !== null && !this.entropy.includes(own)) {
+      problems.push("the entropy this browser contributed is not in the list the deals were made from");
+    }
     for (const [deal, { dealer, hand }] of this.dealt) {
       const verified = await plain(settings.game.id as GameId, "verify", {
         seed,
@@ -875,7 +884,8 @@ class Table {
       ok: true,
       text:
         `Deals checked: the revealed seed matches the commitment ${this.commitment.slice(0, 12)}… published before the ` +
-        `first deal, and recomputing ${this.dealt.size} deal${this.dealt.size === 1 ? "" : "s"} from it gives exactly the cards you were dealt.`,
+        `first deal, and recomputing ${this.dealt.size} deal${this.dealt.size === 1 ? "" : "s"} from it gives exactly the cards you were dealt` +
+        (own !== null ? ", with this browser's own entropy mixed in." : "."),
     };
   }
 
