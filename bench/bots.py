@@ -151,23 +151,24 @@ def run_table(
     return tally, sides
 
 
-def mid_deal(game_id: str, players: int) -> tuple[Any, int]:
-    """A seeded state halfway through the first deal (the seat to act holds about half its cards and has
-    a choice), and the seat to act."""
+def mid_deal(game_id: str, players: int) -> tuple[Any, int] | None:
+    """A seeded state halfway through a first deal (the seat to act holds about half its cards and has
+    a choice), and the seat to act; the first of seeds 1, 2, ... that reaches one (None after 20)."""
     game = GAMES[game_id]
-    state = game.new(players, game.models.options(), Seeding(f"{1:064x}"), None, 0)
-    full = max(len(hand) for hand in state.hands)
-    rng = random.Random(1)
-    for _ in range(2000):
-        seats = position.to_act(game, state)
-        if not seats:
-            break
-        seat = seats[0]
-        moves = game.moves(state, seat)[1]
-        if len(state.hands[seat]) <= (full + 1) // 2 and len(moves) > 1:
-            return state, seat
-        state = game.apply(state, moves[rng.randrange(len(moves))])[0]
-    raise RuntimeError(f"no mid-deal state with a choice in {game_id}")
+    for seed in range(1, 21):
+        state = game.new(players, game.models.options(), Seeding(f"{seed:064x}"), None, 0)
+        full = max(len(hand) for hand in state.hands)
+        rng = random.Random(seed)
+        for _ in range(2000):
+            seats = position.to_act(game, state)
+            if not seats:
+                break
+            seat = seats[0]
+            moves = game.moves(state, seat)[1]
+            if len(state.hands[seat]) <= (full + 1) // 2 and len(moves) > 1:
+                return state, seat
+            state = game.apply(state, moves[rng.randrange(len(moves))])[0]
+    return None
 
 
 def search_speed(args: argparse.Namespace) -> None:
@@ -178,7 +179,11 @@ def search_speed(args: argparse.Namespace) -> None:
     for game_id in args.games:
         sizes = GAMES[game_id].table_sizes()
         players = 4 if 4 in sizes else sizes[-1]
-        state, seat = mid_deal(game_id, players)
+        found = mid_deal(game_id, players)
+        if found is None:
+            print(f"| {game_id} | {players} | - | - | no mid-deal choice in 20 seeded deals | - | - |")
+            continue
+        state, seat = found
         moves = GAMES[game_id].moves(state, seat)[1]
         wall, cpu = time.perf_counter(), time.process_time()
         choice = choose(GAMES[game_id], state, seat, BotLevel.search, int(args.speed_seconds * 1000), None)

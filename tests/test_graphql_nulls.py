@@ -60,20 +60,27 @@ def known_values(game_id: str) -> dict[str, Any]:
     """A value the operations of ``game_id`` accept for each argument name they use."""
     players = GAMES[game_id].min_players
     state = run(_operation(game_id, "new"), {"players": players, "seed": SEED})["state"]
-    moves = run(_operation(game_id, "moves"), {"state": state})["moves"]
+    listed = run(_operation(game_id, "moves"), {"state": state})
+    moves = listed["moves"]
     sealed = run(_operation(game_id, "new", sealed=True), {"players": players})
+    # a seat to act, so that a bot's answer is a move (every operation taking a seat accepts it)
+    sealed_seat = run(
+        _operation(game_id, "moves", sealed=True),
+        {"token": sealed["token"], "seat": 0, "seat_key": sealed["seat_keys"][0]},
+    )["to_act"][0]
     return {
         "players": players,
         "state": state,
         "move": moves[0],
-        "player": 0,
+        "player": listed["to_act"][0],
         "seed": SEED,
         "commitment": commitment(SEED),
         "deal_number": 1,
         "token": sealed["token"],
-        "seat": 0,
-        "seat_key": sealed["seat_keys"][0],
+        "seat": sealed_seat,
+        "seat_key": sealed["seat_keys"][sealed_seat],
         "since": 0,
+        "level": "random",
     }
 
 

@@ -26,12 +26,12 @@ left empty, as in a match whose first dealer was named.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
-from math import comb
+from functools import cache, lru_cache
 from typing import Any
 
 from sevens_rules.engine.bots.position import AnyGame
@@ -93,6 +93,8 @@ def _sjuan_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
     n = len(state.hands)
     domino = game.id == "domino-fan-tan"
     opener = state.turn if not state.table and state.phase == "play" else None
+    if domino and any(len(hand) != state.options.hand_size for hand in state.hands):
+        opener = None  # someone drew before the first card: the turn has moved on from the opener
     places_of_7h: set[tuple[str, int | None]] | None = None
     if opener is not None and game.id in ("sjuan", "domino-fan-tan"):
         places_of_7h = {("hands", opener)}
@@ -210,18 +212,32 @@ class ConstrainedDeal:
         allowed: Sequence[Callable[[str], bool] | None],
     ) -> None:
         self.cards = list(cards)
-        self.sizes = tuple(sizes)
-        if len(self.cards) != sum(self.sizes):
+        self.pile_sizes = tuple(sizes)
+        if len(self.cards) != sum(self.pile_sizes):
             raise ValueError("the piles do not hold as many cards as there are")
+        # Piles under the same rule are counted and drawn as one (their sizes added): a uniform draw for
+        # the merged pile, split uniformly among its piles, is uniform for the piles. Fewer piles make
+        # far fewer splits to count.
+        groups: dict[Callable[[str], bool] | None, list[int]] = {}
+        for pile, rule in enumerate(allowed):
+            groups.setdefault(rule, []).append(pile)
+        self.groups = list(groups.values())
+        rules = list(groups)
+        self.sizes = tuple(sum(self.pile_sizes[p] for p in group) for group in self.groups)
         classes: dict[tuple[int, ...], list[str]] = {}
         for card in self.cards:
-            mask = tuple(i for i, rule in enumerate(allowed) if rule is None or rule(card))
+            mask = tuple(i for i, rule in enumerate(rules) if rule is None or rule(card))
             classes.setdefault(mask, []).append(card)
-        self.classes = sorted(classes.items())
+        # the largest class last: the last class fills what is left, in one way, so the splits counted
+        # and drawn are those of the smaller classes (the order is fixed by the classes alone)
+        self.classes = sorted(classes.items(), key=lambda item: (len(item[1]), item[0]))
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.total = self._count(0, self.sizes)
+        self.total = self._count(0, self.sizes) * math.prod(
+            _multinomial(size, [self.pile_sizes[p] for p in group])
+            for group, size in zip(self.groups, self.sizes, strict=True)
+        )
         """The number of consistent assignments."""
-        self.sole_class = len(self.classes) == 1 and len(self.classes[0][0]) == len(self.sizes)
+        self.sole_class = len(self.sizes) == 1  # one merged pile: every card may go anywhere
 
     def _count(self, index: int, caps: tuple[int, ...]) -> int:
         """Ways to place classes ``index``... into piles with ``caps`` free places (filled exactly)."""
@@ -254,26 +270,28 @@ class ConstrainedDeal:
         """The cards of each pile, drawn uniformly among the consistent assignments."""
         if self.total == 0:
             raise ValueError("no assignment is consistent")
-        placed: list[list[str]] = [[] for _ in self.sizes]
+        merged: list[list[str]] = [[] for _ in self.sizes]
         if self.sole_class:
-            cards = list(self.cards)
+            merged[0] = list(self.cards)
+        else:
+            caps = self.sizes
+            for index, (mask, cards) in enumerate(self.classes):
+                options = self._splits_of(index, caps)
+                split, rest, _ = options[_weighted_index([weight for _, _, weight in options], rng)]
+                shuffled = list(cards)
+                rng.shuffle(shuffled)
+                start = 0
+                for group_index, taken in zip(mask, split, strict=True):
+                    merged[group_index] += shuffled[start : start + taken]
+                    start += taken
+                caps = rest
+        placed: list[list[str]] = [[] for _ in self.pile_sizes]
+        for group, cards in zip(self.groups, merged, strict=True):
             rng.shuffle(cards)
             start = 0
-            for i, size in enumerate(self.sizes):
-                placed[i] = cards[start : start + size]
-                start += size
-            return placed
-        caps = self.sizes
-        for index, (mask, cards) in enumerate(self.classes):
-            options = self._splits_of(index, caps)
-            split, rest, _ = options[_weighted_index([weight for _, _, weight in options], rng)]
-            shuffled = list(cards)
-            rng.shuffle(shuffled)
-            start = 0
-            for pile_index, taken in zip(mask, split, strict=True):
-                placed[pile_index] += shuffled[start : start + taken]
-                start += taken
-            caps = rest
+            for pile in group:
+                placed[pile] = cards[start : start + self.pile_sizes[pile]]
+                start += self.pile_sizes[pile]
         return placed
 
 
@@ -401,7 +419,7 @@ def _splits(total: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
     return list(_splits_cached(total, tuple(caps)))
 
 
-@cache
+@lru_cache(maxsize=65_536)
 def _splits_cached(total: int, caps: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     if not caps:
         return ((),) if total == 0 else ()
@@ -417,13 +435,30 @@ def _splits_cached(total: int, caps: tuple[int, ...]) -> tuple[tuple[int, ...], 
 def _multinomial(total: int, parts: Sequence[int]) -> int:
     ways, left = 1, total
     for part in parts:
-        ways *= comb(left, part)
+        ways *= math.comb(left, part)
         left -= part
     return ways
 
 
+ATTEMPTS = 1000
+"""Draws a sample may take before it gives up finding a state the engine accepts."""
+
+
 def sample_states(game: AnyGame, state: Any, seat: int, count: int, seed: str | None) -> list[Any]:
-    """``count`` states consistent with ``seat``'s information in ``state`` (reproducible for ``seed``)."""
+    """``count`` states consistent with ``seat``'s information in ``state`` (reproducible for ``seed``).
+
+    Each drawn state is checked by the engine as a posted one is, and drawn again if refused: every
+    inference the engine's consistency check makes beyond the sampler's own is kept too, and the states
+    stay uniform among those the engine accepts."""
     sampler = Sampler(game, state, seat)
     rng = rng_for(seed)
-    return [sampler.draw(rng) for _ in range(count)]
+    states = []
+    for _ in range(count):
+        for _ in range(ATTEMPTS):
+            drawn = sampler.draw(rng)
+            if not game.consistency_issues(drawn):
+                states.append(drawn)
+                break
+        else:
+            raise RuntimeError(f"no consistent {game.id} state found in {ATTEMPTS} draws")
+    return states
