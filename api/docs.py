@@ -8,6 +8,8 @@
   ``/graphql/console.js``), variables, run, result, each game's runnable examples
   (:func:`~sevens_rules.api.examples.console_examples`) and the root fields; it reads the schema from
   ``GET /graphql/schema.graphql`` (the service's SDL). ``POST /graphql`` stays the API.
+- ``GET /play``: a table where one person plays any game against bots through the public REST API
+  (``static/play.html``; its script ``GET /play/play.js`` is compiled from ``web/play.ts``).
 - ``GET /rules`` and ``GET /rules/{game}``: the rules reference, one page per game (``docs/rules/`` in the
   repository, shipped in the package as ``sevens_rules/rules``): HTML rendered from its Markdown
   (:mod:`sevens_rules.api.rules_pages`), or the Markdown itself to a client that prefers
@@ -65,6 +67,16 @@ def rules_page(page: str) -> str | None:
     if page != RULES_INDEX and page not in GAMES:
         return None
     return (files("sevens_rules") / "rules" / f"{page}.md").read_text(encoding="utf-8")
+
+
+@cache
+def _static_bytes(name: str) -> bytes:
+    return (files("sevens_rules.api") / "static" / name).read_bytes()
+
+
+async def play_script(request: Request) -> Response:
+    """``GET /play/play.js``: the table's compiled script."""
+    return Response(_static_bytes("play.js"), media_type="text/javascript; charset=utf-8")
 
 
 def _html_page(path: str, name: str) -> Route:
@@ -179,6 +191,8 @@ def docs_routes(schema: strawberry.Schema) -> list[BaseRoute]:
         _html_page("/redoc", "redoc.html"),
         Route("/docs/assets/{name}", asset, methods=["GET"]),
         *console_routes(schema),
+        _html_page("/play", "play.html"),
+        Route("/play/play.js", play_script, methods=["GET"]),
         Route(rules_path("").rstrip("/"), rules, methods=["GET"]),
         Route(rules_path("{page}"), rules, methods=["GET"]),
     ]

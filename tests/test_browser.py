@@ -12,12 +12,15 @@ import json
 import socket
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 import uvicorn
+from starlette.types import ASGIApp
 
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
@@ -42,9 +45,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(scope="module")
-def service() -> Iterator[str]:
-    """The service on a free loopback port, in a thread; yields its base URL.
+@contextmanager
+def serving(app: ASGIApp) -> Iterator[str]:
+    """``app`` on a free loopback port, in a thread; yields its base URL.
 
     The socket listens before the server starts, so connections wait in its backlog instead of failing:
     no polling for readiness."""
@@ -52,7 +55,7 @@ def service() -> Iterator[str]:
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(Settings()), log_level="warning", lifespan="off"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
@@ -61,6 +64,13 @@ def service() -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=30)
         sock.close()
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[str]:
+    """The service (no sealing keys) on a free loopback port."""
+    with serving(create_app(Settings())) as base:
+        yield base
 
 
 @dataclass
@@ -73,7 +83,7 @@ class Browser:
     errors: list[str] = field(default_factory=list)
     """Uncaught script errors of the page."""
     console_errors: list[str] = field(default_factory=list)
-    """Errors the page logged to its console (a failed load among them)."""
+    """Errors the page logged to the console (failed loads included)."""
 
 
 @pytest.fixture(scope="module")
@@ -91,14 +101,15 @@ def chromium() -> Iterator[object]:
             launched.close()
 
 
-@pytest.fixture
-def browser(service: str, chromium: object) -> Iterator[Browser]:
-    """A fresh page in a fresh browser context; requests not to ``service`` are aborted and recorded."""
+@contextmanager
+def limited_page(chromium: object, service: str, **context_options: Any) -> Iterator[Browser]:
+    """A fresh page in a fresh browser context; requests not to ``service`` are aborted and recorded,
+    and so are the page's uncaught errors and console errors."""
     from playwright.sync_api import Browser as Chromium
     from playwright.sync_api import ConsoleMessage, Route
 
     assert isinstance(chromium, Chromium)
-    context = chromium.new_context()
+    context = chromium.new_context(**context_options)
     result = Browser(page=None)
 
     def limit(route: Route) -> None:
@@ -109,21 +120,27 @@ def browser(service: str, chromium: object) -> Iterator[Browser]:
             result.outside.append(url)
             route.abort()
 
+    def console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            result.console_errors.append(message.text)
+
     context.route("**/*", limit)
     page = context.new_page()
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     page.on("pageerror", lambda error: result.errors.append(str(error)))
-
-    def logged(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            result.console_errors.append(message.text)
-
-    page.on("console", logged)
+    page.on("console", console)
     result.page = page
     try:
         yield result
     finally:
         context.close()
+
+
+@pytest.fixture
+def browser(service: str, chromium: object) -> Iterator[Browser]:
+    """A fresh page whose requests not to ``service`` are aborted and recorded."""
+    with limited_page(chromium, service) as result:
+        yield result
 
 
 README_SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"

@@ -1,0 +1,423 @@
+"""The table at ``GET /play`` and the TypeScript client it is built on.
+
+- The committed ``sevens_rules/api/static/play.js`` is what ``web/build.sh`` makes from ``web/*.ts`` and
+  ``clients/typescript/client.ts`` (tsc --strict checks both against the types openapi-typescript
+  generates from the committed OpenAPI); the README's client example compiles and runs under node against
+  a real service.
+- In Debian's headless Chromium with every outside request aborted and counted: a complete match of every
+  game in plain mode (no keys) and in referee mode (keys), the person's seat clicking a legal move each
+  turn; the clickable cards and buttons are exactly the legal moves the service listed for seat 0; the
+  deal check at the end says the deals match the commitment; no uncaught error, no console error.
+- Keyboard only, 375 px phones and desktops, light and dark: screenshots of each are saved under
+  ``build/screenshots/`` by the run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import pytest
+
+from sevens_rules.api.app import create_app
+from sevens_rules.api.limits import Settings
+from sevens_rules.engine.registry import GAMES
+from tests.sealed_helpers import keyring
+from tests.test_browser import CHROMIUM, Browser, chromium, limited_page, serving
+from tests.test_clients import typescript_tools
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page, Route
+
+__all__ = ["chromium", "typescript_tools"]  # fixtures shared with the other browser and client tests
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAY_SCRIPT = ROOT / "sevens_rules" / "api" / "static" / "play.js"
+CLIENT = ROOT / "clients" / "typescript" / "client.ts"
+README = ROOT / "README.md"
+SCREENSHOTS = ROOT / "build" / "screenshots"
+
+MATCHES: dict[str, tuple[int, dict[str, Any]]] = {
+    # the most seats: the person acts least often and the totals grow fastest
+    "sjuan": (8, {}),
+    "fan-tan": (8, {}),
+    "free-fan-tan": (8, {}),
+    # two seats only; drawing until playable makes the fewest turns (the match still runs to 100)
+    "domino-fan-tan": (2, {"draw_until_playable": True}),
+    "sevens": (4, {"deals": 1}),
+    "seven-up": (2, {}),
+    "four-handed-seven-up": (4, {}),
+    "california-jack": (2, {}),
+    "my-ship-sails": (4, {"max_exchanges": 1}),
+    "sedmice": (4, {"target_hits": 1}),
+}
+"""Each game's table size and options in the browser tests: the short matches the rules allow."""
+
+LEVELS = {
+    "sevens": "search",
+    "seven-up": "random",
+    **dict.fromkeys(["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan", "california-jack"], "random"),
+}
+"""The bots' level where it is not the page's default (``rules``): search thinks for the service's default
+budget on every move, so it plays a short match; the long matches (hundreds to thousands of moves) take
+random bots, which in plain mode the page draws from the moves it was given, without a request each."""
+
+CLICKED_TURNS = 12
+"""Turns of each match the test clicks through playwright (checking the clickable moves against the
+service's list each time); the page's own click events finish the match, which takes a long match
+(Domino fan tan: about 1,500 of the person's turns) from many minutes to one or two."""
+
+SETTLED = "['your-turn', 'over', 'error'].includes(document.getElementById('status').dataset.state)"
+
+FINISH_BY_CLICKING = """() => new Promise((resolve) => {
+  // clicks the first legal move each time it is the person's turn, as a person clicking at once would
+  const status = document.getElementById("status");
+  let clicks = 0;
+  const step = () => {
+    const state = status.dataset.state;
+    if (state === "over" || state === "error") {
+      observer.disconnect();
+      resolve([state, clicks]);
+    } else if (state === "your-turn") {
+      const button = document.querySelector("button.move:not([disabled])");
+      if (button !== null) {
+        clicks += 1;
+        button.click();
+      }
+    }
+  };
+  const observer = new MutationObserver(step);
+  observer.observe(status, { attributes: true, attributeFilter: ["data-state"] });
+  step();
+})"""
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="no /usr/bin/chromium: install Debian's chromium (apt-get install -y chromium; .ci/run does)",
+)
+
+
+@pytest.fixture(scope="module")
+def plain_service() -> Iterator[str]:
+    with serving(create_app(Settings())) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def referee_service() -> Iterator[str]:
+    with serving(create_app(Settings(), keyring("k1=7"))) as base:
+        yield base
+
+
+def _page(browser: Browser) -> Page:
+    from playwright.sync_api import Page
+
+    assert isinstance(browser.page, Page)
+    return browser.page
+
+
+def _services(request: pytest.FixtureRequest, mode: str) -> str:
+    base = request.getfixturevalue(f"{mode}_service")
+    assert isinstance(base, str)
+    return base
+
+
+# ---- the compiled script and the client module ------------------------------------------------------------
+
+
+def test_compiled_script_is_current(typescript_tools: Path, tmp_path: Path) -> None:
+    """``web/build.sh`` (openapi-typescript, tsc --strict, esbuild) makes exactly the committed play.js."""
+    _run("bash", ROOT / "web" / "build.sh", tmp_path)
+    assert (tmp_path / "play.js").read_bytes() == PLAY_SCRIPT.read_bytes(), (
+        "sevens_rules/api/static/play.js is not what web/build.sh makes from web/ and clients/typescript: "
+        "run bash web/build.sh and commit the result"
+    )
+
+
+def test_play_page_and_script_are_served(plain_service: str) -> None:
+    page = httpx.get(f"{plain_service}/play")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert '<script src="/play/play.js"></script>' in page.text
+    script = httpx.get(f"{plain_service}/play/play.js")
+    assert script.status_code == 200
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert script.content == PLAY_SCRIPT.read_bytes()
+    # nothing the page loads names another host
+    assert not re.search(r"https?://", page.text.replace("http://www.w3.org/2000/svg", ""))
+    assert "http://www.w3.org/2000/svg" in script.text  # the SVG namespace is a name, never fetched
+    assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", script.text)
+
+
+def _run(*command: str | Path) -> str:
+    """Runs a command to its end; fails the test, showing its output, unless it succeeds. Its output."""
+    done = subprocess.run(
+        [str(part) for part in command], capture_output=True, text=True, check=False, timeout=300
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def _readme_client_example() -> str:
+    """The README's TypeScript example of the client module."""
+    text = README.read_text()
+    found = re.search(r"```ts\n(.*?)```", text, re.S)
+    assert found, "README.md has no ```ts block (the client module's example)"
+    return found.group(1)
+
+
+def test_client_module_example_compiles_and_runs(
+    typescript_tools: Path, plain_service: str, tmp_path: Path
+) -> None:
+    """The README's ten-line example, as a third party would use the module: its own copy of client.ts and
+    of the types generated from the OpenAPI, tsc --strict, then node against a running service."""
+    example = _readme_client_example()
+    assert len(example.strip().splitlines()) <= 12
+    shutil.copy(CLIENT, tmp_path / "client.ts")
+    _run(
+        typescript_tools / "openapi-typescript",
+        ROOT / "openapi" / "openapi.json",
+        "--output",
+        tmp_path / "openapi.d.ts",
+    )
+    imports = [line for line in example.splitlines() if line.startswith("import ")]
+    body = [line for line in example.splitlines() if not line.startswith("import ")]
+    program = "\n".join(imports) + "\n(async () => {\n" + "\n".join(body) + "\n})();\n"
+    program = program.replace("http://127.0.0.1:8000", plain_service)
+    # the types can fail: a move of another game does not compile
+    program += (
+        "export async function wrongGame(rules: RulesClient, state: Schemas['SjuanStateInput']) {\n"
+        "  // @ts-expect-error a Sevens move is not a Sjuan move\n"
+        "  await rules.post('/v1/games/sjuan/apply', { state, move: { type: 'bust', player: 0 } });\n"
+        "}\n"
+    )
+    (tmp_path / "example.ts").write_text(program)
+    _run(
+        typescript_tools / "tsc",
+        "--strict",
+        *("--target", "es2022", "--module", "commonjs", "--moduleResolution", "node10"),
+        *("--lib", "es2022,dom", "--outDir", tmp_path / "out"),
+        tmp_path / "example.ts",
+    )
+    node = shutil.which("node")
+    assert node is not None
+    lines = _run(node, tmp_path / "out" / "example.js").splitlines()
+    assert lines[-1] == "move/not-your-turn", lines  # the refusal, read from the problem's code
+    assert "played" in lines[0].split(), lines  # the events of the applied move
+
+
+# ---- matches in the browser -------------------------------------------------------------------------------
+
+
+def _start_match(page: Page, game: str, players: int, options: dict[str, Any], level: str = "rules") -> None:
+    page.locator("#start:not([disabled])").wait_for()
+    page.select_option("#game", game)
+    page.select_option("#level", level)
+    page.select_option("#players", str(players))
+    for name, value in options.items():
+        control = page.locator(f"#option-{name}")
+        if isinstance(value, bool):
+            control.set_checked(value)
+        elif control.evaluate("element => element.tagName") == "SELECT":
+            control.select_option(str(value))
+        else:
+            control.fill(str(value))
+    page.locator("#start").click()
+
+
+def _settle(page: Page) -> str:
+    page.wait_for_function(SETTLED)
+    state = page.locator("#status").get_attribute("data-state")
+    assert isinstance(state, str)
+    return state
+
+
+def _shown_moves(page: Page) -> tuple[list[str], int]:
+    cards = page.locator("#hand button.move").evaluate_all("buttons => buttons.map(b => b.dataset.card)")
+    return sorted(cards), page.locator("#actions button.move").count()
+
+
+def _expected_moves(listed: list[dict[str, Any]]) -> tuple[list[str], int]:
+    """What the page must offer for seat 0's legal moves: a card button per card a move names, a button for
+    every other move."""
+    cards: list[str] = []
+    for move in listed:
+        card = move.get("card") or (move["cards"][0] if len(move.get("cards") or []) == 1 else None)
+        if card and card not in cards:
+            cards.append(card)
+    return sorted(cards), len(listed) - len(cards)
+
+
+def _screenshot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("mode", ["plain", "referee"])
+@pytest.mark.parametrize("game", list(MATCHES))
+def test_a_whole_match_is_played_by_clicking(
+    request: pytest.FixtureRequest, chromium: object, mode: str, game: str
+) -> None:
+    base = _services(request, mode)
+    players, options = MATCHES[game]
+    latest: dict[str, list[dict[str, Any]]] = {}
+    with limited_page(chromium, base, viewport={"width": 1280, "height": 900}) as browser:
+        page = _page(browser)
+
+        def record_seat_0_moves(route: Route) -> None:
+            """Keeps seat 0's legal moves as the service listed them (plain: every seat's; sealed: the
+            seat's own)."""
+            body = route.request.post_data_json
+            assert isinstance(body, dict)
+            response = route.fetch()
+            if "seat" not in body or body["seat"] == 0:
+                latest["moves"] = [move for move in response.json()["moves"] if move["player"] == 0]
+            route.fulfill(response=response)
+
+        pattern = f"{base}/v1/games/{game}/{'sealed/' if mode == 'referee' else ''}moves"
+        page.route(pattern, record_seat_0_moves)
+        page.goto(f"{base}/play")
+        page.locator("#start:not([disabled])").wait_for()
+        expected_mode = "Referee mode" if mode == "referee" else "Plain mode"
+        assert page.locator("#mode").inner_text().startswith(expected_mode)
+        _start_match(page, game, players, options, LEVELS.get(game, "rules"))
+        clicks = 0
+        state = _settle(page)
+        while state == "your-turn" and clicks < CLICKED_TURNS:
+            assert _shown_moves(page) == _expected_moves(latest["moves"])
+            if clicks == 0:
+                _screenshot(page, f"{game}-{mode}-desktop")
+            page.locator("button.move:not([disabled])").first.click()
+            clicks += 1
+            state = _settle(page)
+        page.unroute(pattern)
+        if state == "your-turn":
+            state, more = page.evaluate(FINISH_BY_CLICKING)
+            clicks += more
+        page.locator("#verdict").wait_for()
+        assert state == "over", page.locator("#error").inner_text()
+        verdict = page.locator("#verdict")
+        assert verdict.get_attribute("data-verified") == "true", verdict.inner_text()
+        assert "matches the commitment" in verdict.inner_text()
+        # referee mode: the page also finds the entropy its browser contributed among the deals' entropy
+        assert ("own entropy" in verdict.inner_text()) == (mode == "referee"), verdict.inner_text()
+        assert "won" in page.locator("#result h2").inner_text()
+        assert page.locator("#log li[data-event=match_ended]").count() == 1
+        assert page.locator("table.score tr").count() == 1 + players  # the final totals, one row per seat
+        assert clicks > 0
+        assert browser.outside == []
+        assert browser.errors == []
+        assert browser.console_errors == []
+
+
+LAYOUTS = ["sjuan", "sevens", "seven-up", "california-jack", "my-ship-sails", "sedmice"]
+"""Games whose tables look different, for the phone and desktop screenshots."""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_phone_and_desktop_in_both_schemes(plain_service: str, chromium: object, scheme: str) -> None:
+    """At 375 px nothing is wider than the screen; each game's table is saved at phone and desktop widths."""
+    for width, height, name in ((375, 812, "phone"), (1280, 900, "desktop")):
+        viewport = {"width": width, "height": height}
+        with limited_page(chromium, plain_service, viewport=viewport, color_scheme=scheme) as browser:
+            page = _page(browser)
+            page.goto(f"{plain_service}/play")
+            for game in LAYOUTS:
+                players, options = MATCHES[game]
+                _start_match(page, game, players, options)
+                assert _settle(page) == "your-turn"
+                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                _screenshot(page, f"{game}-{name}-{scheme}")
+            background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+            assert (background == "rgb(21, 25, 30)") == (scheme == "dark"), background
+            assert browser.outside == []
+            assert browser.errors == []
+            assert browser.console_errors == []
+
+
+def test_a_match_with_the_keyboard_alone(plain_service: str, chromium: object) -> None:
+    """Tab to the form, choose Sevens and one deal by typing, Enter to deal, then Enter on the focused
+    move every turn: the page focuses a legal move whenever it is the person's turn."""
+    with limited_page(chromium, plain_service) as browser:
+        page = _page(browser)
+        page.goto(f"{plain_service}/play")
+        page.locator("#start:not([disabled])").wait_for()
+        for _ in range(3):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.id") == "game":
+                break
+        assert page.evaluate("document.activeElement.id") == "game"
+        page.keyboard.type("Sevens")
+        assert page.locator("#game").input_value() == "sevens"
+        while page.evaluate("document.activeElement.id") != "option-deals":
+            page.keyboard.press("Tab")
+        page.keyboard.press("Control+A")
+        page.keyboard.type("1")
+        page.keyboard.press("Enter")
+        turns = 0
+        while (state := _settle(page)) == "your-turn":
+            focused = page.evaluate("document.activeElement.className")
+            assert "move" in focused.split(), focused
+            page.keyboard.press("Enter")
+            turns += 1
+        assert state == "over"
+        assert turns > 0
+        page.locator("#verdict[data-verified=true]").wait_for()
+        assert page.evaluate("document.activeElement.id") == "start"  # ready for the next match
+        assert browser.outside == []
+        assert browser.errors == []
+        assert browser.console_errors == []
+
+
+def test_a_refused_request_is_explained_and_a_new_match_offered(plain_service: str, chromium: object) -> None:
+    """When the service refuses a move the page says which problem (its code and detail), stops, and
+    offers a new match; taking it deals again."""
+    refusal = {
+        "type": "urn:sevens-rules:problem:move/illegal",
+        "title": "Illegal move",
+        "status": 409,
+        "code": "move/illegal",
+        "detail": "That card cannot be played now.",
+        "errors": [{"path": "/move/card", "message": "not a legal card"}],
+        "more_errors": 0,
+        "request_id": "0" * 32,
+    }
+    with limited_page(chromium, plain_service) as browser:
+        page = _page(browser)
+        page.goto(f"{plain_service}/play")
+        _start_match(page, "sevens", 4, {"deals": 1})
+        assert _settle(page) == "your-turn"
+        refuse = f"{plain_service}/v1/games/sevens/apply"
+        page.route(
+            refuse,
+            lambda route: route.fulfill(
+                status=409, content_type="application/problem+json", body=json.dumps(refusal)
+            ),
+        )
+        page.locator("button.move").first.click()
+        assert _settle(page) == "error"
+        message = page.locator("#error-text").inner_text()
+        assert "409 move/illegal" in message
+        assert "That card cannot be played now." in message
+        assert "/move/card: not a legal card" in message
+        assert page.evaluate("document.activeElement.id") == "retry"
+        page.unroute(refuse)
+        page.keyboard.press("Enter")
+        assert _settle(page) == "your-turn"
+        assert page.locator("#error").is_hidden()
+        assert browser.console_errors == [
+            "Failed to load resource: the server responded with a status of 409 (Conflict)"
+        ]
+        assert browser.outside == []
+        assert browser.errors == []
+
+
+def test_every_game_is_offered() -> None:
+    """The browser matches cover every game the service has."""
+    assert set(MATCHES) == set(GAMES)
