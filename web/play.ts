@@ -162,23 +162,6 @@ class PlainSession implements Session {
   }
 }
 
-/** Sealed `new`, `fill` and `join` where `new` opens a table that seats join (contract 0.4.0): typed
- * here because the contract this page is compiled against may not have them yet. */
-interface OpenedTable {
-  token: string;
-  host_key: string;
-}
-
-interface FilledSeats {
-  token: string;
-  seat_keys: (string | null)[];
-}
-
-interface JoinedSeat {
-  token: string;
-  seat_key: string;
-}
-
 /** A sealed token keeps the events of its last 16 versions: the page catches up well before that. */
 const CATCH_UP_VERSIONS = 12;
 
@@ -199,31 +182,15 @@ class RefereeSession implements Session {
     readonly ownEntropy: string,
   ) {}
 
-  static async start(settings: MatchSettings, bots: boolean, tables: boolean): Promise<RefereeSession> {
+  static async start(settings: MatchSettings, bots: boolean): Promise<RefereeSession> {
     const game = settings.game.id as GameId;
     const entropy = entropyString();
-    if (!tables) {
-      const answer = await sealed(game, "new", {
-        players: settings.players,
-        options: settings.options,
-        entropy: [entropy],
-      });
-      return new RefereeSession(settings, answer.token, answer.seat_keys, bots, entropy);
-    }
-    // a service whose sealed new opens a table: the page, as host, fills the bots' seats and then joins
-    // seat 0 with this browser's own entropy, so the cards are dealt from it
-    const table = (await sealed(game, "new", { players: settings.players, options: settings.options })) as unknown as OpenedTable;
+    // sealed new opens a table: the page, as host, fills the bots' seats and then joins seat 0 with this
+    // browser's own entropy, so the cards are dealt from it
+    const table = await sealed(game, "new", { players: settings.players, options: settings.options });
     const botSeats = Array.from({ length: settings.players - 1 }, (_, index) => index + 1);
-    const filled = (await rules.postUntyped(`/v1/games/${game}/sealed/fill`, {
-      token: table.token,
-      host_key: table.host_key,
-      seats: botSeats,
-    })) as FilledSeats;
-    const joined = (await rules.postUntyped(`/v1/games/${game}/sealed/join`, {
-      token: filled.token,
-      seat: HUMAN,
-      entropy,
-    })) as JoinedSeat;
+    const filled = await sealed(game, "fill", { token: table.token, host_key: table.host_key, seats: botSeats });
+    const joined = await sealed(game, "join", { token: filled.token, seat: HUMAN, entropy });
     const keys = filled.seat_keys.map((key, seat) => (seat === HUMAN ? joined.seat_key : (key ?? "")));
     return new RefereeSession(settings, joined.token, keys, bots, entropy);
   }
@@ -476,7 +443,6 @@ class Table {
   private sealedAvailable = false;
   private botsAvailable = false;
   /** Whether sealed `new` opens a table that seats `join` (and the host `fill`s). */
-  private tablesAvailable = false;
   private run = 0;
   private log: HTMLElement[] = [];
   /** Per deal: its dealer and seat 0's hand when it first saw it, before moving (for the final check). */
@@ -493,7 +459,6 @@ class Table {
       const paths = Object.keys((contract as { paths: Record<string, unknown> }).paths);
       this.sealedAvailable = paths.some((path) => path.endsWith("/sealed/new"));
       this.botsAvailable = paths.some((path) => /^\/v1\/games\/[a-z-]+\/bot$/.test(path));
-      this.tablesAvailable = paths.some((path) => path.endsWith("/sealed/join"));
     } catch (error) {
       this.showError(error);
       return;
@@ -595,7 +560,7 @@ class Table {
     this.setStatus("busy", `Dealing ${game.name}…`);
     try {
       this.session = this.sealedAvailable
-        ? await RefereeSession.start(settings, this.botsAvailable, this.tablesAvailable)
+        ? await RefereeSession.start(settings, this.botsAvailable)
         : await PlainSession.start(settings, this.botsAvailable);
       byId<HTMLElement>("table-title").textContent = `${game.name}, ${settings.players} players (${this.session.mode} mode)`;
       await this.play(run);

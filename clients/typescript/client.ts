@@ -49,7 +49,7 @@ export type GameId = {
 export type PlainOperation = "new" | "moves" | "apply" | "view" | "score" | "seed" | "verify" | "bot" | "sample";
 
 /** The operations on a sealed token (referee mode: the service must have keys). */
-export type SealedOperation = "new" | "moves" | "apply" | "view" | "score" | "bot" | "sample";
+export type SealedOperation = "new" | "join" | "fill" | "moves" | "apply" | "view" | "score" | "bot" | "sample";
 
 /** The path of a plain operation of a game. */
 export type PlainPath<G extends GameId, O extends PlainOperation> = `/v1/games/${G}/${O}` & PostPath;
