@@ -5,5 +5,5 @@ under this one namespace (``sevens_rules.api``, ``sevens_rules.engine``, ``seven
 they never collide with other distributions' top-level modules.
 """
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 """The one version number: the package's, and the OpenAPI document's ``info.version``."""
