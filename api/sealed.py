@@ -173,6 +173,43 @@ class OpenedTokens:
         del self._tails[sealed.match_id, sealed.version]
 
 
+class ClaimedAnswers:
+    """The answers of the latest requests this worker had the match store accept, by match and version:
+    a bounded least-recently-used map.
+
+    A version's claim never changes once made (the store keeps the digest of the request that consumed
+    it and the successor it made, and refuses every other request on it), so the answer to a request
+    the store accepted is the answer to that same request sent again: a retry after a lost answer (or a
+    client that repeats itself) is answered from here without applying, sealing and claiming again.
+    A request is the same when its digest (seat, move, host key...) is; any other request on that
+    version goes to the store, which refuses it. One answer is kept per match and version.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[tuple[bytes, int], tuple[bytes, Any]] = OrderedDict()
+        self._lock = Lock()
+
+    def get(self, match_id: bytes, version: int, digest: bytes) -> Any | None:
+        """The answer kept for the request of ``digest`` on this version, if it is the one kept."""
+        with self._lock:
+            entry = self._entries.get((match_id, version))
+            if entry is None or entry[0] != digest:
+                return None
+            self._entries.move_to_end((match_id, version))
+        return entry[1]
+
+    def put(self, match_id: bytes, version: int, digest: bytes, answer: Any) -> None:
+        """Keep ``answer`` as the answer of the request of ``digest`` on this version."""
+        if self.size <= 0:
+            return
+        with self._lock:
+            self._entries[match_id, version] = (digest, answer)
+            self._entries.move_to_end((match_id, version))
+            if len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+
 OPERATIONS = ("new", "join", "fill", "moves", "apply", "view", "score")
 """The names of the sealed operations (the keys of :func:`sealed_runs`)."""
 
@@ -239,6 +276,7 @@ def _runs(
 ) -> dict[str, Callable[[Any], Any]]:
     m = sealed_models(game.id)
     tokens = OpenedTokens(opened_tokens)
+    answered = ClaimedAnswers(opened_tokens)
     parse_state = game.models.state.model_validate_json
     parse_options = game.models.options.model_validate
     events_adapter: TypeAdapter[list[Any]] = TypeAdapter(list[game.models.event])  # type: ignore[name-defined]
@@ -449,9 +487,12 @@ def _runs(
             )
             if not isinstance(outcome, Replayed):
                 tokens.put(token, after, state)
-                return answer(token, after)
-            replayed, _ = tokens.get(outcome.token) or opened_afresh(outcome.token)
-            return answer(outcome.token, replayed)
+                reply = answer(token, after)
+            else:
+                replayed, _ = tokens.get(outcome.token) or opened_afresh(outcome.token)
+                reply = answer(outcome.token, replayed)
+            answered.put(sealed.match_id, sealed.version, digest, reply)
+            return reply
 
         return claimed()
 
@@ -483,6 +524,12 @@ def _runs(
             )
         if sealed.version >= INT32_MAX:
             raise MatchOverError("This sealed match has reached the largest version.", [])
+        digest = b""
+        if store is not None:
+            digest = request_digest(b"apply", str(seat).encode(), model_json(move))
+            kept = answered.get(sealed.match_id, sealed.version, digest)
+            if kept is not None:
+                return kept  # this very request, accepted by the store before: its answer again
         try:
             after, events = game.apply(state, move)
         except MoveError as error:  # list the caller's own legal moves only
@@ -505,7 +552,6 @@ def _runs(
                 m.apply_response, token=token, version=successor.version, events=for_seat(shown, seat)
             )
 
-        digest = request_digest(b"apply", str(seat).encode(), model_json(move))
         return settled(sealed, following, after, digest, answer)
 
     def view(req: Any) -> Any:

@@ -187,8 +187,8 @@ def http_table(report: HttpReport, seconds: int, rounds: int, connections: int, 
             "`apply` by req/s, once per match store: the main service's embedded store (SQLite in the "
             "bench's directory), a second service's Redis (a redis-server of its own on loopback) and a "
             "third service without a store. wrk repeats one body, so after its first request each sealed "
-            "`apply` with a store is a retry: the whole apply and seal, then a claim in the store that "
-            "answers the successor it kept (a first claim also writes the successor)."
+            "`apply` with a store is a retry of a request the store accepted, answered from the worker's "
+            "memory of accepted answers (a move of a match as played also applies, seals and claims)."
         )
     return "\n".join(lines)
 

@@ -26,8 +26,10 @@ from sevens_rules.api.match_store import (
     EmbeddedStore,
     MatchStore,
     RedisStore,
+    StaleVersionError,
     store_from_setting,
 )
+from sevens_rules.api.sealed import sealed_models, sealed_runs
 from sevens_rules.api.sealing import open_token
 from sevens_rules.engine.registry import GAMES
 from tests.sealed_helpers import call, dealt, keyring
@@ -114,6 +116,33 @@ def _refuses_a_second_move(
     assert "events" not in probed and "token" not in probed
     status, again = call(RING, game_id, "apply", _body(token, seat, key, move=_move_json(first)), store)
     assert (status, again) == (200, played)  # a retry is safe: the same successor and events
+
+
+def test_a_retry_is_answered_alike_by_the_worker_that_applied_it_and_by_another(store: MatchStore) -> None:
+    """A worker answers a request the store accepted from its own memory when it comes again; that
+    answer is the one another worker gets from the store, and a different move is still refused."""
+    game = GAMES["sevens"]
+    match = dealt(RING, "sevens", 4, store)
+    token = match["token"]
+    state = _state("sevens", token)
+    seat = game.to_act(state)[0]
+    first_move, other_move = game.legal_moves(state, seat)[:2]
+    request = sealed_models("sevens").apply_request
+    key = match["seat_keys"][seat]
+
+    def applied(worker: Any, move: Any) -> Any:
+        body = _body(token, seat, key, move=_move_json(move))
+        answer = worker["apply"](request.model_validate_json(orjson.dumps(body)))
+        return asyncio.run(answer) if asyncio.iscoroutine(answer) else answer
+
+    one, another = sealed_runs(game, RING, store=store), sealed_runs(game, RING, store=store)
+    played = applied(one, first_move)
+    assert applied(one, first_move) == played  # from the worker's memory
+    assert applied(another, first_move) == played  # from the store
+    for worker in (one, another):
+        with pytest.raises(StaleVersionError) as refused:
+            applied(worker, other_move)
+        assert refused.value.problem_fields["latest_token"] == played.token
 
 
 def test_seven_up_dealer_cannot_try_run_then_give_on_the_same_token(store: MatchStore) -> None:
