@@ -63,6 +63,8 @@ from sevens_rules.api.graphql_limits import (
     DocumentShape,
     check_document,
     over_tokens,
+    surely_over_tokens,
+    too_many_tokens,
 )
 from sevens_rules.api.library_internals import (
     ValidationAbortedError,
@@ -421,6 +423,13 @@ class _Kept(NamedTuple):
     document: DocumentNode
     shape: DocumentShape
     prepared: dict[str | None, PreparedOperation]
+    quick: set[str | None]
+    """The names of its operations whose last answer took less than :data:`QUICK_SECONDS` of CPU: the
+    endpoint answers them on the event loop (every other document is answered in a worker thread)."""
+
+
+QUICK_SECONDS = 0.002
+"""A document answered within this much CPU time is answered on the event loop next time."""
 
 
 class Documents:
@@ -458,8 +467,11 @@ class Documents:
         kept: _Kept | None = self.cache.get(query)
         if kept is not None:
             return kept.document, kept.shape
-        if self._checked is not None and self._checked[0] == query:
-            return self._checked[1], self._checked[2]
+        checked = self._checked
+        if checked is not None and checked[0] == query:
+            return checked[1], checked[2]
+        if surely_over_tokens(query, self.limits):
+            raise too_many_tokens(self.limits)
         try:
             document = parse(query, max_tokens=self.limits.max_tokens)
         except GraphQLError as error:
@@ -480,8 +492,23 @@ class Documents:
         errors = validate_as_strawberry(self.schema, document, self.rules, MAX_VALIDATION_ERRORS)
         self._checked = None
         if not errors:
-            self.cache.put(query, _Kept(document, shape, {}), len(query) * BYTES_PER_CHARACTER)
+            self.cache.put(query, _Kept(document, shape, {}, set()), len(query) * BYTES_PER_CHARACTER)
         return errors
+
+    def is_quick(self, query: str, operation_name: str | None) -> bool:
+        """Whether this operation of the document was answered quickly last time (see :class:`_Kept`)."""
+        kept: _Kept | None = self.cache.get(query)
+        return kept is not None and operation_name in kept.quick
+
+    def answered_in(self, query: str, operation_name: str | None, seconds: float) -> None:
+        """Note the CPU time the operation's answer took, if the document is kept."""
+        kept: _Kept | None = self.cache.get(query)
+        if kept is None:
+            return
+        if seconds < QUICK_SECONDS:
+            kept.quick.add(operation_name)
+        else:
+            kept.quick.discard(operation_name)
 
     def prepared(self, query: str, operation_name: str | None) -> PreparedOperation | None:
         """The operation prepared for execution (kept with its document), or None to let graphql-core

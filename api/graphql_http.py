@@ -8,6 +8,8 @@ is what the GraphQL-over-HTTP spec asks of a JSON POST; transport errors are pro
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 import anyio.to_thread
@@ -74,6 +76,7 @@ class GraphQLEndpoint:
         self.kept_for_good: dict[tuple[str, str | None], bytes] = {}
         """Answers of the standard introspection queries, kept for good."""
         self.kept_for_good_bytes = 0
+        self._keeping = threading.Lock()
 
     def standard(self) -> frozenset[str]:
         """The printed standard introspection queries (printed on first use)."""
@@ -88,20 +91,12 @@ class GraphQLEndpoint:
             return
         try:
             query, variables, operation_name = _graphql_request(await read_body(receive))
-            key, max_values = self._schema_only(query, operation_name)
-            if key is not None:
-                kept = self.kept_for_good.get(key) or self.documents.cache.get(key)
-                if kept is not None:
-                    await _send_json(send, kept)
-                    return
-            if self.store_fields and "Sealed" in query:
-                # a sealed field may ask the match store (a coroutine on this loop): execution, which is
-                # synchronous, waits for it in a worker thread (sevens_rules.api.graphql._executor)
-                result = await anyio.to_thread.run_sync(
-                    self.schema.answer, query, variables, operation_name, _ALLOWED, max_values
-                )
+            if self.documents.is_quick(query, operation_name) and not self._sealed(query):
+                payload = self._respond(query, variables, operation_name)
             else:
-                result = self.schema.answer(query, variables, operation_name, _ALLOWED, max_values)
+                # a document not known to be quick (new, or slow last time) is parsed, validated and
+                # answered in a worker thread, so that the event loop goes on serving other requests
+                payload = await anyio.to_thread.run_sync(self._respond, query, variables, operation_name)
         except (BadGraphQLRequestError, CannotGetOperationTypeError, MissingQueryError) as error:
             await problem_response(problem(400, "graphql/bad-request", _reason(error)))(scope, receive, send)
             return
@@ -112,6 +107,24 @@ class GraphQLEndpoint:
         except DocumentOverLimitError as error:
             await problem_response(over_limit(error))(scope, receive, send)
             return
+        await _send_json(send, payload)
+
+    def _sealed(self, query: str) -> bool:
+        """Whether the document may run a sealed field that asks the match store (a coroutine on the
+        event loop, which execution, synchronous, waits for from a worker thread)."""
+        return self.store_fields and "Sealed" in query
+
+    def _respond(self, query: str, variables: dict[str, Any] | None, operation_name: str | None) -> bytes:
+        """The JSON answer to a GraphQL request, timed for :meth:`Documents.answered_in`; raises the
+        exceptions :meth:`__call__` turns into problems."""
+        key, max_values = self._schema_only(query, operation_name)
+        if key is not None:
+            kept = self.kept_for_good.get(key) or self.documents.cache.get(key)
+            if kept is not None:
+                return kept
+        started = time.thread_time()
+        result = self.schema.answer(query, variables, operation_name, _ALLOWED, max_values)
+        self.documents.answered_in(query, operation_name, time.thread_time() - started)
         answer: dict[str, Any] = {"data": result.data}
         if result.errors:
             answer["errors"] = bounded_errors(result.errors)
@@ -119,17 +132,15 @@ class GraphQLEndpoint:
             answer["extensions"] = result.extensions
         payload = orjson.dumps(answer)
         if len(payload) > self.limits.max_answer_bytes:
-            too_large = DocumentOverLimitError(
+            raise DocumentOverLimitError(
                 "RULES_GRAPHQL_MAX_ANSWER_BYTES",
                 f"The answer would be {len(payload)} bytes; RULES_GRAPHQL_MAX_ANSWER_BYTES allows "
                 f"{self.limits.max_answer_bytes}. Select less.",
             )
-            await problem_response(over_limit(too_large))(scope, receive, send)
-            return
         request = current_request.get()
         if key is not None and not result.errors and request is not None and request.operation is None:
             self._keep(key, payload, standard=max_values is not None)
-        await _send_json(send, payload)
+        return payload
 
     def _schema_only(self, query: str, operation_name: str | None) -> tuple[Any, int | None]:
         """For a document that selects only introspection and declares no variables: its key in the
@@ -146,10 +157,12 @@ class GraphQLEndpoint:
         return (printed, operation_name), unbounded
 
     def _keep(self, key: tuple[str, str | None], payload: bytes, standard: bool) -> None:
-        if standard and self.kept_for_good_bytes + len(payload) <= KNOWN_INTROSPECTION_KEPT_BYTES:
-            self.kept_for_good[key] = payload
-            self.kept_for_good_bytes += len(payload)
-            return
+        with self._keeping:  # answers are made in worker threads too
+            if standard and self.kept_for_good_bytes + len(payload) <= KNOWN_INTROSPECTION_KEPT_BYTES:
+                if key not in self.kept_for_good:
+                    self.kept_for_good[key] = payload
+                    self.kept_for_good_bytes += len(payload)
+                return
         self.documents.cache.put(key, payload, len(payload) + len(key[0]))
 
 

@@ -4,6 +4,7 @@ bytes: each limit refuses with a 400 problem naming its setting, and bad documen
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -13,7 +14,7 @@ from starlette.testclient import TestClient
 
 from sevens_rules.api.app import create_app
 from sevens_rules.api.graphql_http import GraphQLEndpoint
-from sevens_rules.api.graphql_limits import ByteBudgetCache
+from sevens_rules.api.graphql_limits import ByteBudgetCache, DocumentLimits, surely_over_tokens
 from sevens_rules.api.limits import Settings, SettingsError
 from tests.test_api_errors import graphql
 
@@ -209,3 +210,60 @@ def test_the_graphql_limits_are_read_from_the_environment() -> None:
     defaults = Settings()
     assert (defaults.graphql_max_tokens, defaults.graphql_cache_bytes) == (1500, 16 << 20)
     assert defaults.graphql_max_answer_bytes == 1 << 20
+
+
+def _parser_tokens(query: str) -> int:
+    from graphql.language.lexer import Lexer
+    from graphql.language.source import Source
+    from graphql.language.token_kind import TokenKind
+
+    lexer, count = Lexer(Source(query)), 0
+    while lexer.advance().kind is not TokenKind.EOF:
+        count += 1
+    return count
+
+
+TOKEN_SAMPLES = [
+    get_introspection_query(descriptions=True),
+    '{ games { id name } } # a comment with "quotes" and { braces }\n',
+    "query Q($s: SjuanStateInput!, $n: Int = -12, $f: Float = 1.5e-3) { sjuanMoves(state: $s) { x } }",
+    "{ a: __typename b: __typename } fragment F on GameInfo @skip(if: true) { id ...G }",
+    '{ f(text: "a \\" quoted # not a comment", block: """ a block with "quotes" and \\""" inside """) }',
+    "{ list(of: [1, 2, 3], obj: {a: null, b: true, c: ENUM}) }",
+]
+
+
+@pytest.mark.parametrize("query", TOKEN_SAMPLES)
+def test_the_fast_token_count_is_the_parsers_count(query: str) -> None:
+    tokens = _parser_tokens(query)
+    defaults = DocumentLimits.from_settings(Settings())
+    assert not surely_over_tokens(query, replace(defaults, max_tokens=tokens))
+    assert surely_over_tokens(query, replace(defaults, max_tokens=tokens - 1))
+
+
+def test_a_document_far_over_the_token_limit_is_refused_before_it_is_parsed(
+    fresh: tuple[TestClient, GraphQLEndpoint], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, _ = fresh
+    import sevens_rules.api.graphql as graphql_module
+
+    def no_parsing(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("parsed a document the token count refuses")
+
+    monkeypatch.setattr(graphql_module, "parse", no_parsing)
+    query = "{ " + " ".join(f"f{i}" for i in range(6000)) + " }"
+    refused(graphql(client, query), "RULES_GRAPHQL_MAX_TOKENS")
+
+
+def test_a_document_answered_quickly_is_answered_on_the_event_loop_next_time(
+    fresh: tuple[TestClient, GraphQLEndpoint],
+) -> None:
+    client, endpoint = fresh
+    query = "{ games { id } }"
+    first = graphql(client, query)
+    assert first.status_code == 200 and first.json()["data"]["games"]
+    assert endpoint.documents.is_quick(query, None)  # a short list: well under the quick time
+    assert graphql(client, query).json() == first.json()
+    endpoint.documents.answered_in(query, None, 1.0)  # a slow answer: to a worker thread again
+    assert not endpoint.documents.is_quick(query, None)
+    assert graphql(client, query).json() == first.json()
