@@ -31,6 +31,7 @@ If the store cannot be reached, the requests that claim fail closed with ``503 s
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 import threading
@@ -41,6 +42,8 @@ from typing import Any, Protocol
 
 from sevens_rules.api.sealing import SealError
 from sevens_rules.engine.errors import IssueAt
+
+logger = logging.getLogger("sevens_rules")
 
 KEPT_SUCCESSORS = 8
 """Consumed versions of a match whose successor is kept for retries (and whose request digest is kept)."""
@@ -137,6 +140,61 @@ class MatchStore(Protocol):
         """Raise :class:`StoreUnavailableError` unless the store answers."""
 
 
+ClaimArguments = tuple[bytes, int, bytes, int, str]
+"""A claim's match id, version, request digest, successor version and successor token."""
+ClaimResult = Outcome | SealError
+"""A claim's outcome, or the refusal (stale, unknown match, store unavailable) its request gets."""
+
+
+class ClaimBatches:
+    """Claims gathered while the event loop runs the other requests that are ready, then settled
+    together: in one transaction (embedded) or one round trip (Redis).
+
+    A worker answering many seats at once makes a claim per ``apply``; each settled alone pays a whole
+    transaction (a write to SQLite's log) or a network round trip. The first claim of a turn of the loop
+    schedules the settling after the requests already waiting to run, and every claim made until then
+    joins it. Claims are settled in the order they were made, each exactly as it would be alone: the
+    batch changes what a claim costs, not what it decides.
+    """
+
+    def __init__(self, settle: Any) -> None:
+        self._settle = settle
+        """Settles a list of claims: an awaitable of one :data:`ClaimResult` per claim, in order."""
+        self._waiting: list[tuple[ClaimArguments, asyncio.Future[Outcome]]] = []
+        self._settling: set[asyncio.Future[None]] = set()
+
+    async def claim(self, arguments: ClaimArguments) -> Outcome:
+        """The outcome of one claim, once its batch is settled."""
+        loop = asyncio.get_running_loop()
+        waiting: asyncio.Future[Outcome] = loop.create_future()
+        if not self._waiting:
+            loop.call_soon(self._start)
+        self._waiting.append((arguments, waiting))
+        return await waiting
+
+    def _start(self) -> None:
+        batch, self._waiting = self._waiting, []
+        settling = asyncio.ensure_future(self._settled(batch))
+        self._settling.add(settling)  # the loop keeps only a weak reference to a task
+        settling.add_done_callback(self._settling.discard)
+
+    async def _settled(self, batch: list[tuple[ClaimArguments, asyncio.Future[Outcome]]]) -> None:
+        try:
+            results: list[ClaimResult] = await self._settle([arguments for arguments, _ in batch])
+        except StoreUnavailableError as error:
+            results = [StoreUnavailableError(error.detail) for _ in batch]
+        except Exception:  # a bug: logged; each request of the batch is refused, nothing is applied
+            logger.exception("settling %d claims failed", len(batch))
+            results = [StoreUnavailableError("The match store failed.") for _ in batch]
+        for (_, waiting), result in zip(batch, results, strict=True):
+            if waiting.done():  # the request went away (its client left)
+                continue
+            if isinstance(result, SealError):
+                waiting.set_exception(result)
+            else:
+                waiting.set_result(result)
+
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     match_id BLOB PRIMARY KEY, version INTEGER NOT NULL, token TEXT NOT NULL, touched INTEGER NOT NULL
@@ -166,6 +224,7 @@ class EmbeddedStore:
         self._connection: sqlite3.Connection | None = None
         self._pid = 0
         self._lock = threading.Lock()
+        self._batches = ClaimBatches(self._settle)
 
     def _connect(self) -> sqlite3.Connection:
         if self._connection is not None and self._pid == os.getpid():
@@ -216,39 +275,61 @@ class EmbeddedStore:
     async def claim(
         self, match_id: bytes, version: int, digest: bytes, successor_version: int, successor: str
     ) -> Outcome:
+        return await self._batches.claim((match_id, version, digest, successor_version, successor))
+
+    async def _settle(self, batch: list[ClaimArguments]) -> list[ClaimResult]:
+        """Every claim of ``batch`` in order, in one transaction."""
         now = int(time.time())
 
-        def work(db: sqlite3.Connection) -> Outcome:
-            row = db.execute(
-                "SELECT version, token, touched FROM matches WHERE match_id = ?", (match_id,)
-            ).fetchone()
-            if row is None or row[2] < now - self.idle_seconds:
-                raise UnknownMatchError(UNKNOWN_DETAIL)
-            latest, latest_token, _ = row
-            if latest <= version:
-                db.execute(
-                    "UPDATE matches SET version = ?, token = ?, touched = ? WHERE match_id = ?",
-                    (successor_version, successor, now, match_id),
-                )
-                db.execute(
-                    "INSERT OR REPLACE INTO successors VALUES (?, ?, ?, ?)",
-                    (match_id, version, digest, successor),
-                )
-                db.execute(
-                    "DELETE FROM successors WHERE match_id = ? AND from_version <= ?",
-                    (match_id, version - KEPT_SUCCESSORS),
-                )
-                return CLAIMED
-            kept = db.execute(
-                "SELECT digest, token FROM successors WHERE match_id = ? AND from_version = ?",
-                (match_id, version),
-            ).fetchone()
-            if kept is not None and kept[0] == digest:
-                return Replayed(kept[1])
-            raise StaleVersionError(latest, latest_token)
+        def work(db: sqlite3.Connection) -> list[ClaimResult]:
+            results: list[ClaimResult] = []
+            for arguments in batch:
+                try:
+                    results.append(self._claim_in(db, now, *arguments))
+                except (StaleVersionError, UnknownMatchError) as refused:
+                    results.append(refused)
+            return results
 
-        outcome: Outcome = self._transaction(work)
-        return outcome
+        results: list[ClaimResult] = self._transaction(work)
+        return results
+
+    def _claim_in(
+        self,
+        db: sqlite3.Connection,
+        now: int,
+        match_id: bytes,
+        version: int,
+        digest: bytes,
+        successor_version: int,
+        successor: str,
+    ) -> Outcome:
+        row = db.execute(
+            "SELECT version, token, touched FROM matches WHERE match_id = ?", (match_id,)
+        ).fetchone()
+        if row is None or row[2] < now - self.idle_seconds:
+            raise UnknownMatchError(UNKNOWN_DETAIL)
+        latest, latest_token, _ = row
+        if latest <= version:
+            db.execute(
+                "UPDATE matches SET version = ?, token = ?, touched = ? WHERE match_id = ?",
+                (successor_version, successor, now, match_id),
+            )
+            db.execute(
+                "INSERT OR REPLACE INTO successors VALUES (?, ?, ?, ?)",
+                (match_id, version, digest, successor),
+            )
+            db.execute(
+                "DELETE FROM successors WHERE match_id = ? AND from_version <= ?",
+                (match_id, version - KEPT_SUCCESSORS),
+            )
+            return CLAIMED
+        kept = db.execute(
+            "SELECT digest, token FROM successors WHERE match_id = ? AND from_version = ?",
+            (match_id, version),
+        ).fetchone()
+        if kept is not None and kept[0] == digest:
+            return Replayed(kept[1])
+        raise StaleVersionError(latest, latest_token)
 
     async def ping(self) -> None:
         self._transaction(lambda db: db.execute("SELECT 1").fetchone())
@@ -289,6 +370,7 @@ class RedisStore:
         self.url = url
         self.idle_seconds = idle_seconds
         self._clients: dict[int, tuple[Any, Any]] = {}
+        self._batches = ClaimBatches(self._settle)
 
     def _client(self) -> tuple[Any, Any]:
         """The client of the running loop and its claim script."""
@@ -332,25 +414,38 @@ class RedisStore:
     async def claim(
         self, match_id: bytes, version: int, digest: bytes, successor_version: int, successor: str
     ) -> Outcome:
-        args = [version, digest.hex(), successor_version, successor, self.idle_seconds, KEPT_SUCCESSORS]
+        return await self._batches.claim((match_id, version, digest, successor_version, successor))
 
-        async def work(client: Any, claim: Any) -> Any:
-            return await claim(keys=[self._key(match_id)], args=args, client=client)
+    async def _settle(self, batch: list[ClaimArguments]) -> list[ClaimResult]:
+        """Every claim of ``batch``, one script each, sent in one pipeline (one round trip); Redis runs
+        them in order, each atomically."""
 
-        answer = await self._call(work)
-        if answer[0] == 1:
-            return CLAIMED
-        if answer[0] == 2:
-            return Replayed(answer[1])
-        if answer[0] == 3:
-            raise StaleVersionError(int(answer[1]), answer[2])
-        raise UnknownMatchError(UNKNOWN_DETAIL)
+        async def work(client: Any, claim: Any) -> list[Any]:
+            async with client.pipeline(transaction=False) as pipe:
+                for match_id, version, digest, successor_version, successor in batch:
+                    args = [version, digest.hex(), successor_version, successor, self.idle_seconds]
+                    await claim(keys=[self._key(match_id)], args=[*args, KEPT_SUCCESSORS], client=pipe)
+                answers: list[Any] = await pipe.execute()
+                return answers
+
+        return [_claim_result(answer) for answer in await self._call(work)]
 
     async def ping(self) -> None:
         async def work(client: Any, claim: Any) -> None:
             await client.ping()
 
         await self._call(work)
+
+
+def _claim_result(answer: Any) -> ClaimResult:
+    """What the claim script's answer means (see :data:`_CLAIM_SCRIPT`)."""
+    if answer[0] == 1:
+        return CLAIMED
+    if answer[0] == 2:
+        return Replayed(answer[1])
+    if answer[0] == 3:
+        return StaleVersionError(int(answer[1]), answer[2])
+    return UnknownMatchError(UNKNOWN_DETAIL)
 
 
 class StoreSettingError(ValueError):

@@ -145,6 +145,42 @@ def test_a_retry_is_answered_alike_by_the_worker_that_applied_it_and_by_another(
         assert refused.value.problem_fields["latest_token"] == played.token
 
 
+def test_claims_settled_together_decide_as_they_would_alone(store: MatchStore) -> None:
+    """Claims made while one worker answers many requests at once are settled in one batch: of several
+    different moves on one version exactly one wins, the same move twice answers one successor, and
+    moves in other matches all go through."""
+    game = GAMES["sedmice"]
+    request = sealed_models("sedmice").apply_request
+    worker = sealed_runs(game, RING, store=store)
+    contested = dealt(RING, "sedmice", 4, store)
+    others = [dealt(RING, "sedmice", 4, store) for _ in range(3)]
+
+    def body(match: dict[str, Any], pick: int) -> Any:
+        state = _state("sedmice", match["token"])
+        seat = game.to_act(state)[0]
+        move = game.legal_moves(state, seat)[pick]
+        data = _body(match["token"], seat, match["seat_keys"][seat], move=_move_json(move))
+        return request.model_validate_json(orjson.dumps(data))
+
+    # a Sedmice seat opens with any of its four cards: three different moves, and the first one twice
+    bodies = [body(contested, pick) for pick in (0, 1, 2, 0)] + [body(match, 0) for match in others]
+
+    async def everyone() -> list[Any]:
+        return await asyncio.gather(*(worker["apply"](b) for b in bodies), return_exceptions=True)
+
+    answers = asyncio.run(everyone())
+    contested_answers, other_answers = answers[:4], answers[4:]
+    won = [a for a in contested_answers if not isinstance(a, BaseException)]
+    assert {a.token for a in won} == {won[0].token}  # one successor: the same move again is a replay
+    winning_body = bodies[contested_answers.index(won[0])]
+    for b, a in zip(bodies[:4], contested_answers, strict=True):
+        if b.move == winning_body.move:
+            assert not isinstance(a, BaseException) and a.token == won[0].token
+        else:
+            assert isinstance(a, StaleVersionError), a
+    assert all(not isinstance(a, BaseException) for a in other_answers), other_answers
+
+
 def test_seven_up_dealer_cannot_try_run_then_give_on_the_same_token(store: MatchStore) -> None:
     match, token = _played_until(
         "seven-up", 2, store, lambda s: {"give", "run"} <= _types("seven-up", s, s.dealer), "beg"
