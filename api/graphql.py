@@ -572,8 +572,8 @@ class ServiceSchema(strawberry.Schema):
         """The answer strawberry's ``execute`` gives (with the :class:`Limits` extension), in the same steps
         but without its per-request machinery: an execution context, four extension context managers
         with their exit stacks and hook generators, a middleware manager and an awaitability check of
-        every resolved value. That machinery was about a quarter of a ``sjuanMoves`` request, and the
-        schema needs none of it: its only extension is the limits, and every resolver is synchronous.
+        every resolved value (bench/README.md, "Costs behind the GraphQL fast paths"), and the schema
+        needs none of it: its only extension is the limits, and every resolver is synchronous.
         Execution itself is graphql-core's, set up by :func:`execute` (variables by compiled coercers).
 
         Raises what ``execute`` raises for a request that is not GraphQL: :class:`MissingQueryError`,
@@ -667,8 +667,8 @@ def _resolve_from_coerced_arguments(
     """Point each operation field straight at its executor.
 
     graphql-core has already coerced and type-checked the arguments into plain dicts and lists; strawberry
-    would then build an input object per nested value, only for :func:`to_plain` to turn them back into
-    the same dicts. Profiling showed that round trip as a fifth of a ``sjuanMoves`` request, so the
+    would then build an input object per nested value, only for :func:`to_plain` to turn them back into the
+    same dicts, a round trip of every request (bench/README.md, "Costs behind the GraphQL fast paths"), so the
     fields take graphql-core's values as they are (the typed schema and its validation are unchanged).
     """
     fields = core_schema(schema).query_type.fields  # type: ignore[union-attr]

@@ -202,15 +202,14 @@ class BodyDeadlines:
     timer: :meth:`receive` is ``await receive()``, or :class:`BodyTimeoutError` once the loop's clock
     passes the request's deadline.
 
-    A timer per request (``loop.call_at`` before the await, ``cancel`` after) was about 10,000 CPU
-    instructions of every request, although nearly every body has arrived with its head and the await
-    does not even suspend. Here a waiting request is an entry in a dict, and the one timer is armed at or
-    before the earliest deadline of those waiting: a request whose deadline is later than the armed time
-    (every request but the first, under load) touches no timer at all. When the timer fires it expires
-    whoever is past their deadline and is armed again for the earliest one left, if anyone is left, so
-    every deadline is met at its time, not at the next tick of a clock. The cancellation accounting is
-    ``asyncio.timeout``'s (``cancelling()`` / ``uncancel()``): a cancellation from elsewhere still
-    propagates as a cancellation.
+    A timer per request (``loop.call_at`` before the await, ``cancel`` after) would cost every request,
+    although nearly every body has arrived with its head and the await does not even suspend. Here a waiting
+    request is an entry in a dict, and the one timer is armed at or before the earliest deadline of those
+    waiting: a request whose deadline is later than the armed time (every request but the first, under load)
+    touches no timer at all. When the timer fires it expires whoever is past their deadline and is armed again
+    for the earliest one left, if anyone is left, so every deadline is met at its time, not at the next tick
+    of a clock. The cancellation accounting is ``asyncio.timeout``'s (``cancelling()`` / ``uncancel()``): a
+    cancellation from elsewhere still propagates as a cancellation.
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:

@@ -104,8 +104,9 @@ def problem(
 
 def from_validation_error(error: ValidationError, prefix: Sequence[str | int] = ()) -> Problem:
     """A 400 for unparseable JSON, otherwise a 422 naming the offending fields (the first few of them)."""
-    # ValidationError.json is several times faster than .errors() for a body full of mistakes (a
-    # megabyte of unknown keys is tens of thousands of errors); only the first few are converted.
+    # ValidationError.json rather than .errors(): a body full of mistakes (a megabyte of unknown keys is
+    # tens of thousands of errors) is written out by pydantic-core in one call; only the first few are
+    # converted.
     details: list[dict[str, Any]] = orjson.loads(
         error.json(include_url=False, include_input=False, include_context=False)
     )

@@ -45,9 +45,10 @@ def unsupported_media_type() -> Problem:
 class OperationEndpoint:
     """The ASGI endpoint of one operation.
 
-    Plain ASGI rather than a Starlette endpoint function: on this path, Starlette's request object, its
-    body stream and its response object were about a tenth of a whole ``moves`` request. Answers are the
-    same bytes (``content-length`` then ``content-type``, as Starlette's ``Response`` writes them).
+    Plain ASGI rather than a Starlette endpoint function: every request would otherwise build Starlette's
+    request object, its body stream and its response object (bench/README.md, "Counting instructions instead
+    of seconds"). Answers are the same bytes (``content-length`` then ``content-type``, as Starlette's
+    ``Response`` writes them).
     """
 
     def __init__(self, op: Operation) -> None:

@@ -62,12 +62,10 @@ OPENED_TOKENS = 32
 """Tokens each game keeps opened, the most recently sealed or opened (see :class:`OpenedTokens`).
 
 Enough for the requests that follow a move (every seat asks about the new token) while this worker makes
-up to 32 other moves of the same game. Each remembered token holds about 4.5 KB (the token, its log and
-state JSON, the state), and every move of a match in play remembers one: with 256 the entries being
-replaced were about 1.2 MB old, and sealed apply answered about 5% fewer requests per second over HTTP
-than with 32 (the bench's mid-deal Sjuan token, fixed deal, three paired runs each, every apply remembering
-one more token). A token that is no longer remembered costs one opening (decrypt and parse: about 12 µs for
-that token), and the answer is the same."""
+up to 32 other moves of the same game. Each remembered token holds its text, its log and state JSON and
+the state, and every move of a match in play remembers one: a larger map keeps older entries that are
+rarely asked for again (bench/README.md, "Match stores", has the runs that chose 32). A token that is no
+longer remembered costs one opening (decrypt and parse), and the answer is the same."""
 
 LOG_VERSIONS = 16
 """Versions whose events a token keeps for ``view``: two full rounds of the largest table (eight seats),

@@ -166,12 +166,12 @@ class SealKeysError(ValueError):
     """``RULES_SEAL_KEYS`` is malformed (raised at startup with a one-line message)."""
 
 
-# pybase64 rather than the standard library's base64: a token is about 2 KB, and encoding one with
-# base64.urlsafe_b64encode (a byte loop, then a translate for the URL-safe alphabet) was about 45,000
-# CPU instructions of every sealed apply (508k -> 463k per request with pybase64's SIMD codec). Its
-# b64encode_as_string writes the text straight into a str: no bytes to decode (about 4,000 instructions
-# of each seal); its padding is stripped rather than left out with padded=False, a keyword argument,
-# which pybase64 parsed at about 0.1 us a call.
+# pybase64 rather than the standard library's base64: every sealed request encodes or decodes a token
+# of about 2 KB, and base64.urlsafe_b64encode works through it with a byte loop and then a translate for
+# the URL-safe alphabet, where pybase64 has a SIMD codec (bench/README.md, "Costs behind the sealed fast
+# paths", has the measurements). Its b64encode_as_string writes the text straight into a str, with no
+# bytes to decode; its padding is stripped rather than left out with padded=False, a keyword argument
+# pybase64 parses on every call.
 # Server keys may be written in either alphabet: they are spelled URL-safe before decoding (decoding
 # "+" and "/" with the URL-safe alphabet's altchars is deprecated, and will be an error).
 _STANDARD_TO_URL_SAFE = str.maketrans("+/", "-_")
@@ -238,7 +238,7 @@ class Keyring:
         return cls.parse((os.environ if env is None else env).get(ENV_VARIABLE, ""))
 
     # cached properties rather than properties: every seal reads the current key and every seat-key check
-    # finds a key by id, and a property's call was a Python frame of every sealed request
+    # finds a key by id, and a property would add a Python call to every sealed request
 
     @cached_property
     def current(self) -> ServerKey:
@@ -310,8 +310,8 @@ class Sealed(NamedTuple):
     def followed_by(self, state_json: bytes, events: bytes, keep: int) -> Sealed:
         """The contents after a move: the next version, holding ``state_json``, with ``events`` (the move's
         events JSON) added to the log, which keeps its ``keep`` most recent entries."""
-        # the entry count is carried rather than counted: counting the newlines of a full log was about
-        # 5,500 CPU instructions of every sealed apply
+        # the entry count is carried rather than counted: every sealed apply would otherwise count the
+        # newlines of a full log
         logged, entries = self.log_events, self.log_entries
         dropped = entries + 1 - keep
         if dropped <= 0:

@@ -170,9 +170,8 @@ async def lifespan(app: object) -> AsyncIterator[None]:
     from the multiprocess files.
 
     Freezing (``gc.freeze``) moves every object alive at startup (the schema, the models, the GraphQL
-    types: about 160,000) out of the garbage collector's reach. They live as long as the process, and
-    each full collection otherwise walked them all: about 200 ms on a busy core, a pause that every
-    request in flight waited through.
+    types) out of the garbage collector's reach. They live as long as the process, and each full
+    collection would otherwise walk them all, a pause every request in flight waits through.
     """
     gc.collect()
     gc.freeze()

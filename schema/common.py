@@ -64,8 +64,8 @@ class _Integral:
     """Makes the ``int`` it annotates (bounded by the ``Field`` written before it) accept integral floats.
 
     Validated by pydantic-core alone: first the value becomes an int (:data:`_WHOLE_NUMBER`), then the
-    bounds apply. Every posted state holds a dozen numbers, and a Python validator for each was about
-    8,000 CPU instructions of every request. ``range_error`` replaces the bounds' own message, for a seat.
+    bounds apply. Every posted state holds a dozen numbers, and a Python validator for each would run on
+    every request. ``range_error`` replaces the bounds' own message, for a seat.
     """
 
     range_error: tuple[str, str, tuple[tuple[str, Any], ...]] | None = None
