@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from contextvars import Context
 
 import orjson
 from starlette.exceptions import HTTPException
@@ -130,7 +131,9 @@ def openapi_endpoint(
     async def openapi(request: Request) -> Response:
         async with making:
             if not served:
-                document = with_examples(committed, await sealed_examples(keyring, store))
+                # in a context of its own: the examples' problems are not this request's
+                examples = asyncio.create_task(sealed_examples(keyring, store), context=Context())
+                document = with_examples(committed, await examples)
                 served.append(
                     orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
                 )

@@ -10,8 +10,11 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from contextvars import ContextVar
-from typing import Any
+from collections.abc import Callable
+from contextvars import Context, ContextVar
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 REQUEST_ID_HEADER = "x-request-id"
 MAX_REQUEST_ID_LENGTH = 128
@@ -69,6 +72,13 @@ class RequestContext:
 
 current_request: ContextVar[RequestContext | None] = ContextVar("current_request", default=None)
 """The request being answered (None outside a request, e.g. in engine tests)."""
+
+
+def outside_requests(build: Callable[[], T]) -> T:
+    """``build()`` with no current request: for what is built once and kept (a document whose problem
+    examples are made by :func:`~sevens_rules.api.problems.problem`), so that the request that happens to
+    be answered first is not charged with those problems in its access line and metrics."""
+    return Context().run(build)
 
 
 _PROCESS_PREFIX = os.urandom(8).hex()

@@ -50,7 +50,7 @@ class Settings:
     """``RULES_GRAPHQL_MAX_FIELDS``: most fields one operation selects, every fragment spread expanded."""
     graphql_max_variables: int = 20
     """``RULES_GRAPHQL_MAX_VARIABLES``: most variable definitions in one document."""
-    graphql_max_values: int = 5_000
+    graphql_max_values: int = 8_000
     """``RULES_GRAPHQL_MAX_VALUES``: most values (objects, lists and their items, scalars) one answer
     completes; execution stops there."""
     graphql_max_answer_bytes: int = 1 << 20

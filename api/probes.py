@@ -12,6 +12,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from sevens_rules import __version__
+from sevens_rules.api.context import outside_requests
 from sevens_rules.api.export import contract_digest
 from sevens_rules.api.match_store import MatchStore, StoreUnavailableError
 from sevens_rules.api.operations import all_operations
@@ -53,7 +54,8 @@ def probe_routes(
     @cache
     def version_body() -> bytes:
         # the digest hashes the OpenAPI document and the SDL: built once, on the first probe
-        return orjson.dumps({"version": __version__, "contract": contract_digest(schema), "commit": commit})
+        digest = outside_requests(lambda: contract_digest(schema))
+        return orjson.dumps({"version": __version__, "contract": digest, "commit": commit})
 
     async def readyz(request: Request) -> Response:
         """``GET /readyz``: the game registry and the contract (OpenAPI document, GraphQL schema) are

@@ -330,6 +330,26 @@ def test_the_largest_states_fit_the_default_limits_with_room_to_spare(
             assert len(response.content) < ANSWER_BUDGET
 
 
+def test_the_largest_states_are_answered_whole_in_graphql_at_the_default_limits(
+    client: TestClient, largest_states: list[tuple[str, Json]]
+) -> None:
+    """Every field of ``moves``, ``score`` and ``view`` of the largest states, selected as the conformance
+    suite selects them: within the value budget and the answer limit at their defaults."""
+    from graphql import build_schema
+
+    from conformance.graphql_documents import Documents
+
+    sdl = client.get("/graphql/schema.graphql")
+    assert sdl.status_code == 200
+    documents = Documents(build_schema(sdl.text))
+    for game, state in largest_states:
+        for operation, arguments in (("moves", {}), ("score", {}), ("view", {"player": 0})):
+            query, _ = documents.document(field(game, operation), ("state", *arguments))
+            answer = graphql(client, query, {"state": state, **arguments})
+            assert answer.status_code == 200, (game, operation, answer.text[:300])
+            assert "errors" not in answer.json(), (game, operation, answer.text[:300])
+
+
 INLINE_STATE_TOKENS = 20_000
 """The token limit README gives for documents that write the largest states inline."""
 

@@ -272,3 +272,23 @@ def test_several_workers_are_summed_in_multiprocess_mode(tmp_path: Path) -> None
     # while what it answered still counts
     labels = {"operation": "/version", "status": "200", "code": ""}
     assert after.get_sample_value("sevens_rules_requests_total", labels) == 2
+
+
+def test_the_first_answer_of_a_document_with_problem_examples_is_not_charged_with_them() -> None:
+    """``/version`` hashes the OpenAPI document, built on the first probe with its problem examples, and
+    ``/openapi.json`` of a keyed service seals example matches: neither request counts those problems."""
+    from starlette.testclient import TestClient
+
+    from sevens_rules.api.app import create_app
+    from sevens_rules.api.limits import Settings
+    from tests.sealed_helpers import keyring
+
+    with TestClient(create_app(Settings(match_store="none"), keyring("k1=1"))) as client:
+        assert client.get("/version").status_code == 200
+        assert client.get("/openapi.json").status_code == 200
+        exposition = client.get("/metrics").text
+    for route in ("/version", "/openapi.json"):
+        lines = [
+            line for line in exposition.splitlines() if f'operation="{route}"' in line and "_total{" in line
+        ]
+        assert lines and all('code=""' in line for line in lines), lines
