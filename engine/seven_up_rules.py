@@ -107,7 +107,7 @@ the enum call."""
 
 # Moves and events naming a seat and a card, made once. Move lists are rebuilt at every step of a playout
 # and every request, and a card is played at almost every step: validating the same frozen models again
-# (or even looking them up through ``listed``) was a large part of a random playout. The tables cover
+# (or even looking them up through ``listed``) would run at nearly every step. The tables cover
 # every seat a validated move can name, so a lookup never fails where building the model would succeed.
 # A ``discard`` move holds a one-card list: it is shared like the rest, and nothing mutates it.
 _PLAY_MOVES: tuple[Mapping[str, SevenUpMove], ...] = tuple(
@@ -213,13 +213,13 @@ _NO_MOVES: Mapping[str, SevenUpMove] = {}
 # Records and events made without validation. A trick record, its ``trick_won`` event, the point events
 # and the deal record are made from values the engine computed and already holds as the right types (seats,
 # cards, ``Suit`` and reason members, validated points); like ``updated`` on a state, skipping validation
-# changes nothing but the time (validating the trick and its event was close to a tenth of a California
-# Jack playout in a profile). tests/test_engine_speed.py checks every such model of random playouts against
+# changes nothing but the time (the trick and its event would be validated at every trick end).
+# tests/test_engine_speed.py checks every such model of random playouts against
 # the validated one, field types and set fields included.
 _EVENT_DEFAULTS: Mapping[str, Any] = dict(SevenUpEvent(type=SevenUpEventType.point).__dict__)
 """Every field of an event at its default (``type`` included, to be replaced), in field order."""
-# The set fields of each kind of event made below, named once: building the set from the names passed was
-# a measurable part of every trick end. Each event gets its own (mutable) copy, as a validated event has.
+# The set fields of each kind of event made below, named once rather than built from the names passed at
+# every trick end. Each event gets its own (mutable) copy, as a validated event has.
 _TRICK_WON_FIELDS = frozenset({"type", "player", "cards"})
 _POINT_FIELDS = frozenset({"type", "player", "side", "card", "reason", "totals"})
 _DEAL_ENDED_FIELDS = frozenset({"type", "player", "deal"})
@@ -356,9 +356,9 @@ class SevenUpRules(
         return self._seat_points[reason._value_][seat]
 
     # Tables of this game's sides and points, made once per game from the methods that state the rules
-    # (side_of, side_count, game_point_seat). The end of every hand asks them several times: each call of a
-    # method costs a few thousand instructions, and a point looked up by a key holding a reason member
-    # hashed the member in Python code (Enum.__hash__), several times the cost of the lookup.
+    # (side_of, side_count, game_point_seat). The end of every hand asks them several times: a table is
+    # read where each method call would run Python code, and a point looked up by a key holding a reason
+    # member would hash the member in Python code (Enum.__hash__).
 
     @cached_property
     def _seat_points(self) -> Mapping[str, tuple[SevenUpPoint, ...]]:

@@ -412,7 +412,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             while hand and hand[-1][0] == "7":  # (sorted last of all: the 7s, which go to the table)
                 hand.pop()
         # Built without validation, as updated() updates states: every field comes from a checked request
-        # or state or is computed here (validating them again was a tenth of a playout); the test suite
+        # or state or is computed here, and validating them again would run on every deal; the test suite
         # checks that validation accepts the state and gives the same one, with every field set.
         # (unvalidated() rather than model_construct, which looks for defaults and aliases field by field)
         values = {
