@@ -290,7 +290,9 @@ class EmbeddedStore:
                     results.append(refused)
             return results
 
-        results: list[ClaimResult] = self._transaction(work)
+        # in a worker thread: SQLite writes the batch to its log, and now and then copies the log into
+        # the database and syncs the file, while the event loop answers other requests
+        results: list[ClaimResult] = await asyncio.to_thread(self._transaction, work)
         return results
 
     def _claim_in(
