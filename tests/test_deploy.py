@@ -118,18 +118,25 @@ def test_image_installs_the_locked_tree_before_the_code() -> None:
 
 
 def package_directories() -> set[str]:
-    """The top-level folders of the repository the wheel is built from: those of pyproject.toml's
-    packages and of their package data, through ``sevens_rules/``'s links to the layers
-    (``sevens_rules/engine`` is ``engine/``, ``sevens_rules/rules/*.md`` are in ``docs/rules/``)."""
+    """The top-level folders of the repository the wheel is built from: those that pyproject.toml's
+    package-dir maps its packages and their package data to (``sevens_rules.engine`` is ``engine/``,
+    ``sevens_rules.rules`` is ``docs/rules/``)."""
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    sources = [ROOT / package.replace(".", "/") for package in setuptools["packages"]]
+    folders = setuptools["package-dir"]
+
+    def folder(package: str) -> Path:
+        # setuptools' rule: a package not mapped itself lies in its parent's folder, under its own name
+        parent, _, name = package.rpartition(".")
+        return ROOT / folders[package] if package in folders else folder(parent) / name
+
+    sources = [folder(package) for package in setuptools["packages"]]
     for package, patterns in setuptools["package-data"].items():
-        sources += [(ROOT / package.replace(".", "/") / pattern).parent for pattern in patterns]
-    folders = set()
+        sources += [(folder(package) / pattern).parent for pattern in patterns]
+    result = set()
     for source in sources:
         assert source.is_dir(), source
-        folders.add(source.resolve().relative_to(ROOT).parts[0])
-    return folders
+        result.add(source.relative_to(ROOT).parts[0])
+    return result
 
 
 def test_the_wheel_stage_copies_every_folder_the_packages_come_from() -> None:
