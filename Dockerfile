@@ -39,7 +39,9 @@ RUN /opt/build/bin/pip wheel --no-cache-dir --require-hashes --no-deps --no-buil
     && pip install --no-cache-dir --no-deps --no-index /tmp/wheels/*.whl \
     && rm -r /tmp/wheels
 
-# The package's wheel, built with the locked build tools, in a stage the image does not keep.
+# The package's wheel, built with the locked build tools, in a stage the image does not keep. It copies the
+# folders pyproject.toml's package-dir maps under sevens_rules (docs/ for the rules pages), not build/ (an
+# editable install's link tree, kept out of the context by .dockerignore).
 FROM build-tools AS wheel
 WORKDIR /src
 COPY pyproject.toml README.md ./

@@ -66,7 +66,7 @@ def rules_page(page: str) -> str | None:
     """The Markdown text of a rules page (a game id or :data:`RULES_INDEX`), or None if there is none."""
     if page != RULES_INDEX and page not in GAMES:
         return None
-    return (files("sevens_rules") / "rules" / f"{page}.md").read_text(encoding="utf-8")
+    return (files("sevens_rules.rules") / f"{page}.md").read_text(encoding="utf-8")
 
 
 @cache

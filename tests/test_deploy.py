@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 
 from sevens_rules import __version__
 from sevens_rules.api.limits import Settings
+from tests.test_layout import data_files, package_folders
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = ROOT / "Dockerfile"
@@ -118,18 +119,13 @@ def test_image_installs_the_locked_tree_before_the_code() -> None:
 
 
 def package_directories() -> set[str]:
-    """The top-level folders of the repository the wheel is built from: those of pyproject.toml's
-    packages and of their package data, through ``sevens_rules/``'s links to the layers
-    (``sevens_rules/engine`` is ``engine/``, ``sevens_rules/rules/*.md`` are in ``docs/rules/``)."""
-    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    sources = [ROOT / package.replace(".", "/") for package in setuptools["packages"]]
-    for package, patterns in setuptools["package-data"].items():
-        sources += [(ROOT / package.replace(".", "/") / pattern).parent for pattern in patterns]
-    folders = set()
+    """The top-level folders of the repository the wheel is built from: those that pyproject.toml's
+    package-dir maps its packages to (``sevens_rules.engine`` is ``engine/``, ``sevens_rules.rules`` is
+    ``docs/rules/``), package data included."""
+    sources = [*package_folders().values(), *(path.parent for path in data_files().values())]
     for source in sources:
         assert source.is_dir(), source
-        folders.add(source.resolve().relative_to(ROOT).parts[0])
-    return folders
+    return {source.relative_to(ROOT).parts[0] for source in sources}
 
 
 def test_the_wheel_stage_copies_every_folder_the_packages_come_from() -> None:

@@ -33,6 +33,7 @@ from starlette.testclient import TestClient
 
 from sevens_rules import __version__
 from tests.output_lines import OutputLines
+from tests.test_layout import SERVED
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY_BASE = "docker.io/library/python:3.11-slim-trixie"
@@ -182,16 +183,21 @@ class Container(OutputLines):
         )
         super().__init__(self.logs.stdout, START_TIMEOUT_SECONDS)
 
-    def request(self, method: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
-        """One request to the published port: the status and the JSON answer."""
+    def fetch(self, method: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, bytes]:
+        """One request to the published port: the status and the answer's body."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=COMMAND_TIMEOUT_SECONDS)
         try:
             payload = json.dumps(body) if body is not None else None
             connection.request(method, path, payload, {"content-type": "application/json"} if payload else {})
             response = connection.getresponse()
-            return response.status, json.loads(response.read())
+            return response.status, response.read()
         finally:
             connection.close()
+
+    def request(self, method: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+        """One request to the published port: the status and the JSON answer."""
+        status, content = self.fetch(method, path, body)
+        return status, json.loads(content)
 
     def exec(self, *command: str) -> subprocess.CompletedProcess[str]:
         """Run a command in the container."""
@@ -263,6 +269,9 @@ def test_the_image_builds_starts_answers_and_passes_its_healthcheck(
         assert sorted(len(hand) for hand in state["hands"]) == [17, 17, 18]  # 52 cards dealt round the table
         assert len({card for hand in state["hands"] for card in hand}) == 52
         assert answer == client.post("/v1/games/sjuan/new", json=request).json()  # the source's deal
+        # the pages the installed package serves from its data files: the same as from the source
+        for path in SERVED:
+            assert container.fetch("GET", path) == (200, client.get(path).content), path
 
         health = subprocess.run(
             [*podman, "healthcheck", "run", container.name],

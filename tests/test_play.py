@@ -1,6 +1,6 @@
 """The table at ``GET /play`` and the TypeScript client it is built on.
 
-- The committed ``sevens_rules/api/static/play.js`` is what ``web/build.sh`` makes from ``web/*.ts`` and
+- The committed ``api/static/play.js`` is what ``web/build.sh`` makes from ``web/*.ts`` and
   ``clients/typescript/client.ts`` (tsc --strict checks both against the types openapi-typescript
   generates from the committed OpenAPI); the README's client example compiles and runs under node against
   a real service.
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["chromium", "typescript_tools"]  # fixtures shared with the other browser and client tests
 
 ROOT = Path(__file__).resolve().parent.parent
-PLAY_SCRIPT = ROOT / "sevens_rules" / "api" / "static" / "play.js"
+PLAY_SCRIPT = ROOT / "api" / "static" / "play.js"
 CLIENT = ROOT / "clients" / "typescript" / "client.ts"
 README = ROOT / "README.md"
 SCREENSHOTS = ROOT / "build" / "screenshots"
@@ -135,7 +135,7 @@ def test_compiled_script_is_current(typescript_tools: Path, tmp_path: Path) -> N
     """``web/build.sh`` (openapi-typescript, tsc --strict, esbuild) makes exactly the committed play.js."""
     _run("bash", ROOT / "web" / "build.sh", tmp_path)
     assert (tmp_path / "play.js").read_bytes() == PLAY_SCRIPT.read_bytes(), (
-        "sevens_rules/api/static/play.js is not what web/build.sh makes from web/ and clients/typescript: "
+        "api/static/play.js is not what web/build.sh makes from web/ and clients/typescript: "
         "run bash web/build.sh and commit the result"
     )
 

@@ -2,10 +2,10 @@
 # Builds the table's script (GET /play/play.js) from web/play.ts and the client in clients/typescript:
 # openapi-typescript turns openapi/openapi.json into clients/typescript/openapi.d.ts, tsc --strict checks
 # the page and the client against it, esbuild bundles them into one file. The tools are the ones pinned in
-# tests/typescript (npm ci there first). OUT_DIR (default sevens_rules/api/static) receives play.js.
+# tests/typescript (npm ci there first). OUT_DIR (default api/static) receives play.js.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out="${1:-sevens_rules/api/static}"
+out="${1:-api/static}"
 tools=tests/typescript/node_modules/.bin
 if [ ! -x "$tools/esbuild" ]; then
     (cd tests/typescript && npm ci --no-audit --no-fund)

@@ -1,7 +1,7 @@
 /**
  * The table at `GET /play`: one person plays one seat (seat 0) of any game against bots, through the
  * service's public REST API only, with the typed client of `clients/typescript`. Compiled to one file,
- * `sevens_rules/api/static/play.js`, by `web/build.sh`.
+ * `api/static/play.js`, by `web/build.sh`.
  *
  * Referee mode when the service has keys (its `/openapi.json` lists the sealed operations): the match
  * travels as a sealed token, the person's seat reads and acts with its own seat key, and the page never
