@@ -121,13 +121,13 @@ def _refuses_a_second_move(
 def test_a_retry_is_answered_alike_by_the_worker_that_applied_it_and_by_another(store: MatchStore) -> None:
     """A worker answers a request the store accepted from its own memory when it comes again; that
     answer is the one another worker gets from the store, and a different move is still refused."""
-    game = GAMES["sevens"]
-    match = dealt(RING, "sevens", 4, store)
+    game = GAMES["sedmice"]
+    match = dealt(RING, "sedmice", 4, store)
     token = match["token"]
-    state = _state("sevens", token)
+    state = _state("sedmice", token)
     seat = game.to_act(state)[0]
-    first_move, other_move = game.legal_moves(state, seat)[:2]
-    request = sealed_models("sevens").apply_request
+    first_move, other_move = game.legal_moves(state, seat)[:2]  # a Sedmice seat opens with any card
+    request = sealed_models("sedmice").apply_request
     key = match["seat_keys"][seat]
 
     def applied(worker: Any, move: Any) -> Any:
