@@ -19,7 +19,7 @@ from sevens_rules.schema.sealed import SeatKey, Token
 
 class BotLevel(StrEnum):
     """How a bot chooses: ``random`` (a uniform legal move), ``rules`` (the game's documented heuristic),
-    ``search`` (Information Set Monte Carlo Tree Search over sampled states)."""
+    ``search`` (Monte Carlo search comparing the seat's moves by paired playouts over sampled states)."""
 
     random = "random"
     rules = "rules"

@@ -13,8 +13,11 @@ from starlette.testclient import TestClient
 
 from sevens_rules.api.bots import max_budget_ms
 from sevens_rules.api.limits import Settings, SettingsError
+from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.levels import choose
+from sevens_rules.engine.bots.rules import rules_move
 from sevens_rules.engine.bots.sampler import ConstrainedDeal, Sampler, rng_for, sample_states
+from sevens_rules.engine.bots.search import _chosen
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.bots import BotLevel
@@ -448,3 +451,46 @@ def test_the_configured_budget_maximum_is_checked_at_startup() -> None:
         Settings.from_env({"RULES_BOT_MAX_BUDGET_MS": "0"})
     assert max_budget_ms({"RULES_BOT_MAX_BUDGET_MS": "50"}) == 50
     assert max_budget_ms({}) == 200
+
+
+# ---- the search's own parts ----------------------------------------------------------------------
+
+
+def test_margins_are_each_seats_gain_less_the_mean_gain_of_the_others() -> None:
+    game = GAMES["sjuan"]
+    state = game.new(3, game.models.options(), Seeding(SEED), None, None)
+    # a deal not over: the totals so far (all 0) less the totals before
+    assert position.margins(game, [3, 0, -6], state) == [-6.0, -1.5, 7.5]
+    rng = random.Random(3)
+    while position.to_act(game, state):
+        moves = position.legal_moves(game, state, position.to_act(game, state)[0])
+        state = position.play(game, state, moves[rng.randrange(len(moves))])
+    first, second, third = state.deals[-1].penalties  # penalties count against a seat
+    assert position.margins(game, [0, 0, 0], state) == [
+        -first + (second + third) / 2,
+        -second + (first + third) / 2,
+        -third + (first + second) / 2,
+    ]
+
+
+def test_the_search_keeps_the_heuristics_move_unless_the_paired_lead_is_clear() -> None:
+    # four draws, the heuristic's move (index 0) scoring 0 in each: a move scoring 1 in each leads with
+    # no spread, and is chosen
+    assert _chosen([0.0, 4.0], [0.0, 4.0], 4, 0) == 1
+    # scoring 2, -1, 2, -1: a mean lead of 0.5 with a sample variance of (2.5 - 0.25) x 4/3 = 3, a
+    # standard error of sqrt(3/4) = 0.87: not clear, the heuristic's move stays
+    assert _chosen([0.0, 2.0], [0.0, 10.0], 4, 0) == 0
+    # a lead, however clear, is not trusted from fewer than two draws
+    assert _chosen([0.0, 4.0], [0.0, 16.0], 1, 0) == 0
+
+
+def test_a_search_without_two_full_draws_answers_the_heuristics_move() -> None:
+    game = GAMES["sevens"]
+    for state in positions("sevens", 4, every=3, most=30):
+        seat = game.to_act(state)[0]
+        moves = game.moves(state, seat)[1]
+        if len(moves) < 2:
+            continue
+        searched = choose(game, state, seat, BotLevel.search, 10_000, "few", iterations=len(moves))
+        assert searched.iterations == len(moves)
+        assert searched.move == rules_move(game, state, seat, moves, random.Random(0))

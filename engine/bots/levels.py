@@ -1,8 +1,8 @@
 """The bot levels: ``random``, ``rules`` and ``search``, each deciding from one seat's information only.
 
 ``random`` picks a uniform legal move. ``rules`` applies the game's documented heuristic
-(:mod:`sevens_rules.engine.bots.rules`). ``search`` runs Information Set Monte Carlo Tree Search
-(:mod:`sevens_rules.engine.bots.search`) over states drawn by the sampler. None of them reads a hidden
+(:mod:`sevens_rules.engine.bots.rules`). ``search`` compares the seat's moves by paired playouts over
+states drawn by the sampler (:mod:`sevens_rules.engine.bots.search`). None of them reads a hidden
 card: the legal moves of the seat to act depend on its own hand and the public cards, and the search
 sees the real state only through the sampler, which reads the seat's view.
 """

@@ -64,29 +64,25 @@ def progress(game: AnyGame, state: Any) -> list[int] | None:
     return [max(Counter(card[1] for card in hand).values()) for hand in state.hands]
 
 
-def rewards(game: AnyGame, before: Sequence[int], state: Any) -> list[float]:
-    """Each seat's reward, 0 to 1, for a playout that went from totals ``before`` to ``state``.
+MATCH_WON = 1000.0
+"""The margin a playout that ends the match adds for each of its winners: more than any deal's points."""
 
-    A finished match pays its winners (1 each, shared ties too) and nobody else. Otherwise a seat earns,
-    against each other seat, 1 for gaining more than it in the deal, half for as much: the deal's ranking,
-    which is what a match of deals is won by. Partners gain alike, so they count as a tie to each other.
-    A playout cut short (the deal not over) ranks the seats by :func:`progress` where the game has one.
-    """
+
+def margins(game: AnyGame, before: Sequence[int], state: Any) -> list[float]:
+    """Each seat's margin for a playout that went from totals ``before`` to ``state``: its gain in the
+    deal (penalties count negative) less the mean gain of the other seats, partners gaining alike; plus
+    :data:`MATCH_WON` for a winner of a match the playout finished. A playout cut short (the deal not
+    over) compares :func:`progress` where the game has one, else the totals so far."""
     n = len(before)
-    if state.phase == MATCH_OVER:
-        winners = set(game.outcome(state).winners)
-        return [1.0 if seat in winners else 0.0 for seat in range(n)]
     gains: Sequence[int] | None = None
     if not deal_finished(state):
         gains = progress(game, state)
     if gains is None:
         after = totals(game, state)
         gains = [after[seat] - before[seat] for seat in range(n)]
-    result = []
-    for seat in range(n):
-        score = 0.0
-        for other in range(n):
-            if other != seat:
-                score += 1.0 if gains[seat] > gains[other] else 0.5 if gains[seat] == gains[other] else 0.0
-        result.append(score / (n - 1))
+    total = sum(gains)
+    result = [gain - (total - gain) / (n - 1) for gain in gains]
+    if state.phase == MATCH_OVER:
+        for winner in game.outcome(state).winners:
+            result[winner] += MATCH_WON
     return result

@@ -46,8 +46,12 @@ def rules_move(game: AnyGame, state: Any, seat: int, moves: list[Any], rng: rand
     if score is None:
         return moves[0]
     scorer = score(game, state, seat)
-    best = max(range(len(moves)), key=lambda i: (scorer(moves[i]), -i))
-    return moves[best]
+    best, best_value = moves[0], scorer(moves[0])
+    for move in moves[1:]:  # the first of the best-scored moves
+        value = scorer(move)
+        if value > best_value:
+            best, best_value = move, value
+    return best
 
 
 Scorer = Callable[[Any], float]
@@ -57,38 +61,58 @@ Scorer = Callable[[Any], float]
 
 
 def _layout(game: AnyGame, state: Any, seat: int) -> Scorer:
-    hand = set(state.hands[seat])
+    hand = frozenset(state.hands[seat])
     free = game.id == "free-fan-tan"
-    start = LOW_ACE.index(state.table[0][0]) if free and state.table else LOW_ACE.index("7")
+    start = LOW_ACE.index(state.table[0][0]) if free and state.table else SEVEN
     passes_left = 3 - state.passes[seat] if game.id == "sevens" else 0
-
-    def beyond(card: str) -> tuple[int, int]:
-        rank, suit = LOW_ACE.index(card[0]), card[1]
-        if rank == start and not free:
-            ranks = [r for r in range(len(LOW_ACE)) if r != rank]
-        elif rank >= start:
-            ranks = list(range(rank + 1, len(LOW_ACE)))
-        else:
-            ranks = list(range(rank))
-        cards = [LOW_ACE[r] + suit for r in ranks]
-        own = sum(c in hand for c in cards)
-        return own, len(cards) - own
+    beyond = _BEYOND[free][start]
+    opening = free and not state.table
 
     def score(move: Any) -> float:
-        if move.type == "play" and free and not state.table:
-            # free fan tan's first card sets the start rank: cards below it can never be played
-            start_rank = LOW_ACE.index(move.card[0])
-            return -sum(LOW_ACE.index(card[0]) < start_rank for card in hand) - 0.01 * start_rank
-        if move.type == "play":
-            own, others = beyond(move.card)
-            return own - 0.3 * others
-        if move.type == "pass":
+        kind = move.type
+        if kind == "play":
+            card = move.card
+            if opening:
+                # free fan tan's first card sets the start rank: cards below it can never be played
+                start_rank = LOW_ACE.index(card[0])
+                return -sum(LOW_ACE.index(held[0]) < start_rank for held in hand) - 0.01 * start_rank
+            cards = beyond[card]
+            own = len(hand & cards)
+            return own - 0.3 * (len(cards) - own)
+        if kind == "pass":
             # moves are scored in the engine's order, plays before the pass: pass only when every play
             # opens a row for the others alone and passes are to spare
             return -2.5 if passes_left >= 2 else -100.0
         return 0.0  # draw: the only move when it is legal
 
     return score
+
+
+SEVEN = LOW_ACE.index("7")
+
+
+def _beyond_cards(card: str, start: int, free: bool) -> frozenset[str]:
+    """The cards a card opens the way to in its row: from the start rank (7) both ways, beyond it
+    outward; in free fan tan, whose rows run up from the start rank, every higher card of the suit (below
+    the start rank, every lower one)."""
+    rank, suit = LOW_ACE.index(card[0]), card[1]
+    if rank == start and not free:
+        ranks = [r for r in range(len(LOW_ACE)) if r != rank]
+    elif rank >= start:
+        ranks = list(range(rank + 1, len(LOW_ACE)))
+    else:
+        ranks = list(range(rank))
+    return frozenset(LOW_ACE[r] + suit for r in ranks)
+
+
+_BEYOND: dict[bool, list[dict[str, frozenset[str]]]] = {
+    free: [
+        {rank + suit: _beyond_cards(rank + suit, start, free) for rank in LOW_ACE for suit in "CDHS"}
+        for start in range(len(LOW_ACE))
+    ]
+    for free in (False, True)
+}
+"""Every card's :func:`_beyond_cards` by start rank, computed once: each playout move asks it."""
 
 
 # ---- Seven-Up family ------------------------------------------------------------------------------

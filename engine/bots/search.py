@@ -1,16 +1,21 @@
-"""The ``search`` level: single-observer Information Set Monte Carlo Tree Search (Cowling, Powley and
-Whitehouse, 2012) over states drawn by the sampler, its tree :data:`TREE_DEPTH` levels deep.
+"""The ``search`` level: determinized Monte Carlo search with paired playouts, over states drawn by the
+sampler.
 
-Each iteration draws a full state consistent with the bot's information (a *determinization*), walks
-the one tree of the bot's information set down the moves that determinization allows, choosing by UCB1
-with availability counts (a move's parent visits are the times it was available), adds one node, plays
-the deal out (each seat following the rules heuristic, or a uniform move with chance
-:data:`RANDOM_PLAYOUT_MOVES`), and credits each node's reward to the seat that moved there. The reward is
-the deal's ranking (:func:`position.rewards`): a playout ends when the deal does, or after
-:data:`PLAYOUT_MOVES` moves. The move answered is the root move visited most (ties: the engine's order of
-the legal moves), unless the rules heuristic's move is not clearly worse (:func:`_preferred`).
+Each round draws a full state consistent with the bot's information (a *determinization*) and plays
+every legal move of the seat in it, each followed by a playout to the end of the deal (every seat
+following the rules heuristic, or a uniform move with chance :data:`RANDOM_PLAYOUT_MOVES`). Every move
+thus meets the same hidden hands: the luck of the draw, which decides most
+of a single playout's result, is common to the moves compared and cancels in their difference (paired
+comparison), where Information Set MCTS's UCB1 compares each move over different draws. A playout's
+reward is the seat's margin (:func:`position.margins`): its gain in the deal less the others' mean gain,
+which tells more per playout than win or loss. An iteration is one playout.
 
-Every engine call goes through :mod:`sevens_rules.engine.bots.position`.
+The move answered is the one of highest mean reward, unless the rules heuristic's move trails it by no
+more than :data:`CLEARLY_WORSE` standard errors of their paired difference: the heuristic is the better
+guess until the search has evidence against it.
+
+Every engine call goes through :mod:`sevens_rules.engine.bots.position`, or the game hooks a playout binds
+once (:func:`playout`).
 """
 
 from __future__ import annotations
@@ -24,37 +29,18 @@ from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.position import AnyGame
 from sevens_rules.engine.bots.rules import rules_move
 from sevens_rules.engine.bots.sampler import Sampler
-
-EXPLORATION = 0.7
-"""UCB1's exploration constant for rewards in 0..1."""
+from sevens_rules.engine.match import DEAL_OVER, MATCH_OVER
 
 RANDOM_PLAYOUT_MOVES = 0.1
 """The chance that a playout move is uniform random rather than the rules heuristic's."""
 
 CLEARLY_WORSE = 1.0
-"""Standard errors by which the heuristic's move must trail the search's best to be overruled."""
-
-TREE_DEPTH = 1
-"""Levels of the information-set tree grown below the root. One (flat UCB over the seat's moves): at the
-budgets the service allows, a few hundred iterations spread over deeper levels leave the root's means
-noisier, and the deeper tree did not measure stronger (bench/README.md)."""
+"""Standard errors of the paired difference by which the heuristic's move must trail the search's best
+to be overruled."""
 
 PLAYOUT_MOVES = 200
 """The most moves a playout makes: a My Ship Sails deal of random passes may last thousands of moves; a
 playout cut short is judged by :func:`position.progress`."""
-
-
-class Node:
-    """A node of the information-set tree: reached by a move of ``actor``."""
-
-    __slots__ = ("actor", "available", "children", "reward", "visits")
-
-    def __init__(self, actor: int) -> None:
-        self.actor = actor
-        self.children: dict[Any, Node] = {}
-        self.visits = 0
-        self.available = 0
-        self.reward = 0.0
 
 
 def search_move(
@@ -66,105 +52,68 @@ def search_move(
     deadline: float,
     iterations: int | None,
 ) -> tuple[Any, int]:
-    """The root move visited most within ``deadline`` (a ``time.perf_counter`` value) or ``iterations``,
-    and the iterations run. ``moves`` are ``seat``'s legal moves in ``state``."""
+    """The move chosen within ``deadline`` (a ``time.perf_counter`` value) or ``iterations`` playouts, and
+    the playouts run. ``moves`` are ``seat``'s legal moves in ``state`` (at least two)."""
     sampler = Sampler(game, state, seat)
     before = position.totals(game, state)
-    key = position.move_key
-    root = Node(seat)
-    for move in moves:
-        root.children[key(move)] = Node(seat)
-    ran = 0
-    clock = time.perf_counter
-    while (iterations is None or ran < iterations) and clock() < deadline:
-        _iterate(game, sampler.draw(rng, fresh_seed=False), seat, root, before, rng)
-        ran += 1
-    best = max(moves, key=lambda move: root.children[key(move)].visits)
-    return _preferred(root, best, rules_move(game, state, seat, moves, rng), key), ran
-
-
-def _preferred(root: Node, best: Any, heuristic: Any, key: Any) -> Any:
-    """The search's most visited move, unless the rules heuristic's move is not clearly worse: its mean
-    reward must trail by more than :data:`CLEARLY_WORSE` standard errors (rewards lie in 0..1, so a
-    mean's variance is at most 1/4 over its visits). Few iterations leave the means noisy, and the
-    heuristic is the better guess until the search has evidence against it."""
-    if best is heuristic:
-        return best
-    chosen, kept = root.children[key(best)], root.children[key(heuristic)]
-    if not chosen.visits or not kept.visits:
-        return heuristic
-    margin = CLEARLY_WORSE * math.sqrt(0.25 / chosen.visits + 0.25 / kept.visits)
-    if chosen.reward / chosen.visits - kept.reward / kept.visits > margin:
-        return best
-    return heuristic
-
-
-def _iterate(game: AnyGame, state: Any, seat: int, root: Node, before: list[int], rng: random.Random) -> None:
-    to_act, legal_moves, play, key = position.to_act, position.legal_moves, position.play, position.move_key
-    node = root
-    path: list[Node] = []
-    actor = seat  # at the root the bot chooses, even where other seats choose in the same step
-    expanded = False
+    heuristic = rules_move(game, state, seat, moves, rng)
+    kept = next(index for index, move in enumerate(moves) if move is heuristic)
+    count = len(moves)
+    sums = [0.0] * count
+    squares = [0.0] * count  # sums of the squared differences to the heuristic's move, draw by draw
+    draws = ran = 0
+    clock, play, margins = time.perf_counter, position.play, position.margins
     while True:
-        legal = legal_moves(game, state, actor)
-        children = node.children
-        untried = []
-        keys = [key(move) for move in legal]
-        for index, move_id in enumerate(keys):
-            child = children.get(move_id)
-            if child is None:
-                untried.append(index)
-            else:
-                child.available += 1
-        if untried:
-            index = untried[rng.randrange(len(untried))]
-            child = children[keys[index]] = Node(actor)
-            child.available = 1
-            expanded = True
-        else:
-            index = _ucb_choice(children, keys)
-            child = children[keys[index]]
-        move = legal[index]
-        path.append(child)
-        state = play(game, state, move)
-        node = child
-        acting = to_act(game, state)
-        if not acting or expanded or len(path) >= TREE_DEPTH:
-            break
-        actor = acting[0]
-    # playout to the end of the deal (or PLAYOUT_MOVES): each seat plays the rules heuristic's move,
-    # or with chance RANDOM_PLAYOUT_MOVES a uniform random one
-    acting = to_act(game, state)
+        world = sampler.draw(rng, fresh_seed=False)
+        values: list[float] = []
+        for move in moves:
+            if (iterations is not None and ran >= iterations) or clock() >= deadline:
+                break
+            end = playout(game, play(game, world, move), rng)
+            values.append(margins(game, before, end)[seat])
+            ran += 1
+        if len(values) < count:
+            break  # a draw cut short by the budget is left out: its moves would not be paired
+        draws += 1
+        base = values[kept]
+        for index, value in enumerate(values):
+            sums[index] += value
+            squares[index] += (value - base) ** 2
+    return moves[_chosen(sums, squares, draws, kept)], ran
+
+
+def _chosen(sums: list[float], squares: list[float], draws: int, kept: int) -> int:
+    """The index of the move answered: the best mean, unless the heuristic's move (index ``kept``) trails
+    it by at most :data:`CLEARLY_WORSE` standard errors of the mean paired difference (two draws at least
+    to estimate one)."""
+    if draws < 2:
+        return kept
+    best = max(range(len(sums)), key=lambda index: (sums[index], index == kept, -index))
+    lead = (sums[best] - sums[kept]) / draws
+    variance = max(squares[best] / draws - lead * lead, 0.0) * draws / (draws - 1)
+    return best if lead > CLEARLY_WORSE * math.sqrt(variance / draws) else kept
+
+
+def playout(game: AnyGame, state: Any, rng: random.Random) -> Any:
+    """``state`` played on to the end of its deal, or for :data:`PLAYOUT_MOVES` moves: each seat plays
+    the rules heuristic's move, or with chance :data:`RANDOM_PLAYOUT_MOVES` a uniform legal one."""
+    # the engine's hooks bound once, as position.py calls them: a playout makes a few dozen moves
+    to_act, acting_moves, resolve = game.to_act, game.acting_moves, game.resolve
+    chance, randrange, epsilon = rng.random, rng.randrange, RANDOM_PLAYOUT_MOVES
+    over = (DEAL_OVER, MATCH_OVER)
     for _ in range(PLAYOUT_MOVES):
+        if state.phase in over:
+            break
+        acting = to_act(state)
         if not acting:
             break
-        mover = acting[0]
-        legal = legal_moves(game, state, mover)
+        mover = acting[0]  # a simultaneous step (My Ship Sails): its seats choose one after another
+        legal = acting_moves(state, mover)
         if len(legal) == 1:
             move = legal[0]
-        elif rng.random() < RANDOM_PLAYOUT_MOVES:
-            move = legal[rng.randrange(len(legal))]
+        elif chance() < epsilon:
+            move = legal[randrange(len(legal))]
         else:
             move = rules_move(game, state, mover, legal, rng)
-        state = play(game, state, move)
-        acting = to_act(game, state)
-    rewards = position.rewards(game, before, state)
-    for visited in path:
-        visited.visits += 1
-        visited.reward += rewards[visited.actor]
-
-
-def _ucb_choice(children: dict[Any, Node], keys: list[Any]) -> int:
-    """The index in ``keys`` of the child with the best UCB1 value (an unvisited one first)."""
-    best_index = 0
-    best_value = -1.0
-    for index, move_id in enumerate(keys):
-        child = children[move_id]
-        if child.visits == 0:
-            return index
-        value = child.reward / child.visits + EXPLORATION * math.sqrt(
-            math.log(child.available) / child.visits
-        )
-        if value > best_value:
-            best_value, best_index = value, index
-    return best_index
+        state = resolve(state, move)[0]
+    return state
