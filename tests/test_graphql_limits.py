@@ -260,10 +260,13 @@ def test_a_document_answered_quickly_is_answered_on_the_event_loop_next_time(
 ) -> None:
     client, endpoint = fresh
     query = "{ games { id } }"
+    assert not endpoint.documents.is_quick(query, None)  # never answered: a worker thread answers it
     first = graphql(client, query)
     assert first.status_code == 200 and first.json()["data"]["games"]
-    assert endpoint.documents.is_quick(query, None)  # a short list: well under the quick time
-    assert graphql(client, query).json() == first.json()
+    endpoint.documents.answered_in(query, None, 0.0)  # as an answer within the quick time records it
+    assert endpoint.documents.is_quick(query, None)
+    assert graphql(client, query).json() == first.json()  # answered on the event loop, the same
     endpoint.documents.answered_in(query, None, 1.0)  # a slow answer: to a worker thread again
     assert not endpoint.documents.is_quick(query, None)
     assert graphql(client, query).json() == first.json()
+    assert not endpoint.documents.is_quick("{ games { name } }", None)  # another document: not kept yet
