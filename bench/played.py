@@ -49,7 +49,6 @@ class Played:
         self.game = GAMES[GAME]
         self.runs = sealed_runs(self.game, ring, store=store)
         self.request = sealed_models(GAME).apply_request
-        self.ring = ring
         self.matches = [self._dealt() for _ in range(MATCHES)]
 
     def _dealt(self) -> dict[str, Any]:

@@ -55,7 +55,10 @@ def serving(app: ASGIApp) -> Iterator[str]:
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    # connections stay open between a test's steps however slow a crowded machine makes them: a request
+    # sent on a connection the server is closing for idleness fails in clients that do not resend it
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_keep_alive=300)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:

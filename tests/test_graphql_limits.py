@@ -270,3 +270,16 @@ def test_a_document_answered_quickly_is_answered_on_the_event_loop_next_time(
     assert not endpoint.documents.is_quick(query, None)
     assert graphql(client, query).json() == first.json()
     assert not endpoint.documents.is_quick("{ games { name } }", None)  # another document: not kept yet
+
+
+def test_a_kept_introspection_answer_is_served_on_the_event_loop_next_time(
+    fresh: tuple[TestClient, GraphQLEndpoint],
+) -> None:
+    client, endpoint = fresh
+    query = "{ __schema { queryType { name } } }"
+    first = graphql(client, query)
+    assert first.status_code == 200 and first.json()["data"]["__schema"]["queryType"]["name"] == "Query"
+    endpoint.documents.answered_in(query, None, 1.0)  # as if working the answer out had been slow
+    assert not endpoint.documents.is_quick(query, None)
+    assert graphql(client, query).json() == first.json()  # the kept answer: a lookup
+    assert endpoint.documents.is_quick(query, None)

@@ -300,8 +300,8 @@ def test_a_whole_match_is_played_by_clicking(
         if state == "your-turn":
             state, more = page.evaluate(FINISH_BY_CLICKING)
             clicks += more
-        page.locator("#verdict").wait_for()
         assert state == "over", page.locator("#error").inner_text()
+        page.locator("#verdict").wait_for()
         verdict = page.locator("#verdict")
         assert verdict.get_attribute("data-verified") == "true", verdict.inner_text()
         assert "matches the commitment" in verdict.inner_text()
