@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
+from typing import Any, ClassVar, Concatenate, Generic, Protocol, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -48,6 +49,20 @@ ViewT = TypeVar("ViewT", bound=WireModel)
 ScoreT = TypeVar("ScoreT", bound=WireModel)
 
 
+@dataclass(frozen=True)
+class NewMatch(Generic[OptionsT]):
+    """A request for a new match, checked against the game (:meth:`Game.new_match`) before it starts."""
+
+    players: int
+    options: OptionsT
+    seeding: Seeding
+    """The match's secret seed and the players' entropy (see ``engine/dealing.py``)."""
+    deck: Sequence[str] | None
+    """The exact order of the first deal's deck (top first); None: the seeded shuffle."""
+    dealer: int | None
+    """The first dealer; None: the game's own rule."""
+
+
 class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     """One game of the registry: its descriptor, its wire models and its rules."""
 
@@ -72,15 +87,8 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     """The cards this game is played with, in canonical order."""
 
     @abstractmethod
-    def start(
-        self,
-        players: int,
-        options: OptionsT,
-        seeding: Seeding,
-        deck: Sequence[str] | None,
-        dealer: int | None,
-    ) -> tuple[StateT, list[EventT]]:
-        """A new match from checked arguments (``dealer`` None: the game's own rule), with the events of
+    def start(self, request: NewMatch[OptionsT]) -> tuple[StateT, list[EventT]]:
+        """A new match from a checked request (``dealer`` None: the game's own rule), with the events of
         its first deal (the deal itself, a turned trump, points scored at once...)."""
 
     @abstractmethod
@@ -172,7 +180,7 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
                 [IssueAt((), f"must be a seat between 0 and {players - 1}")],
                 argument="dealer",
             )
-        return self.start(players, options, seeding, deck, dealer)
+        return self.start(NewMatch(players, options, seeding, deck, dealer))
 
     @classmethod
     def table_sizes(cls) -> tuple[int, ...]:
@@ -393,6 +401,19 @@ def listed(model: type[ModelT], **fields: object) -> ModelT:
         return cast(ModelT, _listed(model, key))
     except TypeError:  # a list among the fields: nothing to share
         return model(**fields)
+
+
+KindT = TypeVar("KindT")
+
+
+def event_of(model: type[ModelT], kinds: type[KindT]) -> Callable[Concatenate[KindT, ...], ModelT]:
+    """A game's event maker: ``event_of(SevensEvent, SevensEventType)`` makes ``_event(kind, **fields)``,
+    the :func:`listed` event of type ``kind`` with these fields."""
+
+    def event(kind: KindT, /, **fields: object) -> ModelT:
+        return listed(model, type=kind, **fields)
+
+    return event
 
 
 @lru_cache(maxsize=16_384)

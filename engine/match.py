@@ -21,6 +21,7 @@ from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     EventT,
     Game,
+    NewMatch,
     OptionsT,
     ScoreT,
     ViewT,
@@ -28,6 +29,7 @@ from sevens_rules.engine.game import (
     check_deck,
     same_model,
 )
+from sevens_rules.schema.common import Phase
 
 NEXT_DEAL = "next_deal"
 """The move tag, in every game, that starts the next deal (its enum members compare equal to it)."""
@@ -37,6 +39,12 @@ DEAL_OVER = "deal_over"
 
 MATCH_OVER = "match_over"
 """The phase, in every game, of a finished match."""
+
+PLAY_PHASE = Phase.play
+DEAL_OVER_PHASE = Phase.deal_over
+MATCH_OVER_PHASE = Phase.match_over
+"""The members of :class:`Phase`, for the games whose deals are played in one phase: a game module imports
+them once (an enum member is slow to read off its class)."""
 
 
 class DealRecord(Protocol):
@@ -198,17 +206,12 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
         """Who deals the next deal: the seat left of the dealer unless the game says otherwise."""
         return (state.dealer + 1) % self.players(state)
 
-    def start(
-        self,
-        players: int,
-        options: OptionsT,
-        seeding: Seeding,
-        deck: Sequence[str] | None,
-        dealer: int | None,
-    ) -> tuple[MatchStateT, list[EventT]]:
+    def start(self, request: NewMatch[OptionsT]) -> tuple[MatchStateT, list[EventT]]:
+        players, options, seeding = request.players, request.options, request.seeding
+        dealer = request.dealer
         if dealer is None:
             dealer = self.first_dealer(players, options, seeding)
-        return self.deal(DealSetup(players, options, seeding, dealer, 1, deck))
+        return self.deal(DealSetup(players, options, seeding, dealer, 1, request.deck))
 
     def next_deal(self, state: MatchStateT, deck: Sequence[str] | None) -> tuple[MatchStateT, list[EventT]]:
         """Deal the next deal of the match (``deck`` is checked against the game's cards first)."""

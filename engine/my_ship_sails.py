@@ -42,8 +42,8 @@ from sevens_rules.engine.errors import IssueAt, NotYourTurnError
 from sevens_rules.engine.game import (
     best_seats,
     conservation_issues,
+    event_of,
     length_issues,
-    listed,
     seat_issues,
     updated,
     updated_from,
@@ -95,8 +95,7 @@ _PASS_LENGTH = len(model_json(_PASS_CHOICES[FULL_DECK[0]]))
 _LONGEST_CHOICE = max(_DECLARE_LENGTH, _PASS_LENGTH)
 
 
-def _event(kind: MyShipSailsEventType, **fields: Any) -> MyShipSailsEvent:
-    return listed(MyShipSailsEvent, type=kind, **fields)
+_event = event_of(MyShipSailsEvent, MyShipSailsEventType)
 
 
 _CHOSEN_EVENTS = [

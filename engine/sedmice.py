@@ -36,20 +36,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     conservation_issues,
     drawn_card_for_seat,
+    event_of,
     length_issues,
-    listed,
     seat_issues,
     updated,
 )
-from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
-from sevens_rules.schema.common import GameModels, Phase, PiquetDeckOrder
+from sevens_rules.engine.match import (
+    DEAL_OVER_PHASE,
+    MATCH_OVER_PHASE,
+    PLAY_PHASE,
+    DealSetup,
+    DealtMatch,
+    RecordCheck,
+)
+from sevens_rules.schema.common import GameModels, PiquetDeckOrder
 from sevens_rules.schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
@@ -79,13 +86,9 @@ PLAY = SedmiceMoveType.play
 EXTEND = SedmiceMoveType.extend
 END_TRICK = SedmiceMoveType.end_trick
 NEXT_DEAL = SedmiceMoveType.next_deal
-PLAY_PHASE = Phase.play
-DEAL_OVER = Phase.deal_over
-MATCH_OVER = Phase.match_over
 
 
-def _event(kind: SedmiceEventType, **fields: Any) -> SedmiceEvent:
-    return listed(SedmiceEvent, type=kind, **fields)
+_event = event_of(SedmiceEvent, SedmiceEventType)
 
 
 _TRICK_TAKEN_EVENT = SedmiceEvent(
@@ -264,7 +267,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         phase = state.phase
         if phase is PLAY_PHASE:
             return [self._turn(state)]
-        if phase is DEAL_OVER:
+        if phase is DEAL_OVER_PHASE:
             return [(state.dealer + 1) % len(state.hands)]
         return []
 
@@ -464,9 +467,9 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
         )
         deals = [*state.deals, deal]
         events.append(updated(_DEAL_ENDED_EVENT, player=last_taker, side=side, deal=deal))
-        phase = DEAL_OVER
+        phase = DEAL_OVER_PHASE
         if max(hit_totals(deals)) >= state.options.target_hits:
-            phase = MATCH_OVER
+            phase = MATCH_OVER_PHASE
             events.append(
                 _event(SedmiceEventType.match_ended, side=side, winners=self._side_seats(state, side))
             )
@@ -537,7 +540,7 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
             issues += self._finished_deal_issues(state)
         if not issues:
             reached = max(hit_totals(state.deals)) >= state.options.target_hits
-            if reached != (state.phase is MATCH_OVER):
+            if reached != (state.phase is MATCH_OVER_PHASE):
                 issues.append(
                     IssueAt(
                         ("phase",),

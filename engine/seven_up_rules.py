@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
-from sevens_rules.engine.game import same_model, unvalidated, updated, updated_from
+from sevens_rules.engine.game import NewMatch, same_model, unvalidated, updated, updated_from
 from sevens_rules.engine.match import DealSetup, DealtMatch
 from sevens_rules.engine.tricks import (
     CARD_STRENGTH,
@@ -425,14 +425,8 @@ class SevenUpRules(
 
     # ---- new match and dealing ----------------------------------------------------------------
 
-    def start(
-        self,
-        players: int,
-        options: OptionsT,
-        seeding: Seeding,
-        deck: Sequence[str] | None,
-        dealer: int | None,
-    ) -> tuple[StateT, list[SevenUpEvent]]:
+    def start(self, request: NewMatch[OptionsT]) -> tuple[StateT, list[SevenUpEvent]]:
+        players, options, seeding, dealer = request.players, request.options, request.seeding, request.dealer
         cut: list[SevenUpCutRound] = []
         if dealer is None:
             cut, dealer = cut_for_dealer(seeding, self.id, players)
@@ -455,7 +449,7 @@ class SevenUpRules(
             points=[],
             deals=[],
         )
-        return self.deal(DealSetup(players, options, seeding, dealer, 1, deck, [], empty))
+        return self.deal(DealSetup(players, options, seeding, dealer, 1, request.deck, [], empty))
 
     def deal(self, setup: DealSetup[OptionsT, StateT]) -> tuple[StateT, list[SevenUpEvent]]:
         # the state dealt into: the previous deal's, or the empty table of start (with the cut)

@@ -48,14 +48,21 @@ from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     best_seats,
     conservation_issues,
+    event_of,
     length_issues,
-    listed,
     seat_issues,
     unvalidated,
     updated,
     updated_from,
 )
-from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
+from sevens_rules.engine.match import (
+    DEAL_OVER_PHASE,
+    MATCH_OVER_PHASE,
+    PLAY_PHASE,
+    DealSetup,
+    DealtMatch,
+    RecordCheck,
+)
 from sevens_rules.schema.common import GameModels, Phase, Suit
 from sevens_rules.schema.sevens import (
     SEVENS_PASSES,
@@ -91,19 +98,12 @@ _DECK_CARD = {c: c for c in FULL_DECK}
 _HAND_ORDER = {c: i + (len(FULL_DECK) if c[0] == "7" else 0) for i, c in enumerate(FULL_DECK)}
 """A dealt hand's sort key: canonical order, the 7s after every other card."""
 
-_PLAY_PHASE = Phase.play
-_DEAL_OVER_PHASE = Phase.deal_over
-_MATCH_OVER_PHASE = Phase.match_over
-"""The phases of a deal in play, between deals and after the match (read once: an enum member is slow
-to read off its class)."""
-
 PLAY = SevensMoveType.play
 PASS = SevensMoveType("pass")
 NEXT_DEAL = SevensMoveType.next_deal
 
 
-def _event(kind: SevensEventType, **fields: Any) -> SevensEvent:
-    return listed(SevensEvent, type=kind, **fields)
+_event = event_of(SevensEvent, SevensEventType)
 
 
 def _row(suit: str, ranks: Iterable[int]) -> SevensRow:
@@ -421,7 +421,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
             "dealer": dealer,
             "deal_number": deal_number,
             **setup.seeding.state_fields(),  # seed, commitment, entropy
-            "phase": _PLAY_PHASE,
+            "phase": PLAY_PHASE,
             "turn": first,
             "hands": hands,
             "table": list(_DEALT_TABLE),
@@ -443,10 +443,10 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
     def to_act(self, state: SevensState) -> list[int]:
         fields = state.__dict__  # (one read of the model: see the note below)
         phase = fields["phase"]
-        if phase is _PLAY_PHASE:
+        if phase is PLAY_PHASE:
             turn = fields["turn"]
             return [turn] if turn is not None else []
-        if phase is _DEAL_OVER_PHASE:
+        if phase is DEAL_OVER_PHASE:
             return [(fields["dealer"] + 1) % SEVENS_PLAYERS]
         return []
 
@@ -461,14 +461,14 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         """As :meth:`Game.moves`: in play, the seat to act (``turn``) and its legal moves."""
         fields = state.__dict__
         turn = fields["turn"]
-        if player is None and fields["phase"] is _PLAY_PHASE and turn is not None:
+        if player is None and fields["phase"] is PLAY_PHASE and turn is not None:
             return [turn], _moves_on_turn(fields, turn)
         return super().moves(state, player)
 
     def legal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
         """As the shared cycle's: in play, the moves of the seat whose turn it is, none for the others."""
         fields = state.__dict__
-        if fields["phase"] is _PLAY_PHASE:
+        if fields["phase"] is PLAY_PHASE:
             return _moves_on_turn(fields, player) if player == fields["turn"] else []
         return super().legal_moves(state, player)
 
@@ -482,7 +482,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         card = move_fields["card"]
         fields = state.__dict__
         if (
-            fields["phase"] is _PLAY_PHASE
+            fields["phase"] is PLAY_PHASE
             and player == fields["turn"]
             and 0 <= player < len(fields["hands"])
             and move_type != NEXT_DEAL
@@ -499,7 +499,7 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         move_fields = move.__dict__
         player = move_fields["player"]
         fields = state.__dict__
-        if fields["phase"] is not _PLAY_PHASE or player != fields["turn"]:
+        if fields["phase"] is not PLAY_PHASE or player != fields["turn"]:
             return False
         return _is_legal_on_turn(
             fields, player, move_fields["type"], move_fields["card"], move_fields["deck"]
@@ -620,9 +620,9 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
         )
         deals = [*state.deals, deal]
         events.append(updated(_DEAL_ENDED_EVENT, deal=deal))
-        phase = _DEAL_OVER_PHASE
+        phase = DEAL_OVER_PHASE
         if deal_number >= state.options.deals:
-            phase = _MATCH_OVER_PHASE
+            phase = MATCH_OVER_PHASE
             events.append(_event(SevensEventType.match_ended, winners=best_seats(_totals(deals))))
         return updated(state, deals=deals, phase=phase, turn=None), events
 

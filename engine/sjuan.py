@@ -31,15 +31,22 @@ from sevens_rules.engine.game import (
     conservation_issues,
     constructed,
     drawn_card_for_seat,
+    event_of,
     holds_deck_once,
     length_issues,
-    listed,
     same_model,
     seat_issues,
     updated,
 )
-from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
-from sevens_rules.schema.common import MAX_SEATS, GameModels, Phase
+from sevens_rules.engine.match import (
+    DEAL_OVER_PHASE,
+    MATCH_OVER_PHASE,
+    PLAY_PHASE,
+    DealSetup,
+    DealtMatch,
+    RecordCheck,
+)
+from sevens_rules.schema.common import MAX_SEATS, GameModels
 from sevens_rules.schema.sjuan import (
     SJUAN_MATCH_TARGET,
     DominoFanTanOptions,
@@ -90,15 +97,11 @@ PLAY = SjuanMoveType.play
 PASS = SjuanMoveType("pass")
 DRAW = SjuanMoveType.draw
 NEXT_DEAL = SjuanMoveType.next_deal
-_PLAY_PHASE = Phase.play
-_DEAL_OVER_PHASE = Phase.deal_over
-_MATCH_OVER_PHASE = Phase.match_over
 # (module names: reading a member off its enum class costs several times a global's lookup, and to_act
 # runs twice per step)
 
 
-def _event(kind: SjuanEventType, **fields: Any) -> SjuanEvent:
-    return listed(SjuanEvent, type=kind, **fields)
+_event = event_of(SjuanEvent, SjuanEventType)
 
 
 # Every step of a deal lists the moves of the seat to act and makes one event: the moves and events of
@@ -269,7 +272,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             dealer=dealer,
             deal_number=deal_number,
             **setup.seeding.state_fields(),
-            phase=_PLAY_PHASE,
+            phase=PLAY_PHASE,
             turn=self.first_turn(hands, dealer),
             hands=hands,
             table=[],
@@ -291,7 +294,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         turn = state.turn
         if turn is not None:
             return [turn]
-        if state.phase is _DEAL_OVER_PHASE:
+        if state.phase is DEAL_OVER_PHASE:
             return [(state.dealer + 1) % len(state.hands)]
         return []
 
@@ -395,9 +398,9 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         deals = [*state.deals, deal]
         events.append(updated(_DEAL_ENDED, player=winner, deal=deal))
         totals = _totals(deals, len(hands))
-        phase = _DEAL_OVER_PHASE
+        phase = DEAL_OVER_PHASE
         if max(totals) >= MATCH_TARGET:
-            phase = _MATCH_OVER_PHASE
+            phase = MATCH_OVER_PHASE
             events.append(_event(SjuanEventType.match_ended, winners=best_seats(totals, lowest=True)))
         return updated(state, deals=deals, phase=phase, turn=None), events
 
@@ -445,7 +448,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         issues += seat_issues(("turn",), turn, n)
         if issues:
             return issues
-        in_play = phase is _PLAY_PHASE
+        in_play = phase is PLAY_PHASE
         if deals:
             expected_dealer = deals[0].dealer + len(deals) - (not in_play)
             if dealer != expected_dealer % n:
@@ -474,7 +477,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
                 issues.append(IssueAt(("deals", len(deals) - 1, "cards_left"), "does not match the hands"))
         if not issues:
             reached = bool(deals) and max(_totals(deals, n)) >= MATCH_TARGET  # (every total is 0 before)
-            if reached != (phase is _MATCH_OVER_PHASE):
+            if reached != (phase is MATCH_OVER_PHASE):
                 issues.append(
                     IssueAt(("phase",), "the match is over exactly when a total has reached 100 after a deal")
                 )
@@ -619,9 +622,7 @@ class Sjuan(SjuanFamily):
         if table:
             if table[0] != "7H":
                 issues.append(IssueAt(("table", 0), "Sjuan opens with 7H"))
-        elif (
-            state.phase is _PLAY_PHASE and (turn := state.turn) is not None and "7H" not in state.hands[turn]
-        ):
+        elif state.phase is PLAY_PHASE and (turn := state.turn) is not None and "7H" not in state.hands[turn]:
             issues.append(IssueAt(("turn",), "the 7H holder opens"))
         return issues
 
