@@ -578,6 +578,20 @@ class SeedShown(WireModel):
     seed: RevealedSeed
 
 
+EventTypeT = TypeVar("EventTypeT", bound=StrEnum)
+
+
+class MatchEvent(WireModel, Generic[EventTypeT]):
+    """The fields every game's event opens with, written once: what happened and who acted.
+
+    A game's event is ``class XEvent(MatchEvent[XEventType])`` (it may describe ``player`` its own way);
+    its own fields follow, each null when it is not relevant to the event type.
+    """
+
+    type: EventTypeT
+    player: Seat | None = None
+
+
 @dataclass(frozen=True)
 class GameModels:
     """The wire models one game defines."""

@@ -19,6 +19,7 @@ from sevens_rules.schema.common import (
     CardList,
     Count,
     FullDeckOrder,
+    MatchEvent,
     MatchState,
     MatchView,
     MoveBase,
@@ -142,7 +143,7 @@ class MyShipSailsEventType(StrEnum):
     match_ended = "match_ended"
 
 
-class MyShipSailsEvent(WireModel):
+class MyShipSailsEvent(MatchEvent[MyShipSailsEventType]):
     """Something a move caused. Fields not relevant to the event type are null.
 
     - ``deal_started``: ``player`` is the new dealer.
@@ -154,8 +155,6 @@ class MyShipSailsEvent(WireModel):
     - ``match_ended``: ``winners`` share the match win.
     """
 
-    type: MyShipSailsEventType
-    player: Seat | None = None
     card: Card | None = Field(default=None, description="The card received (received only).")
     from_player: Seat | None = Field(default=None, description="The seat the card came from (received only).")
     cards: CardList | None = Field(default=None, description="The hand shown (declared only).")

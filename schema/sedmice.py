@@ -19,6 +19,7 @@ from sevens_rules.schema.common import (
     INTEGRAL,
     Count,
     IntegralInt,
+    MatchEvent,
     MatchState,
     MatchView,
     MoveBase,
@@ -160,10 +161,9 @@ class SedmiceEventType(StrEnum):
     match_ended = "match_ended"
 
 
-class SedmiceEvent(WireModel):
+class SedmiceEvent(MatchEvent[SedmiceEventType]):
     """Something a move caused. Fields not relevant to the event type are null."""
 
-    type: SedmiceEventType
     player: Seat | None = Field(
         default=None,
         description="Who played, extended, took the trick or drew; the new dealer (deal_started).",

@@ -17,6 +17,7 @@ from sevens_rules.schema.common import (
     CardList,
     Count,
     FullDeckOrder,
+    MatchEvent,
     MatchState,
     MatchView,
     MoveBase,
@@ -232,11 +233,9 @@ class SevenUpEventType(StrEnum):
     match_ended = "match_ended"
 
 
-class SevenUpEvent(WireModel):
+class SevenUpEvent(MatchEvent[SevenUpEventType]):
     """Something a move caused. Fields not relevant to the event type are null."""
 
-    type: SevenUpEventType
-    player: Seat | None = None
     side: Seat | None = Field(default=None, description="The side credited (point, match_ended).")
     card: Card | None = Field(
         default=None, description="Card played, turned, set aside, won for a point, or drawn face up."

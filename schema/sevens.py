@@ -21,6 +21,7 @@ from sevens_rules.schema.common import (
     Count,
     FullDeckOrder,
     IntegralInt,
+    MatchEvent,
     MatchState,
     MatchView,
     MoveBase,
@@ -141,10 +142,9 @@ class SevensEventType(StrEnum):
     match_ended = "match_ended"
 
 
-class SevensEvent(WireModel):
+class SevensEvent(MatchEvent[SevensEventType]):
     """Something a move caused. Fields not relevant to the event type are null."""
 
-    type: SevensEventType
     player: Seat | None = Field(
         default=None, description="Who acted (the new dealer for deal_started, the first to move is 'turn')."
     )

@@ -17,6 +17,7 @@ from sevens_rules.schema.common import (
     Count,
     FullDeckOrder,
     IntegralInt,
+    MatchEvent,
     MatchState,
     MatchView,
     MoveBase,
@@ -145,11 +146,9 @@ class SjuanEventType(StrEnum):
     match_ended = "match_ended"
 
 
-class SjuanEvent(WireModel):
+class SjuanEvent(MatchEvent[SjuanEventType]):
     """Something a move caused. Fields not relevant to the event type are null."""
 
-    type: SjuanEventType
-    player: Seat | None = None
     card: Card | None = Field(default=None, description="The card played or drawn.")
     chips: Count | None = Field(default=None, description="Chips paid (chip_paid, passed).")
     reason: str | None = Field(default=None, description="Why chips were paid: 'short_hand' or 'pass'.")
