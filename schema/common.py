@@ -578,6 +578,17 @@ class SeedShown(WireModel):
     seed: RevealedSeed
 
 
+class FinishedDeal(WireModel):
+    """The fields every game's record of a finished deal opens with, written once: its number and dealer.
+
+    A game's record is ``class XDeal(FinishedDeal)``; it may bound ``number`` its own way (a match of at
+    most five deals...) and adds the deal's result after these.
+    """
+
+    number: Count = Field(description="1 for the first deal of the match.")
+    dealer: Seat
+
+
 EventTypeT = TypeVar("EventTypeT", bound=StrEnum)
 
 

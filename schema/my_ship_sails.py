@@ -18,6 +18,7 @@ from sevens_rules.schema.common import (
     Card,
     CardList,
     Count,
+    FinishedDeal,
     FullDeckOrder,
     MatchEvent,
     MatchState,
@@ -94,7 +95,7 @@ class MyShipSailsChoice(WireModel):
     card: Card | None = Field(default=None, description="The card chosen to pass (pass only).")
 
 
-class MyShipSailsDeal(WireModel):
+class MyShipSailsDeal(FinishedDeal):
     """The result of one finished deal: every declarer of the deciding step scored one win.
 
     The declared hands are shown in the ``declared`` events; the record keeps only who won, so that a
@@ -102,7 +103,6 @@ class MyShipSailsDeal(WireModel):
     """
 
     number: MyShipSailsDealNumber = Field(description="1 for the first deal of the match.")
-    dealer: Seat
     exchanges: Count = Field(description="Exchanges completed in the deal.")
     winners: list[Seat] = Field(
         max_length=7,
@@ -131,16 +131,10 @@ class MyShipSailsState(MatchState[MyShipSailsOptions, MyShipSailsPhase]):
     )
 
 
-class MyShipSailsEventType(StrEnum):
-    # What happened. ``received`` is private to its ``player``; every other event is public.
-    # (a comment, not a docstring: a docstring would become a new description in the generated contract)
-    deal_started = "deal_started"
-    chosen = "chosen"
-    exchanged = "exchanged"
-    received = "received"
-    declared = "declared"
-    deal_ended = "deal_ended"
-    match_ended = "match_ended"
+MyShipSailsEventType = StrEnum(
+    "MyShipSailsEventType", "deal_started chosen exchanged received declared deal_ended match_ended"
+)
+"""What happened. ``received`` is private to its ``player``; every other event is public."""
 
 
 class MyShipSailsEvent(MatchEvent[MyShipSailsEventType]):

@@ -18,6 +18,7 @@ from pydantic import AfterValidator, Field
 from sevens_rules.schema.common import (
     INTEGRAL,
     Count,
+    FinishedDeal,
     IntegralInt,
     MatchEvent,
     MatchState,
@@ -111,11 +112,9 @@ class SedmiceHitReason(StrEnum):
     """3 hits: every trick of the deal."""
 
 
-class SedmiceDeal(WireModel):
+class SedmiceDeal(FinishedDeal):
     """The result of one finished deal; per-side lists are indexed by side (0, 1)."""
 
-    number: Count = Field(description="1 for the first deal of the match.")
-    dealer: Seat
     points: list[Count] = side_list("Points per side (aces and tens, 10 each; 80 in all).")
     tricks: list[Count] = side_list("Tricks taken per side.")
     last_trick: Seat = Field(description="The seat that took the last trick (settles a 40-40 tie).")

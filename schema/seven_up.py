@@ -16,6 +16,7 @@ from sevens_rules.schema.common import (
     Card,
     CardList,
     Count,
+    FinishedDeal,
     FullDeckOrder,
     MatchEvent,
     MatchState,
@@ -134,11 +135,10 @@ class SevenUpDealOutcome(StrEnum):
     match_won = "match_won"
 
 
-class SevenUpDeal(WireModel):
+class SevenUpDeal(FinishedDeal):
     """The record of one finished deal."""
 
     number: Count = Field(description="1 for the first deal of the match (thrown-in deals count too).")
-    dealer: Seat
     outcome: SevenUpDealOutcome
     trump: Suit | None = Field(description="The trump suit in force at the end (null if none was settled).")
     points: list[SevenUpPoint] = Field(
@@ -213,24 +213,12 @@ class CaliforniaJackState(_SevenUpFamilyState):
     options: CaliforniaJackOptions
 
 
-class SevenUpEventType(StrEnum):
-    """What happened."""
-
-    deal_started = "deal_started"
-    trump_turned = "trump_turned"
-    set_aside = "set_aside"
-    stood = "stood"
-    begged = "begged"
-    gave = "gave"
-    ran = "ran"
-    thrown_in = "thrown_in"
-    discarded = "discarded"
-    played = "played"
-    trick_won = "trick_won"
-    drew = "drew"
-    point = "point"
-    deal_ended = "deal_ended"
-    match_ended = "match_ended"
+SevenUpEventType = StrEnum(
+    "SevenUpEventType",
+    "deal_started trump_turned set_aside stood begged gave ran thrown_in discarded played trick_won drew "
+    "point deal_ended match_ended",
+)
+SevenUpEventType.__doc__ = "What happened."  # (the type's description in the contract)
 
 
 class SevenUpEvent(MatchEvent[SevenUpEventType]):

@@ -19,6 +19,7 @@ from sevens_rules.schema.common import (
     Card,
     CardList,
     Count,
+    FinishedDeal,
     FullDeckOrder,
     IntegralInt,
     MatchEvent,
@@ -96,11 +97,10 @@ class SevensRow(WireModel):
     )
 
 
-class SevensDeal(WireModel):
+class SevensDeal(FinishedDeal):
     """The result of one finished deal."""
 
     number: Ordinal = Field(description="1 for the first deal of the match.")
-    dealer: Seat
     places: list[SevensPlace] = seat_list(
         "Each seat's place: going-out order, then the last player left, then the bust players "
         "(the first to bust last)."
@@ -130,16 +130,10 @@ class SevensState(MatchState[SevensOptions, Phase]):
     deals: list[SevensDeal] = Field(max_length=SEVENS_MAX_DEALS, description="Finished deals, oldest first.")
 
 
-class SevensEventType(StrEnum):
-    # What happened.
-    # (a comment, not a docstring: a docstring would become a new description in the generated contract)
-    deal_started = "deal_started"
-    played = "played"
-    passed = "passed"
-    bust = "bust"
-    went_out = "went_out"
-    deal_ended = "deal_ended"
-    match_ended = "match_ended"
+SevensEventType = StrEnum(
+    "SevensEventType", "deal_started played passed bust went_out deal_ended match_ended"
+)
+"""What happened."""
 
 
 class SevensEvent(MatchEvent[SevensEventType]):

@@ -15,6 +15,7 @@ from sevens_rules.schema.common import (
     Card,
     CardList,
     Count,
+    FinishedDeal,
     FullDeckOrder,
     IntegralInt,
     MatchEvent,
@@ -81,11 +82,9 @@ class SjuanMove(MoveBase):
     deck: FullDeckOrder | None = next_deal_deck()
 
 
-class SjuanDeal(WireModel):
+class SjuanDeal(FinishedDeal):
     """The result of one finished deal."""
 
-    number: Count = Field(description="1 for the first deal of the match.")
-    dealer: Seat
     winner: Seat | None = Field(description="The seat that emptied its hand; null when blocked.")
     blocked: bool = Field(description="True when the deal ended because nobody could play (free fan tan).")
     cards_left: list[Count] = seat_list("Cards left in each hand.")
@@ -134,16 +133,8 @@ class DominoFanTanState(SjuanFamilyState):
     stock: CardList
 
 
-class SjuanEventType(StrEnum):
-    # What happened.
-    # (a comment, not a docstring: a docstring would become a new description in the generated contract)
-    deal_started = "deal_started"
-    chip_paid = "chip_paid"
-    played = "played"
-    passed = "passed"
-    drew = "drew"
-    deal_ended = "deal_ended"
-    match_ended = "match_ended"
+SjuanEventType = StrEnum("SjuanEventType", "deal_started chip_paid played passed drew deal_ended match_ended")
+"""What happened."""
 
 
 class SjuanEvent(MatchEvent[SjuanEventType]):
