@@ -91,9 +91,17 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         """A new match from a checked request (``dealer`` None: the game's own rule), with the events of
         its first deal (the deal itself, a turned trump, points scored at once...)."""
 
-    @abstractmethod
     def consistency_issues(self, state: StateT) -> list[IssueAt]:
-        """Everything that makes ``state`` impossible in play; paths are relative to the state."""
+        """Everything that makes ``state`` impossible in play; paths are relative to the state.
+
+        A table of a size the game is not played with is named alone: the game's own checks
+        (:meth:`state_issues`) read a table of one of its sizes."""
+        return self.table_size_issues(state) or self.state_issues(state)
+
+    @abstractmethod
+    def state_issues(self, state: StateT) -> list[IssueAt]:
+        """Everything that makes ``state``, a table of a size the game is played with, impossible in play
+        (see :meth:`consistency_issues`)."""
 
     @abstractmethod
     def to_act(self, state: StateT) -> list[int]:

@@ -424,10 +424,8 @@ class MyShipSails(
 
     # ---- consistency ----------------------------------------------------------------------------
 
-    def consistency_issues(self, state: MyShipSailsState) -> list[IssueAt]:
+    def state_issues(self, state: MyShipSailsState) -> list[IssueAt]:
         n = len(state.hands)
-        if size_issues := self.table_size_issues(state):
-            return size_issues
         issues = conservation_issues(
             [(("hands", i), h) for i, h in enumerate(state.hands)] + [(("unused",), state.unused)], FULL_DECK
         )

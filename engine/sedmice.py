@@ -513,10 +513,8 @@ class Sedmice(DealtMatch[SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent
 
     # ---- consistency ----------------------------------------------------------------------------
 
-    def consistency_issues(self, state: SedmiceState) -> list[IssueAt]:
+    def state_issues(self, state: SedmiceState) -> list[IssueAt]:
         n = len(state.hands)
-        if size_issues := self.table_size_issues(state):
-            return size_issues
         issues = length_issues(("taken",), state.taken, SIDES)
         issues += length_issues(("tricks",), state.tricks, SIDES)
         issues += seat_issues(("dealer",), state.dealer, n)

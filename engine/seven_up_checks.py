@@ -43,10 +43,8 @@ class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
 
     # ---- consistency --------------------------------------------------------------------------
 
-    def consistency_issues(self, state: StateT) -> list[IssueAt]:
+    def state_issues(self, state: StateT) -> list[IssueAt]:
         n = len(state.hands)
-        if size_issues := self.table_size_issues(state):
-            return size_issues
         issues = length_issues(("discarded",), state.discarded, n)
         issues += seat_issues(("dealer",), state.dealer, n)
         issues += seat_issues(("leader",), state.leader, n)

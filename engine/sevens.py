@@ -646,10 +646,8 @@ class Sevens(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, Sev
 
     # ---- consistency ----------------------------------------------------------------------------
 
-    def consistency_issues(self, state: SevensState) -> list[IssueAt]:
+    def state_issues(self, state: SevensState) -> list[IssueAt]:
         n = len(state.hands)
-        if size_issues := self.table_size_issues(state):
-            return size_issues
         issues = length_issues(("table",), state.table, SEVENS_PLAYERS)
         issues += length_issues(("passes",), state.passes, n)
         issues += seat_issues(("dealer",), state.dealer, n)

@@ -423,11 +423,9 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             chips=state.chips,
         )
 
-    def consistency_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
+    def state_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         # Every posted state comes through here: each field is read once (a model attribute read costs
         # as much as several list operations), and issues are built only when something is wrong.
-        if size_issues := self.table_size_issues(state):
-            return size_issues
         hands, table, chips, deals = state.hands, state.table, state.chips, state.deals
         phase, turn, dealer = state.phase, state.turn, state.dealer
         n = len(hands)
