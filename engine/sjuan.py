@@ -97,8 +97,7 @@ PLAY = SjuanMoveType.play
 PASS = SjuanMoveType("pass")
 DRAW = SjuanMoveType.draw
 NEXT_DEAL = SjuanMoveType.next_deal
-# (module names: reading a member off its enum class costs several times a global's lookup, and to_act
-# runs twice per step)
+# (module names, as the phases in engine/match.py: an enum member is slow to read off its class)
 
 
 _event = event_of(SjuanEvent, SjuanEventType)
