@@ -11,9 +11,12 @@ played once per seat rotation, so every level sits in every seat of the same car
 A game is a deal by default (``--unit deal``: the deal's points decide, penalty games lowest) or a whole
 match (``--unit match``). A win counts 1, a tie for first 1/k among the k tied. The table gives the win
 rate with a 95% confidence interval (normal approximation, at least ±0 and clipped to 0..1), the chance
-share (1/n seats, or 1/2 sides) and the issue's target. Search runs a fixed number of iterations per move
-(``--iterations``), so a run is reproducible and does not depend on the machine's load; ``--budget-ms``
-gives it a time budget instead.
+share (1/n seats, or 1/2 sides) and the issue's target. Search thinks as the service lets it: for
+``--budget-ms`` per move (default 200, the service's default maximum), measured in CPU time of this
+process (``--clock cpu``) so that the other processes of a shared machine do not shorten its thinking,
+and with no cap on its iterations (the service caps a seeded request at ``budget_ms`` x
+``SEEDED_ITERATIONS_PER_MS``; the bench seeds its bots only to choose reproducibly between equal moves).
+``--iterations N`` runs a fixed number instead, for a run that does not depend on speed at all.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import argparse
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,8 +86,11 @@ def play_deal(
     budget_ms: int,
     tally: Tally,
     until_match_end: bool,
+    clock: Callable[[], float] = time.process_time,
 ) -> Any:
-    """Play ``state`` to the end of its deal (or match) with each seat's level; the final state."""
+    """Play ``state`` to the end of its deal (or match) with each seat's level; the final state. A search
+    runs ``iterations`` playouts, or with None as many as ``budget_ms`` of ``clock`` allows."""
+    most = iterations if iterations is not None else UNCAPPED
     step = 0
     while True:
         seats = position.to_act(game, state)
@@ -94,13 +100,20 @@ def play_deal(
             seats = game.to_act(state)  # next_deal
         seat = seats[0]
         level = levels[seat]
-        choice = choose(game, state, seat, level, budget_ms, f"{seed}/{step}", iterations)
+        choice = choose(game, state, seat, level, budget_ms, f"{seed}/{step}", most, clock=clock)
         if level is BotLevel.search and choice.iterations:
             tally.search_moves += 1
             tally.search_iterations += choice.iterations
             tally.search_seconds += choice.elapsed_ms / 1000
         state = game.apply(state, choice.move)[0]
         step += 1
+
+
+UNCAPPED = 10**9
+"""The iterations a budgeted search is allowed: more than any budget reaches, so that the budget decides."""
+
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+"""What ``--clock`` measures a search's budget with."""
 
 
 def score_seats(game: AnyGame, start: Any, end: Any, until_match_end: bool) -> list[float]:
@@ -143,6 +156,7 @@ def run_table(
                 args.budget_ms,
                 tally,
                 args.unit == "match",
+                CLOCKS[args.clock],
             )
             shares = score_seats(game, start, end, args.unit == "match")
             # a side's share of the win is the sum of its seats' shares (partners score alike)
@@ -211,9 +225,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--sizes", nargs="*", type=int, help="table sizes (default: smallest and four)")
     parser.add_argument("--deals", type=int, default=20, help="seeded deals per table and pairing")
     parser.add_argument("--first-seed", type=int, default=1, help="seed of the first deal")
-    parser.add_argument("--iterations", type=int, default=300, help="search iterations per move")
+    parser.add_argument("--iterations", type=int, help="search iterations per move (default: by budget)")
     parser.add_argument("--budget-ms", type=int, default=200, help="search budget per move (ms)")
-    parser.add_argument("--time", action="store_true", help="search by --budget-ms, not --iterations")
+    parser.add_argument("--clock", choices=tuple(CLOCKS), default="cpu", help="what the budget measures")
     parser.add_argument("--speed", action="store_true", help="measure search iterations per second only")
     parser.add_argument("--speed-seconds", type=float, default=2.0, help="search time per game (--speed)")
     parser.add_argument("--speed-repeats", type=int, default=3, help="searches per game, best kept (--speed)")
@@ -221,10 +235,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--pairings", nargs="*", default=[f"{a}-{b}" for a, b in PAIRINGS], help="tested-opponent levels"
     )
-    args = parser.parse_args(argv)
-    if args.time:
-        args.iterations = None
-    return args
+    return parser.parse_args(argv)
 
 
 def default_sizes(game_id: str) -> list[int]:
@@ -240,7 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.speed:
         search_speed(args)
         return 0
-    mode = f"{args.iterations} iterations per search move" if args.iterations else f"{args.budget_ms} ms"
+    mode = (
+        f"{args.iterations} iterations per search move"
+        if args.iterations
+        else f"{args.budget_ms} ms of {args.clock} time per search move"
+    )
     print(
         f"bots: {args.deals} seeded deals per table and pairing, each rotation; search {mode}; "
         f"{'matches' if args.unit == 'match' else 'deals'}"
@@ -251,8 +266,11 @@ def main(argv: list[str] | None = None) -> int:
             if players not in GAMES[game_id].table_sizes():
                 continue
             print(f"\n### {game_id}, {players} seats\n")
-            print("| tested | against | games | win rate | 95% CI | chance | target | met | search it/s |")
-            print("|---|---|---|---|---|---|---|---|---|")
+            print(
+                "| tested | against | games | win rate | 95% CI | chance | target | met | it/move "
+                "| it/s (wall) |"
+            )
+            print("|---|---|---|---|---|---|---|---|---|---|")
             for pairing in args.pairings:
                 tested, opponent = (BotLevel(level) for level in pairing.split("-"))
                 tally, sides = run_table(game_id, players, tested, opponent, args)
@@ -264,7 +282,10 @@ def main(argv: list[str] | None = None) -> int:
                     else ("no" if high < goal else "unclear")
                 )
                 speed = (
-                    f"{tally.search_iterations / tally.search_seconds:,.0f}" if tally.search_seconds else "-"
+                    f"{tally.search_iterations / tally.search_moves:,.0f} | "
+                    f"{tally.search_iterations / tally.search_seconds:,.0f}"
+                    if tally.search_seconds
+                    else "- | -"
                 )
                 print(
                     f"| {tested} | {'all ' if sides > 2 else ''}{opponent} | {tally.games} | {rate:.0%} | "

@@ -15,7 +15,7 @@ from sevens_rules.api.bots import max_budget_ms
 from sevens_rules.api.limits import Settings, SettingsError
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.levels import choose
-from sevens_rules.engine.bots.rules import rules_move
+from sevens_rules.engine.bots.rules import _layout, rules_move
 from sevens_rules.engine.bots.sampler import ConstrainedDeal, Sampler, rng_for, sample_states
 from sevens_rules.engine.bots.search import _chosen
 from sevens_rules.engine.dealing import Seeding
@@ -494,3 +494,37 @@ def test_a_search_without_two_full_draws_answers_the_heuristics_move() -> None:
         searched = choose(game, state, seat, BotLevel.search, 10_000, "few", iterations=len(moves))
         assert searched.iterations == len(moves)
         assert searched.move == rules_move(game, state, seat, moves, random.Random(0))
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan", "sevens"])
+def test_the_layout_heuristic_plays_the_first_of_its_best_scored_moves(game_id: str) -> None:
+    # a playout asks the layout heuristic through a chooser that scores moves inline: it must answer
+    # what the documented scorer ranks first (the first of equal scores, in the engine's order)
+    game = GAMES[game_id]
+    for players in game.table_sizes()[:2]:
+        for state in positions(game_id, players, every=1, most=80):
+            seats = position.to_act(game, state)
+            if not seats:
+                continue
+            moves = position.legal_moves(game, state, seats[0])
+            scorer = _layout(game, state, seats[0])
+            best = max(scorer(move) for move in moves)
+            first_best = next(move for move in moves if scorer(move) == best)
+            assert rules_move(game, state, seats[0], moves, random.Random(0)) is first_best
+
+
+def test_a_search_measures_its_budget_with_the_clock_it_is_given() -> None:
+    # a clock that advances a second at every reading: a budget of five seconds allows at most five
+    # playouts, however fast the machine (the bench passes CPU time this way)
+    game = GAMES["sevens"]
+    readings = itertools.count()
+
+    def clock() -> float:
+        return float(next(readings))
+
+    for state in positions("sevens", 4, every=3, most=30):
+        seat = game.to_act(state)[0]
+        if len(game.moves(state, seat)[1]) < 2:
+            continue
+        searched = choose(game, state, seat, BotLevel.search, 5_000, None, clock=clock)
+        assert 0 < searched.iterations <= 5

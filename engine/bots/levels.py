@@ -10,6 +10,7 @@ sees the real state only through the sampler, which reads the seat's view.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,11 +66,15 @@ def choose(
     bot_seed: str | None,
     iterations: int | None = None,
     argument: str = "player",
+    clock: Callable[[], float] = time.perf_counter,
 ) -> BotChoice:
     """The move ``seat``'s bot makes at ``level`` within ``budget_ms`` (``iterations``: a search stops
     after that many instead, within the budget still; reproducible for the same ``bot_seed``). A refusal
-    names ``argument``, the request field holding the seat."""
+    names ``argument``, the request field holding the seat. ``clock`` measures the budget: the service's
+    is wall time; a tournament on a shared machine passes ``time.process_time``, so that every move
+    thinks for the same CPU time whatever the other processes do."""
     started = time.perf_counter()
+    budget_started = started if clock is time.perf_counter else clock()
     moves = seat_moves(game, state, seat, argument)
     rng = rng_for(bot_seed)
     ran = 0
@@ -82,10 +87,10 @@ def choose(
     else:
         from sevens_rules.engine.bots.search import search_move
 
-        deadline = started + budget_ms / 1000
+        deadline = budget_started + budget_ms / 1000
         if iterations is None and bot_seed is not None:
             iterations = budget_ms * SEEDED_ITERATIONS_PER_MS
-        move, ran = search_move(game, state, seat, moves, rng, deadline, iterations)
+        move, ran = search_move(game, state, seat, moves, rng, deadline, iterations, clock)
     elapsed = (time.perf_counter() - started) * 1000
     return BotChoice(move, level, ran, round(elapsed, 3))
 

@@ -42,16 +42,35 @@ HONOURS = frozenset("AKQJ")
 
 def rules_move(game: AnyGame, state: Any, seat: int, moves: list[Any], rng: random.Random) -> Any:
     """The heuristic's move among ``moves`` (the seat's legal moves)."""
+    return rules_chooser(game)(state, seat, moves)
+
+
+Chooser = Callable[[Any, int, list[Any]], Any]
+"""The heuristic of one game: the move it plays among a seat's legal moves in a state."""
+
+
+def rules_chooser(game: AnyGame) -> Chooser:
+    """The heuristic of ``game`` as one function, looked up once (a playout asks it at every move)."""
     score = _SCORERS.get(game.id)
     if score is None:
-        return moves[0]
-    scorer = score(game, state, seat)
-    best, best_value = moves[0], scorer(moves[0])
-    for move in moves[1:]:  # the first of the best-scored moves
-        value = scorer(move)
-        if value > best_value:
-            best, best_value = move, value
-    return best
+        return _first_move
+    if score is _layout:
+        return _layout_chooser(game)
+
+    def choose(state: Any, seat: int, moves: list[Any]) -> Any:
+        scorer = score(game, state, seat)
+        best, best_value = moves[0], scorer(moves[0])
+        for move in moves[1:]:  # the first of the best-scored moves
+            value = scorer(move)
+            if value > best_value:
+                best, best_value = move, value
+        return best
+
+    return choose
+
+
+def _first_move(state: Any, seat: int, moves: list[Any]) -> Any:
+    return moves[0]
 
 
 Scorer = Callable[[Any], float]
@@ -89,6 +108,38 @@ def _layout(game: AnyGame, state: Any, seat: int) -> Scorer:
 
 
 SEVEN = LOW_ACE.index("7")
+
+
+def _layout_chooser(game: AnyGame) -> Chooser:
+    """:func:`_layout`'s choice without building a scorer per move: the same scores, the first best.
+    Only the free fan tan opening (its first card) goes through the scorer."""
+    free = game.id == "free-fan-tan"
+    sevens = game.id == "sevens"
+    by_start = _BEYOND[free]
+
+    def choose(state: Any, seat: int, moves: list[Any]) -> Any:
+        table = state.table
+        if free and not table:
+            scorer = _layout(game, state, seat)
+            return max(moves, key=scorer)  # max keeps the first of equal scores, as rules_move does
+        hand = frozenset(state.hands[seat])
+        beyond = by_start[LOW_ACE.index(table[0][0]) if free else SEVEN]
+        best, best_value = moves[0], -1000.0
+        for move in moves:
+            kind = move.type
+            if kind == "play":
+                cards = beyond[move.card]
+                own = len(hand & cards)
+                value = own - 0.3 * (len(cards) - own)
+            elif kind == "pass":
+                value = -2.5 if sevens and 3 - state.passes[seat] >= 2 else -100.0
+            else:
+                value = 0.0
+            if value > best_value:
+                best, best_value = move, value
+        return best
+
+    return choose
 
 
 def _beyond_cards(card: str, start: int, free: bool) -> frozenset[str]:

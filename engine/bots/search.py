@@ -23,11 +23,12 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.position import AnyGame
-from sevens_rules.engine.bots.rules import rules_move
+from sevens_rules.engine.bots.rules import rules_chooser, rules_move
 from sevens_rules.engine.bots.sampler import Sampler
 from sevens_rules.engine.match import DEAL_OVER, MATCH_OVER
 
@@ -51,8 +52,9 @@ def search_move(
     rng: random.Random,
     deadline: float,
     iterations: int | None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[Any, int]:
-    """The move chosen within ``deadline`` (a ``time.perf_counter`` value) or ``iterations`` playouts, and
+    """The move chosen within ``deadline`` (a value of ``clock``) or ``iterations`` playouts, and
     the playouts run. ``moves`` are ``seat``'s legal moves in ``state`` (at least two)."""
     sampler = Sampler(game, state, seat)
     before = position.totals(game, state)
@@ -62,7 +64,7 @@ def search_move(
     sums = [0.0] * count
     squares = [0.0] * count  # sums of the squared differences to the heuristic's move, draw by draw
     draws = ran = 0
-    clock, play, margins = time.perf_counter, position.play, position.margins
+    play, margins = position.play, position.margins
     while True:
         world = sampler.draw(rng, fresh_seed=False)
         values: list[float] = []
@@ -99,6 +101,7 @@ def playout(game: AnyGame, state: Any, rng: random.Random) -> Any:
     the rules heuristic's move, or with chance :data:`RANDOM_PLAYOUT_MOVES` a uniform legal one."""
     # the engine's hooks bound once, as position.py calls them: a playout makes a few dozen moves
     to_act, acting_moves, resolve = game.to_act, game.acting_moves, game.resolve
+    heuristic = rules_chooser(game)
     chance, randrange, epsilon = rng.random, rng.randrange, RANDOM_PLAYOUT_MOVES
     over = (DEAL_OVER, MATCH_OVER)
     for _ in range(PLAYOUT_MOVES):
@@ -114,6 +117,6 @@ def playout(game: AnyGame, state: Any, rng: random.Random) -> Any:
         elif chance() < epsilon:
             move = legal[randrange(len(legal))]
         else:
-            move = rules_move(game, state, mover, legal, rng)
+            move = heuristic(state, mover, legal)
         state = resolve(state, move)[0]
     return state
