@@ -10,7 +10,16 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from sevens_rules.engine import my_ship_sails, sedmice, seven_up, seven_up_rules, sevens, tricks
+from sevens_rules.engine import (
+    my_ship_sails,
+    sedmice,
+    seven_up,
+    seven_up_rules,
+    sevens,
+    sevens_checks,
+    sevens_table,
+    tricks,
+)
 from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS
 from sevens_rules.engine.errors import (
     IllegalMoveError,
@@ -1090,8 +1099,8 @@ def test_sevens_row_check_answers_as_the_check_by_check_way() -> None:
     rows = sevens_rows_to_check(random.Random(11))
     verdicts = []
     for row in rows:
-        issues = sevens._row_issues(("table", 2), row)
-        assert issues == sevens._row_problems(("table", 2), row), row
+        issues = sevens_checks._row_issues(("table", 2), row)
+        assert issues == sevens_checks._row_problems(("table", 2), row), row
         verdicts.append(bool(issues))
     assert 300 < sum(verdicts) < len(rows) - 1000
 
@@ -1128,7 +1137,7 @@ def test_sevens_deal_record_check_answers_as_the_check_by_check_way() -> None:
         expected_dealer = (state.dealer - (state.deal_number - 1 - index)) % 4
         for clean in (True, False):
             issues = check(index, clean)
-            slow = sevens._deal_record_problems(("deals", index), deals[index], expected_dealer, clean)
+            slow = sevens_checks._deal_record_problems(("deals", index), deals[index], expected_dealer, clean)
             assert issues == slow
             outcomes.append(bool(issues))
     assert 100 < sum(outcomes) < len(outcomes) - 100
@@ -1567,9 +1576,9 @@ def test_sevens_bust_table_is_every_row_laid_out_afresh() -> None:
             after, _ = game.apply(state, move)
             cards = state.hands[move.player]
             expected = [
-                sevens._row(
+                sevens_table._row(
                     row.suit,
-                    [*sevens._row_ranks(row), *(RANKS.index(c[0]) for c in cards if c[1] == row.suit)],
+                    [*sevens_table._row_ranks(row), *(RANKS.index(c[0]) for c in cards if c[1] == row.suit)],
                 )
                 for row in state.table
             ]
@@ -2174,19 +2183,21 @@ def test_sevens_playable_by_pairs_of_rows_is_the_rule_read_off_the_runs() -> Non
     """The prebuilt ends of two rows at once, together, are the cards one rank outside each run; and every
     pair of runs a table can hold has its entry."""
     for state, _ in sevens_transitions(range(6), 400):
-        clubs_and_diamonds, hearts_and_spades = sevens._playable_by_pairs(state.table)
+        clubs_and_diamonds, hearts_and_spades = sevens_table._playable_by_pairs(state.table)
         assert {*clubs_and_diamonds, *hearts_and_spades} == sevens_ends_by_scanning(state)
         assert all(c[1] in "CD" for c in clubs_and_diamonds) and all(c[1] in "HS" for c in hearts_and_spades)
     for first_suit, second_suit, pairs in (
-        ("C", "D", sevens._CLUBS_DIAMONDS_ENDS),
-        ("H", "S", sevens._HEARTS_SPADES_ENDS),
+        ("C", "D", sevens_table._CLUBS_DIAMONDS_ENDS),
+        ("H", "S", sevens_table._HEARTS_SPADES_ENDS),
     ):
         for low, high in [(0, 12), (6, 6), (3, 9), (0, 6), (6, 12)]:
             for other_low, other_high in [(0, 12), (6, 6), (2, 11)]:
                 first = RANKS[low] + first_suit, RANKS[high] + first_suit
                 second = RANKS[other_low] + second_suit, RANKS[other_high] + second_suit
-                expected = {*sevens.row_ends(sevens._row(first_suit, range(low, high + 1)))}
-                expected |= {*sevens.row_ends(sevens._row(second_suit, range(other_low, other_high + 1)))}
+                expected = {*sevens_table.row_ends(sevens_table._row(first_suit, range(low, high + 1)))}
+                expected |= {
+                    *sevens_table.row_ends(sevens_table._row(second_suit, range(other_low, other_high + 1)))
+                }
                 assert pairs[first[0]][first[1]][second[0]][second[1]] == expected
 
 
