@@ -37,8 +37,7 @@ from sevens_rules.schema.sevens import (
 
 
 class SevensChecks(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore]):
-    """The checks a posted Sevens state goes through; :class:`~sevens_rules.engine.sevens.Sevens` adds
-    the rules."""
+    """The checks a posted Sevens state goes through (the rules: :class:`.sevens.Sevens`)."""
 
     def state_issues(self, state: SevensState) -> list[IssueAt]:
         n = len(state.hands)

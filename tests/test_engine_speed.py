@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 from sevens_rules.engine import (
     my_ship_sails,
     sedmice,
+    sedmice_checks,
     seven_up,
     seven_up_rules,
     sevens,
@@ -1217,7 +1218,7 @@ def test_sedmice_deal_record_check_answers_as_the_rules_written_out() -> None:
         # worked out afresh, then remembered: the same answer either way
         for forget in (True, False):
             if forget:
-                sedmice._record_issues.cache_clear()
+                sedmice_checks._record_issues.cache_clear()
             check = game.deal_record_check(changed)
             found = [issue for i in range(index + 1) for issue in check(i, True)]
             assert [(i.path, i.message) for i in found] == expected
