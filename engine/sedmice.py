@@ -56,7 +56,9 @@ from sevens_rules.engine.sedmice_tricks import (
     hit_totals,
     hits_of,
     points,
-    trick_winner,
+)
+from sevens_rules.engine.sedmice_tricks import (
+    trick_winner as trick_winner,  # (named here too: the bots read a trick's taker from this module)
 )
 from sevens_rules.schema.common import GameModels, PiquetDeckOrder
 from sevens_rules.schema.sedmice import (

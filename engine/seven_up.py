@@ -66,8 +66,7 @@ from typing import Any
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.seven_up_checks import SevenUpFamily
-from sevens_rules.engine.seven_up_rules import (
-    _ORDER,
+from sevens_rules.engine.seven_up_points import (
     HAND_SIZE,
     HIGH_KEY,
     JACK_KEY,
@@ -78,6 +77,9 @@ from sevens_rules.engine.seven_up_rules import (
     Phase,
     Reason,
     TrickPlay,
+)
+from sevens_rules.engine.seven_up_rules import (
+    _ORDER,
     _fixed_trump,
     cut_for_dealer,
 )

@@ -15,6 +15,7 @@ from sevens_rules.engine import (
     sedmice,
     sedmice_checks,
     seven_up,
+    seven_up_points,
     seven_up_rules,
     sevens,
     sevens_checks,
@@ -333,7 +334,7 @@ def test_seven_up_move_and_event_tables_are_the_validated_models() -> None:
             assert seven_up_rules._PLAY_MOVES[seat][card] == play
             assert seven_up_rules._DISCARD_MOVES[seat][card] == discard
             assert seven_up_rules._PLAYED_EVENTS[seat][card] == played
-    assert dict(seven_up_rules.SUIT_OF) == {s.value: Suit(s.value) for s in Suit}
+    assert dict(seven_up_points.SUIT_OF) == {s.value: Suit(s.value) for s in Suit}
 
 
 def _seven_up_probes(players: int) -> list[SevenUpMove]:
@@ -757,12 +758,12 @@ def _honour_points_of_every_card(game: SevenUpFamily[Any, Any, Any], state: Any)
         high = tricks.highest(played_by, trump)
         low = tricks.lowest(played_by, trump)
         if high is not None and low is not None:
-            points.append((game._seat_point(seven_up_rules.Reason.high, played_by[high]), high))
-            points.append((game._seat_point(seven_up_rules.Reason.low, played_by[low]), low))
+            points.append((game._seat_point(seven_up_points.Reason.high, played_by[high]), high))
+            points.append((game._seat_point(seven_up_points.Reason.low, played_by[low]), low))
         jack = "J" + trump
         for trick in state.tricks:
             if jack in trick.cards:
-                points.append((game._seat_point(seven_up_rules.Reason.jack, trick.winner), jack))
+                points.append((game._seat_point(seven_up_points.Reason.jack, trick.winner), jack))
                 break
     return points
 
@@ -785,7 +786,7 @@ def test_seven_up_decision_move_tables_are_the_validated_moves() -> None:
     for phase, kinds in decisions.items():
         for seat in range(MAX_SEATS):
             expected = [SevenUpMove(type=SevenUpMoveType(kind), player=seat) for kind in kinds]
-            table = seven_up_rules._DECISION_MOVES[seven_up_rules.Phase(phase)][seat]
+            table = seven_up_rules._DECISION_MOVES[seven_up_points.Phase(phase)][seat]
             assert _typed_fields(list(table)) == _typed_fields(expected)
     assert len(seven_up_rules._DECISION_MOVES) == len(decisions)
 
@@ -1612,12 +1613,12 @@ def test_seven_up_seat_card_and_point_tables_are_the_listed_models() -> None:
             assert _typed_fields(seven_up_rules._TURNED_EVENTS[seat][card]) == _typed_fields(turned)
             aside = listed(SevenUpEvent, type=kinds.set_aside, player=seat, card=card)
             assert _typed_fields(seven_up_rules._SET_ASIDE_EVENTS[seat][card]) == _typed_fields(aside)
-    for (reason, point_seat, side), point in seven_up_rules._POINTS.items():
+    for (reason, point_seat, side), point in seven_up_points._POINTS.items():
         expected = listed(SevenUpPoint, reason=reason, seat=point_seat, side=side)
         assert _typed_fields(point) == _typed_fields(expected)
-    assert len(seven_up_rules._POINTS) == len(seven_up_rules.Reason) * (MAX_SEATS + 1) * MAX_SEATS
+    assert len(seven_up_points._POINTS) == len(seven_up_points.Reason) * (MAX_SEATS + 1) * MAX_SEATS
     for card in FULL_DECK:
-        assert seven_up_rules._CARD_POINTS[card] == tricks.card_points([card])
+        assert seven_up_points._CARD_POINTS[card] == tricks.card_points([card])
 
 
 def _hand_points_trick_by_trick(game: SevenUpFamily[Any, Any, Any], state: Any) -> list[Any]:
@@ -1630,7 +1631,7 @@ def _hand_points_trick_by_trick(game: SevenUpFamily[Any, Any, Any], state: Any) 
             won[game.side_of(trick.winner)] += tricks.card_points(trick.cards)
         side = tricks.unique_best(won)
         if side is not None:
-            points.append((game._point(seven_up_rules.Reason.game, game.game_point_seat(side), side), None))
+            points.append((game._point(seven_up_points.Reason.game, game.game_point_seat(side), side), None))
     return points
 
 
@@ -1658,7 +1659,7 @@ def _blank_of(model: BaseModel) -> BaseModel:
     if isinstance(model, SevenUpTrick):
         return SevenUpTrick(leader=0, cards=[], trump=None, winner=0)
     return SevenUpDeal(
-        number=1, dealer=0, outcome=seven_up_rules.Outcome.played, trump=None, points=[], by_side=[]
+        number=1, dealer=0, outcome=seven_up_points.Outcome.played, trump=None, points=[], by_side=[]
     )
 
 
@@ -1705,12 +1706,12 @@ def _dealt_in_two_copies(game: SevenUpFamily[Any, Any, Any], state: Any) -> tupl
     events: list[Any] = [listed(SevenUpEvent, type=SevenUpEventType.deal_started, player=dealer)]
     if game.id == "california-jack":
         events.append(seven_up._STOCK_TOP_TURNED_EVENTS[rest[0]])
-        fields = dict(phase=seven_up_rules.Phase.play, stock=rest, turned=None, leader=(dealer + 1) % n)
+        fields = dict(phase=seven_up_points.Phase.play, stock=rest, turned=None, leader=(dealer + 1) % n)
         return updated(dealt, **fields, trump=Suit(rest[0][1])), events
     turned = rest[0]
     after = updated(
         dealt,
-        phase=seven_up_rules.Phase.stand_or_beg,
+        phase=seven_up_points.Phase.stand_or_beg,
         stock=rest[1:],
         turned=turned,
         trump=Suit(turned[1]),
@@ -1722,7 +1723,7 @@ def _dealt_in_two_copies(game: SevenUpFamily[Any, Any, Any], state: Any) -> tupl
         )
     )
     if turned[0] == "J":
-        point = game._seat_point(seven_up_rules.Reason.turned_jack, dealer)
+        point = game._seat_point(seven_up_points.Reason.turned_jack, dealer)
         after, _ = game._award(after, [(point, turned)], events)
     return after, events
 
@@ -1735,8 +1736,8 @@ def _discarded_in_two_copies(game: SevenUpFamily[Any, Any, Any], state: Any, mov
     discarded = list(state.discarded)
     discarded[move.player] = seven_up_rules._sorted([*discarded[move.player], *move.cards])
     after = updated(state, hands=hands, discarded=discarded)
-    if all(len(h) <= seven_up_rules.HAND_SIZE for h in hands):
-        after = updated(after, phase=seven_up_rules.Phase.play, leader=(state.dealer + 1) % len(hands))
+    if all(len(h) <= seven_up_points.HAND_SIZE for h in hands):
+        after = updated(after, phase=seven_up_points.Phase.play, leader=(state.dealer + 1) % len(hands))
     return after
 
 
@@ -2041,7 +2042,7 @@ def test_seven_up_play_choices_are_the_following_rule_card_by_card(game_id: str)
     assert isinstance(game, SevenUpFamily)
     plays = 0
     for state, _, _, _ in _seven_up_transitions(game_id, range(4)):
-        if state.phase is not seven_up_rules.Phase.play:
+        if state.phase is not seven_up_points.Phase.play:
             continue
         seat = game.to_act(state)[0]
         led = state.trick[0][1] if state.trick else None
@@ -2316,7 +2317,7 @@ def test_seven_up_points_counted_by_side_are_those_counted_point_by_point() -> N
     for _ in range(2000):
         totals = [rng.randint(0, 6) for _ in range(2)]
         sides = [rng.randint(0, 1) for _ in range(rng.randint(0, 4))]
-        points = [seven_up_rules._POINTS[seven_up_rules.Reason.high, side, side] for side in sides]
+        points = [seven_up_points._POINTS[seven_up_points.Reason.high, side, side] for side in sides]
         running = list(totals)
         expected = (len(points), False)
         for i, point in enumerate(points):
@@ -2337,15 +2338,15 @@ from sevens_rules.engine.game import unvalidated  # noqa: E402 -- this section's
 def test_seven_up_point_and_side_tables_are_what_the_rule_methods_give(game_id: str) -> None:
     game = GAMES[game_id]
     assert isinstance(game, SevenUpFamily)
-    reasons = seven_up_rules.Reason
+    reasons = seven_up_points.Reason
     assert set(game._seat_points) == {reason.value for reason in reasons}
     for reason in reasons:
         for seat in range(MAX_SEATS):
-            expected = seven_up_rules._POINTS[reason, seat, game.side_of(seat)]
+            expected = seven_up_points._POINTS[reason, seat, game.side_of(seat)]
             assert game._seat_points[reason.value][seat] is expected
             assert game._seat_point(reason, seat) is expected
     for side in range(MAX_SEATS):
-        expected = seven_up_rules._POINTS[reasons.game, game.game_point_seat(side), side]
+        expected = seven_up_points._POINTS[reasons.game, game.game_point_seat(side), side]
         assert game._game_points[side] is expected
     assert game._seat_sides == tuple(game.side_of(seat) for seat in range(MAX_SEATS))
     assert game._side_counts == tuple(game.side_count(players) for players in range(MAX_SEATS + 1))
@@ -2381,13 +2382,13 @@ def test_highest_lowest_and_unique_best_in_c_are_the_answers_found_one_by_one() 
 def _honours_read_off_the_records(game: SevenUpFamily[Any, Any, Any], state: Any) -> list[Any]:
     """High, Low and Jack of a played deal read off its trick records, each point looked up in _POINTS by
     its reason, seat and the seat's side (what the tables of points by seat stand for)."""
-    reasons = seven_up_rules.Reason
+    reasons = seven_up_points.Reason
     n = len(state.hands)
     trump = state.trump
     points: list[Any] = []
 
     def point(reason: Any, seat: int, card: str) -> None:
-        points.append((seven_up_rules._POINTS[reason, seat, game.side_of(seat)], card))
+        points.append((seven_up_points._POINTS[reason, seat, game.side_of(seat)], card))
 
     if game.id == "california-jack":
         for reason, rank in ((reasons.high, "A"), (reasons.low, "2"), (reasons.jack, "J")):
@@ -2482,7 +2483,7 @@ def test_seven_up_play_choices_leave_the_trump_option_unread_only_where_it_chang
     for players in game.table_sizes():
         for seed in range(8):
             for state, _ in playout(game, players, seed, options):
-                if state.phase is not seven_up_rules.Phase.play:
+                if state.phase is not seven_up_points.Phase.play:
                     continue
                 seat = game.to_act(state)[0]
                 led = state.trick[0][1] if state.trick else None
