@@ -35,7 +35,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache, lru_cache
-from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK, deal_round_robin
 from sevens_rules.engine.errors import IssueAt, NotYourTurnError
@@ -46,7 +45,6 @@ from sevens_rules.engine.game import (
     length_issues,
     seat_issues,
     updated,
-    updated_from,
 )
 from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
 from sevens_rules.schema.common import INT32_MAX, MAX_SEATS, GameModels, model_json
@@ -210,10 +208,9 @@ class MyShipSails(
     ) -> tuple[list[int], list[MyShipSailsMove]]:
         """As :meth:`Game.moves`: in a step, the seats without a choice and their moves, each seat's
         listed as :meth:`deal_moves` lists them (without asking again whether the seat is to act)."""
-        fields = state.__dict__  # (one read of the model for its fields: see the note in apply)
-        if player is None and fields["phase"] is STEP:
-            seats = [seat for seat, choice in enumerate(fields["pending"]) if choice is None]
-            hands = fields["hands"]
+        if player is None and state.phase is STEP:
+            seats = [seat for seat, choice in enumerate(state.pending) if choice is None]
+            hands = state.hands
             moves: list[MyShipSailsMove] = []
             for seat in seats:
                 moves += _seat_moves(tuple(hands[seat]), seat)
@@ -237,15 +234,9 @@ class MyShipSails(
         self, state: MyShipSailsState, move: MyShipSailsMove
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         """As :meth:`Game.apply`, with a plain refusal of a second choice by a seat that has chosen."""
-        # Reading a field of a model costs several times reading a local (pydantic models answer
-        # attributes through a __getattr__ hook, which leaves Python's fast attribute path): each field is
-        # read once here and handed on.
-        # (a model's __dict__ holds its fields: one read of each model, then dict lookups)
-        move_fields = move.__dict__
-        fields = state.__dict__
-        player = move_fields["player"]
-        if fields["phase"] is STEP:
-            pending = fields["pending"]
+        player = move.player
+        if state.phase is STEP:
+            pending = state.pending
             if player < len(pending) and pending[player] is not None:
                 seats = self.to_act(state)
                 raise NotYourTurnError(
@@ -254,45 +245,43 @@ class MyShipSails(
                     [m for seat in seats for m in self.legal_moves(state, seat)],
                     [IssueAt(("player",), "this seat has already chosen in this step")],
                 )
-            hands = fields["hands"]
-            move_type = move_fields["type"]
-            card = move_fields["card"]
+            hands = state.hands
+            move_type = move.type
+            card = move.card
             if (
                 0 <= player < len(hands)
                 and player < len(pending)
                 and move_type != NEXT_DEAL
-                and _is_legal_choice(move_type, card, move_fields["deck"], hands[player])
+                and _is_legal_choice(move_type, card, move.deck, hands[player])
             ):
                 # A legal choice of a seat that has not chosen: the shared checks (to act, a seat at the
                 # table, legal inside the deal) would send it straight here. Any other move takes the
                 # shared way, which refuses it with the same error.
-                return self._choose(state, fields, player, move_type, card, pending)
+                return self._choose(state, player, move_type, card, pending)
         return super().apply(state, move)
 
     def resolve_in_deal(
         self, state: MyShipSailsState, move: MyShipSailsMove
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        fields = state.__dict__
-        return self._choose(state, fields, move.player, move.type, move.card, fields["pending"])
+        return self._choose(state, move.player, move.type, move.card, state.pending)
 
     def _choose(
         self,
         state: MyShipSailsState,
-        fields: dict[str, Any],
         player: int,
         move_type: MyShipSailsMoveType,
         card: str | None,
         pending: list[MyShipSailsChoice | None],
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
         """:meth:`resolve_in_deal` of a legal choice of ``player`` (its type and card, and the state's
-        fields and pending choices, as the caller read them): recorded, and the step resolved when it was
+        pending choices, as the caller read them): recorded, and the step resolved when it was
         the last."""
         pending = list(pending)
         pending[player] = _DECLARE_CHOICE if move_type == DECLARE else _PASS_CHOICES[card or ""]
         events = [_CHOSEN_EVENTS[player]]
         if any(choice is None for choice in pending):
-            return updated_from(state, fields, {"pending": pending}), events
-        return self._resolve_step(state, fields, pending, events)
+            return updated(state, pending=pending), events
+        return self._resolve_step(state, pending, events)
 
     def score(self, state: MyShipSailsState) -> MyShipSailsScore:
         return MyShipSailsScore(totals=_totals(state.deals, len(state.hands)), deals=state.deals)
@@ -365,18 +354,16 @@ class MyShipSails(
     def _resolve_step(
         self,
         state: MyShipSailsState,
-        fields: dict[str, Any],
         pending: list[MyShipSailsChoice | None],
         events: list[MyShipSailsEvent],
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        """Every seat has chosen: declarations end the deal, otherwise all chosen cards move left at once
-        (``fields``: the state's, read once by the caller)."""
+        """Every seat has chosen: declarations end the deal, otherwise all chosen cards move left at once."""
         declarers = [
             seat for seat, choice in enumerate(pending) if choice is not None and choice.card is None
         ]
         if declarers:
             return self._end_deal(state, declarers, auto=False, events=events)
-        state_hands = fields["hands"]
+        state_hands = state.hands
         n = len(state_hands)
         # every choice is a pass here (no declarer), so every card is set
         passed = [choice.card or "" for choice in pending if choice is not None]
@@ -386,11 +373,11 @@ class MyShipSails(
             kept.append(passed[seat - 1])  # seat - 1 is the right-hand neighbour (-1 wraps to n - 1)
             kept.sort(key=_CARD_ORDER.__getitem__)
             hands.append(kept)
-        exchanges = fields["exchanges"] + 1
+        exchanges = state.exchanges + 1
         events.append(updated(_EXCHANGED_EVENT, exchange=exchanges))
         events += [_received_event(seat, passed[seat - 1], (seat - 1) % n) for seat in range(n)]
-        after = updated_from(state, fields, {"hands": hands, "pending": [None] * n, "exchanges": exchanges})
-        if fields["options"].auto_declare:
+        after = updated(state, hands=hands, pending=[None] * n, exchanges=exchanges)
+        if state.options.auto_declare:
             after, events = self._auto_declare(after, events)
             if after.phase is not STEP:
                 return after, events

@@ -206,8 +206,7 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
     ) -> None:
         """The winner draws the face-up top card, the loser the next; the new top card sets trump unless
         ``fixed_trump``."""
-        fields: dict[str, Any] = state.__dict__  # one read of the state for its fields (see _seat_to_play)
-        stock: list[str] = fields["stock"]
+        stock = state.stock
         if not stock:
             return
         hands: list[list[str]] = changes["hands"]
@@ -219,7 +218,7 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
         events.append(_DREW_UNSEEN_EVENTS[loser])
         changes["stock"] = stock[2:]
         # California Jack's options always hold ``fixed_trump`` (what _fixed_trump reads, without its call)
-        if len(stock) > 2 and not fields["options"].fixed_trump:
+        if len(stock) > 2 and not state.options.fixed_trump:
             top = stock[2]
             changes["trump"] = SUIT_OF[top[1]]
             events.append(_STOCK_TOP_TURNED_EVENTS[top])

@@ -103,7 +103,10 @@ a deal's Game is summed without a call per trick."""
 # changes nothing but the time (the trick and its event would be validated at every trick end).
 # tests/test_engine_speed.py checks every such model of random playouts against
 # the validated one, field types and set fields included.
-_EVENT_DEFAULTS: Mapping[str, Any] = dict(SevenUpEvent(type=SevenUpEventType.point).__dict__)
+_DEFAULT_EVENT = SevenUpEvent(type=SevenUpEventType.point)
+_EVENT_DEFAULTS: Mapping[str, Any] = {
+    name: getattr(_DEFAULT_EVENT, name) for name in SevenUpEvent.model_fields
+}
 """Every field of an event at its default (``type`` included, to be replaced), in field order."""
 # The set fields of each kind of event made below, named once rather than built from the names passed at
 # every trick end. Each event gets its own (mutable) copy, as a validated event has.
@@ -149,13 +152,9 @@ TrickPlay = tuple[int, list[str], int]
 
 
 def _trick_plays(tricks: Sequence[SevenUpTrick]) -> list[TrickPlay]:
-    """The leader, cards and winner of each trick record, read once per record (see _seat_to_play): the
-    end-of-hand points go over the tricks several times."""
-    plays: list[TrickPlay] = []
-    for trick in tricks:
-        record: dict[str, Any] = trick.__dict__
-        plays.append((record["leader"], record["cards"], record["winner"]))
-    return plays
+    """The leader, cards and winner of each trick record, read once per record: the end-of-hand points go
+    over the tricks several times."""
+    return [(trick.leader, trick.cards, trick.winner) for trick in tricks]
 
 
 def _deal_record(
@@ -248,13 +247,12 @@ class SevenUpPoints(
 
     def totals(self, state: StateT) -> list[int]:
         """Match points per side: counted finished deals plus the points of the deal in progress."""
-        fields: dict[str, Any] = state.__dict__
-        totals = [0] * self._side_counts[len(fields["hands"])]
-        for deal in fields["deals"]:
+        totals = [0] * self._side_counts[len(state.hands)]
+        for deal in state.deals:
             for side, points in enumerate(deal.by_side):
                 if side < len(totals):
                     totals[side] += points
-        for point in fields["points"]:
+        for point in state.points:
             side = point.side
             if side < len(totals):
                 totals[side] += 1
@@ -275,18 +273,15 @@ class SevenUpPoints(
         match ended. ``changes`` are fields of a closing deal not yet in ``state`` (the last trick's, see
         :meth:`_close`); they change nothing the points depend on (the finished deals and the points)."""
         totals = self.totals(state)
-        # each point's fields read once (see _seat_to_play), for the count and for its event
-        point_fields: list[dict[str, Any]] = [point.__dict__ for point, _ in new_points]
-        sides: list[int] = [fields_["side"] for fields_ in point_fields]
+        sides = [point.side for point, _ in new_points]
         counted, ended = self._counted_sides(totals, sides)
         points = list(state.points)
         for i in range(counted):
             point, card_ = new_points[i]
             points.append(point)
-            fields_ = point_fields[i]
             side = sides[i]
             totals[side] += 1
-            events.append(_point_event(fields_["seat"], side, card_, fields_["reason"], list(totals)))
+            events.append(_point_event(point.seat, side, card_, point.reason, list(totals)))
         # a closing deal goes straight to its record: the state with the points added would be dropped
         if ended:
             outcome = PLAYED if end_of_hand else MATCH_WON
@@ -324,18 +319,17 @@ class SevenUpPoints(
         ``points`` are the deal's points when they are not yet in ``state`` (else its ``points``);
         ``changes`` are other fields of the deal not yet in ``state`` (the last trick's), set in the same
         copy of the state as the record, so that a deal end copies the state once."""
-        fields: Mapping[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
-        if changes:
-            fields = {**fields, **changes}
-        n = len(fields["hands"])
+        n = len(state.hands)
         if points is None:
-            points = fields["points"]
+            points = state.points
         by_side = [0] * self._side_counts[n]
         if outcome is not THROWN_IN:
             for point in points:
                 by_side[point.side] += 1
-        dealer = fields["dealer"]
-        deal = _deal_record(fields["deal_number"], dealer, outcome, fields["trump"], list(points), by_side)
+        dealer = state.dealer
+        # (a closing trick's changes may name the trump: California Jack's draw turns it)
+        trump = changes["trump"] if changes and "trump" in changes else state.trump
+        deal = _deal_record(state.deal_number, dealer, outcome, trump, list(points), by_side)
         events.append(_deal_ended_event(dealer, deal))
         phase = DEAL_OVER
         if winning_side is not None:
@@ -345,7 +339,7 @@ class SevenUpPoints(
         closing = {
             **(changes or {}),
             "points": [],
-            "deals": [*fields["deals"], deal],
+            "deals": [*state.deals, deal],
             "phase": phase,
             "leader": None,
         }
@@ -353,8 +347,7 @@ class SevenUpPoints(
 
     def honour_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
         """High, Low and Jack of a played hand, with their cards (see :meth:`honours`)."""
-        fields: dict[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
-        return self.honours(_trick_plays(fields["tricks"]), fields["trump"], len(fields["hands"]))
+        return self.honours(_trick_plays(state.tricks), state.trump, len(state.hands))
 
     def honours(
         self, plays: Sequence[TrickPlay], trump: Suit | None, n: int
@@ -390,16 +383,18 @@ class SevenUpPoints(
     def hand_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
         """The end-of-hand points in counting order, High, Low, Jack, then Game (when scored), each with
         the card behind it (None for Game)."""
-        return self._hand_points(state.__dict__)
+        return self._hand_points(state.tricks, state.trump, len(state.hands), state.options)
 
-    def _hand_points(self, fields: Mapping[str, Any]) -> list[tuple[SevenUpPoint, str | None]]:
-        """:meth:`hand_points` of the state whose fields are ``fields`` (its ``__dict__``, or the fields a
-        closing deal is about to set: the deal end scores before it copies the state)."""
-        n = len(fields["hands"])
+    def _hand_points(
+        self, tricks: Sequence[SevenUpTrick], trump: Suit | None, n: int, options: Any
+    ) -> list[tuple[SevenUpPoint, str | None]]:
+        """:meth:`hand_points` of a hand whose completed tricks are ``tricks`` at a table of ``n`` (those of
+        a state, or those a closing deal is about to set: the deal end scores before it copies the
+        state)."""
         # each trick record read once, for High, Low and Jack and for Game
-        plays = _trick_plays(fields["tricks"])
-        points = self.honours(plays, fields["trump"], n)
-        if self.game_point(fields["options"]):
+        plays = _trick_plays(tricks)
+        points = self.honours(plays, trump, n)
+        if self.game_point(options):
             # card points by side, each trick's read from a table (what card_points gives for each card)
             seat_sides = self._seat_sides
             won = [0] * self._side_counts[n]

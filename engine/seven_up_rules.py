@@ -146,19 +146,6 @@ def _sorted(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=_ORDER.__getitem__)
 
 
-# Reading a field of a model costs several times a dict lookup: pydantic's BaseModel defines
-# ``__getattr__``, which keeps the interpreter from specialising attribute loads. The functions every step
-# of a playout runs (the seats to act, the move list, the legality check, the play) read a state's or a
-# move's ``__dict__`` once and look their fields up in it.
-
-
-def _seat_to_play(fields: Mapping[str, Any]) -> int:
-    """The seat whose card comes next in the trick (``play`` phase): clockwise from the leader. ``fields``
-    are the state's fields (its ``__dict__``)."""
-    leader: int = fields["leader"]
-    return (leader + len(fields["trick"])) % len(fields["hands"])
-
-
 _NO_MOVES: Mapping[str, SevenUpMove] = {}
 """The moves naming a card in a phase without any (read only)."""
 
@@ -294,22 +281,22 @@ class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
 
     def seat_to_play(self, state: StateT) -> int:
         """The seat whose card comes next in the trick (``play`` phase): clockwise from the leader."""
-        return _seat_to_play(state.__dict__)
+        leader: int = state.leader  # type: ignore[assignment]  # (a deal in play has a leader)
+        return (leader + len(state.trick)) % len(state.hands)
 
     def to_act(self, state: StateT) -> list[int]:
-        fields: dict[str, Any] = state.__dict__  # one read of the model (see _seat_to_play)
-        phase = fields["phase"]
-        n = len(fields["hands"])
+        phase = state.phase
+        hands = state.hands
+        n = len(hands)
         if phase is PLAYING:
-            # _seat_to_play written out: a Python call costs more than the sum it makes, at every step
-            return [(fields["leader"] + len(fields["trick"])) % n]
+            # seat_to_play written out: a Python call costs more than the sum it makes, at every step
+            return [(state.leader + len(state.trick)) % n]  # type: ignore[operator]
         if phase is STAND_OR_BEG:
-            return [(fields["dealer"] + 1) % n]
+            return [(state.dealer + 1) % n]
         if phase is GIVE_OR_RUN:
-            return [fields["dealer"]]
+            return [state.dealer]
         if phase is DISCARDING:
-            hands = fields["hands"]
-            eldest = fields["dealer"] + 1
+            eldest = state.dealer + 1
             for k in range(n):
                 seat = (eldest + k) % n
                 if len(hands[seat]) > HAND_SIZE:
@@ -323,11 +310,10 @@ class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
         """The shared cycle's moves (:meth:`DealtMatch.legal_moves`); in ``play``, the step of almost every
         request, the seat is compared with the one seat to play rather than with a list made by ``to_act``
         (``moves`` and ``apply`` each list who acts already)."""
-        fields: dict[str, Any] = state.__dict__
-        if fields["phase"] is PLAYING:
-            if player != (fields["leader"] + len(fields["trick"])) % len(fields["hands"]):  # _seat_to_play
-                return []
-            moves, cards = self.card_choices(fields, player)
+        if state.phase is PLAYING:
+            if player != (state.leader + len(state.trick)) % len(state.hands):  # type: ignore[operator]
+                return []  # (not the seat_to_play)
+            moves, cards = self.card_choices(state, player)
             return list(map(moves.__getitem__, cards))
         return DealtMatch.legal_moves(self, state, player)
 
@@ -336,35 +322,30 @@ class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
             return _NEXT_DEAL_MOVES[player]
         return SevenUpMove(type=NEXT_DEAL, player=player, deck=deck)
 
-    def card_choices(
-        self, fields: Mapping[str, Any], player: int
-    ) -> tuple[Mapping[str, SevenUpMove], Sequence[str]]:
+    def card_choices(self, state: StateT, player: int) -> tuple[Mapping[str, SevenUpMove], Sequence[str]]:
         """The moves of this phase that name a card, by card, and the cards ``player`` may name now: the
         cards the following rule allows in ``play``, each card of a hand still above six in ``discard``
         (one card per move, see the module notes), none in other phases. The move list and the legality
-        check are both built from it. ``fields`` are the state's fields (its ``__dict__``, read once by
-        the caller, see :func:`_seat_to_play`)."""
-        phase = fields["phase"]
+        check are both built from it."""
+        phase = state.phase
         if phase is PLAYING:
-            trick = fields["trick"]
+            trick = state.trick
             led = trick[0][1] if trick else None
-            trump = fields["trump"]
-            # the option only matters when following a suit that is not trump (and reading a field of the
-            # options costs several times a lookup in a state's fields, see above): a lead or a trump led
+            trump = state.trump
+            # the option only matters when following a suit that is not trump: a lead or a trump led
             # leaves it unread
-            may_trump = led is not None and led != trump and fields["options"].may_trump_when_able_to_follow
-            cards = legal_follows(fields["hands"][player], led, trump, may_trump)
+            may_trump = led is not None and led != trump and state.options.may_trump_when_able_to_follow
+            cards = legal_follows(state.hands[player], led, trump, may_trump)
             return _PLAY_MOVES[player], cards
         if phase is DISCARDING:
-            hand = fields["hands"][player]
+            hand = state.hands[player]
             return _DISCARD_MOVES[player], (_sorted(hand) if len(hand) > HAND_SIZE else ())
         return _NO_MOVES, ()
 
     def deal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
-        fields: dict[str, Any] = state.__dict__
-        phase = fields["phase"]
+        phase = state.phase
         if phase is PLAYING or phase is DISCARDING:
-            moves, cards = self.card_choices(fields, player)
+            moves, cards = self.card_choices(state, player)
             return list(map(moves.__getitem__, cards))
         if phase is STAND_OR_BEG or phase is GIVE_OR_RUN:
             return list(_DECISION_MOVES[phase][player])
@@ -374,26 +355,25 @@ class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
         # A play or a discard is checked without building the move list (that was half the cost of a
         # random playout): it is legal when it is exactly the listed move of its card and the card is
         # among those the phase allows (``card_choices``, which the list is built from too).
-        move_fields: dict[str, Any] = move.__dict__  # one read of the move for its fields (see _seat_to_play)
-        kind = move_fields["type"]
+        kind = move.type
         if kind is PLAY or kind is DISCARD:
             if kind is PLAY:
-                card_ = move_fields["card"]
+                card_ = move.card
             else:
-                discards = move_fields["cards"]
+                discards = move.cards
                 card_ = discards[0] if discards else None
-            moves, cards = self.card_choices(state.__dict__, move_fields["player"])
+            moves, cards = self.card_choices(state, move.player)
             listed_move = moves.get(card_) if card_ is not None else None
             # ``is`` first: a move picked from a listed move list is the very same object
             return listed_move is not None and same_model(listed_move, move) and card_ in cards
-        return move in self.deal_moves(state, move_fields["player"])
+        return move in self.deal_moves(state, move.player)
 
     def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
-        move_fields: dict[str, Any] = move.__dict__  # one read of the move for its fields (see _seat_to_play)
-        player: int = move_fields["player"]
-        kind = move_fields["type"]
+        player = move.player
+        kind = move.type
         if kind is PLAY:
-            return self._play_card(state, player, move_fields["card"])
+            assert move.card is not None  # (a legal play names its card)
+            return self._play_card(state, player, move.card)
         if kind is STAND:
             events = [_STOOD_EVENTS[player]]
             return self._start_play(state), events
@@ -408,7 +388,7 @@ class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
         if kind is RUN:
             return self._run(state, player)
         if kind is DISCARD:
-            discards = move_fields["cards"]
+            discards = move.cards
             assert discards is not None and len(discards) == 1
             return self._discard(state, player, discards[0])
         raise AssertionError(f"{kind} is not a move inside a deal")
@@ -473,31 +453,29 @@ class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
 
     def _discard(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
         """``player`` discards ``card_`` (one card per ``discard`` move, see the module notes)."""
-        fields: dict[str, Any] = state.__dict__
-        hands = list(fields["hands"])
+        hands = list(state.hands)
         hand = hands[player] = list(hands[player])
         hand.remove(card_)  # a hand holds each card once
-        discarded: list[list[str]] = list(fields["discarded"])
+        discarded: list[list[str]] = list(state.discarded)
         discarded[player] = _sorted([*discarded[player], card_])
         events = [_DISCARDED_ONE_EVENTS[player]]
         changes: dict[str, Any] = {"hands": hands, "discarded": discarded}
         if len(hand) <= HAND_SIZE and all(len(h) <= HAND_SIZE for h in hands):
             # the last discard: play starts, in the same copy of the state
-            changes.update(phase=PLAYING, leader=(fields["dealer"] + 1) % len(hands))
-        return updated_from(state, fields, changes), events
+            changes.update(phase=PLAYING, leader=(state.dealer + 1) % len(hands))
+        return updated_from(state, changes), events
 
     def _play_card(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
-        fields: dict[str, Any] = state.__dict__  # one read of the state for its fields (see _seat_to_play)
-        hands: list[list[str]] = list(fields["hands"])
+        hands = list(state.hands)
         n = len(hands)
         hand = hands[player] = list(hands[player])
         hand.remove(card_)  # a hand holds each card once
-        trick = [*fields["trick"], card_]
+        trick = [*state.trick, card_]
         events = [_PLAYED_EVENTS[player][card_]]
         if len(trick) < n:
-            return updated_from(state, fields, {"hands": hands, "trick": trick}), events
-        leader: int = fields["leader"]
-        trump = fields["trump"]
+            return updated(state, hands=hands, trick=trick), events
+        leader: int = state.leader  # type: ignore[assignment]  # (a trick in play has a leader)
+        trump = state.trump
         # trick_winner's sum written out: a Python call costs more than the sum, at every trick
         winner: int = (leader + trick_winner_index(trick, trump)) % n
         # the trick's ``trick_won`` event (with a list of its own) and its record (which keeps ``trick``),
@@ -508,17 +486,17 @@ class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
         changes: dict[str, Any] = {
             "hands": hands,
             "trick": [],
-            "tricks": [*fields["tricks"], unvalidated(SevenUpTrick, record_values, set(_TRICK_FIELDS))],
+            "tricks": [*state.tricks, unvalidated(SevenUpTrick, record_values, set(_TRICK_FIELDS))],
             "leader": winner,
         }
         if type(self).draw_after_trick is not SevenUpRules.draw_after_trick:
             # only a game overriding the hook draws (California Jack): the others skip a call doing nothing
             self.draw_after_trick(state, winner, changes, events)
         if any(changes["hands"]):  # the hands after the trick (and after drawing, in California Jack)
-            return updated_from(state, fields, changes), events
+            return updated_from(state, changes), events
         # the hand is over: High, Low, Jack, Game, one at a time, and the deal closes, scored from the fields
         # the trick sets and copied once with them (the state after the trick alone would be dropped)
-        hand_points = self._hand_points({**fields, **changes})
+        hand_points = self._hand_points(changes["tricks"], changes.get("trump", trump), n, state.options)
         after, _ = self._award(state, hand_points, events, end_of_hand=True, changes=changes)
         return after, events
 

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK, SUITS, deal_round_robin
 from sevens_rules.engine.game import (
@@ -155,17 +154,11 @@ def _may_pass(state: SevensState, player: int, has_play: bool | None = None) -> 
     """Whether ``player`` may pass: while passes remain even with a legal card; with none left only
     without one (that pass is the fourth, the bust). ``has_play``: whether the player holds a legal card
     (:func:`_plays`), when already known; otherwise it is found only when the passes are used up."""
-    return _may_pass_in(state.__dict__, player, has_play)
-
-
-def _may_pass_in(fields: dict[str, Any], player: int, has_play: bool | None = None) -> bool:
-    """:func:`_may_pass` in a state whose fields are ``fields`` (its ``__dict__``, read once by the caller:
-    see the note in :class:`Sevens`)."""
-    if fields["passes"][player] < SEVENS_PASSES:
+    if state.passes[player] < SEVENS_PASSES:
         return True
     if has_play is None:
-        ends = _playable_on(fields["table"])
-        has_play = any(c in ends for c in fields["hands"][player])
+        ends = _playable_on(state.table)
+        has_play = any(c in ends for c in state.hands[player])
     return not has_play
 
 
@@ -182,37 +175,35 @@ def _turn_after(player: int, out: tuple[int, ...], bust: tuple[int, ...]) -> tup
     return False, next(seat for seat in _SEATS_LEFT_OF[player] if seat in active)
 
 
-def _moves_on_turn(fields: dict[str, Any], player: int) -> list[SevensMove]:
-    """The legal moves of ``player`` in play, in a state whose fields are ``fields`` (its ``__dict__``, read
-    once by the caller): a play of each card of :func:`_plays`, in hand order, then the pass if
-    :func:`_may_pass` allows it."""
+def _moves_on_turn(state: SevensState, player: int) -> list[SevensMove]:
+    """The legal moves of ``player`` in play: a play of each card of :func:`_plays`, in hand order, then
+    the pass if :func:`_may_pass` allows it."""
     moves_of_seat = _PLAY_MOVES[player]
-    clubs_and_diamonds, hearts_and_spades = _playable_by_pairs(fields["table"])
+    clubs_and_diamonds, hearts_and_spades = _playable_by_pairs(state.table)
     moves = [
         moves_of_seat[c]
-        for c in fields["hands"][player]
+        for c in state.hands[player]
         if c in clubs_and_diamonds or c in hearts_and_spades  # (in playable(state))
     ]
-    if _may_pass_in(fields, player, bool(moves)):
+    if _may_pass(state, player, bool(moves)):
         moves.append(_PASS_MOVES[player])
     return moves
 
 
 def _is_legal_on_turn(
-    fields: dict[str, Any],
+    state: SevensState,
     player: int,
     move_type: SevensMoveType,
     card: str | None,
     deck: list[str] | None,
 ) -> bool:
-    """Whether the move of ``player``, whose turn it is in play, is legal (its type, card and deck, and the
-    state's fields, as the caller read them): a card of the hand that is playable, or a pass that
-    :func:`_may_pass` allows."""
+    """Whether the move of ``player``, whose turn it is in play, is legal (its type, card and deck, as the
+    caller read them): a card of the hand that is playable, or a pass that :func:`_may_pass` allows."""
     if deck is not None:
         return False
     if move_type == PLAY:
-        return card is not None and card in fields["hands"][player] and _is_playable_on(fields["table"], card)
-    return card is None and _may_pass_in(fields, player)
+        return card is not None and card in state.hands[player] and _is_playable_on(state.table, card)
+    return card is None and _may_pass(state, player)
 
 
 def _bust_event(player: int, cards: list[str]) -> SevensEvent:
@@ -272,108 +263,86 @@ class Sevens(SevensChecks):
     # ---- turns and moves ------------------------------------------------------------------------
 
     def to_act(self, state: SevensState) -> list[int]:
-        fields = state.__dict__  # (one read of the model: see the note below)
-        phase = fields["phase"]
+        phase = state.phase
         if phase is PLAY_PHASE:
-            turn = fields["turn"]
+            turn = state.turn
             return [turn] if turn is not None else []
         if phase is DEAL_OVER_PHASE:
-            return [(fields["dealer"] + 1) % SEVENS_PLAYERS]
+            return [(state.dealer + 1) % SEVENS_PLAYERS]
         return []
 
     # In play the seat to act is ``turn`` alone. The shared cycle asks to_act (a fresh list) again in
     # Game.moves, in DealtMatch.legal_moves, in Game.apply and in the legality check; these read ``turn``.
-    #
-    # Reading a field of a model costs several times a dict lookup (pydantic models answer attributes
-    # through a __getattr__ hook, which leaves Python's fast attribute path): the methods below read a
-    # state's or a move's ``__dict__`` once, look its fields up in it, and pass on what they read.
 
     def moves(self, state: SevensState, player: int | None = None) -> tuple[list[int], list[SevensMove]]:
         """As :meth:`Game.moves`: in play, the seat to act (``turn``) and its legal moves."""
-        fields = state.__dict__
-        turn = fields["turn"]
-        if player is None and fields["phase"] is PLAY_PHASE and turn is not None:
-            return [turn], _moves_on_turn(fields, turn)
+        turn = state.turn
+        if player is None and turn is not None and state.phase is PLAY_PHASE:
+            return [turn], _moves_on_turn(state, turn)
         return super().moves(state, player)
 
     def legal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
         """As the shared cycle's: in play, the moves of the seat whose turn it is, none for the others."""
-        fields = state.__dict__
-        if fields["phase"] is PLAY_PHASE:
-            return _moves_on_turn(fields, player) if player == fields["turn"] else []
+        if state.phase is PLAY_PHASE:
+            return _moves_on_turn(state, player) if player == state.turn else []
         return super().legal_moves(state, player)
 
     def apply(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
         """As :meth:`Game.apply`. A legal move by the seat whose turn it is goes straight to its
         resolution, as the shared checks would send it (to act: ``turn``; a seat at the table; legal
         inside the deal); any other move takes the shared way, which refuses it with the same error."""
-        move_fields = move.__dict__
-        player = move_fields["player"]
-        move_type = move_fields["type"]
-        card = move_fields["card"]
-        fields = state.__dict__
+        player, move_type, card = move.player, move.type, move.card
         if (
-            fields["phase"] is PLAY_PHASE
-            and player == fields["turn"]
-            and 0 <= player < len(fields["hands"])
+            player == state.turn
+            and state.phase is PLAY_PHASE
+            and 0 <= player < len(state.hands)
             and move_type != NEXT_DEAL
-            and _is_legal_on_turn(fields, player, move_type, card, move_fields["deck"])
+            and _is_legal_on_turn(state, player, move_type, card, move.deck)
         ):
-            return self._resolve_on_turn(state, fields, player, move_type, card)
+            return self._resolve_on_turn(state, player, move_type, card)
         return super().apply(state, move)
 
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
-        return _moves_on_turn(state.__dict__, player)
+        return _moves_on_turn(state, player)
 
     def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:
         # (in play, to_act is [turn], or nobody when turn is None)
-        move_fields = move.__dict__
-        player = move_fields["player"]
-        fields = state.__dict__
-        if fields["phase"] is not PLAY_PHASE or player != fields["turn"]:
+        player = move.player
+        if state.phase is not PLAY_PHASE or player != state.turn:
             return False
-        return _is_legal_on_turn(
-            fields, player, move_fields["type"], move_fields["card"], move_fields["deck"]
-        )
+        return _is_legal_on_turn(state, player, move.type, move.card, move.deck)
 
     def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
-        move_fields = move.__dict__
-        return self._resolve_on_turn(
-            state, state.__dict__, move_fields["player"], move_fields["type"], move_fields["card"]
-        )
+        return self._resolve_on_turn(state, move.player, move.type, move.card)
 
     def _resolve_on_turn(
         self,
         state: SevensState,
-        fields: dict[str, Any],
         player: int,
         move_type: SevensMoveType,
         card: str | None,
     ) -> tuple[SevensState, list[SevensEvent]]:
-        """:meth:`resolve_in_deal` of a legal move of ``player`` (its type and card, and the state's fields,
-        as the caller read them)."""
+        """:meth:`resolve_in_deal` of a legal move of ``player`` (its type and card, as the caller read
+        them)."""
         if move_type == PASS:
-            passes = list(fields["passes"])
+            passes = list(state.passes)
             used = passes[player] + 1
             events = [_PASSED_EVENTS[player, used]]
             if used <= SEVENS_PASSES:
                 passes[player] = used
-                return self._continue(
-                    state, fields, player, events, {"passes": passes}, fields["out"], fields["bust"]
-                )
-            return self._bust(state, fields, player, events)
+                return self._continue(state, player, events, {"passes": passes}, state.out, state.bust)
+            return self._bust(state, player, events)
         assert card is not None
-        hands = list(fields["hands"])
+        hands = list(state.hands)
         # the hand without the card: a hand holds each card once (its check refuses a card twice)
         hand = hands[player] = list(hands[player])
         hand.remove(card)
         index = _SUIT_INDEX[card[1]]
-        table = list(fields["table"])
+        table = list(state.table)
         old = table[index]
-        old_fields = old.__dict__  # (one read of the row for its run and its laid cards)
-        old_run = old_fields["run"]
+        old_run = old.run
         # the usual play: a card at an end of a run with no laid cards, which it cannot join
-        new = None if old_fields["laid"] else _RUN_WITH_END.get((old_run[0], old_run[-1], card))
+        new = None if old.laid else _RUN_WITH_END.get((old_run[0], old_run[-1], card))
         if new is not None:
             events = [_PLAYED_EVENTS[player][card]]
         else:
@@ -385,17 +354,17 @@ class Sevens(SevensChecks):
             events = [updated(played, joined=joined) if joined else played]
         table[index] = new
         update: dict[str, object] = {"hands": hands, "table": table}
-        out = fields["out"]
+        out = state.out
         if not hand:
             out = update["out"] = [*out, player]
             events.append(_event(SevensEventType.went_out, player=player, place=len(out)))
-        return self._continue(state, fields, player, events, update, out, fields["bust"])
+        return self._continue(state, player, events, update, out, state.bust)
 
     def _bust(
-        self, state: SevensState, fields: dict[str, Any], player: int, events: list[SevensEvent]
+        self, state: SevensState, player: int, events: list[SevensEvent]
     ) -> tuple[SevensState, list[SevensEvent]]:
-        """The fourth pass: the player's cards go to their places on the table (``fields``: the state's)."""
-        hands = list(fields["hands"])
+        """The fourth pass: the player's cards go to their places on the table."""
+        hands = list(state.hands)
         cards = hands[player]
         hands[player] = []
         # a row of a suit the player holds none of stays as it is: the rows of a state are laid out as _row
@@ -405,35 +374,34 @@ class Sevens(SevensChecks):
             _row(suit, [*_row_ranks(row), *(_RANK[c[0]] for c in cards if c[1] == suit)])
             if (suit := row.run[0][1]) in suits
             else row
-            for row in fields["table"]
+            for row in state.table
         ]
         events.append(_bust_event(player, list(cards)))
-        bust = [*fields["bust"], player]
+        bust = [*state.bust, player]
         update: dict[str, object] = {"hands": hands, "table": table, "bust": bust}
-        return self._continue(state, fields, player, events, update, fields["out"], bust)
+        return self._continue(state, player, events, update, state.out, bust)
 
     def _continue(
         self,
         state: SevensState,
-        fields: dict[str, Any],
         player: int,
         events: list[SevensEvent],
         update: dict[str, object],
         out: Sequence[int],
         bust: Sequence[int],
     ) -> tuple[SevensState, list[SevensEvent]]:
-        """``state`` (whose fields are ``fields``) with ``update``, the turn given to the next active seat on
+        """``state`` with ``update``, the turn given to the next active seat on
         the left, or the deal ended when one is left (``out`` and ``bust``: the seats out and bust after the
         move)."""
         if not out and not bust:
             # most moves of a deal: all four seats still play, the turn goes to the seat on the left
             update["turn"] = _LEFT_OF[player]
-            return updated_from(state, fields, update), events
+            return updated_from(state, update), events
         ended, seat = _turn_after(player, tuple(out), tuple(bust))
         if ended:
-            return self._end_deal(updated_from(state, fields, update), seat, events)
+            return self._end_deal(updated_from(state, update), seat, events)
         update["turn"] = seat
-        return updated_from(state, fields, update), events
+        return updated_from(state, update), events
 
     def _end_deal(
         self, state: SevensState, survivor: int, events: list[SevensEvent]

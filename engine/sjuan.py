@@ -305,9 +305,7 @@ class SjuanFamily(SjuanChecks):
         """Exactly ``move in self.deal_moves(state, move.player)`` without listing the moves: the plays
         of a list differ in their card, and a list without plays is the one draw or pass, so only one
         listed move can equal ``move``; it is compared as ``in`` would (a move naming a deck equals none)."""
-        # (the move's fields read off its field values: one model attribute read instead of two)
-        move_fields = move.__dict__
-        player, card = move_fields["player"], move_fields["card"]
+        player, card = move.player, move.card
         hand = state.hands[player]
         playable = self.playable_now(state)
         if card in playable and card in hand:
@@ -321,15 +319,12 @@ class SjuanFamily(SjuanChecks):
     def resolve_in_deal(
         self, state: SjuanFamilyState, move: SjuanMove
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        # Each field of the state and the move read once, off their field values (as updated() reads
-        # them): a model's attribute costs as much as a dozen dict lookups, and every step comes here.
-        fields, move_fields = state.__dict__, move.__dict__
-        held: list[list[str]] = fields["hands"]
+        held = state.hands
         n = len(held)
-        player, card = move_fields["player"], move_fields["card"]
+        player, card = move.player, move.card
         if card is None:  # a legal pass or draw names no card, a legal play names its card
-            if move_fields["type"] == PASS:
-                chips = list(fields["chips"])
+            if move.type == PASS:
+                chips = list(state.chips)
                 chips[player] += 1
                 return updated(state, chips=chips, turn=(player + 1) % n), [_PASSED[player]]
             return self._draw(state, player, held)
@@ -340,7 +335,7 @@ class SjuanFamily(SjuanChecks):
         hand.remove(card)
         events = [_PLAYED[player][card]]
         # the turn passes on unless the deal ends here (then _end_deal clears it)
-        table = [*fields["table"], card]
+        table = [*state.table, card]
         after = updated(state, hands=hands, table=table, turn=(player + 1) % n)
         if not hand:
             return self._end_deal(after, winner=player, events=events)
@@ -527,14 +522,10 @@ class FreeFanTan(SjuanFamily):
     def playable_now(self, state: SjuanFamilyState) -> AbstractSet[str]:
         """Every card that could be played now: any card on an empty table, then the next card up of each
         suit's row (:meth:`next_cards`)."""
-        # The table and the options read with one model attribute read, of the state's field values (as
-        # updated() reads them): every step asks this twice, and a model's attribute costs as much as a
-        # dozen dict lookups.
-        fields = state.__dict__
-        table = fields["table"]
+        table = state.table
         if not table:
             return self.opening_cards(state)
-        options: FreeFanTanOptions = fields["options"]
+        options: FreeFanTanOptions = state.options  # type: ignore[assignment]  # (as in blocked_with)
         return _next_cards_up(_table_key(table), options.wrap)
 
     def next_cards(self, state: SjuanFamilyState) -> frozenset[str]:

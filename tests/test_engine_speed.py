@@ -2219,7 +2219,7 @@ def test_sevens_states_after_a_move_are_the_updated_states() -> None:
     # a state that does not set every field (made with model_construct) takes updated()'s way
     state = sevens_transitions(range(1), 1)[0][0]
     partial = SevensState.model_construct(_fields_set={"game"}, **dict(state))
-    made = updated_from(partial, partial.__dict__, {"turn": 2})
+    made = updated_from(partial, {"turn": 2})
     assert made.model_fields_set == {"game", "turn"} and made.turn == 2
     assert checked > 1000
 
@@ -2263,7 +2263,7 @@ def test_my_ship_sails_states_after_a_choice_are_the_updated_states() -> None:
             checked += 1
     state = next(s for s, m in playout(game, 4, 0) if m is not None and m.type != "next_deal")
     partial: Any = state_model.model_construct(_fields_set={"game"}, **dict(state))
-    made = updated_from(partial, partial.__dict__, {"pending": [None] * 4})
+    made = updated_from(partial, {"pending": [None] * 4})
     assert made.model_fields_set == {"game", "pending"}
     assert checked > 1000
 
@@ -2543,27 +2543,27 @@ def test_dealt_match_apply_is_game_apply(game_id: str) -> None:
 
 
 def test_updated_from_is_updated() -> None:
-    """updated_from (the fields read by the caller, the changes as a dict) makes what updated() made as
+    """updated_from (the changes as a dict) makes what updated() made as
     first written (model_copy's update without validation): same fields, same types, same set fields;
     it refuses an unknown name with updated()'s error."""
     for game_id in ("sevens", "my-ship-sails", "sjuan"):
         game = GAMES[game_id]
         for state, _ in islice(playout(game, min(game.table_sizes()), 3), 60):
             changes = {"phase": state.phase, "hands": [list(h) for h in reversed(state.hands)]}
-            made = updated_from(state, state.__dict__, changes)
+            made = updated_from(state, changes)
             expected = state.model_copy(update=changes)
             assert _typed_fields(made) == _typed_fields(expected)
             assert made.model_fields_set == expected.model_fields_set
             assert made.hands is changes["hands"] and state.hands is not made.hands
             with pytest.raises(TypeError, match=f"{type(state).__name__} has no field turns"):
-                updated_from(state, state.__dict__, {"turns": 1, "phase": state.phase})
+                updated_from(state, {"turns": 1, "phase": state.phase})
     # a model that leaves fields unset: a changed field is marked set, in a new set
     played = SevensEvent(type=SevensEventType.played, player=1, card="8H")
-    joined = updated_from(played, played.__dict__, {"joined": ["9H"]})
+    joined = updated_from(played, {"joined": ["9H"]})
     assert joined.model_fields_set == played.model_copy(update={"joined": ["9H"]}).model_fields_set
     assert "joined" not in played.model_fields_set
     with pytest.raises(TypeError, match="SevensEvent has no field jointed, plyer"):
-        updated_from(played, played.__dict__, {"jointed": [], "plyer": 2})
+        updated_from(played, {"jointed": [], "plyer": 2})
     with pytest.raises(TypeError, match="SevensEvent has no field plyer"):
         updated(played, plyer=2)
 
