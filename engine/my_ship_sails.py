@@ -165,7 +165,41 @@ class MyShipSails(MyShipSailsChecks):
         MyShipSailsScore,
     )
 
-    # ---- public face ----------------------------------------------------------------------------
+    # ---- deal ------------------------------------------------------------------------------------
+
+    def deal(
+        self, setup: DealSetup[MyShipSailsOptions, MyShipSailsState]
+    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+        """Deal seven each from the dealer's left; with auto_declare a dealt one-suit hand ends the deal."""
+        players, options, dealer, deck = setup.players, setup.options, setup.dealer, setup.deck
+        cards = (
+            list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, setup.deal_number)
+        )
+        dealt = deal_round_robin(cards, players, (dealer + 1) % players, [HAND_SIZE] * players)
+        state = MyShipSailsState(
+            game="my-ship-sails",
+            options=options,
+            dealer=dealer,
+            deal_number=setup.deal_number,
+            **setup.seeding.state_fields(),
+            phase=STEP,
+            hands=[_in_deck_order(h) for h in dealt],
+            unused=_in_deck_order(cards[HAND_SIZE * players :]),
+            pending=[None] * players,
+            exchanges=0,
+            deals=setup.deals,
+        )
+        events = [_event(MyShipSailsEventType.deal_started, player=dealer)]
+        if options.auto_declare:
+            return self._auto_declare(state, events)
+        return state, events
+
+    def next_deal_move(self, player: int, deck: list[str] | None = None) -> MyShipSailsMove:
+        if deck is None:
+            return _NEXT_DEAL_MOVES[player]
+        return MyShipSailsMove(type=NEXT_DEAL, player=player, deck=deck)
+
+    # ---- to act and legal moves ------------------------------------------------------------------
 
     def to_act(self, state: MyShipSailsState) -> list[int]:
         if state.phase is STEP:
@@ -173,11 +207,6 @@ class MyShipSails(MyShipSailsChecks):
         if state.phase is DEAL_OVER:
             return [(state.dealer + 1) % len(state.hands)]
         return []
-
-    def next_deal_move(self, player: int, deck: list[str] | None = None) -> MyShipSailsMove:
-        if deck is None:
-            return _NEXT_DEAL_MOVES[player]
-        return MyShipSailsMove(type=NEXT_DEAL, player=player, deck=deck)
 
     def legal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
         # In a step the seats to act are those without a choice, which deal_moves asks itself: the shared
@@ -243,6 +272,8 @@ class MyShipSails(MyShipSailsChecks):
                 return self._choose(state, player, move_type, card, pending)
         return super().apply(state, move)
 
+    # ---- resolve ---------------------------------------------------------------------------------
+
     def resolve_in_deal(
         self, state: MyShipSailsState, move: MyShipSailsMove
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
@@ -265,65 +296,6 @@ class MyShipSails(MyShipSailsChecks):
         if any(choice is None for choice in pending):
             return updated(state, pending=pending), events
         return self._resolve_step(state, pending, events)
-
-    def score(self, state: MyShipSailsState) -> MyShipSailsScore:
-        return MyShipSailsScore(totals=_totals(state.deals, len(state.hands)), deals=state.deals)
-
-    def seat_totals(self, state: MyShipSailsState) -> list[int]:
-        return _totals(state.deals, len(state.hands))
-
-    def hidden_length_slack(self, state: MyShipSailsState) -> int:
-        """Spaces that make the state's JSON as long whatever the pending choices are (a pass and a
-        declaration are written with lengths of their own; whether a seat has chosen is public)."""
-        return sum(
-            _LONGEST_CHOICE - (_DECLARE_LENGTH if choice.type == CHOICE_DECLARE else _PASS_LENGTH)
-            for choice in state.pending
-            if choice is not None
-        )
-
-    def event_for_seat(self, event: MyShipSailsEvent, seat: int) -> MyShipSailsEvent | None:
-        """A passed card (``received``) is seen by its giver and its receiver only."""
-        if event.type is MyShipSailsEventType.received and seat not in (event.player, event.from_player):
-            return None
-        return event
-
-    def seat_view(self, state: MyShipSailsState, player: int) -> dict[str, object]:
-        return dict(
-            hand=state.hands[player],
-            choice=state.pending[player],
-            chosen=[choice is not None for choice in state.pending],
-            unused_size=len(state.unused),
-            exchanges=state.exchanges,
-        )
-
-    # ---- dealing and resolving ------------------------------------------------------------------
-
-    def deal(
-        self, setup: DealSetup[MyShipSailsOptions, MyShipSailsState]
-    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        """Deal seven each from the dealer's left; with auto_declare a dealt one-suit hand ends the deal."""
-        players, options, dealer, deck = setup.players, setup.options, setup.dealer, setup.deck
-        cards = (
-            list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, setup.deal_number)
-        )
-        dealt = deal_round_robin(cards, players, (dealer + 1) % players, [HAND_SIZE] * players)
-        state = MyShipSailsState(
-            game="my-ship-sails",
-            options=options,
-            dealer=dealer,
-            deal_number=setup.deal_number,
-            **setup.seeding.state_fields(),
-            phase=STEP,
-            hands=[_in_deck_order(h) for h in dealt],
-            unused=_in_deck_order(cards[HAND_SIZE * players :]),
-            pending=[None] * players,
-            exchanges=0,
-            deals=setup.deals,
-        )
-        events = [_event(MyShipSailsEventType.deal_started, player=dealer)]
-        if options.auto_declare:
-            return self._auto_declare(state, events)
-        return state, events
 
     def _auto_declare(
         self, state: MyShipSailsState, events: list[MyShipSailsEvent]
@@ -391,6 +363,38 @@ class MyShipSails(MyShipSailsChecks):
             phase = MATCH_OVER
             events.append(_event(MyShipSailsEventType.match_ended, winners=best_seats(_totals(deals, n))))
         return updated(state, deals=deals, phase=phase, pending=[None] * n), events
+
+    # ---- score and view --------------------------------------------------------------------------
+
+    def score(self, state: MyShipSailsState) -> MyShipSailsScore:
+        return MyShipSailsScore(totals=_totals(state.deals, len(state.hands)), deals=state.deals)
+
+    def seat_totals(self, state: MyShipSailsState) -> list[int]:
+        return _totals(state.deals, len(state.hands))
+
+    def hidden_length_slack(self, state: MyShipSailsState) -> int:
+        """Spaces that make the state's JSON as long whatever the pending choices are (a pass and a
+        declaration are written with lengths of their own; whether a seat has chosen is public)."""
+        return sum(
+            _LONGEST_CHOICE - (_DECLARE_LENGTH if choice.type == CHOICE_DECLARE else _PASS_LENGTH)
+            for choice in state.pending
+            if choice is not None
+        )
+
+    def event_for_seat(self, event: MyShipSailsEvent, seat: int) -> MyShipSailsEvent | None:
+        """A passed card (``received``) is seen by its giver and its receiver only."""
+        if event.type is MyShipSailsEventType.received and seat not in (event.player, event.from_player):
+            return None
+        return event
+
+    def seat_view(self, state: MyShipSailsState, player: int) -> dict[str, object]:
+        return dict(
+            hand=state.hands[player],
+            choice=state.pending[player],
+            chosen=[choice is not None for choice in state.pending],
+            unused_size=len(state.unused),
+            exchanges=state.exchanges,
+        )
 
 
 def _totals(deals: Sequence[MyShipSailsDeal], players: int) -> list[int]:

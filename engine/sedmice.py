@@ -177,7 +177,7 @@ class Sedmice(SedmiceChecks):
         SedmiceOptions, SedmiceState, SedmiceMove, SedmiceEvent, SedmiceView, SedmiceScore, PiquetDeckOrder
     )
 
-    # ---- public face ----------------------------------------------------------------------------
+    # ---- deal ------------------------------------------------------------------------------------
 
     def deal(self, setup: DealSetup[SedmiceOptions, SedmiceState]) -> tuple[SedmiceState, list[SedmiceEvent]]:
         players, dealer, deck = setup.players, setup.dealer, setup.deck
@@ -207,6 +207,8 @@ class Sedmice(SedmiceChecks):
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SedmiceMove:
         return SedmiceMove(type=NEXT_DEAL, player=player, deck=deck)
+
+    # ---- to act and legal moves ------------------------------------------------------------------
 
     def to_act(self, state: SedmiceState) -> list[int]:
         phase = state.phase
@@ -320,6 +322,8 @@ class Sedmice(SedmiceChecks):
             return move_type == EXTEND and card in self._extensions(state, player, trick, hands)
         return move_type == PLAY and card in hands[player]
 
+    # ---- resolve ---------------------------------------------------------------------------------
+
     def resolve_in_deal(
         self, state: SedmiceState, move: SedmiceMove
     ) -> tuple[SedmiceState, list[SedmiceEvent]]:
@@ -419,6 +423,8 @@ class Sedmice(SedmiceChecks):
                 _event(SedmiceEventType.match_ended, side=side, winners=self._side_seats(state, side))
             )
         return updated(state, deals=deals, phase=phase), events
+
+    # ---- score and view --------------------------------------------------------------------------
 
     def _side_seats(self, state: SedmiceState, side: int) -> list[int]:
         return list(range(side, len(state.hands), 2))

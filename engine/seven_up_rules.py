@@ -179,6 +179,8 @@ class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
     hidden_piles: ClassVar[tuple[str, ...]] = ("stock",)
     max_deals = SEVEN_UP_MAX_DEALS  # thrown-in deals are unbounded by the rules (README, "Limits")
 
+    # ---- deal ------------------------------------------------------------------------------------
+
     def next_dealer(self, state: StateT) -> int:
         """Who deals next: the same dealer after a throw-in, else the seat left of the dealer."""
         if state.deals and state.deals[-1].outcome is THROWN_IN:
@@ -203,8 +205,6 @@ class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
             )
         state: StateT = unvalidated(model, values, set(values))
         return state
-
-    # ---- new match and dealing -------------------------------------------------------------------
 
     def start(self, request: NewMatch[OptionsT]) -> tuple[StateT, list[SevenUpEvent]]:
         players, options, seeding, dealer = request.players, request.options, request.seeding, request.dealer
@@ -277,7 +277,7 @@ class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
         )
         events.append(_TURNED_EVENTS[dealer][turned])
 
-    # ---- turns and moves -------------------------------------------------------------------------
+    # ---- to act and legal moves ------------------------------------------------------------------
 
     def seat_to_play(self, state: StateT) -> int:
         """The seat whose card comes next in the trick (``play`` phase): clockwise from the leader."""
@@ -367,6 +367,8 @@ class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
             # ``is`` first: a move picked from a listed move list is the very same object
             return listed_move is not None and same_model(listed_move, move) and card_ in cards
         return move in self.deal_moves(state, move.player)
+
+    # ---- resolve ---------------------------------------------------------------------------------
 
     def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
         player = move.player

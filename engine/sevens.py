@@ -221,7 +221,7 @@ class Sevens(SevensChecks):
     max_players = SEVENS_PLAYERS
     models = GameModels(SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore)
 
-    # ---- dealing --------------------------------------------------------------------------------
+    # ---- deal ------------------------------------------------------------------------------------
 
     def deal(self, setup: DealSetup[SevensOptions, SevensState]) -> tuple[SevensState, list[SevensEvent]]:
         dealer, deal_number, deck = setup.dealer, setup.deal_number, setup.deck
@@ -260,7 +260,7 @@ class Sevens(SevensChecks):
             return _NEXT_DEAL_MOVES[player]  # (the move listed between deals, and the move usually played)
         return SevensMove(type=NEXT_DEAL, player=player, deck=deck)
 
-    # ---- turns and moves ------------------------------------------------------------------------
+    # ---- to act and legal moves ------------------------------------------------------------------
 
     def to_act(self, state: SevensState) -> list[int]:
         phase = state.phase
@@ -311,6 +311,8 @@ class Sevens(SevensChecks):
         if state.phase is not PLAY_PHASE or player != state.turn:
             return False
         return _is_legal_on_turn(state, player, move.type, move.card, move.deck)
+
+    # ---- resolve ---------------------------------------------------------------------------------
 
     def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
         return self._resolve_on_turn(state, move.player, move.type, move.card)
@@ -425,7 +427,7 @@ class Sevens(SevensChecks):
             events.append(_event(SevensEventType.match_ended, winners=best_seats(_totals(deals))))
         return updated(state, deals=deals, phase=phase, turn=None), events
 
-    # ---- reading a state ------------------------------------------------------------------------
+    # ---- score and view --------------------------------------------------------------------------
 
     def score(self, state: SevensState) -> SevensScore:
         return SevensScore(totals=self.seat_totals(state), deals=state.deals)

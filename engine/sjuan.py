@@ -152,7 +152,7 @@ class SjuanFamily(SjuanChecks):
     :meth:`blocked_with` only then."""
     lowest_total_wins = True
 
-    # ---- the differences between the four games -------------------------------------------------
+    # ---- the games' differences (hooks) ----------------------------------------------------------
 
     def first_turn(self, hands: Sequence[Sequence[str]], dealer: int) -> int:
         """Who moves first in a new deal: the player left of the dealer unless a game says otherwise."""
@@ -236,7 +236,7 @@ class SjuanFamily(SjuanChecks):
             fields.pop("stock", None)
         return cast(SjuanFamilyState, constructed(self.models.state, game=self.id, **fields))
 
-    # ---- public face ----------------------------------------------------------------------------
+    # ---- deal ------------------------------------------------------------------------------------
 
     def deal(
         self, setup: DealSetup[SjuanOptions, SjuanFamilyState]
@@ -280,6 +280,8 @@ class SjuanFamily(SjuanChecks):
             return _NEXT_DEALS[player]
         return SjuanMove(type=NEXT_DEAL, player=player, deck=deck)
 
+    # ---- to act and legal moves ------------------------------------------------------------------
+
     def to_act(self, state: SjuanFamilyState) -> list[int]:
         # A seat has the turn exactly while a deal is in play (the state check refuses a turn in any other
         # phase and a deal in play without one): the turn alone answers the common case, one model field
@@ -315,6 +317,8 @@ class SjuanFamily(SjuanChecks):
         else:
             listed_move = self._no_play_move(state, player)
         return same_model(listed_move, move)
+
+    # ---- resolve ---------------------------------------------------------------------------------
 
     def resolve_in_deal(
         self, state: SjuanFamilyState, move: SjuanMove
@@ -391,6 +395,8 @@ class SjuanFamily(SjuanChecks):
             phase = MATCH_OVER_PHASE
             events.append(_event(SjuanEventType.match_ended, winners=best_seats(totals, lowest=True)))
         return updated(state, deals=deals, phase=phase, turn=None), events
+
+    # ---- score and view --------------------------------------------------------------------------
 
     def score(self, state: SjuanFamilyState) -> SjuanScore:
         return SjuanScore(totals=self.seat_totals(state), pot=sum(state.chips), deals=state.deals)
