@@ -481,7 +481,7 @@ class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
         # trick_winner's sum written out: a Python call costs more than the sum, at every trick
         winner: int = (leader + trick_winner_index(trick, trump)) % n
         # the trick's ``trick_won`` event (with a list of its own) and its record (which keeps ``trick``),
-        # made here without validation (see the note above _EVENT_DEFAULTS) rather than by a helper call each
+        # made here without validation (see seven_up_points._EVENT_DEFAULTS) rather than by a helper call each
         won_values = {**_EVENT_DEFAULTS, "type": TRICK_WON, "player": winner, "cards": list(trick)}
         events.append(unvalidated(SevenUpEvent, won_values, set(_TRICK_WON_FIELDS)))
         record_values = {"leader": leader, "cards": trick, "trump": trump, "winner": winner}

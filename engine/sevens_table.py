@@ -148,7 +148,7 @@ def row_ends(row: SevensRow) -> list[str]:
 
 
 def _playable_on(table: Sequence[SevensRow]) -> set[str]:
-    """:func:`playable` of a state whose rows are ``table`` (read once by the caller)."""
+    """:func:`~sevens_rules.engine.sevens.playable` of a state whose rows are ``table``."""
     clubs_and_diamonds, hearts_and_spades = _playable_by_pairs(table)
     return {*clubs_and_diamonds, *hearts_and_spades}
 
@@ -166,7 +166,7 @@ def _playable_by_pairs(table: Sequence[SevensRow]) -> tuple[frozenset[str], froz
 
 
 def _is_playable_on(table: Sequence[SevensRow], card: str) -> bool:
-    """:func:`_is_playable` on a state whose rows are ``table`` (read once by the caller)."""
+    """Whether ``card`` may be played on a table whose rows are ``table`` (read off its suit's row)."""
     return card in _ends(table[_SUIT_INDEX[card[1]]])
 
 
