@@ -310,14 +310,13 @@ def _numbers_between(lowest: int, highest: int) -> tuple[int, ...]:
 def updated(model: ModelT, **fields: object) -> ModelT:
     """A copy of ``model`` with ``fields`` replaced, refusing a name the model has no field for (a typo
     would otherwise be dropped silently and vanish on output)."""
-    return updated_from(model, model.__dict__, fields)
+    return updated_from(model, fields)
 
 
-def updated_from(model: ModelT, values: dict[str, Any], changes: dict[str, object]) -> ModelT:
-    """``updated(model, **changes)`` for a caller that has read ``values``, the model's ``__dict__``,
-    already (to read its fields: one read of the model instead of one per field) and holds ``changes`` as
-    a dict: no keyword arguments to build and unpack again. Refuses a name the model has no field for, as
-    :func:`updated` does, and marks the changed fields set."""
+def updated_from(model: ModelT, changes: dict[str, object]) -> ModelT:
+    """``updated(model, **changes)`` for a caller that holds ``changes`` as a dict (built up field by field
+    over a move): no keyword arguments to build and unpack again. Refuses a name the model has no field
+    for, as :func:`updated` does, and marks the changed fields set."""
     cls = type(model)
     fields_set = model.__pydantic_fields_set__
     if not fields_set.issuperset(changes):
@@ -333,7 +332,8 @@ def updated_from(model: ModelT, values: dict[str, Any], changes: dict[str, objec
     # attributes, extra fields: wire models are closed and have none). Every applied move runs this, and
     # model_copy was a quarter of a random playout. Like model_copy, it does not validate: the engine only
     # updates its own states with values it computed.
-    return unvalidated(cls, {**values, **changes}, fields_set)
+    # (the model's field values are its __dict__, read here whole: the one place rules' copies read it)
+    return unvalidated(cls, {**model.__dict__, **changes}, fields_set)
 
 
 def same_model(listed: object, other: object) -> bool:

@@ -256,18 +256,16 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
     which asks legal_moves)."""
 
     # Every step of a random playout (and every request) comes through apply below: it sends a move on
-    # its common way (inside a deal, by a seat to act) straight to the game's hooks, reading the move's
-    # fields once (a model's attribute costs as much as a dozen dict lookups, and a Python call two of
-    # them), and leaves every other case to Game's way.
+    # its common way (inside a deal, by a seat to act) straight to the game's hooks, and leaves every
+    # other case to Game's way.
 
     def apply(self, state: MatchStateT, move: MatchMoveT) -> tuple[MatchStateT, list[EventT]]:
         """As :meth:`Game.apply`. A move inside a deal by a seat to act goes to :meth:`resolve_in_deal` when
         :meth:`is_legal_in_deal` allows it, as :meth:`is_legal` and :meth:`resolve` would send it; any
         other move (``next_deal``, or a move to refuse) takes :meth:`Game.apply`'s way."""
-        move_fields = move.__dict__
         if (
-            move_fields["player"] in self.to_act(state)
-            and move_fields["type"] != NEXT_DEAL
+            move.player in self.to_act(state)
+            and move.type != NEXT_DEAL
             and state.phase != DEAL_OVER
             and self.is_legal_in_deal(state, move)
         ):

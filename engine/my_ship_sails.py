@@ -35,20 +35,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache, lru_cache
-from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK, deal_round_robin
 from sevens_rules.engine.errors import IssueAt, NotYourTurnError
 from sevens_rules.engine.game import (
     best_seats,
-    conservation_issues,
     event_of,
-    length_issues,
-    seat_issues,
     updated,
-    updated_from,
 )
-from sevens_rules.engine.match import DealSetup, DealtMatch, RecordCheck
+from sevens_rules.engine.match import DealSetup
+from sevens_rules.engine.my_ship_sails_checks import (
+    CHOICE_PASS,
+    HAND_SIZE,
+    MATCH_OVER,
+    STEP,
+    MyShipSailsChecks,
+)
+from sevens_rules.engine.my_ship_sails_checks import (
+    one_suit as one_suit,  # (named here too: the rules' readers and tests ask it of this module)
+)
 from sevens_rules.schema.common import INT32_MAX, MAX_SEATS, GameModels, model_json
 from sevens_rules.schema.my_ship_sails import (
     DEALS_PER_MATCH,
@@ -66,17 +71,11 @@ from sevens_rules.schema.my_ship_sails import (
     MyShipSailsView,
 )
 
-HAND_SIZE = 7
-"""Cards dealt to each player."""
-
 PASS = MyShipSailsMoveType("pass")
 DECLARE = MyShipSailsMoveType.declare
 NEXT_DEAL = MyShipSailsMoveType.next_deal
-CHOICE_PASS = MyShipSailsChoiceType("pass")
 CHOICE_DECLARE = MyShipSailsChoiceType.declare
-STEP = MyShipSailsPhase.step
 DEAL_OVER = MyShipSailsPhase.deal_over
-MATCH_OVER = MyShipSailsPhase.match_over
 
 _CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 # Moves and choices are frozen, so one instance of each can be shared by every list that holds it;
@@ -123,15 +122,6 @@ def _in_deck_order(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=_CARD_ORDER.__getitem__)
 
 
-def one_suit(hand: Sequence[str]) -> bool:
-    """Whether ``hand`` is seven cards of one suit (the only hand that may declare)."""
-    if len(hand) != HAND_SIZE:
-        return False
-    suit = hand[0][1]
-    # Hands are kept in deck order, suit by suit, so the last card settles nearly every hand at once.
-    return hand[-1][1] == suit and all(c[1] == suit for c in hand)
-
-
 @lru_cache(maxsize=4096)
 def _seat_moves(hand: tuple[str, ...], seat: int) -> tuple[MyShipSailsMove, ...]:
     """The moves of ``seat``, to choose in a step with ``hand``: pass any card, in hand order, then
@@ -157,16 +147,7 @@ def _is_legal_choice(
     return card is None and one_suit(hand)
 
 
-class MyShipSails(
-    DealtMatch[
-        MyShipSailsOptions,
-        MyShipSailsState,
-        MyShipSailsMove,
-        MyShipSailsEvent,
-        MyShipSailsView,
-        MyShipSailsScore,
-    ]
-):
+class MyShipSails(MyShipSailsChecks):
     """My Ship Sails: simultaneous steps of passing one card left until someone holds one suit."""
 
     id = "my-ship-sails"
@@ -184,147 +165,7 @@ class MyShipSails(
         MyShipSailsScore,
     )
 
-    # ---- public face ----------------------------------------------------------------------------
-
-    def to_act(self, state: MyShipSailsState) -> list[int]:
-        if state.phase is STEP:
-            return [seat for seat, choice in enumerate(state.pending) if choice is None]
-        if state.phase is DEAL_OVER:
-            return [(state.dealer + 1) % len(state.hands)]
-        return []
-
-    def next_deal_move(self, player: int, deck: list[str] | None = None) -> MyShipSailsMove:
-        if deck is None:
-            return _NEXT_DEAL_MOVES[player]
-        return MyShipSailsMove(type=NEXT_DEAL, player=player, deck=deck)
-
-    def legal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
-        # In a step the seats to act are those without a choice, which deal_moves asks itself: the shared
-        # cycle would first list every seat to act (to_act) for each seat whose moves are listed.
-        if state.phase is STEP and 0 <= player < len(state.pending):
-            return self.deal_moves(state, player)
-        return super().legal_moves(state, player)
-
-    def moves(
-        self, state: MyShipSailsState, player: int | None = None
-    ) -> tuple[list[int], list[MyShipSailsMove]]:
-        """As :meth:`Game.moves`: in a step, the seats without a choice and their moves, each seat's
-        listed as :meth:`deal_moves` lists them (without asking again whether the seat is to act)."""
-        fields = state.__dict__  # (one read of the model for its fields: see the note in apply)
-        if player is None and fields["phase"] is STEP:
-            seats = [seat for seat, choice in enumerate(fields["pending"]) if choice is None]
-            hands = fields["hands"]
-            moves: list[MyShipSailsMove] = []
-            for seat in seats:
-                moves += _seat_moves(tuple(hands[seat]), seat)
-            return seats, moves
-        return super().moves(state, player)
-
-    def deal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
-        if state.phase is not STEP or state.pending[player] is not None:
-            return []
-        return list(_seat_moves(tuple(state.hands[player]), player))
-
-    def is_legal_in_deal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
-        if state.phase is not STEP:
-            return False
-        player = move.player
-        if state.pending[player] is not None:
-            return False
-        return _is_legal_choice(move.type, move.card, move.deck, state.hands[player])
-
-    def apply(
-        self, state: MyShipSailsState, move: MyShipSailsMove
-    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        """As :meth:`Game.apply`, with a plain refusal of a second choice by a seat that has chosen."""
-        # Reading a field of a model costs several times reading a local (pydantic models answer
-        # attributes through a __getattr__ hook, which leaves Python's fast attribute path): each field is
-        # read once here and handed on.
-        # (a model's __dict__ holds its fields: one read of each model, then dict lookups)
-        move_fields = move.__dict__
-        fields = state.__dict__
-        player = move_fields["player"]
-        if fields["phase"] is STEP:
-            pending = fields["pending"]
-            if player < len(pending) and pending[player] is not None:
-                seats = self.to_act(state)
-                raise NotYourTurnError(
-                    f"Seat {player} has already chosen in this step; a choice is final until the step "
-                    f"resolves. Still to choose: {', '.join(map(str, seats))}.",
-                    [m for seat in seats for m in self.legal_moves(state, seat)],
-                    [IssueAt(("player",), "this seat has already chosen in this step")],
-                )
-            hands = fields["hands"]
-            move_type = move_fields["type"]
-            card = move_fields["card"]
-            if (
-                0 <= player < len(hands)
-                and player < len(pending)
-                and move_type != NEXT_DEAL
-                and _is_legal_choice(move_type, card, move_fields["deck"], hands[player])
-            ):
-                # A legal choice of a seat that has not chosen: the shared checks (to act, a seat at the
-                # table, legal inside the deal) would send it straight here. Any other move takes the
-                # shared way, which refuses it with the same error.
-                return self._choose(state, fields, player, move_type, card, pending)
-        return super().apply(state, move)
-
-    def resolve_in_deal(
-        self, state: MyShipSailsState, move: MyShipSailsMove
-    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        fields = state.__dict__
-        return self._choose(state, fields, move.player, move.type, move.card, fields["pending"])
-
-    def _choose(
-        self,
-        state: MyShipSailsState,
-        fields: dict[str, Any],
-        player: int,
-        move_type: MyShipSailsMoveType,
-        card: str | None,
-        pending: list[MyShipSailsChoice | None],
-    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        """:meth:`resolve_in_deal` of a legal choice of ``player`` (its type and card, and the state's
-        fields and pending choices, as the caller read them): recorded, and the step resolved when it was
-        the last."""
-        pending = list(pending)
-        pending[player] = _DECLARE_CHOICE if move_type == DECLARE else _PASS_CHOICES[card or ""]
-        events = [_CHOSEN_EVENTS[player]]
-        if any(choice is None for choice in pending):
-            return updated_from(state, fields, {"pending": pending}), events
-        return self._resolve_step(state, fields, pending, events)
-
-    def score(self, state: MyShipSailsState) -> MyShipSailsScore:
-        return MyShipSailsScore(totals=_totals(state.deals, len(state.hands)), deals=state.deals)
-
-    def seat_totals(self, state: MyShipSailsState) -> list[int]:
-        return _totals(state.deals, len(state.hands))
-
-    def hidden_length_slack(self, state: MyShipSailsState) -> int:
-        """Spaces that make the state's JSON as long whatever the pending choices are (a pass and a
-        declaration are written with lengths of their own; whether a seat has chosen is public)."""
-        return sum(
-            _LONGEST_CHOICE - (_DECLARE_LENGTH if choice.type == CHOICE_DECLARE else _PASS_LENGTH)
-            for choice in state.pending
-            if choice is not None
-        )
-
-    def event_for_seat(self, event: MyShipSailsEvent, seat: int) -> MyShipSailsEvent | None:
-        """A passed card (``received``) is seen by its giver and its receiver only."""
-        if event.type is MyShipSailsEventType.received and seat not in (event.player, event.from_player):
-            return None
-        return event
-
-    def seat_view(self, state: MyShipSailsState, player: int) -> dict[str, object]:
-        return dict(
-            hand=state.hands[player],
-            choice=state.pending[player],
-            chosen=[choice is not None for choice in state.pending],
-            unused_size=len(state.unused),
-            exchanges=state.exchanges,
-        )
-
-    # ---- dealing and resolving ------------------------------------------------------------------
+    # ---- deal ------------------------------------------------------------------------------------
 
     def deal(
         self, setup: DealSetup[MyShipSailsOptions, MyShipSailsState]
@@ -353,6 +194,109 @@ class MyShipSails(
             return self._auto_declare(state, events)
         return state, events
 
+    def next_deal_move(self, player: int, deck: list[str] | None = None) -> MyShipSailsMove:
+        if deck is None:
+            return _NEXT_DEAL_MOVES[player]
+        return MyShipSailsMove(type=NEXT_DEAL, player=player, deck=deck)
+
+    # ---- to act and legal moves ------------------------------------------------------------------
+
+    def to_act(self, state: MyShipSailsState) -> list[int]:
+        if state.phase is STEP:
+            return [seat for seat, choice in enumerate(state.pending) if choice is None]
+        if state.phase is DEAL_OVER:
+            return [(state.dealer + 1) % len(state.hands)]
+        return []
+
+    def legal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
+        # In a step the seats to act are those without a choice, which deal_moves asks itself: the shared
+        # cycle would first list every seat to act (to_act) for each seat whose moves are listed.
+        if state.phase is STEP and 0 <= player < len(state.pending):
+            return self.deal_moves(state, player)
+        return super().legal_moves(state, player)
+
+    def moves(
+        self, state: MyShipSailsState, player: int | None = None
+    ) -> tuple[list[int], list[MyShipSailsMove]]:
+        """As :meth:`Game.moves`: in a step, the seats without a choice and their moves, each seat's
+        listed as :meth:`deal_moves` lists them (without asking again whether the seat is to act)."""
+        if player is None and state.phase is STEP:
+            seats = [seat for seat, choice in enumerate(state.pending) if choice is None]
+            hands = state.hands
+            moves: list[MyShipSailsMove] = []
+            for seat in seats:
+                moves += _seat_moves(tuple(hands[seat]), seat)
+            return seats, moves
+        return super().moves(state, player)
+
+    def deal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
+        if state.phase is not STEP or state.pending[player] is not None:
+            return []
+        return list(_seat_moves(tuple(state.hands[player]), player))
+
+    def is_legal_in_deal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
+        if state.phase is not STEP:
+            return False
+        player = move.player
+        if state.pending[player] is not None:
+            return False
+        return _is_legal_choice(move.type, move.card, move.deck, state.hands[player])
+
+    def apply(
+        self, state: MyShipSailsState, move: MyShipSailsMove
+    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+        """As :meth:`Game.apply`, with a plain refusal of a second choice by a seat that has chosen."""
+        player = move.player
+        if state.phase is STEP:
+            pending = state.pending
+            if player < len(pending) and pending[player] is not None:
+                seats = self.to_act(state)
+                raise NotYourTurnError(
+                    f"Seat {player} has already chosen in this step; a choice is final until the step "
+                    f"resolves. Still to choose: {', '.join(map(str, seats))}.",
+                    [m for seat in seats for m in self.legal_moves(state, seat)],
+                    [IssueAt(("player",), "this seat has already chosen in this step")],
+                )
+            hands = state.hands
+            move_type = move.type
+            card = move.card
+            if (
+                0 <= player < len(hands)
+                and player < len(pending)
+                and move_type != NEXT_DEAL
+                and _is_legal_choice(move_type, card, move.deck, hands[player])
+            ):
+                # A legal choice of a seat that has not chosen: the shared checks (to act, a seat at the
+                # table, legal inside the deal) would send it straight here. Any other move takes the
+                # shared way, which refuses it with the same error.
+                return self._choose(state, player, move_type, card, pending)
+        return super().apply(state, move)
+
+    # ---- resolve ---------------------------------------------------------------------------------
+
+    def resolve_in_deal(
+        self, state: MyShipSailsState, move: MyShipSailsMove
+    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+        return self._choose(state, move.player, move.type, move.card, state.pending)
+
+    def _choose(
+        self,
+        state: MyShipSailsState,
+        player: int,
+        move_type: MyShipSailsMoveType,
+        card: str | None,
+        pending: list[MyShipSailsChoice | None],
+    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
+        """:meth:`resolve_in_deal` of a legal choice of ``player`` (its type and card, and the state's
+        pending choices, as the caller read them): recorded, and the step resolved when it was
+        the last."""
+        pending = list(pending)
+        pending[player] = _DECLARE_CHOICE if move_type == DECLARE else _PASS_CHOICES[card or ""]
+        events = [_CHOSEN_EVENTS[player]]
+        if any(choice is None for choice in pending):
+            return updated(state, pending=pending), events
+        return self._resolve_step(state, pending, events)
+
     def _auto_declare(
         self, state: MyShipSailsState, events: list[MyShipSailsEvent]
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
@@ -365,18 +309,16 @@ class MyShipSails(
     def _resolve_step(
         self,
         state: MyShipSailsState,
-        fields: dict[str, Any],
         pending: list[MyShipSailsChoice | None],
         events: list[MyShipSailsEvent],
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        """Every seat has chosen: declarations end the deal, otherwise all chosen cards move left at once
-        (``fields``: the state's, read once by the caller)."""
+        """Every seat has chosen: declarations end the deal, otherwise all chosen cards move left at once."""
         declarers = [
             seat for seat, choice in enumerate(pending) if choice is not None and choice.card is None
         ]
         if declarers:
             return self._end_deal(state, declarers, auto=False, events=events)
-        state_hands = fields["hands"]
+        state_hands = state.hands
         n = len(state_hands)
         # every choice is a pass here (no declarer), so every card is set
         passed = [choice.card or "" for choice in pending if choice is not None]
@@ -386,11 +328,11 @@ class MyShipSails(
             kept.append(passed[seat - 1])  # seat - 1 is the right-hand neighbour (-1 wraps to n - 1)
             kept.sort(key=_CARD_ORDER.__getitem__)
             hands.append(kept)
-        exchanges = fields["exchanges"] + 1
+        exchanges = state.exchanges + 1
         events.append(updated(_EXCHANGED_EVENT, exchange=exchanges))
         events += [_received_event(seat, passed[seat - 1], (seat - 1) % n) for seat in range(n)]
-        after = updated_from(state, fields, {"hands": hands, "pending": [None] * n, "exchanges": exchanges})
-        if fields["options"].auto_declare:
+        after = updated(state, hands=hands, pending=[None] * n, exchanges=exchanges)
+        if state.options.auto_declare:
             after, events = self._auto_declare(after, events)
             if after.phase is not STEP:
                 return after, events
@@ -422,122 +364,37 @@ class MyShipSails(
             events.append(_event(MyShipSailsEventType.match_ended, winners=best_seats(_totals(deals, n))))
         return updated(state, deals=deals, phase=phase, pending=[None] * n), events
 
-    # ---- consistency ----------------------------------------------------------------------------
+    # ---- score and view --------------------------------------------------------------------------
 
-    def state_issues(self, state: MyShipSailsState) -> list[IssueAt]:
-        n = len(state.hands)
-        issues = conservation_issues(
-            [(("hands", i), h) for i, h in enumerate(state.hands)] + [(("unused",), state.unused)], FULL_DECK
+    def score(self, state: MyShipSailsState) -> MyShipSailsScore:
+        return MyShipSailsScore(totals=_totals(state.deals, len(state.hands)), deals=state.deals)
+
+    def seat_totals(self, state: MyShipSailsState) -> list[int]:
+        return _totals(state.deals, len(state.hands))
+
+    def hidden_length_slack(self, state: MyShipSailsState) -> int:
+        """Spaces that make the state's JSON as long whatever the pending choices are (a pass and a
+        declaration are written with lengths of their own; whether a seat has chosen is public)."""
+        return sum(
+            _LONGEST_CHOICE - (_DECLARE_LENGTH if choice.type == CHOICE_DECLARE else _PASS_LENGTH)
+            for choice in state.pending
+            if choice is not None
         )
-        for seat, hand in enumerate(state.hands):
-            if len(hand) != HAND_SIZE:
-                issues.append(
-                    IssueAt(("hands", seat), f"every hand holds {HAND_SIZE} cards, not {len(hand)}")
-                )
-        issues += length_issues(("pending",), state.pending, n)
-        issues += seat_issues(("dealer",), state.dealer, n)
-        if issues:
-            return issues
-        issues += self._deal_history_issues(state)
-        if issues:
-            return issues
-        limit = state.options.max_exchanges
-        auto = state.options.auto_declare
-        if state.phase is STEP:
-            if len(state.deals) != state.deal_number - 1:
-                issues.append(IssueAt(("deals",), "a deal in play must follow exactly deal_number - 1 deals"))
-            if all(choice is not None for choice in state.pending):
-                issues.append(IssueAt(("pending",), "every seat has chosen; the step would have resolved"))
-            for seat, choice in enumerate(state.pending):
-                if choice is None:
-                    continue
-                path = ("pending", seat)
-                if choice.type == CHOICE_PASS:
-                    if choice.card is None or choice.card not in state.hands[seat]:
-                        issues.append(IssueAt((*path, "card"), "a pass names a card of the seat's hand"))
-                elif choice.card is not None:
-                    issues.append(IssueAt((*path, "card"), "a declaration names no card"))
-                elif not one_suit(state.hands[seat]):
-                    issues.append(IssueAt(path, "only a one-suit hand may declare"))
-            if auto:
-                for seat, hand in enumerate(state.hands):
-                    if one_suit(hand):
-                        issues.append(
-                            IssueAt(("hands", seat), "with auto_declare a one-suit hand has declared")
-                        )
-            if limit is not None and state.exchanges >= limit:
-                issues.append(IssueAt(("exchanges",), "max_exchanges is reached; the deal is over"))
-            if state.exchanges >= INT32_MAX:
-                issues.append(IssueAt(("exchanges",), "a deal ends after 2**31 - 1 exchanges"))
-        else:
-            for seat, choice in enumerate(state.pending):
-                if choice is not None:
-                    issues.append(IssueAt(("pending", seat), "no choice is pending between deals"))
-            if len(state.deals) != state.deal_number:
-                issues.append(IssueAt(("deals",), "a finished deal must be the last of deal_number deals"))
-            elif (state.deal_number == DEALS_PER_MATCH) != (state.phase is MATCH_OVER):
-                issues.append(IssueAt(("phase",), f"the match is over exactly after deal {DEALS_PER_MATCH}"))
-            else:
-                issues += self._last_deal_issues(state)
-        return issues
 
-    def _last_deal_issues(self, state: MyShipSailsState) -> list[IssueAt]:
-        """Issues unless the finished deal's record matches the hands and counters still in the state."""
-        index = len(state.deals) - 1
-        deal = state.deals[index]
-        path = ("deals", index)
-        issues = []
-        if deal.dealer != state.dealer:
-            issues.append(IssueAt((*path, "dealer"), "must be the state's dealer"))
-        if deal.exchanges != state.exchanges:
-            issues.append(IssueAt((*path, "exchanges"), "must be the state's exchanges"))
-        for k, seat in enumerate(deal.winners):
-            if not one_suit(state.hands[seat]):
-                issues.append(IssueAt((*path, "winners", k), "a winner's hand is seven cards of one suit"))
-        one_suit_seats = [seat for seat, hand in enumerate(state.hands) if one_suit(hand)]
-        if state.options.auto_declare and deal.winners != one_suit_seats:
-            issues.append(IssueAt((*path, "winners"), "with auto_declare exactly the one-suit hands declare"))
-        return issues
+    def event_for_seat(self, event: MyShipSailsEvent, seat: int) -> MyShipSailsEvent | None:
+        """A passed card (``received``) is seen by its giver and its receiver only."""
+        if event.type is MyShipSailsEventType.received and seat not in (event.player, event.from_player):
+            return None
+        return event
 
-    def _deal_history_issues(self, state: MyShipSailsState) -> list[IssueAt]:
-        issues = self.deal_history_issues(state)
-        if state.deals:
-            last = state.deals[-1]
-            n = len(state.hands)
-            expected = last.dealer if state.phase is not STEP else (last.dealer + 1) % n
-            if state.dealer != expected:
-                issues.append(IssueAt(("dealer",), "the dealer moves one seat left each deal"))
-        return issues
-
-    def deal_record_check(self, state: MyShipSailsState) -> RecordCheck:
-        n = len(state.hands)
-        limit = state.options.max_exchanges
-
-        def check(index: int, clean: bool) -> list[IssueAt]:
-            deal = state.deals[index]
-            path = ("deals", index)
-            issues = seat_issues((*path, "dealer"), deal.dealer, n)
-            if index and deal.dealer != (state.deals[index - 1].dealer + 1) % n:
-                issues.append(IssueAt((*path, "dealer"), "the dealer moves one seat left each deal"))
-            if deal.winners != sorted(set(deal.winners)):
-                issues.append(IssueAt((*path, "winners"), "each winner once, in seat order"))
-            for k, seat in enumerate(deal.winners):
-                issues += seat_issues((*path, "winners", k), seat, n)
-            if limit is not None and deal.exchanges > limit:
-                issues.append(IssueAt((*path, "exchanges"), "exceeds max_exchanges"))
-            # without max_exchanges only the 32-bit hard stop ends a deal with no winner
-            if not deal.winners and deal.exchanges != (INT32_MAX if limit is None else limit):
-                issues.append(IssueAt((*path, "winners"), "a deal without a winner ends at max_exchanges"))
-            if (
-                deal.winners
-                and not state.options.auto_declare
-                and limit is not None
-                and deal.exchanges >= limit
-            ):
-                issues.append(IssueAt((*path, "exchanges"), "no step follows the last allowed exchange"))
-            return issues
-
-        return check
+    def seat_view(self, state: MyShipSailsState, player: int) -> dict[str, object]:
+        return dict(
+            hand=state.hands[player],
+            choice=state.pending[player],
+            chosen=[choice is not None for choice in state.pending],
+            unused_size=len(state.unused),
+            exchanges=state.exchanges,
+        )
 
 
 def _totals(deals: Sequence[MyShipSailsDeal], players: int) -> list[int]:

@@ -66,8 +66,7 @@ from typing import Any
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.seven_up_checks import SevenUpFamily
-from sevens_rules.engine.seven_up_rules import (
-    _ORDER,
+from sevens_rules.engine.seven_up_points import (
     HAND_SIZE,
     HIGH_KEY,
     JACK_KEY,
@@ -78,6 +77,9 @@ from sevens_rules.engine.seven_up_rules import (
     Phase,
     Reason,
     TrickPlay,
+)
+from sevens_rules.engine.seven_up_rules import (
+    _ORDER,
     _fixed_trump,
     cut_for_dealer,
 )
@@ -204,8 +206,7 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
     ) -> None:
         """The winner draws the face-up top card, the loser the next; the new top card sets trump unless
         ``fixed_trump``."""
-        fields: dict[str, Any] = state.__dict__  # one read of the state for its fields (see _seat_to_play)
-        stock: list[str] = fields["stock"]
+        stock = state.stock
         if not stock:
             return
         hands: list[list[str]] = changes["hands"]
@@ -217,7 +218,7 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
         events.append(_DREW_UNSEEN_EVENTS[loser])
         changes["stock"] = stock[2:]
         # California Jack's options always hold ``fixed_trump`` (what _fixed_trump reads, without its call)
-        if len(stock) > 2 and not fields["options"].fixed_trump:
+        if len(stock) > 2 and not state.options.fixed_trump:
             top = stock[2]
             changes["trump"] = SUIT_OF[top[1]]
             events.append(_STOCK_TOP_TURNED_EVENTS[top])

@@ -15,7 +15,7 @@ from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues
 from sevens_rules.engine.match import RecordCheck
-from sevens_rules.engine.seven_up_rules import (
+from sevens_rules.engine.seven_up_points import (
     _ACTIVE,
     _UNSETTLED,
     HAND_SIZE,
@@ -24,9 +24,11 @@ from sevens_rules.engine.seven_up_rules import (
     Outcome,
     Phase,
     Reason,
-    SevenUpRules,
     StateT,
     ViewT,
+)
+from sevens_rules.engine.seven_up_rules import (
+    SevenUpRules,
     cut_for_dealer,
 )
 from sevens_rules.engine.tricks import (

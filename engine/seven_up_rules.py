@@ -1,69 +1,65 @@
-"""The rules of the Seven-Up family: dealing, moves, scoring and views, with the hooks its variants override.
+"""The rules of the Seven-Up family: dealing, turns, moves and their resolution, and views, with the hooks
+its variants override (RULINGS §3).
 
 The games themselves (and the decisions taken where the rulings are silent) are in
-:mod:`sevens_rules.engine.seven_up`; the consistency checks of a posted state in
+:mod:`sevens_rules.engine.seven_up`; the points and scores, the base of these rules, in
+:mod:`sevens_rules.engine.seven_up_points`; the consistency checks of a posted state in
 :mod:`sevens_rules.engine.seven_up_checks`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cached_property
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
 from sevens_rules.engine.game import NewMatch, same_model, unvalidated, updated, updated_from
 from sevens_rules.engine.match import DealSetup, DealtMatch
+from sevens_rules.engine.seven_up_points import (
+    _EVENT_DEFAULTS,
+    _TRICK_FIELDS,
+    _TRICK_WON_FIELDS,
+    _UNSETTLED,
+    DEAL_OVER,
+    DISCARDING,
+    GIFT_KEY,
+    GIVE_OR_RUN,
+    HAND_SIZE,
+    MATCH_WON,
+    PACKET,
+    PLAYING,
+    STAND_OR_BEG,
+    SUIT_OF,
+    THROWN_IN,
+    TRICK_WON,
+    TURNED_JACK_KEY,
+    OptionsT,
+    Phase,
+    Reason,
+    SevenUpPoints,
+    StateT,
+    ViewT,
+)
 from sevens_rules.engine.tricks import (
-    CARD_STRENGTH,
-    card_points,
     legal_follows,
     strength,
     trick_winner_index,
-    unique_best,
 )
-from sevens_rules.schema.common import MAX_SEATS, Suit
+from sevens_rules.schema.common import MAX_SEATS
 from sevens_rules.schema.seven_up import (
     SEVEN_UP_MAX_DEALS,
-    CaliforniaJackOptions,
-    CaliforniaJackState,
-    CaliforniaJackView,
-    FourHandedSevenUpState,
-    FourHandedSevenUpView,
     SevenUpCutRound,
-    SevenUpDeal,
-    SevenUpDealOutcome,
-    SevenUpDealScore,
     SevenUpEvent,
     SevenUpEventType,
     SevenUpMove,
     SevenUpMoveType,
-    SevenUpOptions,
     SevenUpPhase,
-    SevenUpPoint,
-    SevenUpPointReason,
-    SevenUpScore,
-    SevenUpSideBreakdown,
-    SevenUpState,
     SevenUpTrick,
-    SevenUpView,
 )
-
-HAND_SIZE = 6
-"""Cards in a hand after the deal (and after discarding)."""
-PACKET = 3
-"""Cards per packet when dealing and running."""
 
 _ORDER = {c: i for i, c in enumerate(FULL_DECK)}
 
-StateT = TypeVar("StateT", SevenUpState, FourHandedSevenUpState, CaliforniaJackState)
-OptionsT = TypeVar("OptionsT", SevenUpOptions, CaliforniaJackOptions)
-ViewT = TypeVar("ViewT", SevenUpView, FourHandedSevenUpView, CaliforniaJackView)
-
-Phase = SevenUpPhase
-Reason = SevenUpPointReason
-Outcome = SevenUpDealOutcome
 STAND = SevenUpMoveType.stand
 BEG = SevenUpMoveType.beg
 GIVE = SevenUpMoveType.give
@@ -71,38 +67,6 @@ RUN = SevenUpMoveType.run
 DISCARD = SevenUpMoveType.discard
 PLAY = SevenUpMoveType.play
 NEXT_DEAL = SevenUpMoveType.next_deal
-# The phases and deal outcomes as module constants: on the hot paths (every step of a playout
-# reads the phase several times) ``Phase.play`` costs an attribute lookup through the enum's metaclass,
-# several times the cost of reading a global.
-STAND_OR_BEG = Phase.stand_or_beg
-GIVE_OR_RUN = Phase.give_or_run
-DISCARDING = Phase.discard
-PLAYING = Phase.play
-DEAL_OVER = Phase.deal_over
-MATCH_OVER = Phase.match_over
-PLAYED = Outcome.played
-THROWN_IN = Outcome.thrown_in
-MATCH_WON = Outcome.match_won
-_ACTIVE = (STAND_OR_BEG, GIVE_OR_RUN, DISCARDING, PLAYING)
-# the event types made at every trick and deal end, likewise
-TRICK_WON = SevenUpEventType.trick_won
-POINT = SevenUpEventType.point
-DEAL_ENDED = SevenUpEventType.deal_ended
-MATCH_ENDED = SevenUpEventType.match_ended
-HIGH = Reason.high
-LOW = Reason.low
-JACK = Reason.jack
-GAME = Reason.game
-# The reasons' values, the keys of a game's table of points by seat (``SevenUpRules._seat_points``)
-HIGH_KEY: str = HIGH.value
-LOW_KEY: str = LOW.value
-JACK_KEY: str = JACK.value
-TURNED_JACK_KEY: str = Reason.turned_jack.value
-GIFT_KEY: str = Reason.gift.value
-_UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
-SUIT_OF: Mapping[str, Suit] = {suit.value: suit for suit in Suit}
-"""The suit of a card's suit letter (``SUIT_OF[card[1]]``): the same member ``Suit(letter)`` gives, without
-the enum call."""
 
 
 # Moves and events naming a seat and a card, made once. Move lists are rebuilt at every step of a playout
@@ -176,120 +140,14 @@ _DISCARDED_ONE_EVENTS: tuple[SevenUpEvent, ...] = tuple(
     SevenUpEvent(type=SevenUpEventType.discarded, player=seat, count=1) for seat in range(MAX_SEATS)
 )
 """``_DISCARDED_ONE_EVENTS[seat]``: ``seat`` discarded one card (every ``discard`` move names one)."""
-_POINTS: Mapping[tuple[SevenUpPointReason, int | None, int], SevenUpPoint] = {
-    (reason, seat, side): SevenUpPoint(reason=reason, seat=seat, side=side)
-    for reason in SevenUpPointReason
-    for seat in (None, *range(MAX_SEATS))
-    for side in range(MAX_SEATS)
-}
-"""``_POINTS[reason, seat, side]``: the point for ``reason`` earned by ``seat`` (None: a partnership's
-Game) for ``side``."""
-_CARD_POINTS: Mapping[str, int] = {c: card_points([c]) for c in FULL_DECK}
-"""``_CARD_POINTS[card]``: the card's points towards Game (:func:`card_points` of the card alone), so that
-a deal's Game is summed without a call per trick."""
 
 
 def _sorted(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=_ORDER.__getitem__)
 
 
-# Reading a field of a model costs several times a dict lookup: pydantic's BaseModel defines
-# ``__getattr__``, which keeps the interpreter from specialising attribute loads. The functions every step
-# of a playout runs (the seats to act, the move list, the legality check, the play) read a state's or a
-# move's ``__dict__`` once and look their fields up in it.
-
-
-def _seat_to_play(fields: Mapping[str, Any]) -> int:
-    """The seat whose card comes next in the trick (``play`` phase): clockwise from the leader. ``fields``
-    are the state's fields (its ``__dict__``)."""
-    leader: int = fields["leader"]
-    return (leader + len(fields["trick"])) % len(fields["hands"])
-
-
 _NO_MOVES: Mapping[str, SevenUpMove] = {}
 """The moves naming a card in a phase without any (read only)."""
-
-
-# Records and events made without validation. A trick record, its ``trick_won`` event, the point events
-# and the deal record are made from values the engine computed and already holds as the right types (seats,
-# cards, ``Suit`` and reason members, validated points); like ``updated`` on a state, skipping validation
-# changes nothing but the time (the trick and its event would be validated at every trick end).
-# tests/test_engine_speed.py checks every such model of random playouts against
-# the validated one, field types and set fields included.
-_EVENT_DEFAULTS: Mapping[str, Any] = dict(SevenUpEvent(type=SevenUpEventType.point).__dict__)
-"""Every field of an event at its default (``type`` included, to be replaced), in field order."""
-# The set fields of each kind of event made below, named once rather than built from the names passed at
-# every trick end. Each event gets its own (mutable) copy, as a validated event has.
-_TRICK_WON_FIELDS = frozenset({"type", "player", "cards"})
-_POINT_FIELDS = frozenset({"type", "player", "side", "card", "reason", "totals"})
-_DEAL_ENDED_FIELDS = frozenset({"type", "player", "deal"})
-_MATCH_ENDED_FIELDS = frozenset({"type", "side", "winners"})
-_TRICK_FIELDS = frozenset({"leader", "cards", "trump", "winner"})
-"""The fields of a trick record (all of them set)."""
-
-
-def _point_event(
-    seat: int | None, side: int, card_: str | None, reason: SevenUpPointReason, totals: list[int]
-) -> SevenUpEvent:
-    """A point for ``reason`` to ``seat`` and ``side`` (``card_`` behind it, if any), with the match
-    ``totals`` after it (the event's own list), made without validation."""
-    values = {
-        **_EVENT_DEFAULTS,
-        "type": POINT,
-        "player": seat,
-        "side": side,
-        "card": card_,
-        "reason": reason,
-        "totals": totals,
-    }
-    return unvalidated(SevenUpEvent, values, set(_POINT_FIELDS))
-
-
-def _deal_ended_event(dealer: int, deal: SevenUpDeal) -> SevenUpEvent:
-    """The deal of ``dealer`` ended with the record ``deal``, made without validation."""
-    values = {**_EVENT_DEFAULTS, "type": DEAL_ENDED, "player": dealer, "deal": deal}
-    return unvalidated(SevenUpEvent, values, set(_DEAL_ENDED_FIELDS))
-
-
-def _match_ended_event(side: int, winners: list[int]) -> SevenUpEvent:
-    """``side`` (its seats ``winners``, the event's own list) won the match, made without validation."""
-    values = {**_EVENT_DEFAULTS, "type": MATCH_ENDED, "side": side, "winners": winners}
-    return unvalidated(SevenUpEvent, values, set(_MATCH_ENDED_FIELDS))
-
-
-TrickPlay = tuple[int, list[str], int]
-"""A completed trick as the scoring reads it: its leader, its cards (from the leader) and its winner."""
-
-
-def _trick_plays(tricks: Sequence[SevenUpTrick]) -> list[TrickPlay]:
-    """The leader, cards and winner of each trick record, read once per record (see _seat_to_play): the
-    end-of-hand points go over the tricks several times."""
-    plays: list[TrickPlay] = []
-    for trick in tricks:
-        record: dict[str, Any] = trick.__dict__
-        plays.append((record["leader"], record["cards"], record["winner"]))
-    return plays
-
-
-def _deal_record(
-    number: int,
-    dealer: int,
-    outcome: Outcome,
-    trump: Suit | None,
-    points: list[SevenUpPoint],
-    by_side: list[int],
-) -> SevenUpDeal:
-    """The record of a finished deal, made without validating the engine's values again (the lists must be
-    the record's own)."""
-    values = {
-        "number": number,
-        "dealer": dealer,
-        "outcome": outcome,
-        "trump": trump,
-        "points": points,
-        "by_side": by_side,
-    }
-    return unvalidated(SevenUpDeal, values, {"number", "dealer", "outcome", "trump", "points", "by_side"})
 
 
 def _fixed_trump(options: Any) -> bool:
@@ -315,88 +173,13 @@ def cut_for_dealer(seeding: Seeding, game_id: str, players: int) -> tuple[list[S
     return rounds, seats[0]
 
 
-class SevenUpRules(
-    DealtMatch[OptionsT, StateT, SevenUpMove, SevenUpEvent, ViewT, SevenUpScore],
-    Generic[OptionsT, StateT, ViewT],
-):
+class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
     """Rules shared by the three games; each variant overrides the hooks where it differs."""
 
-    target: ClassVar[int] = 7
     hidden_piles: ClassVar[tuple[str, ...]] = ("stock",)
     max_deals = SEVEN_UP_MAX_DEALS  # thrown-in deals are unbounded by the rules (README, "Limits")
 
-    # ---- small helpers ------------------------------------------------------------------------
-
-    def side_count(self, players: int) -> int:
-        """Number of scoring sides."""
-        return players
-
-    def side_of(self, seat: int) -> int:
-        """The side a seat scores for."""
-        return seat
-
-    def game_point_seat(self, side: int) -> int | None:
-        """The seat a Game point names (each seat is its own side; a partnership's names none)."""
-        return side
-
-    def tricks_per_deal(self) -> int:
-        """Tricks in a complete deal (6; California Jack plays out the 52 cards: 26)."""
-        return HAND_SIZE
-
-    def game_point(self, options: Any) -> bool:
-        """Whether Game is scored at the end of a hand."""
-        return True
-
-    def _point(self, reason: Reason, seat: int | None, side: int) -> SevenUpPoint:
-        return _POINTS[reason, seat, side]
-
-    def _seat_point(self, reason: Reason, seat: int) -> SevenUpPoint:
-        """The point for ``reason`` earned by ``seat`` for its side (read from :attr:`_seat_points`; the
-        member's ``_value_`` is read directly, as its ``value`` property is Python code)."""
-        return self._seat_points[reason._value_][seat]
-
-    # Tables of this game's sides and points, made once per game from the methods that state the rules
-    # (side_of, side_count, game_point_seat). The end of every hand asks them several times: a table is
-    # read where each method call would run Python code, and a point looked up by a key holding a reason
-    # member would hash the member in Python code (Enum.__hash__).
-
-    @cached_property
-    def _seat_points(self) -> Mapping[str, tuple[SevenUpPoint, ...]]:
-        """``_seat_points[reason's value][seat]``: the point for that reason earned by ``seat`` for its side
-        (``side_of(seat)``), for every seat a point can name."""
-        return {
-            reason.value: tuple(_POINTS[reason, seat, self.side_of(seat)] for seat in range(MAX_SEATS))
-            for reason in Reason
-        }
-
-    @cached_property
-    def _game_points(self) -> tuple[SevenUpPoint, ...]:
-        """``_game_points[side]``: the Game point of ``side`` (naming ``game_point_seat(side)``)."""
-        return tuple(_POINTS[GAME, self.game_point_seat(side), side] for side in range(MAX_SEATS))
-
-    @cached_property
-    def _seat_sides(self) -> tuple[int, ...]:
-        """``_seat_sides[seat]``: ``side_of(seat)``, for every seat."""
-        return tuple(self.side_of(seat) for seat in range(MAX_SEATS))
-
-    @cached_property
-    def _side_counts(self) -> tuple[int, ...]:
-        """``_side_counts[players]``: ``side_count(players)``, for every table size up to the most seats."""
-        return tuple(self.side_count(players) for players in range(MAX_SEATS + 1))
-
-    def totals(self, state: StateT) -> list[int]:
-        """Match points per side: counted finished deals plus the points of the deal in progress."""
-        fields: dict[str, Any] = state.__dict__
-        totals = [0] * self._side_counts[len(fields["hands"])]
-        for deal in fields["deals"]:
-            for side, points in enumerate(deal.by_side):
-                if side < len(totals):
-                    totals[side] += points
-        for point in fields["points"]:
-            side = point.side
-            if side < len(totals):
-                totals[side] += 1
-        return totals
+    # ---- deal ------------------------------------------------------------------------------------
 
     def next_dealer(self, state: StateT) -> int:
         """Who deals next: the same dealer after a throw-in, else the seat left of the dealer."""
@@ -422,8 +205,6 @@ class SevenUpRules(
             )
         state: StateT = unvalidated(model, values, set(values))
         return state
-
-    # ---- new match and dealing ----------------------------------------------------------------
 
     def start(self, request: NewMatch[OptionsT]) -> tuple[StateT, list[SevenUpEvent]]:
         players, options, seeding, dealer = request.players, request.options, request.seeding, request.dealer
@@ -496,177 +277,26 @@ class SevenUpRules(
         )
         events.append(_TURNED_EVENTS[dealer][turned])
 
-    # ---- scoring ------------------------------------------------------------------------------
-
-    def _award(
-        self,
-        state: StateT,
-        new_points: Sequence[tuple[SevenUpPoint, str | None]],
-        events: list[SevenUpEvent],
-        end_of_hand: bool = False,
-        changes: Mapping[str, Any] | None = None,
-    ) -> tuple[StateT, bool]:
-        """Add points one at a time; the match ends (and the deal closes) at the first that reaches the
-        target. At the ``end_of_hand`` the deal closes in any case. Returns the new state and whether the
-        match ended. ``changes`` are fields of a closing deal not yet in ``state`` (the last trick's, see
-        :meth:`_close`); they change nothing the points depend on (the finished deals and the points)."""
-        totals = self.totals(state)
-        # each point's fields read once (see _seat_to_play), for the count and for its event
-        point_fields: list[dict[str, Any]] = [point.__dict__ for point, _ in new_points]
-        sides: list[int] = [fields_["side"] for fields_ in point_fields]
-        counted, ended = self._counted_sides(totals, sides)
-        points = list(state.points)
-        for i in range(counted):
-            point, card_ = new_points[i]
-            points.append(point)
-            fields_ = point_fields[i]
-            side = sides[i]
-            totals[side] += 1
-            events.append(_point_event(fields_["seat"], side, card_, fields_["reason"], list(totals)))
-        # a closing deal goes straight to its record: the state with the points added would be dropped
-        if ended:
-            outcome = PLAYED if end_of_hand else MATCH_WON
-            return self._close(state, outcome, events, points, sides[counted - 1], changes), True
-        if end_of_hand:
-            return self._close(state, PLAYED, events, points, changes=changes), False
-        return updated(state, points=points), False
-
-    def counted(self, totals: Sequence[int], points: Sequence[SevenUpPoint]) -> tuple[int, bool]:
-        """How many of ``points``, added one at a time to the match ``totals``, are counted: all of them,
-        or up to and including the first that brings a side to the target (counting stops there). The
-        flag says whether the target was reached."""
-        return self._counted_sides(totals, [point.side for point in points])
-
-    def _counted_sides(self, totals: Sequence[int], sides: Sequence[int]) -> tuple[int, bool]:
-        """:meth:`counted` for points given by the sides they credit (the engine reads each point once)."""
-        running = list(totals)
-        target = self.target
-        for i, side in enumerate(sides):
-            running[side] += 1
-            if running[side] >= target:
-                return i + 1, True
-        return len(sides), False
-
-    def _close(
-        self,
-        state: StateT,
-        outcome: Outcome,
-        events: list[SevenUpEvent],
-        points: list[SevenUpPoint] | None = None,
-        winning_side: int | None = None,
-        changes: Mapping[str, Any] | None = None,
-    ) -> StateT:
-        """Record the deal and move to ``deal_over`` (or ``match_over`` when ``winning_side`` is set).
-        ``points`` are the deal's points when they are not yet in ``state`` (else its ``points``);
-        ``changes`` are other fields of the deal not yet in ``state`` (the last trick's), set in the same
-        copy of the state as the record, so that a deal end copies the state once."""
-        fields: Mapping[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
-        if changes:
-            fields = {**fields, **changes}
-        n = len(fields["hands"])
-        if points is None:
-            points = fields["points"]
-        by_side = [0] * self._side_counts[n]
-        if outcome is not THROWN_IN:
-            for point in points:
-                by_side[point.side] += 1
-        dealer = fields["dealer"]
-        deal = _deal_record(fields["deal_number"], dealer, outcome, fields["trump"], list(points), by_side)
-        events.append(_deal_ended_event(dealer, deal))
-        phase = DEAL_OVER
-        if winning_side is not None:
-            phase = MATCH_OVER
-            winners = [s for s in range(n) if self.side_of(s) == winning_side]
-            events.append(_match_ended_event(winning_side, winners))
-        closing = {
-            **(changes or {}),
-            "points": [],
-            "deals": [*fields["deals"], deal],
-            "phase": phase,
-            "leader": None,
-        }
-        return updated(state, **closing)
-
-    def honour_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
-        """High, Low and Jack of a played hand, with their cards (see :meth:`honours`)."""
-        fields: dict[str, Any] = state.__dict__  # one read of the state (see _seat_to_play)
-        return self.honours(_trick_plays(fields["tricks"]), fields["trump"], len(fields["hands"]))
-
-    def honours(
-        self, plays: Sequence[TrickPlay], trump: Suit | None, n: int
-    ) -> list[tuple[SevenUpPoint, str | None]]:
-        """High, Low and Jack of a hand whose completed tricks are ``plays`` (:func:`_trick_plays`) at a
-        table of ``n``: High and Low to whoever played the highest and lowest trump, Jack to the winner of
-        the trick holding the trump Jack."""
-        points: list[tuple[SevenUpPoint, str | None]] = []
-        if trump is not None:
-            # who played each trump, and who won the trump Jack, in one pass over the hand (the other cards
-            # play no part in High, Low and Jack: leaving them out of the table saves most of its work)
-            jack = "J" + trump
-            jack_winner: int | None = None
-            played_by: dict[str, int] = {}
-            for leader, cards, winner in plays:
-                for i, c in enumerate(cards):
-                    if c[1] == trump:
-                        played_by[c] = (leader + i) % n
-                        if c == jack:
-                            jack_winner = winner
-            by_seat = self._seat_points
-            if played_by:
-                # the highest and the lowest trump played, found in C (cards of one suit never tie); one
-                # trump played alone is both the highest and the lowest: it takes both points
-                high = max(played_by, key=CARD_STRENGTH.__getitem__)
-                low = min(played_by, key=CARD_STRENGTH.__getitem__)
-                points.append((by_seat[HIGH_KEY][played_by[high]], high))
-                points.append((by_seat[LOW_KEY][played_by[low]], low))
-            if jack_winner is not None:
-                points.append((by_seat[JACK_KEY][jack_winner], jack))
-        return points
-
-    def hand_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
-        """The end-of-hand points in counting order, High, Low, Jack, then Game (when scored), each with
-        the card behind it (None for Game)."""
-        return self._hand_points(state.__dict__)
-
-    def _hand_points(self, fields: Mapping[str, Any]) -> list[tuple[SevenUpPoint, str | None]]:
-        """:meth:`hand_points` of the state whose fields are ``fields`` (its ``__dict__``, or the fields a
-        closing deal is about to set: the deal end scores before it copies the state)."""
-        n = len(fields["hands"])
-        # each trick record read once, for High, Low and Jack and for Game
-        plays = _trick_plays(fields["tricks"])
-        points = self.honours(plays, fields["trump"], n)
-        if self.game_point(fields["options"]):
-            # card points by side, each trick's read from a table (what card_points gives for each card)
-            seat_sides = self._seat_sides
-            won = [0] * self._side_counts[n]
-            points_of = _CARD_POINTS.__getitem__
-            for _, cards, winner in plays:
-                won[seat_sides[winner]] += sum(map(points_of, cards))
-            side = unique_best(won)
-            if side is not None:
-                points.append((self._game_points[side], None))
-        return points
-
-    # ---- turns and moves ----------------------------------------------------------------------
+    # ---- to act and legal moves ------------------------------------------------------------------
 
     def seat_to_play(self, state: StateT) -> int:
         """The seat whose card comes next in the trick (``play`` phase): clockwise from the leader."""
-        return _seat_to_play(state.__dict__)
+        leader: int = state.leader  # type: ignore[assignment]  # (a deal in play has a leader)
+        return (leader + len(state.trick)) % len(state.hands)
 
     def to_act(self, state: StateT) -> list[int]:
-        fields: dict[str, Any] = state.__dict__  # one read of the model (see _seat_to_play)
-        phase = fields["phase"]
-        n = len(fields["hands"])
+        phase = state.phase
+        hands = state.hands
+        n = len(hands)
         if phase is PLAYING:
-            # _seat_to_play written out: a Python call costs more than the sum it makes, at every step
-            return [(fields["leader"] + len(fields["trick"])) % n]
+            # seat_to_play written out: a Python call costs more than the sum it makes, at every step
+            return [(state.leader + len(state.trick)) % n]  # type: ignore[operator]
         if phase is STAND_OR_BEG:
-            return [(fields["dealer"] + 1) % n]
+            return [(state.dealer + 1) % n]
         if phase is GIVE_OR_RUN:
-            return [fields["dealer"]]
+            return [state.dealer]
         if phase is DISCARDING:
-            hands = fields["hands"]
-            eldest = fields["dealer"] + 1
+            eldest = state.dealer + 1
             for k in range(n):
                 seat = (eldest + k) % n
                 if len(hands[seat]) > HAND_SIZE:
@@ -680,11 +310,10 @@ class SevenUpRules(
         """The shared cycle's moves (:meth:`DealtMatch.legal_moves`); in ``play``, the step of almost every
         request, the seat is compared with the one seat to play rather than with a list made by ``to_act``
         (``moves`` and ``apply`` each list who acts already)."""
-        fields: dict[str, Any] = state.__dict__
-        if fields["phase"] is PLAYING:
-            if player != (fields["leader"] + len(fields["trick"])) % len(fields["hands"]):  # _seat_to_play
-                return []
-            moves, cards = self.card_choices(fields, player)
+        if state.phase is PLAYING:
+            if player != (state.leader + len(state.trick)) % len(state.hands):  # type: ignore[operator]
+                return []  # (not the seat_to_play)
+            moves, cards = self.card_choices(state, player)
             return list(map(moves.__getitem__, cards))
         return DealtMatch.legal_moves(self, state, player)
 
@@ -693,35 +322,30 @@ class SevenUpRules(
             return _NEXT_DEAL_MOVES[player]
         return SevenUpMove(type=NEXT_DEAL, player=player, deck=deck)
 
-    def card_choices(
-        self, fields: Mapping[str, Any], player: int
-    ) -> tuple[Mapping[str, SevenUpMove], Sequence[str]]:
+    def card_choices(self, state: StateT, player: int) -> tuple[Mapping[str, SevenUpMove], Sequence[str]]:
         """The moves of this phase that name a card, by card, and the cards ``player`` may name now: the
         cards the following rule allows in ``play``, each card of a hand still above six in ``discard``
         (one card per move, see the module notes), none in other phases. The move list and the legality
-        check are both built from it. ``fields`` are the state's fields (its ``__dict__``, read once by
-        the caller, see :func:`_seat_to_play`)."""
-        phase = fields["phase"]
+        check are both built from it."""
+        phase = state.phase
         if phase is PLAYING:
-            trick = fields["trick"]
+            trick = state.trick
             led = trick[0][1] if trick else None
-            trump = fields["trump"]
-            # the option only matters when following a suit that is not trump (and reading a field of the
-            # options costs several times a lookup in a state's fields, see above): a lead or a trump led
+            trump = state.trump
+            # the option only matters when following a suit that is not trump: a lead or a trump led
             # leaves it unread
-            may_trump = led is not None and led != trump and fields["options"].may_trump_when_able_to_follow
-            cards = legal_follows(fields["hands"][player], led, trump, may_trump)
+            may_trump = led is not None and led != trump and state.options.may_trump_when_able_to_follow
+            cards = legal_follows(state.hands[player], led, trump, may_trump)
             return _PLAY_MOVES[player], cards
         if phase is DISCARDING:
-            hand = fields["hands"][player]
+            hand = state.hands[player]
             return _DISCARD_MOVES[player], (_sorted(hand) if len(hand) > HAND_SIZE else ())
         return _NO_MOVES, ()
 
     def deal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
-        fields: dict[str, Any] = state.__dict__
-        phase = fields["phase"]
+        phase = state.phase
         if phase is PLAYING or phase is DISCARDING:
-            moves, cards = self.card_choices(fields, player)
+            moves, cards = self.card_choices(state, player)
             return list(map(moves.__getitem__, cards))
         if phase is STAND_OR_BEG or phase is GIVE_OR_RUN:
             return list(_DECISION_MOVES[phase][player])
@@ -731,26 +355,27 @@ class SevenUpRules(
         # A play or a discard is checked without building the move list (that was half the cost of a
         # random playout): it is legal when it is exactly the listed move of its card and the card is
         # among those the phase allows (``card_choices``, which the list is built from too).
-        move_fields: dict[str, Any] = move.__dict__  # one read of the move for its fields (see _seat_to_play)
-        kind = move_fields["type"]
+        kind = move.type
         if kind is PLAY or kind is DISCARD:
             if kind is PLAY:
-                card_ = move_fields["card"]
+                card_ = move.card
             else:
-                discards = move_fields["cards"]
+                discards = move.cards
                 card_ = discards[0] if discards else None
-            moves, cards = self.card_choices(state.__dict__, move_fields["player"])
+            moves, cards = self.card_choices(state, move.player)
             listed_move = moves.get(card_) if card_ is not None else None
             # ``is`` first: a move picked from a listed move list is the very same object
             return listed_move is not None and same_model(listed_move, move) and card_ in cards
-        return move in self.deal_moves(state, move_fields["player"])
+        return move in self.deal_moves(state, move.player)
+
+    # ---- resolve ---------------------------------------------------------------------------------
 
     def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
-        move_fields: dict[str, Any] = move.__dict__  # one read of the move for its fields (see _seat_to_play)
-        player: int = move_fields["player"]
-        kind = move_fields["type"]
+        player = move.player
+        kind = move.type
         if kind is PLAY:
-            return self._play_card(state, player, move_fields["card"])
+            assert move.card is not None  # (a legal play names its card)
+            return self._play_card(state, player, move.card)
         if kind is STAND:
             events = [_STOOD_EVENTS[player]]
             return self._start_play(state), events
@@ -765,7 +390,7 @@ class SevenUpRules(
         if kind is RUN:
             return self._run(state, player)
         if kind is DISCARD:
-            discards = move_fields["cards"]
+            discards = move.cards
             assert discards is not None and len(discards) == 1
             return self._discard(state, player, discards[0])
         raise AssertionError(f"{kind} is not a move inside a deal")
@@ -830,109 +455,54 @@ class SevenUpRules(
 
     def _discard(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
         """``player`` discards ``card_`` (one card per ``discard`` move, see the module notes)."""
-        fields: dict[str, Any] = state.__dict__
-        hands = list(fields["hands"])
+        hands = list(state.hands)
         hand = hands[player] = list(hands[player])
         hand.remove(card_)  # a hand holds each card once
-        discarded: list[list[str]] = list(fields["discarded"])
+        discarded: list[list[str]] = list(state.discarded)
         discarded[player] = _sorted([*discarded[player], card_])
         events = [_DISCARDED_ONE_EVENTS[player]]
         changes: dict[str, Any] = {"hands": hands, "discarded": discarded}
         if len(hand) <= HAND_SIZE and all(len(h) <= HAND_SIZE for h in hands):
             # the last discard: play starts, in the same copy of the state
-            changes.update(phase=PLAYING, leader=(fields["dealer"] + 1) % len(hands))
-        return updated_from(state, fields, changes), events
+            changes.update(phase=PLAYING, leader=(state.dealer + 1) % len(hands))
+        return updated_from(state, changes), events
 
     def _play_card(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
-        fields: dict[str, Any] = state.__dict__  # one read of the state for its fields (see _seat_to_play)
-        hands: list[list[str]] = list(fields["hands"])
+        hands = list(state.hands)
         n = len(hands)
         hand = hands[player] = list(hands[player])
         hand.remove(card_)  # a hand holds each card once
-        trick = [*fields["trick"], card_]
+        trick = [*state.trick, card_]
         events = [_PLAYED_EVENTS[player][card_]]
         if len(trick) < n:
-            return updated_from(state, fields, {"hands": hands, "trick": trick}), events
-        leader: int = fields["leader"]
-        trump = fields["trump"]
+            return updated(state, hands=hands, trick=trick), events
+        leader: int = state.leader  # type: ignore[assignment]  # (a trick in play has a leader)
+        trump = state.trump
         # trick_winner's sum written out: a Python call costs more than the sum, at every trick
         winner: int = (leader + trick_winner_index(trick, trump)) % n
         # the trick's ``trick_won`` event (with a list of its own) and its record (which keeps ``trick``),
-        # made here without validation (see the note above _EVENT_DEFAULTS) rather than by a helper call each
+        # made here without validation (see seven_up_points._EVENT_DEFAULTS) rather than by a helper call each
         won_values = {**_EVENT_DEFAULTS, "type": TRICK_WON, "player": winner, "cards": list(trick)}
         events.append(unvalidated(SevenUpEvent, won_values, set(_TRICK_WON_FIELDS)))
         record_values = {"leader": leader, "cards": trick, "trump": trump, "winner": winner}
         changes: dict[str, Any] = {
             "hands": hands,
             "trick": [],
-            "tricks": [*fields["tricks"], unvalidated(SevenUpTrick, record_values, set(_TRICK_FIELDS))],
+            "tricks": [*state.tricks, unvalidated(SevenUpTrick, record_values, set(_TRICK_FIELDS))],
             "leader": winner,
         }
         if type(self).draw_after_trick is not SevenUpRules.draw_after_trick:
             # only a game overriding the hook draws (California Jack): the others skip a call doing nothing
             self.draw_after_trick(state, winner, changes, events)
         if any(changes["hands"]):  # the hands after the trick (and after drawing, in California Jack)
-            return updated_from(state, fields, changes), events
+            return updated_from(state, changes), events
         # the hand is over: High, Low, Jack, Game, one at a time, and the deal closes, scored from the fields
         # the trick sets and copied once with them (the state after the trick alone would be dropped)
-        hand_points = self._hand_points({**fields, **changes})
+        hand_points = self._hand_points(changes["tricks"], changes.get("trump", trump), n, state.options)
         after, _ = self._award(state, hand_points, events, end_of_hand=True, changes=changes)
         return after, events
 
-    # ---- score and view -----------------------------------------------------------------------
-
-    def score(self, state: StateT) -> SevenUpScore:
-        n = len(state.hands)
-        totals = self.totals(state)
-        winning = self.winning_side(state, totals)
-        deals = [self._deal_score(d.number, d.dealer, d.outcome, d.points, n) for d in state.deals]
-        if state.phase in _ACTIVE:
-            deals.append(self._deal_score(state.deal_number, state.dealer, None, state.points, n))
-        return SevenUpScore(
-            target=self.target,
-            side_of_seat=[self.side_of(s) for s in range(n)],
-            totals=totals,
-            deals=deals,
-            winning_side=winning,
-        )
-
-    def winning_side(self, state: StateT, totals: Sequence[int]) -> int | None:
-        """The side that won a finished match (the first side at the target); None while it goes on."""
-        if state.phase is not MATCH_OVER:
-            return None
-        return next((side for side, total in enumerate(totals) if total >= self.target), None)
-
-    def seat_totals(self, state: StateT) -> list[int]:
-        totals = self.totals(state)
-        return [totals[self.side_of(seat)] for seat in range(len(state.hands))]
-
-    def match_winners(self, state: StateT, totals: Sequence[int]) -> list[int]:
-        winning = self.winning_side(state, self.totals(state))
-        return [seat for seat in range(len(state.hands)) if self.side_of(seat) == winning]
-
-    def _deal_score(
-        self, number: int, dealer: int, outcome: Outcome | None, points: list[SevenUpPoint], n: int
-    ) -> SevenUpDealScore:
-        counted = outcome is not THROWN_IN
-        sides = []
-        for side in range(self.side_count(n)):
-            mine = [p.reason for p in points if p.side == side]
-            sides.append(
-                SevenUpSideBreakdown(
-                    side=side,
-                    seats=[s for s in range(n) if self.side_of(s) == side],
-                    turned_jack=mine.count(Reason.turned_jack),
-                    gift=mine.count(Reason.gift),
-                    high=mine.count(Reason.high),
-                    low=mine.count(Reason.low),
-                    jack=mine.count(Reason.jack),
-                    game=mine.count(Reason.game),
-                    total=len(mine) if counted else 0,
-                )
-            )
-        return SevenUpDealScore(
-            number=number, dealer=dealer, outcome=outcome, counted=counted, points=points, sides=sides
-        )
+    # ---- view ------------------------------------------------------------------------------------
 
     def trump_settled(self, state: StateT) -> bool:
         """Whether the deal the state holds has settled its trump: the eldest stood, the dealer gave, or

@@ -27,15 +27,10 @@ from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     best_seats,
-    bound_issues,
-    conservation_issues,
     constructed,
     drawn_card_for_seat,
     event_of,
-    holds_deck_once,
-    length_issues,
     same_model,
-    seat_issues,
     updated,
 )
 from sevens_rules.engine.match import (
@@ -43,9 +38,8 @@ from sevens_rules.engine.match import (
     MATCH_OVER_PHASE,
     PLAY_PHASE,
     DealSetup,
-    DealtMatch,
-    RecordCheck,
 )
+from sevens_rules.engine.sjuan_checks import SjuanChecks
 from sevens_rules.schema.common import MAX_SEATS, GameModels
 from sevens_rules.schema.sjuan import (
     SJUAN_MATCH_TARGET,
@@ -147,7 +141,7 @@ _DEAL_ENDED = SjuanEvent(type=SjuanEventType.deal_ended, player=None, deal=_DEAL
 its player and deal replaced, it is the event validation makes."""
 
 
-class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
+class SjuanFamily(SjuanChecks):
     """Rules shared by the four games; subclasses set the opening, the row shape and the stock."""
 
     min_players = 3
@@ -158,7 +152,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     :meth:`blocked_with` only then."""
     lowest_total_wins = True
 
-    # ---- the differences between the four games -------------------------------------------------
+    # ---- the games' differences (hooks) ----------------------------------------------------------
 
     def first_turn(self, hands: Sequence[Sequence[str]], dealer: int) -> int:
         """Who moves first in a new deal: the player left of the dealer unless a game says otherwise."""
@@ -242,7 +236,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             fields.pop("stock", None)
         return cast(SjuanFamilyState, constructed(self.models.state, game=self.id, **fields))
 
-    # ---- public face ----------------------------------------------------------------------------
+    # ---- deal ------------------------------------------------------------------------------------
 
     def deal(
         self, setup: DealSetup[SjuanOptions, SjuanFamilyState]
@@ -286,6 +280,8 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             return _NEXT_DEALS[player]
         return SjuanMove(type=NEXT_DEAL, player=player, deck=deck)
 
+    # ---- to act and legal moves ------------------------------------------------------------------
+
     def to_act(self, state: SjuanFamilyState) -> list[int]:
         # A seat has the turn exactly while a deal is in play (the state check refuses a turn in any other
         # phase and a deal in play without one): the turn alone answers the common case, one model field
@@ -311,9 +307,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         """Exactly ``move in self.deal_moves(state, move.player)`` without listing the moves: the plays
         of a list differ in their card, and a list without plays is the one draw or pass, so only one
         listed move can equal ``move``; it is compared as ``in`` would (a move naming a deck equals none)."""
-        # (the move's fields read off its field values: one model attribute read instead of two)
-        move_fields = move.__dict__
-        player, card = move_fields["player"], move_fields["card"]
+        player, card = move.player, move.card
         hand = state.hands[player]
         playable = self.playable_now(state)
         if card in playable and card in hand:
@@ -324,18 +318,17 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             listed_move = self._no_play_move(state, player)
         return same_model(listed_move, move)
 
+    # ---- resolve ---------------------------------------------------------------------------------
+
     def resolve_in_deal(
         self, state: SjuanFamilyState, move: SjuanMove
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        # Each field of the state and the move read once, off their field values (as updated() reads
-        # them): a model's attribute costs as much as a dozen dict lookups, and every step comes here.
-        fields, move_fields = state.__dict__, move.__dict__
-        held: list[list[str]] = fields["hands"]
+        held = state.hands
         n = len(held)
-        player, card = move_fields["player"], move_fields["card"]
+        player, card = move.player, move.card
         if card is None:  # a legal pass or draw names no card, a legal play names its card
-            if move_fields["type"] == PASS:
-                chips = list(fields["chips"])
+            if move.type == PASS:
+                chips = list(state.chips)
                 chips[player] += 1
                 return updated(state, chips=chips, turn=(player + 1) % n), [_PASSED[player]]
             return self._draw(state, player, held)
@@ -346,7 +339,7 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         hand.remove(card)
         events = [_PLAYED[player][card]]
         # the turn passes on unless the deal ends here (then _end_deal clears it)
-        table = [*fields["table"], card]
+        table = [*state.table, card]
         after = updated(state, hands=hands, table=table, turn=(player + 1) % n)
         if not hand:
             return self._end_deal(after, winner=player, events=events)
@@ -403,6 +396,8 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             events.append(_event(SjuanEventType.match_ended, winners=best_seats(totals, lowest=True)))
         return updated(state, deals=deals, phase=phase, turn=None), events
 
+    # ---- score and view --------------------------------------------------------------------------
+
     def score(self, state: SjuanFamilyState) -> SjuanScore:
         return SjuanScore(totals=self.seat_totals(state), pot=sum(state.chips), deals=state.deals)
 
@@ -421,119 +416,6 @@ class SjuanFamily(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             stock_size=len(self.stock(state)),
             chips=state.chips,
         )
-
-    def state_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
-        # Every posted state comes through here: each field is read once (a model attribute read costs
-        # as much as several list operations), and issues are built only when something is wrong.
-        hands, table, chips, deals = state.hands, state.table, state.chips, state.deals
-        phase, turn, dealer = state.phase, state.turn, state.dealer
-        n = len(hands)
-        stock = self.stock(state) if self.has_stock else []
-        issues = (
-            []  # the common case, asked first without naming where each list is
-            if holds_deck_once([*hands, table, stock], FULL_DECK)
-            else conservation_issues(
-                [(("hands", i), h) for i, h in enumerate(hands)] + [(("table",), table), (("stock",), stock)],
-                FULL_DECK,
-            )
-        )
-        issues += length_issues(("chips",), chips, n)
-        # a seat passes at most once between two plays (a whole round of passes would mean nobody can
-        # play), so in a deal it pays at most one chip per card played plus one, and one for a short hand
-        issues += bound_issues(("chips",), chips, len(table) + 2, "one pass between two plays")
-        issues += seat_issues(("dealer",), dealer, n)
-        issues += seat_issues(("turn",), turn, n)
-        if issues:
-            return issues
-        in_play = phase is PLAY_PHASE
-        if deals:
-            expected_dealer = deals[0].dealer + len(deals) - (not in_play)
-            if dealer != expected_dealer % n:
-                issues.append(IssueAt(("dealer",), "the deal passes to the left after every deal"))
-        issues += self.table_issues(state)
-        issues += self.deal_history_issues(state)
-        deal_number = state.deal_number
-        if in_play:
-            if turn is None:
-                issues.append(IssueAt(("turn",), "a deal in play must have a seat to act"))
-            if len(deals) != deal_number - 1:
-                issues.append(IssueAt(("deals",), "a deal in play must follow exactly deal_number - 1 deals"))
-            for i, hand in enumerate(hands):
-                if not hand:
-                    issues.append(
-                        IssueAt(("hands", i), "an empty hand ends the deal; the phase cannot be 'play'")
-                    )
-            if not issues and self.blocked(state):
-                issues.append(IssueAt(("phase",), "nobody can play; the deal is over"))
-        else:
-            if turn is not None:
-                issues.append(IssueAt(("turn",), "no seat is to act once the deal is over"))
-            if len(deals) != deal_number:
-                issues.append(IssueAt(("deals",), "a finished deal must be the last of deal_number deals"))
-            elif [len(h) for h in hands] != deals[-1].cards_left:
-                issues.append(IssueAt(("deals", len(deals) - 1, "cards_left"), "does not match the hands"))
-        if not issues:
-            reached = bool(deals) and max(_totals(deals, n)) >= MATCH_TARGET  # (every total is 0 before)
-            if reached != (phase is MATCH_OVER_PHASE):
-                issues.append(
-                    IssueAt(("phase",), "the match is over exactly when a total has reached 100 after a deal")
-                )
-        return issues
-
-    def deal_record_check(self, state: SjuanFamilyState) -> RecordCheck:
-        # A posted state carries up to 200 finished deals and every request checks them all: each check
-        # below computes what it compares once and builds an issue (and its path) only when one is found.
-        n = len(state.hands)
-        deals = state.deals
-        count_chips = state.options.chips_count
-        running = [0] * n
-
-        def check(index: int, clean: bool) -> list[IssueAt]:
-            nonlocal running
-            deal = deals[index]
-            cards_left, chips, penalties, winner = deal.cards_left, deal.chips, deal.penalties, deal.winner
-            path = ("deals", index)
-            issues: list[IssueAt] = []
-            # a per-seat list of the wrong length or a seat off the table, worded by the shared helpers
-            # (asked only when something is off: the common record is well formed)
-            seats_fit = len(cards_left) == len(chips) == len(penalties) == n and 0 <= deal.dealer < n
-            if not seats_fit or (winner is not None and not 0 <= winner < n):
-                for name, values in (("cards_left", cards_left), ("chips", chips), ("penalties", penalties)):
-                    issues += length_issues((*path, name), values, n)
-                issues += seat_issues((*path, "dealer"), deal.dealer, n)
-                issues += seat_issues((*path, "winner"), winner, n)
-            if issues or not clean:
-                return issues
-            left = sum(cards_left)
-            most_chips = len(FULL_DECK) - left + 1  # one per card played, plus one
-            if max(chips) > most_chips:
-                issues += bound_issues((*path, "chips"), chips, most_chips, "one pass between two plays")
-            if penalties != (list(map(add, cards_left, chips)) if count_chips else cards_left):
-                issues.append(IssueAt((*path, "penalties"), "must be cards left (+ chips when chips_count)"))
-            if deal.pot != sum(chips):
-                issues.append(IssueAt((*path, "pot"), "must be the sum of the chips paid"))
-            if (winner is None) != deal.blocked:
-                issues.append(
-                    IssueAt((*path, "blocked"), "a deal has a winner exactly when it is not blocked")
-                )
-            if winner is not None and cards_left[winner] != 0:
-                issues.append(IssueAt((*path, "winner"), "the winner must have emptied their hand"))
-            elif cards_left.count(0) > (winner is not None):
-                # an empty hand besides the winner's (whose hand is empty here): the deal ends the moment a
-                # hand is empty (this also bounds how many deals a match has)
-                issues.append(
-                    IssueAt((*path, "cards_left"), "only the winner's hand is empty when a deal ends")
-                )
-            if left > len(FULL_DECK) - 1:
-                issues.append(IssueAt((*path, "cards_left"), "at least one card was played in every deal"))
-            if deal.dealer != (deals[0].dealer + index) % n:
-                issues.append(IssueAt((*path, "dealer"), "the deal passes to the left after every deal"))
-            running = list(map(add, running, penalties))
-            if index < len(deals) - 1 and max(running) >= MATCH_TARGET:
-                issues.append(IssueAt(path, "the match ended at an earlier deal"))
-            return issues
-
-        return check
 
 
 _TABLE_MEMO_SIZE = 256
@@ -646,14 +528,10 @@ class FreeFanTan(SjuanFamily):
     def playable_now(self, state: SjuanFamilyState) -> AbstractSet[str]:
         """Every card that could be played now: any card on an empty table, then the next card up of each
         suit's row (:meth:`next_cards`)."""
-        # The table and the options read with one model attribute read, of the state's field values (as
-        # updated() reads them): every step asks this twice, and a model's attribute costs as much as a
-        # dozen dict lookups.
-        fields = state.__dict__
-        table = fields["table"]
+        table = state.table
         if not table:
             return self.opening_cards(state)
-        options: FreeFanTanOptions = fields["options"]
+        options: FreeFanTanOptions = state.options  # type: ignore[assignment]  # (as in blocked_with)
         return _next_cards_up(_table_key(table), options.wrap)
 
     def next_cards(self, state: SjuanFamilyState) -> frozenset[str]:

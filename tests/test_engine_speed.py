@@ -10,7 +10,18 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from sevens_rules.engine import my_ship_sails, sedmice, seven_up, seven_up_rules, sevens, tricks
+from sevens_rules.engine import (
+    my_ship_sails,
+    sedmice,
+    sedmice_checks,
+    seven_up,
+    seven_up_points,
+    seven_up_rules,
+    sevens,
+    sevens_checks,
+    sevens_table,
+    tricks,
+)
 from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS
 from sevens_rules.engine.errors import (
     IllegalMoveError,
@@ -323,7 +334,7 @@ def test_seven_up_move_and_event_tables_are_the_validated_models() -> None:
             assert seven_up_rules._PLAY_MOVES[seat][card] == play
             assert seven_up_rules._DISCARD_MOVES[seat][card] == discard
             assert seven_up_rules._PLAYED_EVENTS[seat][card] == played
-    assert dict(seven_up_rules.SUIT_OF) == {s.value: Suit(s.value) for s in Suit}
+    assert dict(seven_up_points.SUIT_OF) == {s.value: Suit(s.value) for s in Suit}
 
 
 def _seven_up_probes(players: int) -> list[SevenUpMove]:
@@ -747,12 +758,12 @@ def _honour_points_of_every_card(game: SevenUpFamily[Any, Any, Any], state: Any)
         high = tricks.highest(played_by, trump)
         low = tricks.lowest(played_by, trump)
         if high is not None and low is not None:
-            points.append((game._seat_point(seven_up_rules.Reason.high, played_by[high]), high))
-            points.append((game._seat_point(seven_up_rules.Reason.low, played_by[low]), low))
+            points.append((game._seat_point(seven_up_points.Reason.high, played_by[high]), high))
+            points.append((game._seat_point(seven_up_points.Reason.low, played_by[low]), low))
         jack = "J" + trump
         for trick in state.tricks:
             if jack in trick.cards:
-                points.append((game._seat_point(seven_up_rules.Reason.jack, trick.winner), jack))
+                points.append((game._seat_point(seven_up_points.Reason.jack, trick.winner), jack))
                 break
     return points
 
@@ -775,7 +786,7 @@ def test_seven_up_decision_move_tables_are_the_validated_moves() -> None:
     for phase, kinds in decisions.items():
         for seat in range(MAX_SEATS):
             expected = [SevenUpMove(type=SevenUpMoveType(kind), player=seat) for kind in kinds]
-            table = seven_up_rules._DECISION_MOVES[seven_up_rules.Phase(phase)][seat]
+            table = seven_up_rules._DECISION_MOVES[seven_up_points.Phase(phase)][seat]
             assert _typed_fields(list(table)) == _typed_fields(expected)
     assert len(seven_up_rules._DECISION_MOVES) == len(decisions)
 
@@ -1090,8 +1101,8 @@ def test_sevens_row_check_answers_as_the_check_by_check_way() -> None:
     rows = sevens_rows_to_check(random.Random(11))
     verdicts = []
     for row in rows:
-        issues = sevens._row_issues(("table", 2), row)
-        assert issues == sevens._row_problems(("table", 2), row), row
+        issues = sevens_checks._row_issues(("table", 2), row)
+        assert issues == sevens_checks._row_problems(("table", 2), row), row
         verdicts.append(bool(issues))
     assert 300 < sum(verdicts) < len(rows) - 1000
 
@@ -1128,7 +1139,7 @@ def test_sevens_deal_record_check_answers_as_the_check_by_check_way() -> None:
         expected_dealer = (state.dealer - (state.deal_number - 1 - index)) % 4
         for clean in (True, False):
             issues = check(index, clean)
-            slow = sevens._deal_record_problems(("deals", index), deals[index], expected_dealer, clean)
+            slow = sevens_checks._deal_record_problems(("deals", index), deals[index], expected_dealer, clean)
             assert issues == slow
             outcomes.append(bool(issues))
     assert 100 < sum(outcomes) < len(outcomes) - 100
@@ -1208,7 +1219,7 @@ def test_sedmice_deal_record_check_answers_as_the_rules_written_out() -> None:
         # worked out afresh, then remembered: the same answer either way
         for forget in (True, False):
             if forget:
-                sedmice._record_issues.cache_clear()
+                sedmice_checks._record_issues.cache_clear()
             check = game.deal_record_check(changed)
             found = [issue for i in range(index + 1) for issue in check(i, True)]
             assert [(i.path, i.message) for i in found] == expected
@@ -1567,9 +1578,9 @@ def test_sevens_bust_table_is_every_row_laid_out_afresh() -> None:
             after, _ = game.apply(state, move)
             cards = state.hands[move.player]
             expected = [
-                sevens._row(
+                sevens_table._row(
                     row.suit,
-                    [*sevens._row_ranks(row), *(RANKS.index(c[0]) for c in cards if c[1] == row.suit)],
+                    [*sevens_table._row_ranks(row), *(RANKS.index(c[0]) for c in cards if c[1] == row.suit)],
                 )
                 for row in state.table
             ]
@@ -1602,12 +1613,12 @@ def test_seven_up_seat_card_and_point_tables_are_the_listed_models() -> None:
             assert _typed_fields(seven_up_rules._TURNED_EVENTS[seat][card]) == _typed_fields(turned)
             aside = listed(SevenUpEvent, type=kinds.set_aside, player=seat, card=card)
             assert _typed_fields(seven_up_rules._SET_ASIDE_EVENTS[seat][card]) == _typed_fields(aside)
-    for (reason, point_seat, side), point in seven_up_rules._POINTS.items():
+    for (reason, point_seat, side), point in seven_up_points._POINTS.items():
         expected = listed(SevenUpPoint, reason=reason, seat=point_seat, side=side)
         assert _typed_fields(point) == _typed_fields(expected)
-    assert len(seven_up_rules._POINTS) == len(seven_up_rules.Reason) * (MAX_SEATS + 1) * MAX_SEATS
+    assert len(seven_up_points._POINTS) == len(seven_up_points.Reason) * (MAX_SEATS + 1) * MAX_SEATS
     for card in FULL_DECK:
-        assert seven_up_rules._CARD_POINTS[card] == tricks.card_points([card])
+        assert seven_up_points._CARD_POINTS[card] == tricks.card_points([card])
 
 
 def _hand_points_trick_by_trick(game: SevenUpFamily[Any, Any, Any], state: Any) -> list[Any]:
@@ -1620,7 +1631,7 @@ def _hand_points_trick_by_trick(game: SevenUpFamily[Any, Any, Any], state: Any) 
             won[game.side_of(trick.winner)] += tricks.card_points(trick.cards)
         side = tricks.unique_best(won)
         if side is not None:
-            points.append((game._point(seven_up_rules.Reason.game, game.game_point_seat(side), side), None))
+            points.append((game._point(seven_up_points.Reason.game, game.game_point_seat(side), side), None))
     return points
 
 
@@ -1648,7 +1659,7 @@ def _blank_of(model: BaseModel) -> BaseModel:
     if isinstance(model, SevenUpTrick):
         return SevenUpTrick(leader=0, cards=[], trump=None, winner=0)
     return SevenUpDeal(
-        number=1, dealer=0, outcome=seven_up_rules.Outcome.played, trump=None, points=[], by_side=[]
+        number=1, dealer=0, outcome=seven_up_points.Outcome.played, trump=None, points=[], by_side=[]
     )
 
 
@@ -1695,12 +1706,12 @@ def _dealt_in_two_copies(game: SevenUpFamily[Any, Any, Any], state: Any) -> tupl
     events: list[Any] = [listed(SevenUpEvent, type=SevenUpEventType.deal_started, player=dealer)]
     if game.id == "california-jack":
         events.append(seven_up._STOCK_TOP_TURNED_EVENTS[rest[0]])
-        fields = dict(phase=seven_up_rules.Phase.play, stock=rest, turned=None, leader=(dealer + 1) % n)
+        fields = dict(phase=seven_up_points.Phase.play, stock=rest, turned=None, leader=(dealer + 1) % n)
         return updated(dealt, **fields, trump=Suit(rest[0][1])), events
     turned = rest[0]
     after = updated(
         dealt,
-        phase=seven_up_rules.Phase.stand_or_beg,
+        phase=seven_up_points.Phase.stand_or_beg,
         stock=rest[1:],
         turned=turned,
         trump=Suit(turned[1]),
@@ -1712,7 +1723,7 @@ def _dealt_in_two_copies(game: SevenUpFamily[Any, Any, Any], state: Any) -> tupl
         )
     )
     if turned[0] == "J":
-        point = game._seat_point(seven_up_rules.Reason.turned_jack, dealer)
+        point = game._seat_point(seven_up_points.Reason.turned_jack, dealer)
         after, _ = game._award(after, [(point, turned)], events)
     return after, events
 
@@ -1725,8 +1736,8 @@ def _discarded_in_two_copies(game: SevenUpFamily[Any, Any, Any], state: Any, mov
     discarded = list(state.discarded)
     discarded[move.player] = seven_up_rules._sorted([*discarded[move.player], *move.cards])
     after = updated(state, hands=hands, discarded=discarded)
-    if all(len(h) <= seven_up_rules.HAND_SIZE for h in hands):
-        after = updated(after, phase=seven_up_rules.Phase.play, leader=(state.dealer + 1) % len(hands))
+    if all(len(h) <= seven_up_points.HAND_SIZE for h in hands):
+        after = updated(after, phase=seven_up_points.Phase.play, leader=(state.dealer + 1) % len(hands))
     return after
 
 
@@ -2031,7 +2042,7 @@ def test_seven_up_play_choices_are_the_following_rule_card_by_card(game_id: str)
     assert isinstance(game, SevenUpFamily)
     plays = 0
     for state, _, _, _ in _seven_up_transitions(game_id, range(4)):
-        if state.phase is not seven_up_rules.Phase.play:
+        if state.phase is not seven_up_points.Phase.play:
             continue
         seat = game.to_act(state)[0]
         led = state.trick[0][1] if state.trick else None
@@ -2174,19 +2185,21 @@ def test_sevens_playable_by_pairs_of_rows_is_the_rule_read_off_the_runs() -> Non
     """The prebuilt ends of two rows at once, together, are the cards one rank outside each run; and every
     pair of runs a table can hold has its entry."""
     for state, _ in sevens_transitions(range(6), 400):
-        clubs_and_diamonds, hearts_and_spades = sevens._playable_by_pairs(state.table)
+        clubs_and_diamonds, hearts_and_spades = sevens_table._playable_by_pairs(state.table)
         assert {*clubs_and_diamonds, *hearts_and_spades} == sevens_ends_by_scanning(state)
         assert all(c[1] in "CD" for c in clubs_and_diamonds) and all(c[1] in "HS" for c in hearts_and_spades)
     for first_suit, second_suit, pairs in (
-        ("C", "D", sevens._CLUBS_DIAMONDS_ENDS),
-        ("H", "S", sevens._HEARTS_SPADES_ENDS),
+        ("C", "D", sevens_table._CLUBS_DIAMONDS_ENDS),
+        ("H", "S", sevens_table._HEARTS_SPADES_ENDS),
     ):
         for low, high in [(0, 12), (6, 6), (3, 9), (0, 6), (6, 12)]:
             for other_low, other_high in [(0, 12), (6, 6), (2, 11)]:
                 first = RANKS[low] + first_suit, RANKS[high] + first_suit
                 second = RANKS[other_low] + second_suit, RANKS[other_high] + second_suit
-                expected = {*sevens.row_ends(sevens._row(first_suit, range(low, high + 1)))}
-                expected |= {*sevens.row_ends(sevens._row(second_suit, range(other_low, other_high + 1)))}
+                expected = {*sevens_table.row_ends(sevens_table._row(first_suit, range(low, high + 1)))}
+                expected |= {
+                    *sevens_table.row_ends(sevens_table._row(second_suit, range(other_low, other_high + 1)))
+                }
                 assert pairs[first[0]][first[1]][second[0]][second[1]] == expected
 
 
@@ -2206,7 +2219,7 @@ def test_sevens_states_after_a_move_are_the_updated_states() -> None:
     # a state that does not set every field (made with model_construct) takes updated()'s way
     state = sevens_transitions(range(1), 1)[0][0]
     partial = SevensState.model_construct(_fields_set={"game"}, **dict(state))
-    made = updated_from(partial, partial.__dict__, {"turn": 2})
+    made = updated_from(partial, {"turn": 2})
     assert made.model_fields_set == {"game", "turn"} and made.turn == 2
     assert checked > 1000
 
@@ -2250,7 +2263,7 @@ def test_my_ship_sails_states_after_a_choice_are_the_updated_states() -> None:
             checked += 1
     state = next(s for s, m in playout(game, 4, 0) if m is not None and m.type != "next_deal")
     partial: Any = state_model.model_construct(_fields_set={"game"}, **dict(state))
-    made = updated_from(partial, partial.__dict__, {"pending": [None] * 4})
+    made = updated_from(partial, {"pending": [None] * 4})
     assert made.model_fields_set == {"game", "pending"}
     assert checked > 1000
 
@@ -2304,7 +2317,7 @@ def test_seven_up_points_counted_by_side_are_those_counted_point_by_point() -> N
     for _ in range(2000):
         totals = [rng.randint(0, 6) for _ in range(2)]
         sides = [rng.randint(0, 1) for _ in range(rng.randint(0, 4))]
-        points = [seven_up_rules._POINTS[seven_up_rules.Reason.high, side, side] for side in sides]
+        points = [seven_up_points._POINTS[seven_up_points.Reason.high, side, side] for side in sides]
         running = list(totals)
         expected = (len(points), False)
         for i, point in enumerate(points):
@@ -2325,15 +2338,15 @@ from sevens_rules.engine.game import unvalidated  # noqa: E402 -- this section's
 def test_seven_up_point_and_side_tables_are_what_the_rule_methods_give(game_id: str) -> None:
     game = GAMES[game_id]
     assert isinstance(game, SevenUpFamily)
-    reasons = seven_up_rules.Reason
+    reasons = seven_up_points.Reason
     assert set(game._seat_points) == {reason.value for reason in reasons}
     for reason in reasons:
         for seat in range(MAX_SEATS):
-            expected = seven_up_rules._POINTS[reason, seat, game.side_of(seat)]
+            expected = seven_up_points._POINTS[reason, seat, game.side_of(seat)]
             assert game._seat_points[reason.value][seat] is expected
             assert game._seat_point(reason, seat) is expected
     for side in range(MAX_SEATS):
-        expected = seven_up_rules._POINTS[reasons.game, game.game_point_seat(side), side]
+        expected = seven_up_points._POINTS[reasons.game, game.game_point_seat(side), side]
         assert game._game_points[side] is expected
     assert game._seat_sides == tuple(game.side_of(seat) for seat in range(MAX_SEATS))
     assert game._side_counts == tuple(game.side_count(players) for players in range(MAX_SEATS + 1))
@@ -2369,13 +2382,13 @@ def test_highest_lowest_and_unique_best_in_c_are_the_answers_found_one_by_one() 
 def _honours_read_off_the_records(game: SevenUpFamily[Any, Any, Any], state: Any) -> list[Any]:
     """High, Low and Jack of a played deal read off its trick records, each point looked up in _POINTS by
     its reason, seat and the seat's side (what the tables of points by seat stand for)."""
-    reasons = seven_up_rules.Reason
+    reasons = seven_up_points.Reason
     n = len(state.hands)
     trump = state.trump
     points: list[Any] = []
 
     def point(reason: Any, seat: int, card: str) -> None:
-        points.append((seven_up_rules._POINTS[reason, seat, game.side_of(seat)], card))
+        points.append((seven_up_points._POINTS[reason, seat, game.side_of(seat)], card))
 
     if game.id == "california-jack":
         for reason, rank in ((reasons.high, "A"), (reasons.low, "2"), (reasons.jack, "J")):
@@ -2470,7 +2483,7 @@ def test_seven_up_play_choices_leave_the_trump_option_unread_only_where_it_chang
     for players in game.table_sizes():
         for seed in range(8):
             for state, _ in playout(game, players, seed, options):
-                if state.phase is not seven_up_rules.Phase.play:
+                if state.phase is not seven_up_points.Phase.play:
                     continue
                 seat = game.to_act(state)[0]
                 led = state.trick[0][1] if state.trick else None
@@ -2530,27 +2543,27 @@ def test_dealt_match_apply_is_game_apply(game_id: str) -> None:
 
 
 def test_updated_from_is_updated() -> None:
-    """updated_from (the fields read by the caller, the changes as a dict) makes what updated() made as
+    """updated_from (the changes as a dict) makes what updated() made as
     first written (model_copy's update without validation): same fields, same types, same set fields;
     it refuses an unknown name with updated()'s error."""
     for game_id in ("sevens", "my-ship-sails", "sjuan"):
         game = GAMES[game_id]
         for state, _ in islice(playout(game, min(game.table_sizes()), 3), 60):
             changes = {"phase": state.phase, "hands": [list(h) for h in reversed(state.hands)]}
-            made = updated_from(state, state.__dict__, changes)
+            made = updated_from(state, changes)
             expected = state.model_copy(update=changes)
             assert _typed_fields(made) == _typed_fields(expected)
             assert made.model_fields_set == expected.model_fields_set
             assert made.hands is changes["hands"] and state.hands is not made.hands
             with pytest.raises(TypeError, match=f"{type(state).__name__} has no field turns"):
-                updated_from(state, state.__dict__, {"turns": 1, "phase": state.phase})
+                updated_from(state, {"turns": 1, "phase": state.phase})
     # a model that leaves fields unset: a changed field is marked set, in a new set
     played = SevensEvent(type=SevensEventType.played, player=1, card="8H")
-    joined = updated_from(played, played.__dict__, {"joined": ["9H"]})
+    joined = updated_from(played, {"joined": ["9H"]})
     assert joined.model_fields_set == played.model_copy(update={"joined": ["9H"]}).model_fields_set
     assert "joined" not in played.model_fields_set
     with pytest.raises(TypeError, match="SevensEvent has no field jointed, plyer"):
-        updated_from(played, played.__dict__, {"jointed": [], "plyer": 2})
+        updated_from(played, {"jointed": [], "plyer": 2})
     with pytest.raises(TypeError, match="SevensEvent has no field plyer"):
         updated(played, plyer=2)
 

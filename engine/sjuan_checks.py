@@ -1,0 +1,155 @@
+"""Consistency checks of the Sjuan family: what makes a posted state impossible in play (RULINGS §1; the
+rules are :mod:`sevens_rules.engine.sjuan`, whose family class builds on :class:`SjuanChecks`)."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from operator import add
+from typing import Any, ClassVar
+
+from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.errors import IssueAt
+from sevens_rules.engine.game import (
+    bound_issues,
+    conservation_issues,
+    holds_deck_once,
+    length_issues,
+    seat_issues,
+)
+from sevens_rules.engine.match import MATCH_OVER_PHASE, PLAY_PHASE, DealtMatch, RecordCheck
+from sevens_rules.schema.sjuan import SJUAN_MATCH_TARGET as MATCH_TARGET
+from sevens_rules.schema.sjuan import SjuanEvent, SjuanFamilyState, SjuanMove, SjuanScore
+
+
+class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
+    """The checks a posted state of the Sjuan family goes through, on the family's hooks (defined by
+    :class:`~sevens_rules.engine.sjuan.SjuanFamily`, changed by each game)."""
+
+    has_stock: ClassVar[bool]
+
+    @abstractmethod
+    def stock(self, state: SjuanFamilyState) -> list[str]:
+        """The face-down stock (empty unless the game has one)."""
+
+    @abstractmethod
+    def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
+        """Issues unless the table's cards form the rows the game builds."""
+
+    @abstractmethod
+    def blocked(self, state: SjuanFamilyState) -> bool:
+        """Whether nobody holds a playable card."""
+
+    def state_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
+        # Every posted state comes through here: each field is read once (a model attribute read costs
+        # as much as several list operations), and issues are built only when something is wrong.
+        hands, table, chips, deals = state.hands, state.table, state.chips, state.deals
+        phase, turn, dealer = state.phase, state.turn, state.dealer
+        n = len(hands)
+        stock = self.stock(state) if self.has_stock else []
+        issues = (
+            []  # the common case, asked first without naming where each list is
+            if holds_deck_once([*hands, table, stock], FULL_DECK)
+            else conservation_issues(
+                [(("hands", i), h) for i, h in enumerate(hands)] + [(("table",), table), (("stock",), stock)],
+                FULL_DECK,
+            )
+        )
+        issues += length_issues(("chips",), chips, n)
+        # a seat passes at most once between two plays (a whole round of passes would mean nobody can
+        # play), so in a deal it pays at most one chip per card played plus one, and one for a short hand
+        issues += bound_issues(("chips",), chips, len(table) + 2, "one pass between two plays")
+        issues += seat_issues(("dealer",), dealer, n)
+        issues += seat_issues(("turn",), turn, n)
+        if issues:
+            return issues
+        in_play = phase is PLAY_PHASE
+        if deals:
+            expected_dealer = deals[0].dealer + len(deals) - (not in_play)
+            if dealer != expected_dealer % n:
+                issues.append(IssueAt(("dealer",), "the deal passes to the left after every deal"))
+        issues += self.table_issues(state)
+        issues += self.deal_history_issues(state)
+        deal_number = state.deal_number
+        if in_play:
+            if turn is None:
+                issues.append(IssueAt(("turn",), "a deal in play must have a seat to act"))
+            if len(deals) != deal_number - 1:
+                issues.append(IssueAt(("deals",), "a deal in play must follow exactly deal_number - 1 deals"))
+            for i, hand in enumerate(hands):
+                if not hand:
+                    issues.append(
+                        IssueAt(("hands", i), "an empty hand ends the deal; the phase cannot be 'play'")
+                    )
+            if not issues and self.blocked(state):
+                issues.append(IssueAt(("phase",), "nobody can play; the deal is over"))
+        else:
+            if turn is not None:
+                issues.append(IssueAt(("turn",), "no seat is to act once the deal is over"))
+            if len(deals) != deal_number:
+                issues.append(IssueAt(("deals",), "a finished deal must be the last of deal_number deals"))
+            elif [len(h) for h in hands] != deals[-1].cards_left:
+                issues.append(IssueAt(("deals", len(deals) - 1, "cards_left"), "does not match the hands"))
+        if not issues:
+            reached = (
+                bool(deals) and max(self.seat_totals(state)) >= MATCH_TARGET
+            )  # (every total is 0 before)
+            if reached != (phase is MATCH_OVER_PHASE):
+                issues.append(
+                    IssueAt(("phase",), "the match is over exactly when a total has reached 100 after a deal")
+                )
+        return issues
+
+    def deal_record_check(self, state: SjuanFamilyState) -> RecordCheck:
+        # A posted state carries up to 200 finished deals and every request checks them all: each check
+        # below computes what it compares once and builds an issue (and its path) only when one is found.
+        n = len(state.hands)
+        deals = state.deals
+        count_chips = state.options.chips_count
+        running = [0] * n
+
+        def check(index: int, clean: bool) -> list[IssueAt]:
+            nonlocal running
+            deal = deals[index]
+            cards_left, chips, penalties, winner = deal.cards_left, deal.chips, deal.penalties, deal.winner
+            path = ("deals", index)
+            issues: list[IssueAt] = []
+            # a per-seat list of the wrong length or a seat off the table, worded by the shared helpers
+            # (asked only when something is off: the common record is well formed)
+            seats_fit = len(cards_left) == len(chips) == len(penalties) == n and 0 <= deal.dealer < n
+            if not seats_fit or (winner is not None and not 0 <= winner < n):
+                for name, values in (("cards_left", cards_left), ("chips", chips), ("penalties", penalties)):
+                    issues += length_issues((*path, name), values, n)
+                issues += seat_issues((*path, "dealer"), deal.dealer, n)
+                issues += seat_issues((*path, "winner"), winner, n)
+            if issues or not clean:
+                return issues
+            left = sum(cards_left)
+            most_chips = len(FULL_DECK) - left + 1  # one per card played, plus one
+            if max(chips) > most_chips:
+                issues += bound_issues((*path, "chips"), chips, most_chips, "one pass between two plays")
+            if penalties != (list(map(add, cards_left, chips)) if count_chips else cards_left):
+                issues.append(IssueAt((*path, "penalties"), "must be cards left (+ chips when chips_count)"))
+            if deal.pot != sum(chips):
+                issues.append(IssueAt((*path, "pot"), "must be the sum of the chips paid"))
+            if (winner is None) != deal.blocked:
+                issues.append(
+                    IssueAt((*path, "blocked"), "a deal has a winner exactly when it is not blocked")
+                )
+            if winner is not None and cards_left[winner] != 0:
+                issues.append(IssueAt((*path, "winner"), "the winner must have emptied their hand"))
+            elif cards_left.count(0) > (winner is not None):
+                # an empty hand besides the winner's (whose hand is empty here): the deal ends the moment a
+                # hand is empty (this also bounds how many deals a match has)
+                issues.append(
+                    IssueAt((*path, "cards_left"), "only the winner's hand is empty when a deal ends")
+                )
+            if left > len(FULL_DECK) - 1:
+                issues.append(IssueAt((*path, "cards_left"), "at least one card was played in every deal"))
+            if deal.dealer != (deals[0].dealer + index) % n:
+                issues.append(IssueAt((*path, "dealer"), "the deal passes to the left after every deal"))
+            running = list(map(add, running, penalties))
+            if index < len(deals) - 1 and max(running) >= MATCH_TARGET:
+                issues.append(IssueAt(path, "the match ended at an earlier deal"))
+            return issues
+
+        return check
