@@ -95,23 +95,33 @@ def _layout(game: AnyGame, state: Any, seat: int) -> Scorer:
                 # free fan tan's first card sets the start rank: cards below it can never be played
                 start_rank = LOW_ACE.index(card[0])
                 return -sum(LOW_ACE.index(held[0]) < start_rank for held in hand) - 0.01 * start_rank
-            cards = beyond[card]
-            own = len(hand & cards)
-            return own - 0.3 * (len(cards) - own)
+            return _play_value(hand, beyond[card])
         if kind == "pass":
-            # moves are scored in the engine's order, plays before the pass: pass only when every play
-            # opens a row for the others alone and passes are to spare
-            return -2.5 if passes_left >= 2 else -100.0
+            return _pass_value(passes_left)
         return 0.0  # draw: the only move when it is legal
 
     return score
+
+
+def _play_value(hand: frozenset[str], opened: frozenset[str]) -> float:
+    """A play's value: the cards of its row it opens the way to, its own hand's counted for and the
+    others' (a third as much) against."""
+    own = len(hand & opened)
+    return own - 0.3 * (len(opened) - own)
+
+
+def _pass_value(passes_left: int) -> float:
+    """A pass's value. Moves are scored in the engine's order, plays before the pass: pass only when
+    every play opens a row for the others alone and passes are to spare."""
+    return -2.5 if passes_left >= 2 else -100.0
 
 
 SEVEN = LOW_ACE.index("7")
 
 
 def _layout_chooser(game: AnyGame) -> Chooser:
-    """:func:`_layout`'s choice without building a scorer per move: the same scores, the first best.
+    """:func:`_layout`'s choice without building a scorer per move: the same values
+    (:func:`_play_value`, :func:`_pass_value`), the first best.
     Only the free fan tan opening (its first card) goes through the scorer."""
     free = game.id == "free-fan-tan"
     sevens = game.id == "sevens"
@@ -128,11 +138,9 @@ def _layout_chooser(game: AnyGame) -> Chooser:
         for move in moves:
             kind = move.type
             if kind == "play":
-                cards = beyond[move.card]
-                own = len(hand & cards)
-                value = own - 0.3 * (len(cards) - own)
+                value = _play_value(hand, beyond[move.card])
             elif kind == "pass":
-                value = -2.5 if sevens and 3 - state.passes[seat] >= 2 else -100.0
+                value = _pass_value(3 - state.passes[seat] if sevens else 0)
             else:
                 value = 0.0
             if value > best_value:
