@@ -71,6 +71,8 @@ class HeadDeadline:
             self._head_bytes, self._head_tail = 0, b""
             if self._head_deadline is not None:
                 self._disarm_head_deadline()
+            if self.pipelined_head_too_large():
+                self._refuse_head()
             return
         self._head_bytes += len(data)
         self._head_tail = (self._head_tail + data)[-len(_HEAD_END) :]
@@ -79,6 +81,11 @@ class HeadDeadline:
             return
         if self._head_deadline is None:
             self._head_deadline = self.loop.call_later(self.header_timeout, self._head_timed_out)
+
+    def pipelined_head_too_large(self) -> bool:
+        """Whether the head of a request queued behind the running one, still arriving, is already over
+        the limit (a protocol that reads pipelined requests only after answering has none)."""
+        return False
 
     def _request_running(self) -> bool:
         return self.cycle is not None and not self.cycle.response_complete
@@ -142,61 +149,68 @@ if HAS_HTTPTOOLS:
         the head size checked on every request of a pipeline, and every unanswered request of a
         connection told when the client leaves.
 
+        :meth:`HeadDeadline.data_received` measures a head that arrives while no request runs, before
+        httptools reads it. A pipelined head (one that arrives behind a request not yet answered) is
+        measured here instead, from what httptools parsed of it: when it is complete
+        (:meth:`on_headers_complete`) and, while it is still arriving, after each chunk
+        (:meth:`pipelined_head_too_large`). A request that is not pipelined pays for neither.
+
         uvicorn marks only its latest request as disconnected when a connection is lost; with pipelined
         requests that is the last one queued, and the one running went on writing to the closed
         transport (a RuntimeError and two ERROR tracebacks). Here every request not yet answered is
         marked disconnected, so its answer is dropped, and logged as a 499 (:func:`mark_client_left`).
         """
 
-        _open_cycles: tuple[Any, ...] = ()
-        _message_head_bytes: int = 0
+        _earlier_cycles: tuple[Any, ...] = ()
+        """The requests a pipelined request was queued behind, until they are answered (uvicorn's
+        ``cycle`` is the latest request only)."""
+        _head_too_large: bool = False
 
-        def on_message_begin(self) -> None:
-            """Start counting the head of the next request (of a pipeline, maybe)."""
-            self._message_head_bytes = 0
-            super().on_message_begin()
-
-        def on_url(self, url: bytes) -> None:
-            """Count the request line towards the head's size."""
-            self._count_head(len(url))
-            super().on_url(url)
-
-        def on_header(self, name: bytes, value: bytes) -> None:
-            """Count a header towards the head's size."""
-            self._count_head(len(name) + len(value) + 4)
-            super().on_header(name, value)
-
-        def _count_head(self, size: int) -> None:
-            self._message_head_bytes += size
-            if self._message_head_bytes > self.max_head_bytes:
+        def on_headers_complete(self) -> None:
+            """Refuse a pipelined head over the limit; start or queue the request as uvicorn does."""
+            earlier = self.cycle
+            if earlier is None or earlier.response_complete:  # not pipelined: measured on arrival
+                super().on_headers_complete()
+                return
+            if _head_size(self.url, self.headers) > self.max_head_bytes:
                 # raised inside httptools' callback: uvicorn stops parsing and calls send_400_response
+                self._head_too_large = True
                 raise HeadTooLargeError
+            super().on_headers_complete()
+            self._earlier_cycles = (*(c for c in self._earlier_cycles if not c.response_complete), earlier)
+
+        def pipelined_head_too_large(self) -> bool:
+            """Whether a request that began behind the running one has an unfinished head over the limit
+            (uvicorn gives each request its own scope when it begins, and hands it to the request's cycle
+            when its head is complete)."""
+            return (
+                self.scope is not self.cycle.scope
+                and _head_size(self.url, self.headers) > self.max_head_bytes
+            )
 
         def send_400_response(self, msg: str) -> None:
             """The 431 problem when the head was too large; uvicorn's 400 otherwise."""
-            if self._message_head_bytes > self.max_head_bytes:
+            if self._head_too_large:
                 self._refuse_head()
                 return
             super().send_400_response(msg)
 
-        def on_headers_complete(self) -> None:
-            """Remember the request uvicorn starts or queues, until it is answered."""
-            super().on_headers_complete()
-            if self.cycle is not None:
-                self._open_cycles = (*(c for c in self._open_cycles if not c.response_complete), self.cycle)
-
         def connection_lost(self, exc: Exception | None) -> None:
             """Mark every request not yet answered as disconnected, not only uvicorn's latest."""
-            for cycle in self._open_cycles:
+            for cycle in self._earlier_cycles:
                 if not cycle.response_complete:
                     cycle.disconnected = True
                     cycle.message_event.set()
                     mark_client_left(cycle.scope)
-            self._open_cycles = ()
+            self._earlier_cycles = ()
             super().connection_lost(exc)
 
     class HeadTooLargeError(Exception):
-        """A request head passed :data:`MAX_HEAD_BYTES` while httptools was reading it."""
+        """A pipelined request head is larger than :data:`MAX_HEAD_BYTES`."""
+
+    def _head_size(url: bytes, headers: list[tuple[bytes, bytes]]) -> int:
+        """The size of a request head as httptools parsed it: the target and every header line."""
+        return len(url) + sum(len(name) + len(value) + 4 for name, value in headers)
 
     HTTP_PROTOCOL: type[asyncio.Protocol] = HeadTimeoutHttpToolsProtocol
 else:  # pragma: no cover -- httptools has no build for this platform

@@ -109,6 +109,19 @@ def test_a_large_head_after_a_pipelined_request_is_a_431(server: tuple[type, int
     assert answer.rindex(b"HTTP/1.1 431") < answer.index(b'"code":"request/head-too-large"')
 
 
+def test_an_unfinished_large_head_after_a_pipelined_request_is_a_431(server: tuple[type, int]) -> None:
+    if issubclass(server[0], HeadTimeoutH11Protocol):
+        pytest.skip("h11 reads a pipelined request only after answering the one before")
+    with socket.create_connection(("127.0.0.1", server[1]), timeout=WAIT_SECONDS) as connection:
+        # the second head, 2,000 header lines, never ends: it is refused while it is still arriving, not
+        # at the head deadline
+        connection.sendall(HEAD + b"\r\n" + HEAD + b"X-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n" * 2000)
+        answer = _read_all(connection)
+    statuses = re.findall(rb"HTTP/1\.1 (\d{3}) ", answer)
+    assert statuses in ([b"431"], [b"200", b"431"])
+    assert b'"code":"request/head-too-large"' in answer
+
+
 def test_a_client_that_pipelines_and_leaves_is_a_499_not_an_error(
     server: tuple[type, int], caplog: pytest.LogCaptureFixture
 ) -> None:
