@@ -22,7 +22,7 @@ from sevens_rules.api.docs import docs_routes
 from sevens_rules.api.examples import sealed_examples, with_examples
 from sevens_rules.api.graphql import build_schema
 from sevens_rules.api.graphql_http import GraphQLEndpoint
-from sevens_rules.api.limits import BodyLimitMiddleware, Settings, SettingsError
+from sevens_rules.api.limits import BodyReader, Settings, SettingsError
 from sevens_rules.api.match_store import MatchStore, store_from_setting
 from sevens_rules.api.openapi import openapi_document, openapi_json
 from sevens_rules.api.operations import all_operations
@@ -189,10 +189,11 @@ def create_app(
 ) -> Service:
     """Build the application from settings and sealing keys (by default read from the environment).
 
-    From the outside in: :class:`Service` (the access middleware), CORS when configured, the body
-    limits, :class:`DirectRoutes` for the operations, then Starlette's exception middleware (404 and
-    405 as problems) and router for everything else. A malformed ``RULES_SEAL_KEYS`` stops the process
-    with one line saying what is wrong.
+    From the outside in: :class:`Service` (the access middleware), CORS when configured,
+    :class:`DirectRoutes` for the operations (which read their bodies through one
+    :class:`~sevens_rules.api.limits.BodyReader`, the body limits), then Starlette's exception middleware
+    (404 and 405 as problems) and router for everything else. A malformed ``RULES_SEAL_KEYS`` stops the
+    process with one line saying what is wrong.
     """
     settings = settings or Settings.from_env()
     if keyring is None:
@@ -208,8 +209,10 @@ def create_app(
             else None
         )
     schema = build_schema(settings, keyring, store)
-    graphql = GraphQLEndpoint(schema, store_fields=store is not None)
-    operation_routes = [Route(GRAPHQL_PATH, graphql, methods=["POST"]), *routes(keyring, store)]
+    # the endpoints that take a body read it within the body limits
+    body = BodyReader(settings.max_body_bytes, timeout=settings.body_timeout)
+    graphql = GraphQLEndpoint(schema, body, store_fields=store is not None)
+    operation_routes = [Route(GRAPHQL_PATH, graphql, methods=["POST"]), *routes(body, keyring, store)]
     router = Router(
         routes=[
             *operation_routes,
@@ -224,9 +227,7 @@ def create_app(
     )
     # the operations by their exact paths (see DirectRoutes), then the router
     direct = DirectRoutes(ExceptionMiddleware(router, handlers={HTTPException: http_error}), operation_routes)
-    stack: ASGIApp = BodyLimitMiddleware(
-        direct, max_bytes=settings.max_body_bytes, timeout=settings.body_timeout
-    )
+    stack: ASGIApp = direct
     if settings.cors_origins:
         stack = CORSMiddleware(
             stack,

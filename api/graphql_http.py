@@ -23,8 +23,9 @@ from strawberry.types.graphql import OperationType
 from sevens_rules.api.context import current_request
 from sevens_rules.api.graphql import ServiceSchema
 from sevens_rules.api.graphql_limits import DocumentOverLimitError
+from sevens_rules.api.limits import BodyReader
 from sevens_rules.api.problems import problem
-from sevens_rules.api.rest import JSON_CONTENT_TYPE, header, is_json, problem_response, read_body
+from sevens_rules.api.rest import JSON_CONTENT_TYPE, header, is_json, problem_response
 from sevens_rules.schema.common import MAX_LISTED_ISSUES, Issue, Problem
 
 MAX_MESSAGE_CHARS = 300
@@ -66,8 +67,10 @@ class GraphQLEndpoint:
     again and again (bench/README.md, "GraphQL caches").
     """
 
-    def __init__(self, schema: ServiceSchema, store_fields: bool = False) -> None:
+    def __init__(self, schema: ServiceSchema, body: BodyReader, store_fields: bool = False) -> None:
         self.schema = schema
+        self.body = body
+        """Reads the request body within the body limits."""
         self.store_fields = store_fields
         """Whether sealed fields ask a match store (then documents naming one run in a worker thread)."""
         self.documents = schema.documents
@@ -85,12 +88,15 @@ class GraphQLEndpoint:
         return self._standard
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        body = await self.body.read(scope, receive, send)
+        if body is None:  # refused (413, 408) or the client left
+            return
         if not is_json(header(scope, b"content-type")):
             refused = problem(415, "request/unsupported-media-type", "Send the body as application/json.")
             await problem_response(refused)(scope, receive, send)
             return
         try:
-            query, variables, operation_name = _graphql_request(await read_body(receive))
+            query, variables, operation_name = _graphql_request(body)
             if self.documents.is_quick(query, operation_name) and not self._sealed(query):
                 payload = self._respond(query, variables, operation_name)
             else:

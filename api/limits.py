@@ -1,5 +1,6 @@
-"""Request limits: the settings read (and checked) from the environment, and the middleware that bounds
-each request body in size (413) and in time (408) and answers a client that leaves mid-body quietly."""
+"""Request limits: the settings read (and checked) from the environment, and the reader through which every
+endpoint that takes a body reads it, bounded in size (413) and in time (408), a client that leaves mid-body
+answered quietly."""
 
 from __future__ import annotations
 
@@ -11,8 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from starlette.requests import ClientDisconnect
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from sevens_rules.api.context import current_request
 from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE, dump, problem
@@ -189,10 +189,6 @@ def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     )
 
 
-class BodyTooLargeError(Exception):
-    """Raised inside ``receive`` once the body passes the cap."""
-
-
 class BodyTimeoutError(Exception):
     """Raised inside ``receive`` when the body has not fully arrived in time."""
 
@@ -262,21 +258,24 @@ class BodyDeadlines:
             self._arm(min(self._waiting.values()))
 
 
-class BodyLimitMiddleware:
-    """Bound every request body: over ``max_bytes`` (by Content-Length or while streaming) is a 413
+class BodyReader:
+    """Reads a request's whole body: over ``max_bytes`` (by Content-Length or while streaming) is a 413
     problem, not complete within ``timeout`` seconds a 408 problem; both close the connection. A client
-    that disconnects mid-body is no error: its request's access line says so (status 499, at INFO)."""
+    that disconnects mid-body is no error: its request's access line says so (status 499, at INFO).
 
-    def __init__(self, app: ASGIApp, max_bytes: int, timeout: float = BODY_TIMEOUT_SECONDS) -> None:
-        self.app = app
+    The endpoints that take a body (the REST operations and GraphQL) read it here, before they answer
+    anything; a route that reads no body has nothing to bound (uvicorn stops reading a body nobody takes
+    once its buffer is full). A middleware around every request would wrap each request's ``receive`` and
+    ``send`` to learn the same (bench/README.md, "Counting instructions instead of seconds").
+    """
+
+    def __init__(self, max_bytes: int, timeout: float = BODY_TIMEOUT_SECONDS) -> None:
         self.max_bytes = max_bytes
         self.timeout = timeout
         self._deadlines: BodyDeadlines | None = None
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def read(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
+        """The whole body; None when the request has been answered here (413, 408) or its client left."""
         for name, value in scope["headers"]:
             if name == b"content-length":
                 try:
@@ -284,51 +283,37 @@ class BodyLimitMiddleware:
                 except ValueError:
                     too_large = False
                 if too_large:
-                    await self._refuse(send, 413, "request/too-large", self._too_large_detail())
-                    return
-        received = 0
-        started = body_done = False
+                    await self._refuse(send, 413, "request/too-large", too_large_detail(self.max_bytes))
+                    return None
         loop = asyncio.get_running_loop()
         deadlines = self._deadlines
         if deadlines is None or deadlines.loop is not loop:  # the first request, or another loop (tests)
             deadlines = self._deadlines = BodyDeadlines(loop)
         deadline = loop.time() + self.timeout
-
-        async def limited_receive() -> Message:
-            nonlocal received, body_done
-            if body_done:  # only the body is timed; later receives wait for a disconnect
-                return await receive()
-            message = await deadlines.receive(deadline, receive)
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise BodyTooLargeError
-                body_done = not message.get("more_body", False)
-            return message
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except BodyTooLargeError:
-            if not started:
-                await self._refuse(send, 413, "request/too-large", self._too_large_detail())
-        except BodyTimeoutError:
-            if not started:
+        chunks: list[bytes] = []
+        received = 0
+        while True:
+            try:
+                message = await deadlines.receive(deadline, receive)
+            except BodyTimeoutError:
                 detail = f"The request body did not arrive within {self.timeout:g} seconds."
                 await self._refuse(send, 408, "request/timeout", detail)
-        except ClientDisconnect:
-            # not an error: the access line records it (status 499, at INFO), with no traceback
-            request = current_request.get()
-            if request is not None:
-                request.client_left()
-
-    def _too_large_detail(self) -> str:
-        return too_large_detail(self.max_bytes)
+                return None
+            if message["type"] == "http.request":
+                chunk = message.get("body", b"")
+                received += len(chunk)
+                if received > self.max_bytes:
+                    await self._refuse(send, 413, "request/too-large", too_large_detail(self.max_bytes))
+                    return None
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+            elif message["type"] == "http.disconnect":
+                # not an error: the access line records it (status 499, at INFO), with no traceback
+                request = current_request.get()
+                if request is not None:
+                    request.client_left()
+                return None
 
     async def _refuse(self, send: Send, status: int, code: str, detail: str) -> None:
         body = dump(problem(status, code, detail))

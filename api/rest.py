@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import CoroutineType
 
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from sevens_rules.api.limits import BodyReader
 from sevens_rules.api.match_store import MatchStore
 from sevens_rules.api.operations import Operation, all_operations, games_response
 from sevens_rules.api.problems import (
@@ -51,14 +52,18 @@ class OperationEndpoint:
     ``Response`` writes them).
     """
 
-    def __init__(self, op: Operation) -> None:
+    def __init__(self, op: Operation, body: BodyReader) -> None:
         self.answer = runner(op, op.path)
+        self.body = body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        body = await self.body.read(scope, receive, send)
+        if body is None:  # refused (413, 408) or the client left
+            return
         if not is_json(header(scope, b"content-type")):
             await problem_response(unsupported_media_type())(scope, receive, send)
             return
-        result = self.answer(await read_body(receive))
+        result = self.answer(body)
         if type(result) is CoroutineType:  # a sealed operation asking the match store
             result = await result
         if isinstance(result, Problem):
@@ -82,29 +87,16 @@ def header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-async def read_body(receive: Receive) -> bytes:
-    """The whole request body (raises ``ClientDisconnect`` when the client left, as Starlette does)."""
-    chunks = []
-    while True:
-        message = await receive()
-        if message["type"] == "http.request":
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-        elif message["type"] == "http.disconnect":
-            raise ClientDisconnect()
-
-
 async def list_games(request: Request) -> Response:
     """``GET /v1/games``: every game with its players, options and dynamics."""
     return Response(dump(games_response()), media_type=JSON_MEDIA_TYPE)
 
 
-def routes(keyring: Keyring | None = None, store: MatchStore | None = None) -> list[Route]:
-    """Every REST route (the sealed ones use ``keyring`` and ``store``)."""
+def routes(body: BodyReader, keyring: Keyring | None = None, store: MatchStore | None = None) -> list[Route]:
+    """Every REST route, reading bodies with ``body`` (the sealed ones use ``keyring`` and ``store``)."""
     result = [Route("/v1/games", list_games, methods=["GET"])]
     result += [
-        Route(op.path, OperationEndpoint(op), methods=["POST"], name=op.operation_id)
+        Route(op.path, OperationEndpoint(op, body), methods=["POST"], name=op.operation_id)
         for op in all_operations(keyring, store)
     ]
     return result

@@ -2,7 +2,7 @@
 
 uvicorn closes idle keep-alive connections, but does not time a request head that arrives slowly (or
 never), and with httptools does not bound its size. :class:`HeadDeadline` adds both; the body is timed by
-:class:`~sevens_rules.api.limits.BodyLimitMiddleware`, so every phase of a request has a deadline. The
+:class:`~sevens_rules.api.limits.BodyReader`, so every phase of a request has a deadline. The
 other server options (keep-alive, graceful shutdown) are in ``sevens_rules.__main__.server_options``.
 """
 
@@ -33,7 +33,7 @@ class HeadDeadline:
     so a head sent a byte at a time (or a new connection that sends nothing) was never timed. The clock
     here starts when the connection opens, and again when a chunk leaves a head unfinished; it closes
     the connection if no request is running by then (a running request's body has its own deadline, in
-    :class:`~sevens_rules.api.limits.BodyLimitMiddleware`). A head that arrives whole, the usual case,
+    :class:`~sevens_rules.api.limits.BodyReader`). A head that arrives whole, the usual case,
     starts no clock at all.
     """
 
