@@ -45,12 +45,13 @@ from sevens_rules.engine.sjuan_position import (
     NEXT_DEAL,
     PASS,
     PLAY_PHASE,
+    POSITIONS,
     RANK_ROW,
     SEVEN_OF_HEARTS,
     SEVENS,
     SUIT_SIZE,
-    SUITS,
     DealResult,
+    SjuanMatch,
     SjuanPosition,
     bits_of,
     card_codes,
@@ -59,7 +60,7 @@ from sevens_rules.engine.sjuan_position import (
     penalty_totals,
     read_position,
     remember,
-    remembered,
+    write_move,
     write_state,
 )
 from sevens_rules.schema.common import MAX_SEATS, GameModels, Outcome
@@ -229,8 +230,8 @@ class SjuanFamily(SjuanChecks):
         hands = tuple(map(card_set, deal_round_robin(cards, players, (dealer + 1) % players, counts)))
         largest = max(counts)
         chips = tuple(1 if count < largest else 0 for count in counts)
+        match = SjuanMatch(players, dealer, deal_number, deals, totals, options, seeding, commitment)
         return SjuanPosition(
-            players,
             hands,
             (),
             0,
@@ -238,13 +239,7 @@ class SjuanFamily(SjuanChecks):
             chips,
             self.first_turn(hands, dealer),
             PLAY_PHASE,
-            dealer,
-            deal_number,
-            deals,
-            totals,
-            options,
-            seeding,
-            commitment,
+            match,
         )
 
     # ---- to act and legal moves ------------------------------------------------------------------
@@ -256,97 +251,113 @@ class SjuanFamily(SjuanChecks):
         if turn is not None:
             return [turn]
         if position.phase is DEAL_OVER_PHASE:
-            return [(position.dealer + 1) % position.players]
+            match = position.match
+            return [(match.dealer + 1) % match.players]
         return []
 
     def position_moves(self, position: SjuanPosition, seat: int) -> list[int]:
         """The move codes of ``seat``, the seat to act, in a stable order: ``next_deal`` between deals,
         else the plays of the playable cards it holds (lowest card first), else a draw while there is a
         stock, else a pass."""
-        if position.phase is DEAL_OVER_PHASE:
+        if position.turn is None:  # between deals (the one seat to act deals next)
             return [NEXT_DEAL]
-        plays = position.hands[seat] & self.playable_set(position)
-        if plays:
-            return bits_of(plays)
-        return [DRAW] if position.stock else [PASS]
+        listed = position.listed
+        if listed is None:
+            plays = position.hands[seat] & self.playable_set(position)
+            listed = bits_of(plays) if plays else [DRAW] if position.stock else [PASS]
+            position.listed = listed
+        return list(listed)
 
     # ---- resolve ---------------------------------------------------------------------------------
 
     def position_apply(self, position: SjuanPosition, move: int) -> SjuanPosition:
         """The position after ``move``, a move code :meth:`position_moves` listed for the seat to act."""
-        if move == NEXT_DEAL:
-            players = position.players
-            return self.deal_position(
-                players,
-                position.options,
-                position.seeding,
-                position.commitment,
-                (position.dealer + 1) % players,
-                position.deal_number + 1,
-                None,
-                position.deals,
-                position.totals,
+        if move < PASS:  # a play (the commonest move)
+            player: int = position.turn  # type: ignore[assignment]  # (a seat is to act in a deal)
+            hands = list(position.hands)
+            hand = hands[player] = hands[player] & ~(1 << move)
+            after = SjuanPosition(
+                tuple(hands),
+                (*position.table, move),
+                position.on_table | 1 << move,
+                position.stock,
+                position.chips,
+                (player + 1) % len(hands),
+                PLAY_PHASE,
+                position.match,
             )
-        player = cast(int, position.turn)
-        following = (player + 1) % position.players
+            if not hand:
+                return _end_deal(after, winner=player)
+            if self.is_blocked(after):
+                return _end_deal(after, winner=None)
+            return after
         if move == PASS:
+            player = position.turn  # type: ignore[assignment]
             chips = list(position.chips)
             chips[player] += 1
-            return _moved(
-                position, position.hands, position.table, position.on_table, tuple(chips), following
+            return SjuanPosition(
+                position.hands,
+                position.table,
+                position.on_table,
+                position.stock,
+                tuple(chips),
+                (player + 1) % len(chips),
+                PLAY_PHASE,
+                position.match,
             )
         if move == DRAW:
-            return self._draw(position, player, following)
-        hands = list(position.hands)
-        hand = hands[player] = hands[player] & ~(1 << move)
-        after = _moved(
-            position,
-            tuple(hands),
-            (*position.table, move),
-            position.on_table | 1 << move,
-            position.chips,
-            following,
+            return self._draw(position)
+        match = position.match
+        players = match.players
+        return self.deal_position(
+            players,
+            match.options,
+            match.seeding,
+            match.commitment,
+            (match.dealer + 1) % players,
+            match.deal_number + 1,
+            None,
+            match.deals,
+            match.totals,
         )
-        if not hand:
-            return _end_deal(after, winner=player)
-        if self.is_blocked(after):
-            return _end_deal(after, winner=None)
-        return after
 
-    def _draw(self, position: SjuanPosition, player: int, following: int) -> SjuanPosition:
-        """``player`` draws the top card of the stock: they keep the turn when it is playable (asked of the
-        position after the draw: on an empty table a drawn 7H may open), or while they draw until they can
-        play and the stock lasts."""
+    def _draw(self, position: SjuanPosition) -> SjuanPosition:
+        """The seat to act draws the top card of the stock: they keep the turn when it is playable (asked
+        of the position after the draw: on an empty table a drawn 7H may open), or while they draw until
+        they can play and the stock lasts."""
+        player: int = position.turn  # type: ignore[assignment]  # (a seat is to act in a deal)
         stock = position.stock
         drawn = stock[0]
         hands = list(position.hands)
         hands[player] |= 1 << drawn
         after = SjuanPosition(
-            position.players,
             tuple(hands),
             position.table,
             position.on_table,
             stock[1:],
             position.chips,
-            following,
+            (player + 1) % len(hands),
             PLAY_PHASE,
-            position.dealer,
-            position.deal_number,
-            position.deals,
-            position.totals,
-            position.options,
-            position.seeding,
-            position.commitment,
+            position.match,
         )
         if self.playable_set(after) >> drawn & 1 or (
-            len(stock) > 1 and self.draws_until_playable(position.options)
+            len(stock) > 1 and self.draws_until_playable(position.match.options)
         ):
-            return _moved(after, after.hands, after.table, after.on_table, after.chips, player)
+            return SjuanPosition(
+                after.hands,
+                after.table,
+                after.on_table,
+                after.stock,
+                after.chips,
+                player,
+                PLAY_PHASE,
+                after.match,
+            )
         return after
 
     def position_outcome(self, position: SjuanPosition) -> Outcome:
         """Whether the match is over, its winners (the lowest totals) and each seat's total and place."""
-        totals = position.totals
+        totals = position.match.totals
         over = position.phase is MATCH_OVER_PHASE
         winners = self.match_winners(position, totals) if over else []
         return standings(totals, winners, over, self.lowest_total_wins)
@@ -355,10 +366,11 @@ class SjuanFamily(SjuanChecks):
 
     def position(self, state: SjuanFamilyState) -> SjuanPosition:
         """The position of a checked ``state`` (remembered for the states the engine wrote)."""
-        known = remembered(state)
-        if known is None:
-            known = read_position(state, self.stock(state))
-            remember(state, known)
+        entry = POSITIONS.get(id(state))
+        if entry is not None and entry[0] is state:
+            return entry[1]
+        known = read_position(state, self.stock(state))
+        remember(state, known)
         return known
 
     def state_of(
@@ -383,7 +395,8 @@ class SjuanFamily(SjuanChecks):
             before = None
         else:
             earlier = self.position(previous)
-            deals, totals, commitment = earlier.deals, earlier.totals, earlier.commitment
+            match = earlier.match
+            deals, totals, commitment = match.deals, match.totals, match.commitment
             before = (previous, earlier)
         position = self.deal_position(
             players,
@@ -403,6 +416,14 @@ class SjuanFamily(SjuanChecks):
         if deck is None:
             return _NEXT_DEALS[player]
         return SjuanMove(type=SjuanMoveType.next_deal, player=player, deck=deck)
+
+    def wire_move(self, seat: int, move: int) -> SjuanMove:
+        """The wire move of ``seat``'s move code ``move`` (as the move list shows it)."""
+        return _WIRE_MOVES[seat][move]
+
+    def move_code(self, move: SjuanMove) -> int | None:
+        """The code of a wire move (None: a play naming no card, which is never legal)."""
+        return _move_code(move)
 
     def to_act(self, state: SjuanFamilyState) -> list[int]:
         return self.position_to_act(self.position(state))
@@ -427,9 +448,13 @@ class SjuanFamily(SjuanChecks):
         self, state: SjuanFamilyState, move: SjuanMove
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
         position = self.position(state)
-        code = cast(int, _move_code(move))
+        code: int = _move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
         after = self.position_apply(position, code)
-        written = self.state_of(after, (state, position))
+        if after.match is position.match:  # the deal goes on: only what the move changed is written
+            written = write_move(after, state, position, self.has_stock)
+            remember(written, after)
+        else:
+            written = self.state_of(after, (state, position))
         player = move.player
         if code == PASS:
             return written, [_PASSED[player]]
@@ -437,9 +462,10 @@ class SjuanFamily(SjuanChecks):
             return written, [_DREW[player][FULL_DECK[position.stock[0]]]]
         events = [_PLAYED[player][FULL_DECK[code]]]
         if after.phase is not PLAY_PHASE:
-            events.append(updated(_DEAL_ENDED, player=after.deals[-1].winner, deal=written.deals[-1]))
+            match = after.match
+            events.append(updated(_DEAL_ENDED, player=match.deals[-1].winner, deal=written.deals[-1]))
             if after.phase is MATCH_OVER_PHASE:
-                winners = best_seats(after.totals, lowest=True)
+                winners = best_seats(match.totals, lowest=True)
                 events.append(_event(SjuanEventType.match_ended, winners=winners))
         return written, events
 
@@ -498,44 +524,26 @@ class SjuanFamily(SjuanChecks):
         )
 
 
-def _moved(
-    position: SjuanPosition,
-    hands: tuple[int, ...],
-    table: tuple[int, ...],
-    on_table: int,
-    chips: tuple[int, ...],
-    turn: int,
-) -> SjuanPosition:
-    """``position`` in play after a move that changed (at most) these fields."""
-    return SjuanPosition(
-        position.players,
-        hands,
-        table,
-        on_table,
-        position.stock,
-        chips,
-        turn,
-        PLAY_PHASE,
-        position.dealer,
-        position.deal_number,
-        position.deals,
-        position.totals,
-        position.options,
-        position.seeding,
-        position.commitment,
-    )
-
-
 def _end_deal(position: SjuanPosition, winner: int | None) -> SjuanPosition:
     """``position`` with its deal over: the deal recorded (cards left, chips, penalties: cards left, plus
     chips when they count), nobody to act, and the match over once a total reaches the target."""
+    match = position.match
     cards_left = tuple(hand.bit_count() for hand in position.hands)
     chips = position.chips
-    penalties = tuple(map(add, cards_left, chips)) if position.options.chips_count else cards_left
-    totals = tuple(map(add, position.totals, penalties))
-    deal = DealResult(position.deal_number, position.dealer, winner, cards_left, chips, penalties)
+    penalties = tuple(map(add, cards_left, chips)) if match.options.chips_count else cards_left
+    totals = tuple(map(add, match.totals, penalties))
+    deal = DealResult(match.deal_number, match.dealer, winner, cards_left, chips, penalties)
+    recorded = SjuanMatch(
+        match.players,
+        match.dealer,
+        match.deal_number,
+        (*match.deals, deal),
+        totals,
+        match.options,
+        match.seeding,
+        match.commitment,
+    )
     return SjuanPosition(
-        position.players,
         position.hands,
         position.table,
         position.on_table,
@@ -543,13 +551,7 @@ def _end_deal(position: SjuanPosition, winner: int | None) -> SjuanPosition:
         chips,
         None,
         MATCH_OVER_PHASE if max(totals) >= MATCH_TARGET else DEAL_OVER_PHASE,
-        position.dealer,
-        position.deal_number,
-        (*position.deals, deal),
-        totals,
-        position.options,
-        position.seeding,
-        position.commitment,
+        recorded,
     )
 
 
@@ -624,12 +626,12 @@ class FreeFanTan(SjuanFamily):
         if not table:
             return ALL_CARDS
         up = (table << 1) & _NOT_ACES  # the card above each card, but none above a King
-        if cast(FreeFanTanOptions, position.options).wrap:
+        options: FreeFanTanOptions = position.match.options  # type: ignore[assignment]  # (this game's)
+        if options.wrap:
             up |= (table & KINGS) >> (SUIT_SIZE - 1)  # the Ace of its suit above a King
-        start = RANK_ROW[position.table[0] % SUIT_SIZE]
-        for suit in SUITS:
-            if not table & suit:  # a suit not started yet starts at the start rank
-                up |= start & suit
+        # every row starts at the start rank, so a suit has started exactly when its card of that rank is
+        # on the table: the start rank's cards not on the table start the other suits
+        up |= RANK_ROW[position.table[0] % SUIT_SIZE]
         return up & ~table
 
     def is_blocked(self, position: SjuanPosition) -> bool:
