@@ -131,7 +131,11 @@ class PositionRules(Protocol[PositionT]):
         """The seats that may move; none once the match is over."""
 
     def position_moves(self, position: PositionT, seat: int) -> list[int]:
-        """The move codes of ``seat``, a seat to act, in the order of the wire move list."""
+        """The move codes of ``seat``, a seat to act, in the order of the wire move list (a list the
+        caller does not change)."""
+
+    def position_moves_to_act(self, position: PositionT) -> list[int]:
+        """The move codes of every seat to act, seat by seat (none once the match is over)."""
 
     def position_apply(self, position: PositionT, move: int) -> PositionT:
         """The position after ``move``, a code :meth:`position_moves` listed."""
@@ -191,14 +195,12 @@ class PositionSimulation(Generic[PositionT]):
         return self.rules.position_to_act(self.position)
 
     def legal_moves(self, player: int | None = None) -> list[int]:
-        """The move codes of ``player`` (none for a seat not to act), or of every seat to act."""
+        """The move codes of ``player`` (none for a seat not to act), or of every seat to act; a list the
+        caller does not change (a game may keep it with the position)."""
         rules, position = self.rules, self.position
-        seats = rules.position_to_act(position)
-        if player is not None:
-            return rules.position_moves(position, player) if player in seats else []
-        if len(seats) == 1:  # one seat to act (every step of most games)
-            return rules.position_moves(position, seats[0])
-        return [move for seat in seats for move in rules.position_moves(position, seat)]
+        if player is None:
+            return rules.position_moves_to_act(position)
+        return rules.position_moves(position, player) if player in rules.position_to_act(position) else []
 
     def apply(self, move: int) -> None:
         """Play ``move``, a code :meth:`legal_moves` listed for the current position (unchecked)."""

@@ -18,6 +18,7 @@ Decisions where the rulings are silent (also in the README):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from operator import add
 from typing import ClassVar, cast
 
@@ -221,15 +222,9 @@ class SjuanFamily(SjuanChecks):
     ) -> SjuanPosition:
         """A freshly dealt deal: from ``deck`` (top first), or from the seeded shuffle of the deal."""
         cards = list(deck) if deck is not None else seeding.shuffled(FULL_DECK, self.id, deal_number)
-        if self.has_stock:
-            counts = [self.hand_size(options)] * players
-        else:
-            counts = [52 // players + (1 if i < 52 % players else 0) for i in range(players)]
-            # counts are by position from the dealer's left; turn them into counts by seat
-            counts = [counts[(seat - dealer - 1) % players] for seat in range(players)]
+        hand_size = self.hand_size(options) if self.has_stock else 0
+        counts, chips = _hand_counts(players, dealer, hand_size)
         hands = tuple(map(card_set, deal_round_robin(cards, players, (dealer + 1) % players, counts)))
-        largest = max(counts)
-        chips = tuple(1 if count < largest else 0 for count in counts)
         match = SjuanMatch(players, dealer, deal_number, deals, totals, options, seeding, commitment)
         return SjuanPosition(
             hands,
@@ -258,15 +253,26 @@ class SjuanFamily(SjuanChecks):
     def position_moves(self, position: SjuanPosition, seat: int) -> list[int]:
         """The move codes of ``seat``, the seat to act, in a stable order: ``next_deal`` between deals,
         else the plays of the playable cards it holds (lowest card first), else a draw while there is a
-        stock, else a pass."""
+        stock, else a pass. The list is the position's own (kept for the next question): not to be
+        changed."""
         if position.turn is None:  # between deals (the one seat to act deals next)
             return [NEXT_DEAL]
         listed = position.listed
         if listed is None:
-            plays = position.hands[seat] & self.playable_set(position)
+            playable = position.playable
+            if playable is None:
+                playable = self.playable_set(position)
+            plays = position.hands[seat] & playable
             listed = bits_of(plays) if plays else [DRAW] if position.stock else [PASS]
             position.listed = listed
-        return list(listed)
+        return listed
+
+    def position_moves_to_act(self, position: SjuanPosition) -> list[int]:
+        """The move codes of the seat to act (one seat acts at a time; none once the match is over)."""
+        turn = position.turn
+        if turn is not None:
+            return self.position_moves(position, turn)
+        return [NEXT_DEAL] if position.phase is DEAL_OVER_PHASE else []
 
     # ---- resolve ---------------------------------------------------------------------------------
 
@@ -555,6 +561,21 @@ def _end_deal(position: SjuanPosition, winner: int | None) -> SjuanPosition:
     )
 
 
+@cache
+def _hand_counts(players: int, dealer: int, hand_size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The cards dealt to each seat and the chip each short hand pays: ``hand_size`` each (a game with a
+    stock), else the whole deck one at a time from the dealer's left, the first seats taking one more
+    when it does not come out even. Made once per table size and dealer."""
+    if hand_size:
+        counts = [hand_size] * players
+    else:
+        counts = [52 // players + (1 if i < 52 % players else 0) for i in range(players)]
+        # counts are by position from the dealer's left; turn them into counts by seat
+        counts = [counts[(seat - dealer - 1) % players] for seat in range(players)]
+    largest = max(counts)
+    return tuple(counts), tuple(1 if count < largest else 0 for count in counts)
+
+
 def _move_code(move: SjuanMove) -> int | None:
     """The code of a wire move (None: a play naming no card, which is never legal)."""
     if move.type is PLAY:
@@ -637,7 +658,10 @@ class FreeFanTan(SjuanFamily):
     def is_blocked(self, position: SjuanPosition) -> bool:
         # Nobody holds a playable card exactly when there is no next card at all: free fan tan has no
         # stock, so every card off the table is in a hand, and a next card is never on the table.
-        return bool(position.on_table) and not self.playable_set(position)
+        if not position.on_table:
+            return False
+        playable = position.playable = self.playable_set(position)
+        return not playable
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         if not state.table:

@@ -99,7 +99,18 @@ class SjuanPosition:
     position and reads a dozen fields. The fields a move never changes sit in :class:`SjuanMatch`, so a
     move copies eight fields, not fifteen."""
 
-    __slots__ = ("chips", "hands", "listed", "match", "on_table", "phase", "stock", "table", "turn")
+    __slots__ = (
+        "chips",
+        "hands",
+        "listed",
+        "match",
+        "on_table",
+        "phase",
+        "playable",
+        "stock",
+        "table",
+        "turn",
+    )
 
     def __init__(
         self,
@@ -126,17 +137,21 @@ class SjuanPosition:
         """The seat to act while a deal is played; None between deals and once the match is over."""
         self.phase = phase
         self.match = match
+        self.playable: int | None = None
+        """The playable cards once a rule has asked (a memo: free fan tan asks after every play whether the
+        deal is blocked, then lists the next seat's moves)."""
         self.listed: list[int] | None = None
         """The move codes of the seat to act once asked (a memo: the wire API lists a state's moves, then
         checks a move against them on the same state)."""
 
 
 def card_set(cards: Sequence[str]) -> int:
-    """The set of ``cards``."""
-    bits = 0
-    for card in cards:
-        bits |= 1 << CARD_INDEX[card]
-    return bits
+    """The set of ``cards``, distinct cards (as every list of a checked state or deck holds): their bits
+    added up without a Python loop."""
+    return sum(map(_CARD_BIT.__getitem__, cards))
+
+
+_CARD_BIT = {card: 1 << index for index, card in enumerate(FULL_DECK)}
 
 
 def card_codes(cards: Sequence[str]) -> tuple[int, ...]:
@@ -146,6 +161,8 @@ def card_codes(cards: Sequence[str]) -> tuple[int, ...]:
 
 def bits_of(cards: int) -> list[int]:
     """The codes of a set of cards, lowest first (canonical order)."""
+    if not cards & (cards - 1):  # none or one card (common, and a loop of one turn is slower)
+        return [cards.bit_length() - 1] if cards else []
     codes = []
     while cards:
         lowest = cards & -cards
