@@ -143,6 +143,9 @@ class PositionRules(Protocol[PositionT]):
     def position_outcome(self, position: PositionT) -> Outcome:
         """As :meth:`Game.outcome`."""
 
+    def position_totals(self, position: PositionT) -> list[int]:
+        """Each seat's match total so far (as :meth:`Game.seat_totals`)."""
+
     def wire_move(self, seat: int, move: int) -> Any:
         """The wire move of ``seat``'s move code ``move``."""
 

@@ -368,6 +368,10 @@ class SjuanFamily(SjuanChecks):
         winners = self.match_winners(position, totals) if over else []
         return standings(totals, winners, over, self.lowest_total_wins)
 
+    def position_totals(self, position: SjuanPosition) -> list[int]:
+        """Each seat's penalty total over the finished deals."""
+        return list(position.match.totals)
+
     # ---- the wire side: a state's position, and the state of a position --------------------------
 
     def position(self, state: SjuanFamilyState) -> SjuanPosition:
