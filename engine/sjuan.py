@@ -251,28 +251,31 @@ class SjuanFamily(SjuanChecks):
         return []
 
     def position_moves(self, position: SjuanPosition, seat: int) -> list[int]:
-        """The move codes of ``seat``, the seat to act, in a stable order: ``next_deal`` between deals,
-        else the plays of the playable cards it holds (lowest card first), else a draw while there is a
-        stock, else a pass. The list is the position's own (kept for the next question): not to be
-        changed."""
-        if position.turn is None:  # between deals (the one seat to act deals next)
-            return [NEXT_DEAL]
-        listed = position.listed
-        if listed is None:
-            playable = position.playable
-            if playable is None:
-                playable = self.playable_set(position)
-            plays = position.hands[seat] & playable
-            listed = bits_of(plays) if plays else [DRAW] if position.stock else [PASS]
-            position.listed = listed
-        return listed
+        """The move codes of ``seat``, a seat to act (:meth:`position_moves_to_act`: one seat acts at a
+        time)."""
+        return self.position_moves_to_act(position)
 
     def position_moves_to_act(self, position: SjuanPosition) -> list[int]:
-        """The move codes of the seat to act (one seat acts at a time; none once the match is over)."""
+        """The move codes of the seat to act, in a stable order: ``next_deal`` between deals, else the
+        plays of the playable cards it holds (lowest card first), else a draw while there is a stock, else
+        a pass; none once the match is over. The list is the position's own (kept for the next question):
+        not to be changed."""
+        listed = position.listed
+        if listed is None:
+            listed = position.listed = self._listed(position)
+        return listed
+
+    def _listed(self, position: SjuanPosition) -> list[int]:
         turn = position.turn
-        if turn is not None:
-            return self.position_moves(position, turn)
-        return [NEXT_DEAL] if position.phase is DEAL_OVER_PHASE else []
+        if turn is None:
+            return [NEXT_DEAL] if position.phase is DEAL_OVER_PHASE else []
+        playable = position.playable
+        if playable is None:
+            playable = self.playable_set(position)
+        plays = position.hands[turn] & playable
+        if not plays & (plays - 1):  # one card or none (bits_of's own first case, without the call)
+            return [plays.bit_length() - 1] if plays else [DRAW] if position.stock else [PASS]
+        return bits_of(plays)
 
     # ---- resolve ---------------------------------------------------------------------------------
 
