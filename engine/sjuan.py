@@ -26,15 +26,12 @@ from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
-    best_seats,
     drawn_card_for_seat,
-    event_of,
     same_model,
     standings,
-    updated,
 )
 from sevens_rules.engine.match import DealSetup
-from sevens_rules.engine.sjuan_checks import SjuanChecks
+from sevens_rules.engine.sjuan_checks import KING, RANK_OF, SjuanChecks
 from sevens_rules.engine.sjuan_position import (
     ACES,
     ALL_CARDS,
@@ -64,7 +61,8 @@ from sevens_rules.engine.sjuan_position import (
     write_move,
     write_state,
 )
-from sevens_rules.schema.common import MAX_SEATS, GameModels, Outcome
+from sevens_rules.engine.sjuan_wire import NEXT_DEALS, WIRE_MOVES, deal_events, move_code, move_events
+from sevens_rules.schema.common import GameModels, Outcome
 from sevens_rules.schema.sjuan import (
     SJUAN_MATCH_TARGET,
     DominoFanTanOptions,
@@ -75,9 +73,7 @@ from sevens_rules.schema.sjuan import (
     FreeFanTanOptions,
     FreeFanTanState,
     FreeFanTanView,
-    SjuanDeal,
     SjuanEvent,
-    SjuanEventType,
     SjuanFamilyState,
     SjuanMove,
     SjuanMoveType,
@@ -90,75 +86,8 @@ from sevens_rules.schema.sjuan import (
 MATCH_TARGET = SJUAN_MATCH_TARGET
 """A match ends after a deal in which some penalty total reaches this."""
 
-SEVEN = RANKS.index("7")
-KING = RANKS.index("K")
-_BELOW = {r + s: RANKS[i - 1] + s if i > 0 else "" for i, r in enumerate(RANKS) for s in "CDHS"}
-"""The card next below each card in its suit ("", which is no card, below the Ace)."""
-_ABOVE = {r + s: RANKS[i + 1] + s if i < KING else "" for i, r in enumerate(RANKS) for s in "CDHS"}
-"""The card next above each card in its suit ("", which is no card, above the King)."""
-_RANK = {r: i for i, r in enumerate(RANKS)}
-_TOWARD_SEVEN = {
-    c: _ABOVE[c] if _RANK[c[0]] < SEVEN else _BELOW[c] if _RANK[c[0]] > SEVEN else c for c in FULL_DECK
-}
-"""The card next in rank toward its suit's 7 of each card (a 7 itself): a suit's cards on the table are
-one unbroken row through its 7 exactly when each of them has this card on the table too."""
 _NOT_ACES = ALL_CARDS & ~ACES
 _NOT_KINGS = ALL_CARDS & ~KINGS
-
-
-PLAY = SjuanMoveType.play
-
-
-_event = event_of(SjuanEvent, SjuanEventType)
-
-
-# The moves and events of every seat and card, made (and validated) once: the wire side of a step finds
-# them with a plain lookup.
-_SEATS = range(MAX_SEATS)
-_PLAYS = tuple({c: SjuanMove(type=PLAY, player=seat, card=c) for c in FULL_DECK} for seat in _SEATS)
-"""``_PLAYS[seat][card]``: the move playing ``card``."""
-_PASSES = tuple(SjuanMove(type=SjuanMoveType("pass"), player=seat) for seat in _SEATS)
-"""``_PASSES[seat]``: the seat's pass."""
-_DRAWS = tuple(SjuanMove(type=SjuanMoveType.draw, player=seat) for seat in _SEATS)
-"""``_DRAWS[seat]``: the seat's draw from the stock."""
-_NEXT_DEALS = tuple(SjuanMove(type=SjuanMoveType.next_deal, player=seat) for seat in _SEATS)
-"""``_NEXT_DEALS[seat]``: the seat's ``next_deal`` move as the move list shows it (no deck)."""
-_WIRE_MOVES = tuple(
-    (*(_PLAYS[seat][c] for c in FULL_DECK), _PASSES[seat], _DRAWS[seat], _NEXT_DEALS[seat]) for seat in _SEATS
-)
-"""``_WIRE_MOVES[seat][code]``: the wire move of a move code (:mod:`~sevens_rules.engine.sjuan_position`)."""
-_CODE_OF_TYPE = {SjuanMoveType("pass"): PASS, SjuanMoveType.draw: DRAW, SjuanMoveType.next_deal: NEXT_DEAL}
-"""The move code of each move type but ``play`` (whose code is its card's)."""
-_PLAYED = tuple(
-    {c: SjuanEvent(type=SjuanEventType.played, player=seat, card=c) for c in FULL_DECK} for seat in _SEATS
-)
-"""``_PLAYED[seat][card]``: the event of ``seat`` playing ``card``."""
-_DREW = tuple(
-    {c: SjuanEvent(type=SjuanEventType.drew, player=seat, card=c) for c in FULL_DECK} for seat in _SEATS
-)
-"""``_DREW[seat][card]``: the event of ``seat`` drawing ``card``."""
-CHIP_PAID = SjuanEventType.chip_paid
-_DEAL_STARTED = tuple(SjuanEvent(type=SjuanEventType.deal_started, player=seat) for seat in _SEATS)
-"""``_DEAL_STARTED[seat]``: the event of ``seat`` dealing."""
-_SHORT_HAND_CHIP = tuple(
-    SjuanEvent(type=CHIP_PAID, player=seat, chips=1, reason="short_hand") for seat in _SEATS
-)
-"""``_SHORT_HAND_CHIP[seat]``: the event of ``seat`` paying a chip for a short hand (one chip is all a
-short hand pays when dealt)."""
-_PASSED = tuple(
-    SjuanEvent(type=SjuanEventType.passed, player=seat, chips=1, reason="pass") for seat in _SEATS
-)
-"""``_PASSED[seat]``: the event of ``seat`` passing and paying a chip."""
-
-_DEAL_ENDED = SjuanEvent(
-    type=SjuanEventType.deal_ended,
-    player=None,
-    deal=SjuanDeal(
-        number=1, dealer=0, winner=None, blocked=True, cards_left=[], chips=[], penalties=[], pot=0
-    ),
-)
-"""A validated ``deal_ended`` event, given the fields every one is given (type, player, deal): copied with
-its player and deal replaced, it is the event validation makes."""
 
 
 class SjuanFamily(SjuanChecks):
@@ -423,64 +352,52 @@ class SjuanFamily(SjuanChecks):
             totals,
         )
         state = self.state_of(position, before)
-        return state, _deal_events(state)
+        return state, deal_events(state)
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SjuanMove:
         if deck is None:
-            return _NEXT_DEALS[player]
+            return NEXT_DEALS[player]
         return SjuanMove(type=SjuanMoveType.next_deal, player=player, deck=deck)
 
     def wire_move(self, seat: int, move: int) -> SjuanMove:
         """The wire move of ``seat``'s move code ``move`` (as the move list shows it)."""
-        return _WIRE_MOVES[seat][move]
+        return WIRE_MOVES[seat][move]
 
     def move_code(self, move: SjuanMove) -> int | None:
         """The code of a wire move (None: a play naming no card, which is never legal)."""
-        return _move_code(move)
+        return move_code(move)
 
     def to_act(self, state: SjuanFamilyState) -> list[int]:
         return self.position_to_act(self.position(state))
 
     def deal_moves(self, state: SjuanFamilyState, player: int) -> list[SjuanMove]:
-        wire = _WIRE_MOVES[player]
+        wire = WIRE_MOVES[player]
         return [wire[code] for code in self.position_moves(self.position(state), player)]
 
     def is_legal_in_deal(self, state: SjuanFamilyState, move: SjuanMove) -> bool:
         """Whether ``move`` is among :meth:`deal_moves`, without making the wire list: its code is listed,
         and it equals the listed move of that code (a move naming a deck, or a pass naming a card, does
         not)."""
-        code = _move_code(move)
+        code = move_code(move)
         player = move.player
         return (
             code is not None
             and code in self.position_moves(self.position(state), player)
-            and same_model(_WIRE_MOVES[player][code], move)
+            and same_model(WIRE_MOVES[player][code], move)
         )
 
     def resolve_in_deal(
         self, state: SjuanFamilyState, move: SjuanMove
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
         position = self.position(state)
-        code: int = _move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
+        code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
         after = self.position_apply(position, code)
         if after.match is position.match:  # the deal goes on: only what the move changed is written
             written = write_move(after, state, position, self.has_stock)
             remember(written, after)
         else:
             written = self.state_of(after, (state, position))
-        player = move.player
-        if code == PASS:
-            return written, [_PASSED[player]]
-        if code == DRAW:
-            return written, [_DREW[player][FULL_DECK[position.stock[0]]]]
-        events = [_PLAYED[player][FULL_DECK[code]]]
-        if after.phase is not PLAY_PHASE:
-            match = after.match
-            events.append(updated(_DEAL_ENDED, player=match.deals[-1].winner, deal=written.deals[-1]))
-            if after.phase is MATCH_OVER_PHASE:
-                winners = best_seats(match.totals, lowest=True)
-                events.append(_event(SjuanEventType.match_ended, winners=winners))
-        return written, events
+        return written, move_events(move.player, code, position, after, written)
 
     def playable(self, state: SjuanFamilyState) -> set[str]:
         """Every card that could be played on the table of ``state`` now (whoever holds it)."""
@@ -498,22 +415,6 @@ class SjuanFamily(SjuanChecks):
     def stock(self, state: SjuanFamilyState) -> list[str]:
         """The face-down stock of ``state`` (empty unless the game has one)."""
         return []
-
-    def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
-        """Issues unless every suit's cards on the table form one unbroken row through its 7 (asked once
-        the state holds each card once): one issue for each suit where some card's next card toward the 7
-        (:data:`_TOWARD_SEVEN`) is missing."""
-        table = state.table
-        on_table = set(table)
-        # the common, consistent table in one subset test, without a Python loop
-        if on_table.issuperset(map(_TOWARD_SEVEN.__getitem__, table)):
-            return []
-        broken = {c[1] for c in table if _TOWARD_SEVEN[c] not in on_table}
-        return [
-            IssueAt(("table",), f"the {s} cards on the table are not one row through 7{s}")
-            for s in "CDHS"
-            if s in broken
-        ]
 
     # ---- score and view --------------------------------------------------------------------------
 
@@ -581,27 +482,6 @@ def _hand_counts(players: int, dealer: int, hand_size: int) -> tuple[tuple[int, 
         counts = [counts[(seat - dealer - 1) % players] for seat in range(players)]
     largest = max(counts)
     return tuple(counts), tuple(1 if count < largest else 0 for count in counts)
-
-
-def _move_code(move: SjuanMove) -> int | None:
-    """The code of a wire move (None: a play naming no card, which is never legal)."""
-    if move.type is PLAY:
-        card = move.card
-        return None if card is None else CARD_INDEX[card]
-    return _CODE_OF_TYPE[move.type]
-
-
-def _deal_events(state: SjuanFamilyState) -> list[SjuanEvent]:
-    """The events of a fresh deal: who dealt, and the chips short hands paid."""
-    events = [_DEAL_STARTED[state.dealer]]
-    events += [
-        _SHORT_HAND_CHIP[seat]
-        if paid == 1
-        else _event(CHIP_PAID, player=seat, chips=paid, reason="short_hand")
-        for seat, paid in enumerate(state.chips)
-        if paid
-    ]
-    return events
 
 
 class Sjuan(SjuanFamily):
@@ -673,10 +553,10 @@ class FreeFanTan(SjuanFamily):
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         if not state.table:
             return []
-        start = _RANK[state.table[0][0]]
+        start = RANK_OF[state.table[0][0]]
         ranks_by_suit: dict[str, set[int]] = {s: set() for s in "CDHS"}
         for c in state.table:
-            ranks_by_suit[c[1]].add(_RANK[c[0]])
+            ranks_by_suit[c[1]].add(RANK_OF[c[0]])
         issues = []
         for s, ranks in ranks_by_suit.items():
             row = {(start + k) % 13 for k in range(len(ranks))}

@@ -1797,7 +1797,7 @@ def test_seven_up_states_built_unvalidated_are_the_validated_states(
 def playable_on_by_scanning(table: tuple[str, ...]) -> frozenset[str]:
     """The slow way of ``_playable_on``: every card of the deck not on the table that is a 7 or has
     a card next in rank in its suit on the table, looked up in a set of the whole table."""
-    from sevens_rules.engine.sjuan import _ABOVE, _BELOW
+    from sevens_rules.engine.sjuan_checks import _ABOVE, _BELOW
 
     on_table = set(table)
     return frozenset(
