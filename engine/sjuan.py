@@ -306,14 +306,21 @@ class SjuanFamily(SjuanChecks):
 
     # ---- the wire side: a state's position, and the state of a position --------------------------
 
+    _last: tuple[object, SjuanPosition] | None = None
+    """The state last written or read and its position (one tuple, replaced whole: threads may share it):
+    a wire step asks the position of the same state four or five times."""
+
     def position(self, state: SjuanFamilyState) -> SjuanPosition:
         """The position of a checked ``state`` (remembered for the states the engine wrote)."""
+        last = self._last
+        if last is not None and last[0] is state:
+            return last[1]
         entry = POSITIONS.get(id(state))
-        if entry is not None and entry[0] is state:
-            return entry[1]
-        known = read_position(state, self.stock(state))
-        remember(state, known)
-        return known
+        if entry is None or entry[0] is not state:
+            entry = (state, read_position(state, self.stock(state)))
+            remember(state, entry[1])
+        self._last = entry
+        return entry[1]
 
     def state_of(
         self, position: SjuanPosition, before: tuple[SjuanFamilyState, SjuanPosition] | None = None
@@ -324,6 +331,7 @@ class SjuanFamily(SjuanChecks):
             cast(type[SjuanFamilyState], self.models.state), self.id, position, self.has_stock, before
         )
         remember(state, position)
+        self._last = (state, position)
         return state
 
     def deal(
@@ -395,6 +403,7 @@ class SjuanFamily(SjuanChecks):
         if after.match is position.match:  # the deal goes on: only what the move changed is written
             written = write_move(after, state, position, self.has_stock)
             remember(written, after)
+            self._last = (written, after)
         else:
             written = self.state_of(after, (state, position))
         return written, move_events(move.player, code, position, after, written)

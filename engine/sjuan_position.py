@@ -311,7 +311,16 @@ def write_move(
     after_hands, before_hands = position.hands, earlier.hands
     if after_hands is not before_hands:
         hands = changes["hands"] = list(state.hands)
-        for seat in range(len(hands)):
+        # a move changes its mover's hand only, as a rule: the other seats are compared in C, and looked at
+        # one by one only if one of them changed
+        mover = earlier.turn
+        seats: Sequence[int] = range(len(hands))
+        if mover is not None and (
+            after_hands[:mover] == before_hands[:mover]
+            and after_hands[mover + 1 :] == before_hands[mover + 1 :]
+        ):
+            seats = (mover,)
+        for seat in seats:
             hand, held = after_hands[seat], before_hands[seat]
             if hand != held:
                 gone = held ^ hand
