@@ -1,4 +1,5 @@
-"""In-process part of the bench: random playouts of every game through the public engine API, and the
+"""In-process part of the bench: random playouts of every game through the public engine API (and on the
+internal representation of the games that have one), and the
 median time of one ``moves`` and one ``apply`` on a mid-deal state."""
 
 from __future__ import annotations
@@ -9,12 +10,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from bench.reference import CI_REFERENCE_ROUNDS_PER_SECOND, at_reference_speed
 from sevens_rules.api.operations import Operation, all_operations
 from sevens_rules.engine.game import Game
-from sevens_rules.engine.simulate import Simulation
+from sevens_rules.engine.simulate import PositionSimulation, Simulation, position_rules
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
@@ -27,6 +28,9 @@ MID_DEAL_MOVES = 20
 WIRE_API_TARGET = 100_000
 """Moves per CPU-second every game should reach through the public wire-model API, at the reference
 speed (:mod:`bench.reference`)."""
+INTERNAL_TARGET = 300_000
+"""Moves per CPU-second every game should reach on its internal representation (issue 34), at the
+reference speed."""
 
 
 def match_seed(number: int) -> str:
@@ -121,6 +125,31 @@ def simulation_rate(game: AnyGame, players: int, seconds: float) -> float:
     return applied / (time.process_time() - cpu_start)
 
 
+def internal_rate(game: AnyGame, players: int, seconds: float) -> float | None:
+    """Moves per CPU-second of the same playouts as :func:`playout_rate` on the game's internal
+    representation (:class:`~sevens_rules.engine.simulate.PositionSimulation`: each match dealt as the
+    service deals it and converted once, then move codes listed and applied until the match is over),
+    dealing and the conversion included; None for a game without one."""
+    if position_rules(game) is None:
+        return None
+    new_state(game, players, 0)
+    applied = number = 0
+    cpu_start = time.process_time()
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        rng = random.Random(number)
+        sim = PositionSimulation.of(game, new_state(game, players, number))
+        assert sim is not None
+        number += 1
+        legal, apply, choice = sim.legal_moves, sim.apply, rng.choice
+        moves = legal()
+        while moves:
+            apply(choice(moves))
+            applied += 1
+            moves = legal()
+    return applied / (time.process_time() - cpu_start)
+
+
 def median_us(call: Callable[[], object], seconds: float, min_calls: int = 200) -> float:
     """Median wall time of one ``call`` in microseconds, over about ``seconds`` of calls."""
     for _ in range(20):
@@ -148,6 +177,8 @@ class EngineResult:
     moves_us: float
     apply_us: float
     simulation_moves_per_cpu_second: float
+    internal_moves_per_cpu_second: float | None
+    """None: the game has no internal representation yet."""
 
 
 def bench_game(game: AnyGame, seconds: float) -> EngineResult:
@@ -160,7 +191,10 @@ def bench_game(game: AnyGame, seconds: float) -> EngineResult:
     moves_us = median_us(lambda: game.moves(state), timing)
     apply_us = median_us(lambda: game.apply(state, move), timing)
     simulated = simulation_rate(game, players, seconds / 2)
-    return EngineResult(game.id, players, rate, cpu_rate, applied, finished, moves_us, apply_us, simulated)
+    internal = internal_rate(game, players, seconds)
+    return EngineResult(
+        game.id, players, rate, cpu_rate, applied, finished, moves_us, apply_us, simulated, internal
+    )
 
 
 def in_process_table(results: list[EngineResult], host_reference: float) -> str:
@@ -168,8 +202,9 @@ def in_process_table(results: list[EngineResult], host_reference: float) -> str:
     :func:`~bench.reference.reference_rate`, measured in the same run."""
     lines = [
         "| game | players | moves/s | moves/CPU-s | at reference speed | median moves µs | median apply µs "
-        "| ≥ target? | simulation, at reference speed |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |",
+        "| ≥ target? | simulation, at reference speed | internal, moves/CPU-s | internal, at reference speed "
+        "| internal ≥ target? |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |",
     ]
     scaled = {r.game: at_reference_speed(r.moves_per_cpu_second, host_reference) for r in results}
     for r in results:
@@ -177,7 +212,8 @@ def in_process_table(results: list[EngineResult], host_reference: float) -> str:
         lines.append(
             f"| {r.game} | {r.players} | {r.moves_per_second:,.0f} | {r.moves_per_cpu_second:,.0f} "
             f"| {scaled[r.game]:,.0f} | {r.moves_us:.1f} | {r.apply_us:.1f} "
-            f"| {met} | {at_reference_speed(r.simulation_moves_per_cpu_second, host_reference):,.0f} |"
+            f"| {met} | {at_reference_speed(r.simulation_moves_per_cpu_second, host_reference):,.0f} "
+            f"| {_internal_columns(r.internal_moves_per_cpu_second, host_reference)} |"
         )
     below = [r.game for r in results if scaled[r.game] < WIRE_API_TARGET]
     lines.append("")
@@ -191,6 +227,18 @@ def in_process_table(results: list[EngineResult], host_reference: float) -> str:
         f"{len(results) - len(below)} of {len(results)} games"
         + (f" (not: {', '.join(below)})." if below else ".")
     )
+    internal = [r for r in results if r.internal_moves_per_cpu_second is not None]
+    internal_below = [
+        r.game
+        for r in internal
+        if at_reference_speed(cast(float, r.internal_moves_per_cpu_second), host_reference) < INTERNAL_TARGET
+    ]
+    lines.append(
+        f"Target ≥ {INTERNAL_TARGET:,} moves/s on the internal representation at reference speed: met by "
+        f"{len(internal) - len(internal_below)} of the {len(internal)} games that have one"
+        + (f" (not: {', '.join(internal_below)})" if internal_below else "")
+        + f"; {len(results) - len(internal)} games have none yet (—)."
+    )
     total_moves = sum(r.applied for r in results)
     total_matches = sum(r.finished for r in results)
     lines.append(
@@ -199,3 +247,12 @@ def in_process_table(results: list[EngineResult], host_reference: float) -> str:
         "legal move."
     )
     return "\n".join(lines)
+
+
+def _internal_columns(rate: float | None, host_reference: float) -> str:
+    """The internal-representation cells of a row: moves/CPU-s, at reference speed, target met (— for a
+    game without one)."""
+    if rate is None:
+        return "— | — | —"
+    scaled = at_reference_speed(rate, host_reference)
+    return f"{rate:,.0f} | {scaled:,.0f} | {'yes' if scaled >= INTERNAL_TARGET else 'no'}"

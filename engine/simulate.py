@@ -37,13 +37,16 @@ The contract of each method:
 A search sees only its own seat's view; filling in the hidden cards (determinization) is the search's
 business: build a state with them and start a :class:`Simulation` from it.
 
-Speed: today the simulation runs on the wire models (its apply skips the public checks, its moves and
-states are the service's), so it is as fast as the engine's rules themselves (bench/README.md).
+Speed: :class:`Simulation` runs on the wire models (its apply skips the public checks, its moves and
+states are the service's). A game with an internal representation (today the Sjuan family: Sjuan, Fan
+Tan, free fan tan, Domino fan tan) also offers :class:`PositionSimulation`, the same contract on its
+positions and move codes, with no wire model made between the first position and the last: that is the
+rate the bench reports as *internal* (bench/README.md).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.game import Game
@@ -108,3 +111,117 @@ class Simulation:
     def view(self, player: int) -> Any:
         """What seat ``player`` may see of the current state (the game's view model)."""
         return self.game.view(self.state, player)
+
+
+PositionT = TypeVar("PositionT")
+
+
+class PositionRules(Protocol[PositionT]):
+    """What a game with an internal representation offers a search: its positions, their moves as small
+    ints (move codes), and the conversions at the wire boundary. Today the Sjuan family
+    (:class:`~sevens_rules.engine.sjuan.SjuanFamily`) has one."""
+
+    def position(self, state: Any) -> PositionT:
+        """The position of a (checked) wire state."""
+
+    def state_of(self, position: PositionT) -> Any:
+        """The wire state of a position."""
+
+    def position_to_act(self, position: PositionT) -> list[int]:
+        """The seats that may move; none once the match is over."""
+
+    def position_moves(self, position: PositionT, seat: int) -> list[int]:
+        """The move codes of ``seat``, a seat to act, in the order of the wire move list (a list the
+        caller does not change)."""
+
+    def position_moves_to_act(self, position: PositionT) -> list[int]:
+        """The move codes of every seat to act, seat by seat (none once the match is over)."""
+
+    def position_apply(self, position: PositionT, move: int) -> PositionT:
+        """The position after ``move``, a code :meth:`position_moves` listed."""
+
+    def position_outcome(self, position: PositionT) -> Outcome:
+        """As :meth:`Game.outcome`."""
+
+    def position_totals(self, position: PositionT) -> list[int]:
+        """Each seat's match total so far (as :meth:`Game.seat_totals`)."""
+
+    def wire_move(self, seat: int, move: int) -> Any:
+        """The wire move of ``seat``'s move code ``move``."""
+
+    def move_code(self, move: Any) -> int | None:
+        """The code of a wire move (None: a move no list holds)."""
+
+
+def position_rules(game: AnyGame) -> PositionRules[Any] | None:
+    """``game`` as :class:`PositionRules` when it has an internal representation, else None."""
+    return game if hasattr(game, "position_apply") else None  # type: ignore[return-value]
+
+
+class PositionSimulation(Generic[PositionT]):
+    """:class:`Simulation` on a game's internal representation (see :func:`position_rules`): the same
+    contract, with moves as the game's move codes (ints) and positions instead of wire states, so a search
+    does no wire work between its first and last position.
+
+    ::
+
+        sim = PositionSimulation.of(game, state)          # None for a game without positions
+        while not sim.finished():
+            seat = sim.to_act()[0]
+            moves = sim.legal_moves(seat)   # move codes (sim.wire_move(seat, code): the wire move)
+            sim.apply(moves[0])
+        sim.result(); sim.state                             # the outcome; the wire state, written once
+
+    ``clone`` is O(1) (positions are never changed: ``apply`` makes a new one); ``apply`` does not check
+    its move and returns no events (the wire API makes them).
+    """
+
+    __slots__ = ("position", "rules")
+
+    def __init__(self, rules: PositionRules[PositionT], position: PositionT) -> None:
+        self.rules = rules
+        self.position = position
+        """The current position; replaced (never changed) by every :meth:`apply`."""
+
+    @classmethod
+    def of(cls, game: AnyGame, state: Any) -> PositionSimulation[Any] | None:
+        """A simulation from wire ``state`` of ``game``, or None when the game has no positions."""
+        rules = position_rules(game)
+        return None if rules is None else PositionSimulation(rules, rules.position(state))
+
+    def clone(self) -> PositionSimulation[PositionT]:
+        """An independent copy of this position."""
+        return PositionSimulation(self.rules, self.position)
+
+    def to_act(self) -> list[int]:
+        """The seats that may move now; empty once the match is over."""
+        return self.rules.position_to_act(self.position)
+
+    def legal_moves(self, player: int | None = None) -> list[int]:
+        """The move codes of ``player`` (none for a seat not to act), or of every seat to act; a list the
+        caller does not change (a game may keep it with the position)."""
+        rules, position = self.rules, self.position
+        if player is None:
+            return rules.position_moves_to_act(position)
+        return rules.position_moves(position, player) if player in rules.position_to_act(position) else []
+
+    def apply(self, move: int) -> None:
+        """Play ``move``, a code :meth:`legal_moves` listed for the current position (unchecked)."""
+        self.position = self.rules.position_apply(self.position, move)
+
+    def finished(self) -> bool:
+        """Whether the match is over."""
+        return not self.rules.position_to_act(self.position)
+
+    def result(self) -> Outcome:
+        """Whether it is over, the winners (once over) and each seat's total and place."""
+        return self.rules.position_outcome(self.position)
+
+    def wire_move(self, seat: int, move: int) -> Any:
+        """The wire move of ``seat``'s move code ``move``."""
+        return self.rules.wire_move(seat, move)
+
+    @property
+    def state(self) -> Any:
+        """The wire state of the current position."""
+        return self.rules.state_of(self.position)

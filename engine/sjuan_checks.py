@@ -7,7 +7,7 @@ from abc import abstractmethod
 from operator import add
 from typing import Any, ClassVar
 
-from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.cards import FULL_DECK, RANKS
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     bound_issues,
@@ -20,6 +20,19 @@ from sevens_rules.engine.match import MATCH_OVER_PHASE, PLAY_PHASE, DealtMatch, 
 from sevens_rules.schema.sjuan import SJUAN_MATCH_TARGET as MATCH_TARGET
 from sevens_rules.schema.sjuan import SjuanEvent, SjuanFamilyState, SjuanMove, SjuanScore
 
+SEVEN = RANKS.index("7")
+KING = RANKS.index("K")
+_BELOW = {r + s: RANKS[i - 1] + s if i > 0 else "" for i, r in enumerate(RANKS) for s in "CDHS"}
+"""The card next below each card in its suit ("", which is no card, below the Ace)."""
+_ABOVE = {r + s: RANKS[i + 1] + s if i < KING else "" for i, r in enumerate(RANKS) for s in "CDHS"}
+"""The card next above each card in its suit ("", which is no card, above the King)."""
+RANK_OF = {r: i for i, r in enumerate(RANKS)}
+_TOWARD_SEVEN = {
+    c: _ABOVE[c] if RANK_OF[c[0]] < SEVEN else _BELOW[c] if RANK_OF[c[0]] > SEVEN else c for c in FULL_DECK
+}
+"""The card next in rank toward its suit's 7 of each card (a 7 itself): a suit's cards on the table are
+one unbroken row through its 7 exactly when each of them has this card on the table too."""
+
 
 class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     """The checks a posted state of the Sjuan family goes through, on the family's hooks (defined by
@@ -31,9 +44,21 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     def stock(self, state: SjuanFamilyState) -> list[str]:
         """The face-down stock (empty unless the game has one)."""
 
-    @abstractmethod
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
-        """Issues unless the table's cards form the rows the game builds."""
+        """Issues unless every suit's cards on the table form one unbroken row through its 7 (asked once
+        the state holds each card once): one issue for each suit where some card's next card toward the 7
+        (:data:`_TOWARD_SEVEN`) is missing."""
+        table = state.table
+        on_table = set(table)
+        # the common, consistent table in one subset test, without a Python loop
+        if on_table.issuperset(map(_TOWARD_SEVEN.__getitem__, table)):
+            return []
+        broken = {c[1] for c in table if _TOWARD_SEVEN[c] not in on_table}
+        return [
+            IssueAt(("table",), f"the {s} cards on the table are not one row through 7{s}")
+            for s in "CDHS"
+            if s in broken
+        ]
 
     @abstractmethod
     def blocked(self, state: SjuanFamilyState) -> bool:

@@ -15,11 +15,12 @@ from sevens_rules.api.bots import max_budget_ms
 from sevens_rules.api.limits import Settings, SettingsError
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.levels import choose
-from sevens_rules.engine.bots.rules import _layout, rules_move
+from sevens_rules.engine.bots.rules import _layout, position_chooser, rules_chooser, rules_move
 from sevens_rules.engine.bots.sampler import ConstrainedDeal, Sampler, rng_for, sample_states
 from sevens_rules.engine.bots.search import _chosen
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.registry import GAMES
+from sevens_rules.engine.simulate import position_rules
 from sevens_rules.schema.bots import BotLevel
 from tests.sealed_helpers import call, dealt, keyring
 
@@ -528,3 +529,25 @@ def test_a_search_measures_its_budget_with_the_clock_it_is_given() -> None:
             continue
         searched = choose(game, state, seat, BotLevel.search, 5_000, None, clock=clock)
         assert 0 < searched.iterations <= 5
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_the_layout_heuristic_on_positions_chooses_the_move_it_chooses_on_wire_states(game_id: str) -> None:
+    # a search plays its playouts on the game's positions: the heuristic there must pick the same move
+    game = GAMES[game_id]
+    wire, on_positions = rules_chooser(game), position_chooser(game)
+    rules = position_rules(game)
+    assert rules is not None
+    compared = 0
+    for players in game.table_sizes()[:2]:
+        for state in positions(game_id, players, every=1, most=300):
+            seats, moves = game.moves(state)
+            if state.phase != "play" or len(moves) < 2:
+                continue
+            seat = seats[0]
+            placed = rules.position(state)
+            codes = rules.position_moves(placed, seat)
+            chosen = on_positions(placed, seat, codes)
+            assert rules.wire_move(seat, chosen) == wire(state, seat, moves)
+            compared += 1
+    assert compared > 50

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import islice, permutations
 from typing import Any
 
@@ -71,6 +71,7 @@ from sevens_rules.schema.sjuan import (
     SjuanEventType,
     SjuanMove,
     SjuanMoveType,
+    SjuanOptions,
 )
 from tests.playout import playout
 from tests.seeds import seeding
@@ -1796,7 +1797,7 @@ def test_seven_up_states_built_unvalidated_are_the_validated_states(
 def playable_on_by_scanning(table: tuple[str, ...]) -> frozenset[str]:
     """The slow way of ``_playable_on``: every card of the deck not on the table that is a 7 or has
     a card next in rank in its suit on the table, looked up in a set of the whole table."""
-    from sevens_rules.engine.sjuan import _ABOVE, _BELOW
+    from sevens_rules.engine.sjuan_checks import _ABOVE, _BELOW
 
     on_table = set(table)
     return frozenset(
@@ -1806,21 +1807,31 @@ def playable_on_by_scanning(table: tuple[str, ...]) -> frozenset[str]:
     )
 
 
-def test_sjuan_playable_on_a_table_is_the_definition_whatever_the_cache_holds() -> None:
-    from sevens_rules.engine.sjuan import _playable_on
+def _position_with_table(table: Sequence[str]) -> Any:
+    """A position of a deal of four whose table holds ``table`` (hands and the rest are arbitrary: the
+    playable cards read the table only)."""
+    from sevens_rules.engine.sjuan_position import PLAY_PHASE, SjuanMatch, SjuanPosition, card_codes, card_set
 
+    match = SjuanMatch(4, 0, 1, (), (0,) * 4, SjuanOptions(), seeding(0), "")
+    return SjuanPosition((0,) * 4, card_codes(table), card_set(table), (), (0,) * 4, 0, PLAY_PHASE, match)
+
+
+def test_sjuan_playable_cards_of_a_table_are_the_definition() -> None:
+    # the playable set is computed with shifts of the table's bits: the slow way scans the whole deck
+    from sevens_rules.engine.sjuan_position import card_names
+
+    game = GAMES["fan-tan"]
+    assert isinstance(game, SjuanFamily)
     rng = random.Random(11)
     tables = [
         tuple(state.table) for game_id in ("sjuan", "fan-tan") for state in sjuan_playout_states(game_id)
     ]
-    # tables no play could make too (cards anywhere, in any order, some twice): the answer is still the
-    # definition, since a table's answer is built from its predecessor's by the definition's own rule
-    tables += [tuple(rng.choices(FULL_DECK, k=rng.randint(0, 60))) for _ in range(300)]
-    for cold in (True, False):
-        for table in tables:
-            if cold:
-                _playable_on.cache_clear()
-            assert _playable_on("".join(table)) == playable_on_by_scanning(table), table
+    # tables no play could make too (cards anywhere, in any order): the answer is still the definition
+    tables += [tuple(rng.sample(FULL_DECK, rng.randint(1, 52))) for _ in range(500)]
+    for table in tables:
+        if table:
+            playable = set(card_names(game.playable_set(_position_with_table(table))))
+            assert playable == playable_on_by_scanning(table), table
 
 
 @pytest.mark.parametrize("wrap", [False, True])
@@ -1833,7 +1844,7 @@ def test_free_fan_tan_next_cards_up_are_the_rows_scanned(wrap: bool) -> None:
     for seed in range(3):
         for state, _ in islice(playout(game, 4, seed, FreeFanTanOptions(wrap=wrap)), 400):
             if state.table:
-                assert game.next_cards(state) == next_cards_by_scanning(state.table, wrap)
+                assert game.playable(state) == next_cards_by_scanning(state.table, wrap)
                 checked += 1
     assert checked > 100
 
@@ -1896,7 +1907,10 @@ def test_sjuan_deal_ended_events_are_the_validated_events(game_id: str) -> None:
 
 
 def test_sjuan_totals_are_the_penalties_added_seat_by_seat() -> None:
-    from sevens_rules.engine.sjuan import _totals
+    from sevens_rules.engine.sjuan_position import penalty_totals
+
+    def _totals(deals: list[Any], players: int) -> list[int]:
+        return list(penalty_totals([deal.penalties for deal in deals], players))
 
     def totals_seat_by_seat(deals: list[Any], players: int) -> list[int]:
         totals = [0] * players
@@ -1992,20 +2006,9 @@ def test_free_fan_tan_blocked_after_a_play_is_nobody_holding_a_playable_card() -
             after.hands[move.player] = [c for c in after.hands[move.player] if c != move.card]
             playable = game.playable(after)
             slow = not any(c in playable for hand in after.hands for c in hand)
-            assert game.blocked_with(after, after.table, after.hands) == slow
+            assert game.blocked(after) == slow
             outcomes.add(slow)
     assert outcomes == {False, True}
-
-
-def test_sjuan_playable_on_is_the_definition_past_the_memo_size() -> None:
-    # the memo keeps few tables: tables asked after theirs were dropped are rebuilt from the definition
-    from sevens_rules.engine.sjuan import _TABLE_MEMO_SIZE, _playable_on
-
-    rng = random.Random(5)
-    _playable_on.cache_clear()
-    tables = [tuple(rng.sample(FULL_DECK, rng.randint(1, 52))) for _ in range(3 * _TABLE_MEMO_SIZE)]
-    for table in tables + tables[::-1]:
-        assert _playable_on("".join(table)) == playable_on_by_scanning(table), table
 
 
 # ---- Seven-Up family, third pass ---------------------------------------------------------------------
@@ -2072,23 +2075,9 @@ def test_free_fan_tan_blocked_is_no_next_card_held_as_the_hands_say(wrap: bool, 
             for checked in states:
                 playable = game.playable(checked)
                 slow = bool(checked.table) and not any(c in playable for hand in checked.hands for c in hand)
-                assert game.blocked_with(checked, checked.table, checked.hands) == slow
+                assert game.blocked(checked) == slow
                 outcomes.add(slow)
     assert outcomes == ({False} if wrap else {False, True})
-
-
-def test_sjuan_table_key_finds_a_card_exactly_where_it_lies_on_the_table() -> None:
-    # the memos are keyed by the table's cards joined into one string, and _playable_on looks for a
-    # neighbour in that string: a card is found in it exactly when it is on the table, and the key of
-    # a table one card shorter is the key with its last two characters cut
-    from sevens_rules.engine.sjuan import _table_key
-
-    rng = random.Random(17)
-    for _ in range(2000):
-        table = rng.sample(FULL_DECK, rng.randint(0, 52))
-        key = _table_key(table)
-        assert key == "".join(table) and (not table or key[:-2] == _table_key(table[:-1]))
-        assert [c for c in FULL_DECK if c in key] == [c for c in FULL_DECK if c in table]
 
 
 SJUAN_GAMES = ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"]
@@ -2115,14 +2104,13 @@ def test_sjuan_seats_to_act_read_off_the_turn_are_those_of_the_phase(game_id: st
     assert phases == {"play", "deal_over", "match_over"}
 
 
-def test_sjuan_only_a_game_whose_deals_may_end_blocked_asks_the_blocked_test() -> None:
-    # a play asks blocked_with only when the game says its deals may end blocked: every game that has a
-    # blocked test of its own must say so
+def test_sjuan_only_free_fan_tan_has_a_blocked_test() -> None:
+    # only free fan tan's deals may end blocked: it alone has a blocked test of its own
     for game_id in SJUAN_GAMES:
         game = GAMES[game_id]
         assert isinstance(game, SjuanFamily)
-        own_test = type(game).blocked_with is not SjuanFamily.blocked_with
-        assert game.may_block == own_test == (game_id == "free-fan-tan")
+        own_test = type(game).is_blocked is not SjuanFamily.is_blocked
+        assert own_test == (game_id == "free-fan-tan")
 
 
 @pytest.mark.parametrize("game_id", SJUAN_GAMES)

@@ -9,7 +9,7 @@ import pytest
 
 from sevens_rules.engine.errors import InvalidRequestError
 from sevens_rules.engine.registry import GAMES
-from sevens_rules.engine.simulate import Simulation
+from sevens_rules.engine.simulate import PositionSimulation, Simulation, position_rules
 from tests.seeds import seed_hex, seeding
 
 LOCKSTEP_MOVES = 400
@@ -77,3 +77,47 @@ def test_a_new_simulation_refuses_what_the_service_refuses() -> None:
         Simulation.new("chess", 2, seed_hex(0))
     with pytest.raises(InvalidRequestError):
         Simulation.new("sevens", 3, seed_hex(0))
+
+
+SJUAN_FAMILY = ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"]
+
+
+@pytest.mark.parametrize("game_id", SJUAN_FAMILY)
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_position_simulation_plays_the_public_api_s_whole_match_move_for_move(
+    game_id: str, seed: int
+) -> None:
+    # the internal representation against the wire API, to the end of a whole match: the seats to act,
+    # the legal moves (codes, as the wire moves they stand for), the outcome after every move, and the
+    # wire state written from the position at every deal's end and at the end
+    game = GAMES[game_id]
+    players = min(game.table_sizes()) if seed == 3 else max(game.table_sizes())
+    state, _ = game.new_match(players, game.models.options(), seeding(seed), None, None)
+    sim = PositionSimulation.of(game, state)
+    assert sim is not None
+    branch = sim.clone()
+    rng = random.Random(seed)
+    applied = 0
+    while True:
+        seats, moves = game.moves(state)
+        assert sim.to_act() == seats
+        codes = sim.legal_moves()
+        assert [sim.wire_move(seats[0], code) for code in codes] == moves
+        assert sim.legal_moves(seats[0]) == codes if seats else sim.legal_moves(0) == []
+        assert sim.finished() == (not seats)
+        if not seats:
+            break
+        index = rng.randrange(len(moves))
+        state, _ = game.apply(state, moves[index])
+        sim.apply(codes[index])
+        applied += 1
+        assert sim.result() == game.outcome(state)
+        if state.phase != "play":
+            assert sim.state == state
+    assert sim.state == state and applied > 100
+    assert branch.state == game.new_match(players, game.models.options(), seeding(seed), None, None)[0]
+
+
+def test_only_the_sjuan_family_has_positions_today() -> None:
+    for game_id, game in GAMES.items():
+        assert (position_rules(game) is not None) == (game_id in SJUAN_FAMILY)

@@ -1,18 +1,25 @@
 """The one adapter between the bots and the engine: everything a bot does to a state goes through here.
 
-Today it drives the public engine API on wire states (``Game.moves``, ``Game.resolve``, ``Game.score``'s
-totals); when the engine gains a fast internal representation with a ``simulate``-style entry point, only
-this module changes. A search clones nothing: wire states are immutable, and every move makes a new one.
+A bot reads wire states (the state it is asked about, the states the sampler draws). What a search plays
+out from them is the *bots' state*: for a game with an internal representation
+(:func:`~sevens_rules.engine.simulate.position_rules`: today the Sjuan family) the game's position,
+played with move codes (:func:`play_out_from`, :func:`playout_steps`); for every other game the wire
+state, through the public engine API (``Game.acting_moves``, ``Game.resolve``, ``Game.score``'s totals).
+A search clones nothing: positions and wire states are immutable, and every move makes a new one.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from pydantic import BaseModel
 
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.match import DEAL_OVER, MATCH_OVER
+from sevens_rules.engine.simulate import PositionRules, position_rules
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
@@ -45,6 +52,51 @@ def play(game: AnyGame, state: Any, move: Any) -> Any:
     return game.resolve(state, move)[0]
 
 
+def play_out_from(game: AnyGame, state: Any, move: Any) -> Any:
+    """The bots' state a playout starts from: wire state ``state`` after ``move`` (a wire move
+    :func:`legal_moves` listed, not checked again), as the game's position when it has one (converted
+    once), else as a wire state."""
+    rules = position_rules(game)
+    if rules is None:
+        return game.resolve(state, move)[0]
+    return rules.position_apply(rules.position(state), cast(int, rules.move_code(move)))
+
+
+def _positions_of(game: AnyGame, state: Any) -> PositionRules[Any] | None:
+    """The game's position rules when ``state`` is one of its positions (not a wire model), else None."""
+    if isinstance(state, BaseModel):
+        return None
+    return position_rules(game)
+
+
+@dataclass(frozen=True)
+class PlayoutSteps:
+    """What a playout asks of the bots' states of one game (see :func:`playout_steps`)."""
+
+    to_act: Callable[[Any], list[int]]
+    """The seats to act."""
+    moves: Callable[[Any, int], list[Any]]
+    """The legal moves of a seat to act (move codes on positions, wire moves on wire states)."""
+    apply: Callable[[Any, Any], Any]
+    """The bots' state after a listed move."""
+    on_positions: bool
+    """Whether the bots' states are the game's positions (the heuristic reads move codes then)."""
+
+
+def playout_steps(game: AnyGame) -> PlayoutSteps:
+    """The engine's functions a playout binds once: on the game's positions when it has them, else on
+    wire states (:func:`play_out_from` makes the first bots' state of a playout)."""
+    rules = position_rules(game)
+    if rules is not None:
+        return PlayoutSteps(rules.position_to_act, rules.position_moves, rules.position_apply, True)
+    resolve = game.resolve
+
+    def apply(state: Any, move: Any) -> Any:
+        return resolve(state, move)[0]
+
+    return PlayoutSteps(game.to_act, game.acting_moves, apply, False)
+
+
 def deal_finished(state: Any) -> bool:
     """Whether the deal being played is over (or the whole match)."""
     return state.phase in (DEAL_OVER, MATCH_OVER)
@@ -69,7 +121,8 @@ MATCH_WON = 1000.0
 
 
 def margins(game: AnyGame, before: Sequence[int], state: Any) -> list[float]:
-    """Each seat's margin for a playout that went from totals ``before`` to ``state``: its gain in the
+    """Each seat's margin for a playout that went from totals ``before`` (of a wire state, by
+    :func:`totals`) to ``state``, a bots' state: its gain in the
     deal (penalties count negative) less the mean gain of the other seats, partners gaining alike; plus
     :data:`MATCH_WON` for a winner of a match the playout finished. A playout cut short (the deal not
     over) compares :func:`progress` where the game has one, else the totals so far."""
@@ -77,12 +130,18 @@ def margins(game: AnyGame, before: Sequence[int], state: Any) -> list[float]:
     gains: Sequence[int] | None = None
     if not deal_finished(state):
         gains = progress(game, state)
+    rules = _positions_of(game, state)
     if gains is None:
-        after = totals(game, state)
+        if rules is None:
+            after = totals(game, state)
+        else:  # a position (the bots' state of such a game)
+            values = rules.position_totals(state)
+            after = [-value for value in values] if game.lowest_total_wins else values
         gains = [after[seat] - before[seat] for seat in range(n)]
     total = sum(gains)
     result = [gain - (total - gain) / (n - 1) for gain in gains]
     if state.phase == MATCH_OVER:
-        for winner in game.outcome(state).winners:
+        outcome = game.outcome(state) if rules is None else rules.position_outcome(state)
+        for winner in outcome.winners:
             result[winner] += MATCH_WON
     return result

@@ -31,6 +31,8 @@ from typing import Any
 
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.position import AnyGame
+from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.sjuan_position import PASS, RANK_ROW, SUIT_SIZE, card_set
 from sevens_rules.engine.tricks import trick_winner_index
 
 LOW_ACE = "A23456789TJQK"
@@ -172,6 +174,52 @@ _BEYOND: dict[bool, list[dict[str, frozenset[str]]]] = {
     for free in (False, True)
 }
 """Every card's :func:`_beyond_cards` by start rank, computed once: each playout move asks it."""
+
+
+def position_chooser(game: AnyGame) -> Chooser:
+    """:func:`rules_chooser` of a layout game of the Sjuan family on its positions
+    (:mod:`~sevens_rules.engine.sjuan_position`: hands as sets of card bits, moves as codes): the same
+    values of the same moves, so the same choice (the first best in the engine's order)."""
+    free = game.id == "free-fan-tan"
+    by_start = _BEYOND_BITS[free]
+    pass_value = _pass_value(0)  # no passes to spare outside Sevens
+
+    def choose(position: Any, seat: int, moves: list[int]) -> int:
+        table = position.table
+        hand = position.hands[seat]
+        if free and not table:
+            # free fan tan's first card sets the start rank: cards below it can never be played
+            return max(moves, key=lambda card: _opening_value(hand, card % SUIT_SIZE))
+        beyond = by_start[table[0] % SUIT_SIZE if free else SEVEN]
+        best, best_value = moves[0], -1000.0
+        for move in moves:
+            if move < PASS:
+                opened = beyond[move]
+                own = (hand & opened).bit_count()
+                value = own - 0.3 * (opened.bit_count() - own)  # _play_value, counted on bits
+            elif move == PASS:
+                value = pass_value
+            else:
+                value = 0.0
+            if value > best_value:
+                best, best_value = move, value
+        return best
+
+    return choose
+
+
+def _opening_value(hand: int, start_rank: int) -> float:
+    """:func:`_layout`'s value of a free fan tan opening of rank ``start_rank`` on a hand of card bits."""
+    return -(hand & _BELOW_RANK[start_rank]).bit_count() - 0.01 * start_rank
+
+
+_BEYOND_BITS: dict[bool, list[list[int]]] = {
+    free: [[card_set(tuple(by_card[card])) for card in FULL_DECK] for by_card in by_start]
+    for free, by_start in _BEYOND.items()
+}
+""":data:`_BEYOND` as sets of card bits, by start rank and card code."""
+_BELOW_RANK = [sum(RANK_ROW[:rank]) for rank in range(SUIT_SIZE)]
+"""The cards of every rank below each rank."""
 
 
 # ---- Seven-Up family ------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from typing import Any
 
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.position import AnyGame
-from sevens_rules.engine.bots.rules import rules_chooser, rules_move
+from sevens_rules.engine.bots.rules import position_chooser, rules_chooser, rules_move
 from sevens_rules.engine.bots.sampler import Sampler
 from sevens_rules.engine.match import DEAL_OVER, MATCH_OVER
 
@@ -64,7 +64,7 @@ def search_move(
     sums = [0.0] * count
     squares = [0.0] * count  # sums of the squared differences to the heuristic's move, draw by draw
     draws = ran = 0
-    play, margins = position.play, position.margins
+    play, margins = position.play_out_from, position.margins
     while True:
         world = sampler.draw(rng, fresh_seed=False)
         values: list[float] = []
@@ -97,11 +97,14 @@ def _chosen(sums: list[float], squares: list[float], draws: int, kept: int) -> i
 
 
 def playout(game: AnyGame, state: Any, rng: random.Random) -> Any:
-    """``state`` played on to the end of its deal, or for :data:`PLAYOUT_MOVES` moves: each seat plays
-    the rules heuristic's move, or with chance :data:`RANDOM_PLAYOUT_MOVES` a uniform legal one."""
-    # the engine's hooks bound once, as position.py calls them: a playout makes a few dozen moves
-    to_act, acting_moves, resolve = game.to_act, game.acting_moves, game.resolve
-    heuristic = rules_chooser(game)
+    """``state``, a bots' state (:func:`position.play_out_from`), played on to the end of its deal, or for
+    :data:`PLAYOUT_MOVES` moves: each seat plays the rules heuristic's move, or with chance
+    :data:`RANDOM_PLAYOUT_MOVES` a uniform legal one."""
+    # the engine's functions bound once (position.py: on the game's positions when it has them, the state
+    # being the position play() made then): a playout makes a few dozen moves
+    steps = position.playout_steps(game)
+    to_act, acting_moves, apply = steps.to_act, steps.moves, steps.apply
+    heuristic = position_chooser(game) if steps.on_positions else rules_chooser(game)
     chance, randrange, epsilon = rng.random, rng.randrange, RANDOM_PLAYOUT_MOVES
     over = (DEAL_OVER, MATCH_OVER)
     for _ in range(PLAYOUT_MOVES):
@@ -118,5 +121,5 @@ def playout(game: AnyGame, state: Any, rng: random.Random) -> Any:
             move = legal[randrange(len(legal))]
         else:
             move = heuristic(state, mover, legal)
-        state = resolve(state, move)[0]
+        state = apply(state, move)
     return state

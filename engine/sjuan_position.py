@@ -1,0 +1,359 @@
+"""The Sjuan family's internal representation: a :class:`SjuanPosition` of ints and bitmasks that the rules
+(:mod:`sevens_rules.engine.sjuan`) run on, and the conversions to and from the wire models.
+
+A card is its index in :data:`~sevens_rules.engine.cards.FULL_DECK` (suit by suit, Clubs to Spades, each
+from the Ace to the King: ``suit * 13 + rank``), a set of cards is an int with the card's bit set, so a
+hand's cards in canonical order are its bits from the lowest. A move is a small int (:data:`PASS`,
+:data:`DRAW`, :data:`NEXT_DEAL` or the card played), made by the seat to act.
+
+A position is built from a wire state once (:func:`read_position`) and written back once
+(:func:`write_state`); the engine remembers the position of every state it wrote for a while
+(:func:`remember`, :func:`remembered`), so that a caller chaining ``moves`` and ``apply`` on the states
+the engine gave it does not convert them again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple, cast
+
+from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.dealing import Seeding
+from sevens_rules.engine.game import constructed, updated_from
+from sevens_rules.schema.common import Phase
+from sevens_rules.schema.sjuan import DominoFanTanState, SjuanDeal, SjuanFamilyState, SjuanOptions
+
+SUIT_SIZE = 13
+CARD_INDEX = {card: index for index, card in enumerate(FULL_DECK)}
+"""Each card's index (the bit it is in a set of cards)."""
+ALL_CARDS = (1 << len(FULL_DECK)) - 1
+"""The set of every card."""
+SUITS = tuple(((1 << SUIT_SIZE) - 1) << (suit * SUIT_SIZE) for suit in range(4))
+"""Each suit's cards, Clubs to Spades."""
+RANK_ROW = tuple(sum(1 << (suit * SUIT_SIZE + rank) for suit in range(4)) for rank in range(SUIT_SIZE))
+"""``RANK_ROW[rank]``: the four cards of a rank (0 the Aces, 12 the Kings)."""
+ACES = RANK_ROW[0]
+KINGS = RANK_ROW[SUIT_SIZE - 1]
+SEVENS = RANK_ROW[6]
+SEVEN_OF_HEARTS = 1 << CARD_INDEX["7H"]
+
+PASS = 52
+"""The move code of a pass (a card's code is its index, below 52)."""
+DRAW = 53
+"""The move code of a draw from the stock."""
+NEXT_DEAL = 54
+"""The move code of ``next_deal`` (the seeded shuffle: a deck given over the wire is the wire's)."""
+
+PLAY_PHASE = Phase.play
+DEAL_OVER_PHASE = Phase.deal_over
+MATCH_OVER_PHASE = Phase.match_over
+
+
+class DealResult(NamedTuple):
+    """A finished deal as the rules record it (the wire's :class:`SjuanDeal`)."""
+
+    number: int
+    dealer: int
+    winner: int | None
+    cards_left: tuple[int, ...]
+    chips: tuple[int, ...]
+    penalties: tuple[int, ...]
+
+
+class SjuanMatch:
+    """What stays the same for a whole deal: the table size, the dealer, the finished deals, the options
+    and the seed. Never changed once made; shared by every position of the deal."""
+
+    __slots__ = ("commitment", "deal_number", "dealer", "deals", "options", "players", "seeding", "totals")
+
+    def __init__(
+        self,
+        players: int,
+        dealer: int,
+        deal_number: int,
+        deals: tuple[DealResult, ...],
+        totals: tuple[int, ...],
+        options: SjuanOptions,
+        seeding: Seeding,
+        commitment: str,
+    ) -> None:
+        self.players = players
+        self.dealer = dealer
+        self.deal_number = deal_number
+        self.deals = deals
+        """The finished deals, oldest first."""
+        self.totals = totals
+        """Each seat's penalty total over the finished deals."""
+        self.options = options
+        self.seeding = seeding
+        self.commitment = commitment
+        """The seed's commitment (computed once, when the match was made)."""
+
+
+class SjuanPosition:
+    """One moment of a match of the Sjuan family: what a move changes, and the deal's
+    :class:`SjuanMatch`. Never changed once made: a move makes a new one, so a copy is the same object.
+
+    A slotted class (made in about 0.53 µs with 15 fields, four fields read in 0.06 µs) rather than a
+    named tuple (0.35 µs made through ``tuple.__new__``, 0.11 µs for the same reads): a step makes one
+    position and reads a dozen fields. The fields a move never changes sit in :class:`SjuanMatch`, so a
+    move copies eight fields, not fifteen."""
+
+    __slots__ = (
+        "chips",
+        "hands",
+        "listed",
+        "match",
+        "on_table",
+        "phase",
+        "playable",
+        "stock",
+        "table",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        hands: tuple[int, ...],
+        table: tuple[int, ...],
+        on_table: int,
+        stock: tuple[int, ...],
+        chips: tuple[int, ...],
+        turn: int | None,
+        phase: Phase,
+        match: SjuanMatch,
+    ) -> None:
+        self.hands = hands
+        """Each seat's cards (a set of cards)."""
+        self.table = table
+        """The cards on the table, in the order they were played."""
+        self.on_table = on_table
+        """The set of the cards on the table."""
+        self.stock = stock
+        """The face-down stock, top first (empty but in Domino fan tan)."""
+        self.chips = chips
+        """Chips each seat paid in the current deal."""
+        self.turn = turn
+        """The seat to act while a deal is played; None between deals and once the match is over."""
+        self.phase = phase
+        self.match = match
+        self.playable: int | None = None
+        """The playable cards once a rule has asked (a memo: free fan tan asks after every play whether the
+        deal is blocked, then lists the next seat's moves)."""
+        self.listed: list[int] | None = None
+        """The move codes of the seat to act once asked (a memo: the wire API lists a state's moves, then
+        checks a move against them on the same state)."""
+
+
+def card_set(cards: Sequence[str]) -> int:
+    """The set of ``cards``, distinct cards (as every list of a checked state or deck holds): their bits
+    added up without a Python loop."""
+    return sum(map(_CARD_BIT.__getitem__, cards))
+
+
+_CARD_BIT = {card: 1 << index for index, card in enumerate(FULL_DECK)}
+
+
+def card_codes(cards: Sequence[str]) -> tuple[int, ...]:
+    """``cards`` as their codes, in their order."""
+    return tuple(map(CARD_INDEX.__getitem__, cards))
+
+
+def bits_of(cards: int) -> list[int]:
+    """The codes of a set of cards, lowest first (canonical order)."""
+    if not cards & (cards - 1):  # none or one card (common, and a loop of one turn is slower)
+        return [cards.bit_length() - 1] if cards else []
+    codes = []
+    while cards:
+        lowest = cards & -cards
+        codes.append(lowest.bit_length() - 1)
+        cards ^= lowest
+    return codes
+
+
+_SUIT_CARDS: list[dict[int, tuple[str, ...]]] = [{} for _ in range(4)]
+"""Per suit, the card names of each 13-bit set of that suit's ranks met so far."""
+
+
+def card_names(cards: int) -> list[str]:
+    """A set of cards as the wire lists it: card names in canonical order. Each suit's part is read from
+    a table filled as its sets are met (at most 8,192 per suit), not bit by bit."""
+    names: list[str] = []
+    for suit, known in enumerate(_SUIT_CARDS):
+        part = (cards >> (suit * SUIT_SIZE)) & 0x1FFF
+        if part:
+            found = known.get(part)
+            if found is None:
+                found = known[part] = tuple(FULL_DECK[suit * SUIT_SIZE + rank] for rank in bits_of(part))
+            names += found
+    return names
+
+
+def deal_result(deal: SjuanDeal) -> DealResult:
+    """A wire deal record as the rules record it."""
+    return DealResult(
+        deal.number,
+        deal.dealer,
+        deal.winner,
+        tuple(deal.cards_left),
+        tuple(deal.chips),
+        tuple(deal.penalties),
+    )
+
+
+def wire_deal(deal: DealResult) -> SjuanDeal:
+    """The wire record of a finished deal (made without validation: every value is the engine's own)."""
+    return constructed(
+        SjuanDeal,
+        number=deal.number,
+        dealer=deal.dealer,
+        winner=deal.winner,
+        blocked=deal.winner is None,
+        cards_left=list(deal.cards_left),
+        chips=list(deal.chips),
+        penalties=list(deal.penalties),
+        pot=sum(deal.chips),
+    )
+
+
+def penalty_totals(penalties: Sequence[Sequence[int]], players: int) -> tuple[int, ...]:
+    """Each seat's penalty total over finished deals (``penalties``: each deal's penalties by seat; a
+    malformed record, asked of before the state is checked, adds to as many seats as it names)."""
+    totals = [0] * players
+    for deal in penalties:
+        for seat, penalty in enumerate(deal):
+            totals[seat] += penalty
+    return tuple(totals)
+
+
+def read_position(state: SjuanFamilyState, stock: Sequence[str]) -> SjuanPosition:
+    """The position of a checked wire state (``stock``: its stock, empty for a game without one)."""
+    deals = tuple(map(deal_result, state.deals))
+    players = len(state.hands)
+    totals = penalty_totals([deal.penalties for deal in deals], players)
+    match = SjuanMatch(
+        players,
+        state.dealer,
+        state.deal_number,
+        deals,
+        totals,
+        state.options,
+        Seeding.of(state),
+        state.commitment,
+    )
+    return SjuanPosition(
+        tuple(map(card_set, state.hands)),
+        card_codes(state.table),
+        card_set(state.table),
+        card_codes(stock),
+        tuple(state.chips),
+        state.turn,
+        state.phase,
+        match,
+    )
+
+
+def write_state(
+    model: type[SjuanFamilyState],
+    game_id: str,
+    position: SjuanPosition,
+    has_stock: bool,
+    before: tuple[SjuanFamilyState, SjuanPosition] | None = None,
+) -> SjuanFamilyState:
+    """The wire state of ``position``. ``before``, a state and its position from which ``position`` was
+    made, lends what did not change: its deals and entropy, and within the same deal the hands, table and
+    stock that a move left as they were (a deal's table only grows, its stock only loses its top cards),
+    so that a move writes only what it changed."""
+    match = position.match
+    if before is None:
+        deals = [wire_deal(deal) for deal in match.deals]
+        entropy = list(match.seeding.entropy)
+    else:
+        state, earlier = before
+        if match is earlier.match:  # a move inside a deal
+            return write_move(position, state, earlier, has_stock)
+        deals = state.deals
+        if match.deals is not earlier.match.deals:
+            deals = [*deals, *map(wire_deal, match.deals[len(deals) :])]
+        entropy = state.entropy
+        if earlier.match.deal_number == match.deal_number:  # the deal's end
+            return write_move(position, state, earlier, has_stock, deals)
+    values: dict[str, Any] = {
+        "game": game_id,
+        "options": match.options,
+        "dealer": match.dealer,
+        "deal_number": match.deal_number,
+        "seed": match.seeding.seed,
+        "commitment": match.commitment,
+        "entropy": entropy,
+        "phase": position.phase,
+        "turn": position.turn,
+        "hands": [card_names(hand) for hand in position.hands],
+        "table": [FULL_DECK[card] for card in position.table],
+        "chips": list(position.chips),
+        "deals": deals,
+    }
+    if has_stock:
+        values["stock"] = [FULL_DECK[card] for card in position.stock]
+    return constructed(model, **values)
+
+
+def write_move(
+    position: SjuanPosition,
+    state: SjuanFamilyState,
+    earlier: SjuanPosition,
+    has_stock: bool,
+    deals: list[SjuanDeal] | None = None,
+) -> SjuanFamilyState:
+    """:func:`write_state` of a position a move inside a deal made from ``earlier``, the position of
+    ``state``: the state's fields with those the move changed written anew."""
+    changes: dict[str, object] = {"turn": position.turn}
+    after_hands, before_hands = position.hands, earlier.hands
+    if after_hands is not before_hands:
+        hands = changes["hands"] = list(state.hands)
+        # a move changes its mover's hand only, as a rule: the other seats are compared in C, and looked at
+        # one by one only if one of them changed
+        mover = earlier.turn
+        seats: Sequence[int] = range(len(hands))
+        if mover is not None and (
+            after_hands[:mover] == before_hands[:mover]
+            and after_hands[mover + 1 :] == before_hands[mover + 1 :]
+        ):
+            seats = (mover,)
+        for seat in seats:
+            hand, held = after_hands[seat], before_hands[seat]
+            if hand != held:
+                gone = held ^ hand
+                if not hand & gone and not gone & (gone - 1):  # one card left the hand (a play)
+                    names = hands[seat] = list(hands[seat])
+                    names.remove(FULL_DECK[gone.bit_length() - 1])
+                else:
+                    hands[seat] = card_names(hand)
+    if position.table is not earlier.table:  # a move puts one card on the table at most
+        changes["table"] = [*state.table, FULL_DECK[position.table[-1]]]
+    if position.chips is not earlier.chips:
+        changes["chips"] = list(position.chips)
+    if position.phase is not earlier.phase:
+        changes["phase"] = position.phase
+    if deals is not None:
+        changes["deals"] = deals
+    if has_stock and position.stock is not earlier.stock:  # a draw takes cards from the top
+        stock = cast(DominoFanTanState, state).stock
+        changes["stock"] = stock[len(stock) - len(position.stock) :]
+    return updated_from(state, changes)
+
+
+REMEMBERED = 64
+"""States whose positions the engine keeps (the states it wrote last): a caller applies a move to the
+state it was just given, or to one of a few it holds (a search's branches)."""
+POSITIONS: dict[int, tuple[SjuanFamilyState, SjuanPosition]] = {}
+"""The positions of the states the engine wrote or read last, by the id of the state, each beside its
+state (so that the id is not reused while the entry lives; a reader checks ``entry[0] is state``). Each
+dict operation is atomic: threads may share it, and at worst one of them converts a state again."""
+
+
+def remember(state: SjuanFamilyState, position: SjuanPosition) -> None:
+    """Keep ``position`` as the position of ``state``, a state the engine wrote from it (or read)."""
+    if len(POSITIONS) >= REMEMBERED:
+        POSITIONS.clear()
+    POSITIONS[id(state)] = (state, position)
