@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from sevens_rules.engine.game import Game, updated
+from sevens_rules.engine.game import Game
 from sevens_rules.engine.match import DEAL_OVER, MATCH_OVER
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
@@ -43,13 +43,6 @@ def move_key(move: Any) -> Hashable:
 def play(game: AnyGame, state: Any, move: Any) -> Any:
     """The state after ``move``, a move :func:`legal_moves` listed (not checked again)."""
     return game.resolve(state, move)[0]
-
-
-def playable_on(game: AnyGame, state: Any, table: list[str]) -> frozenset[str]:
-    """The cards playable in a Sjuan family game (whoever holds them) on ``table``, a start of
-    ``state``'s table (the cards in the order they were played)."""
-    layout_game: Any = game
-    return frozenset(layout_game.playable_now(updated(state, table=table)))
 
 
 def deal_finished(state: Any) -> bool:

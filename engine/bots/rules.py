@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from sevens_rules.engine.bots import position
@@ -148,21 +148,6 @@ def _layout_chooser(game: AnyGame) -> Chooser:
         return best
 
     return choose
-
-
-def layout_best_plays(game_id: str, table: Sequence[str], hand: frozenset[str], legal: list[str]) -> set[str]:
-    """The cards among ``legal`` (two or more of ``hand``'s, playable on ``table``) that the heuristic
-    scores best for a seat holding ``hand`` in a Sjuan family game: its choice, up to the engine's order
-    between equal scores (the search's inference asks what a seat following the heuristic would have
-    played)."""
-    free = game_id == "free-fan-tan"
-    if free and not table:  # the opening: the lowest rank held, none of one's cards left below it
-        lowest = min(LOW_ACE.index(card[0]) for card in hand)
-        return {card for card in legal if LOW_ACE.index(card[0]) == lowest}
-    beyond = _BEYOND[free][LOW_ACE.index(table[0][0]) if free else SEVEN]
-    values = {card: _play_value(hand, beyond[card]) for card in legal}
-    best = max(values.values())
-    return {card for card, value in values.items() if value == best}
 
 
 def _beyond_cards(card: str, start: int, free: bool) -> frozenset[str]:

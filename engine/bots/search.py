@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from sevens_rules.engine.bots import inference, position
+from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.position import AnyGame
 from sevens_rules.engine.bots.rules import rules_chooser, rules_move
 from sevens_rules.engine.bots.sampler import Sampler
@@ -78,10 +78,8 @@ def search_move(
     the playouts run. ``moves`` are ``seat``'s legal moves in ``state`` (at least two). ``sampler``
     draws the states searched (default: the sampler of ``seat``'s information; the bench's ``--sees-all``
     passes one that answers the true state); ``reward`` scores a playout (default: :func:`reward_of`)."""
-    history = None
     if sampler is None:
         sampler = Sampler(game, state, seat)
-        history = inference.history(game, state, seat)
     if reward is None:
         reward = reward_of(game)
     before = position.totals(game, state)
@@ -89,22 +87,11 @@ def search_move(
     kept = next(index for index, move in enumerate(moves) if move is heuristic)
     count = len(moves)
     sums = [0.0] * count
-    squares = [0.0] * count  # weighted sums of the squared differences to the heuristic's move's value
-    weights = [0.0, 0.0]  # the draws' weights and their squares, summed
-    ran = impossible = 0
+    squares = [0.0] * count  # sums of the squared differences to the heuristic's move, draw by draw
+    draws = ran = 0
     play = position.play
     while True:
-        if (iterations is not None and ran >= iterations) or clock() >= deadline:
-            break
         world = sampler.draw(rng, fresh_seed=False)
-        weight = 1.0
-        if history is not None:
-            weight = history.weight(world.hands)
-            if weight == 0.0:  # a state the others' passes rule out: no playout spent on it
-                impossible += 1
-                if impossible > MOST_IMPOSSIBLE:
-                    history = None
-                continue
         values: list[float] = []
         for move in moves:
             if (iterations is not None and ran >= iterations) or clock() >= deadline:
@@ -114,33 +101,23 @@ def search_move(
             ran += 1
         if len(values) < count:
             break  # a draw cut short by the budget is left out: its moves would not be paired
-        weights[0] += weight
-        weights[1] += weight * weight
+        draws += 1
         base = values[kept]
         for index, value in enumerate(values):
-            sums[index] += weight * value
-            squares[index] += weight * (value - base) ** 2
-    return moves[_chosen(sums, squares, weights, kept)], ran
+            sums[index] += value
+            squares[index] += (value - base) ** 2
+    return moves[_chosen(sums, squares, draws, kept)], ran
 
 
-MOST_IMPOSSIBLE = 1000
-"""Draws the inference may rule out in one search before it is dropped (the others' play then ruled out
-nearly every state the sampler draws, which does not happen when they follow the rules)."""
-
-
-def _chosen(sums: list[float], squares: list[float], weights: list[float], kept: int) -> int:
-    """The index of the move answered: the best weighted mean, unless the heuristic's move (index
-    ``kept``) trails it by at most :data:`CLEARLY_WORSE` standard errors of the mean paired difference.
-    ``weights`` are the draws' weights and their squares, summed; the effective number of draws,
-    their square over the sum of their squares, must be 2 at least to estimate a standard error
-    (equal weights: the draws)."""
-    total, total_squares = weights
-    draws = total * total / total_squares if total_squares else 0.0
+def _chosen(sums: list[float], squares: list[float], draws: int, kept: int) -> int:
+    """The index of the move answered: the best mean, unless the heuristic's move (index ``kept``) trails
+    it by at most :data:`CLEARLY_WORSE` standard errors of the mean paired difference (two draws at least
+    to estimate one)."""
     if draws < 2:
         return kept
     best = max(range(len(sums)), key=lambda index: (sums[index], index == kept, -index))
-    lead = (sums[best] - sums[kept]) / total
-    variance = max(squares[best] / total - lead * lead, 0.0) * draws / (draws - 1)
+    lead = (sums[best] - sums[kept]) / draws
+    variance = max(squares[best] / draws - lead * lead, 0.0) * draws / (draws - 1)
     return best if lead > CLEARLY_WORSE * math.sqrt(variance / draws) else kept
 
 
