@@ -31,6 +31,7 @@ from typing import Any
 
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.levels import choose
+from sevens_rules.engine.bots.search import REWARDS, Reward
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.bots import BotLevel
@@ -87,9 +88,13 @@ def play_deal(
     tally: Tally,
     until_match_end: bool,
     clock: Callable[[], float] = time.process_time,
+    sees_all: bool = False,
+    reward: Reward | None = None,
 ) -> Any:
     """Play ``state`` to the end of its deal (or match) with each seat's level; the final state. A search
-    runs ``iterations`` playouts, or with None as many as ``budget_ms`` of ``clock`` allows."""
+    runs ``iterations`` playouts, or with None as many as ``budget_ms`` of ``clock`` allows; with
+    ``sees_all`` it searches the true state instead of draws from its seat's information (a cheat: how
+    far knowing every card takes it), with ``reward`` instead of its own playout reward."""
     most = iterations if iterations is not None else UNCAPPED
     step = 0
     while True:
@@ -100,13 +105,35 @@ def play_deal(
             seats = game.to_act(state)  # next_deal
         seat = seats[0]
         level = levels[seat]
-        choice = choose(game, state, seat, level, budget_ms, f"{seed}/{step}", most, clock=clock)
+        searching = level is BotLevel.search
+        choice = choose(
+            game,
+            state,
+            seat,
+            level,
+            budget_ms,
+            f"{seed}/{step}",
+            most,
+            clock=clock,
+            sampler=SeesAll(state) if searching and sees_all else None,
+            reward=reward if searching else None,
+        )
         if level is BotLevel.search and choice.iterations:
             tally.search_moves += 1
             tally.search_iterations += choice.iterations
             tally.search_seconds += choice.elapsed_ms / 1000
         state = game.apply(state, choice.move)[0]
         step += 1
+
+
+class SeesAll:
+    """A cheating search's sampler: every draw is the true state (``--sees-all``)."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    def draw(self, rng: random.Random, fresh_seed: bool = True) -> Any:
+        return self.state
 
 
 UNCAPPED = 10**9
@@ -157,6 +184,8 @@ def run_table(
                 tally,
                 args.unit == "match",
                 CLOCKS[args.clock],
+                args.sees_all,
+                REWARDS[args.reward] if args.reward else None,
             )
             shares = score_seats(game, start, end, args.unit == "match")
             # a side's share of the win is the sum of its seats' shares (partners score alike)
@@ -231,6 +260,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--speed", action="store_true", help="measure search iterations per second only")
     parser.add_argument("--speed-seconds", type=float, default=2.0, help="search time per game (--speed)")
     parser.add_argument("--speed-repeats", type=int, default=3, help="searches per game, best kept (--speed)")
+    parser.add_argument(
+        "--sees-all", action="store_true", help="search the true state (a cheat: how much is luck)"
+    )
+    parser.add_argument(
+        "--reward", choices=tuple(REWARDS), help="the search's playout reward (default: its own per game)"
+    )
     parser.add_argument("--unit", choices=("deal", "match"), default="deal", help="what a game is")
     parser.add_argument(
         "--pairings", nargs="*", default=[f"{a}-{b}" for a, b in PAIRINGS], help="tested-opponent levels"
@@ -259,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"bots: {args.deals} seeded deals per table and pairing, each rotation; search {mode}; "
         f"{'matches' if args.unit == 'match' else 'deals'}"
+        f"{'; search sees every card' if args.sees_all else ''}"
+        f"{f'; search reward {args.reward}' if args.reward else ''}"
     )
     for game_id in args.games:
         sizes = args.sizes or default_sizes(game_id)

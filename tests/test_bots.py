@@ -474,6 +474,43 @@ def test_margins_are_each_seats_gain_less_the_mean_gain_of_the_others() -> None:
     ]
 
 
+def test_win_shares_give_the_deal_to_its_lowest_penalty_ties_shared() -> None:
+    game = GAMES["sjuan"]
+    for seed in range(1, 6):
+        state = game.new(3, game.models.options(), Seeding(f"{seed:064x}"), None, None)
+        rng = random.Random(seed)
+        while position.to_act(game, state):
+            moves = position.legal_moves(game, state, position.to_act(game, state)[0])
+            state = position.play(game, state, moves[rng.randrange(len(moves))])
+        penalties = state.deals[-1].penalties
+        lowest = [seat for seat in range(3) if penalties[seat] == min(penalties)]
+        expected = [1 / len(lowest) if seat in lowest else 0.0 for seat in range(3)]
+        assert position.win_shares(game, [0, 0, 0], state) == expected
+
+
+def test_a_search_given_a_sampler_draws_its_states_from_it() -> None:
+    # the bench's --sees-all: a sampler that answers the true state (counted here)
+    game = GAMES["sjuan"]
+
+    class TrueState:
+        def __init__(self, state: Any) -> None:
+            self.state, self.draws = state, 0
+
+        def draw(self, rng: random.Random, fresh_seed: bool = True) -> Any:
+            self.draws += 1
+            return self.state
+
+    for state in positions("sjuan", 4, every=5, most=20):
+        seat = game.to_act(state)[0]
+        moves = game.moves(state, seat)[1]
+        if len(moves) < 2:
+            continue
+        sampler = TrueState(state)
+        searched = choose(game, state, seat, BotLevel.search, 10_000, "all", iterations=40, sampler=sampler)
+        assert sampler.draws > 0 and searched.iterations == 40
+        assert searched.move in moves
+
+
 def test_the_search_keeps_the_heuristics_move_unless_the_paired_lead_is_clear() -> None:
     # four draws, the heuristic's move (index 0) scoring 0 in each: a move scoring 1 in each leads with
     # no spread, and is chosen

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.position import AnyGame
@@ -20,6 +20,9 @@ from sevens_rules.engine.bots.rules import rules_move
 from sevens_rules.engine.bots.sampler import rng_for
 from sevens_rules.engine.errors import IssueAt, MatchOverError, NotYourTurnError
 from sevens_rules.schema.bots import BotLevel
+
+if TYPE_CHECKING:
+    from sevens_rules.engine.bots.search import Draws, Reward
 
 SEEDED_ITERATIONS_PER_MS = 2
 """Search iterations per millisecond of budget when a ``bot_seed`` is given: a seeded search runs a fixed
@@ -67,12 +70,15 @@ def choose(
     iterations: int | None = None,
     argument: str = "player",
     clock: Callable[[], float] = time.perf_counter,
+    sampler: Draws | None = None,
+    reward: Reward | None = None,
 ) -> BotChoice:
     """The move ``seat``'s bot makes at ``level`` within ``budget_ms`` (``iterations``: a search stops
     after that many instead, within the budget still; reproducible for the same ``bot_seed``). A refusal
     names ``argument``, the request field holding the seat. ``clock`` measures the budget: the service's
     is wall time; a tournament on a shared machine passes ``time.process_time``, so that every move
-    thinks for the same CPU time whatever the other processes do."""
+    thinks for the same CPU time whatever the other processes do. ``sampler`` and ``reward`` replace the
+    search's own (:func:`search.search_move`): the bench's experiments, never the service."""
     started = time.perf_counter()
     budget_started = started if clock is time.perf_counter else clock()
     moves = seat_moves(game, state, seat, argument)
@@ -90,7 +96,7 @@ def choose(
         deadline = budget_started + budget_ms / 1000
         if iterations is None and bot_seed is not None:
             iterations = budget_ms * SEEDED_ITERATIONS_PER_MS
-        move, ran = search_move(game, state, seat, moves, rng, deadline, iterations, clock)
+        move, ran = search_move(game, state, seat, moves, rng, deadline, iterations, clock, sampler, reward)
     elapsed = (time.perf_counter() - started) * 1000
     return BotChoice(move, level, ran, round(elapsed, 3))
 

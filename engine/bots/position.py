@@ -120,6 +120,29 @@ MATCH_WON = 1000.0
 """The margin a playout that ends the match adds for each of its winners: more than any deal's points."""
 
 
+def gains(game: AnyGame, before: Sequence[int], state: Any) -> Sequence[int]:
+    """Each seat's gain from totals ``before`` (of a wire state, by :func:`totals`) to ``state``, a bots'
+    state (penalties count negative, partners gain alike); for a deal not over, :func:`progress` where
+    the game has one."""
+    if not deal_finished(state):
+        progress_made = progress(game, state)
+        if progress_made is not None:
+            return progress_made
+    rules = _positions_of(game, state)
+    if rules is None:
+        after = totals(game, state)
+    else:  # a position (the bots' state of such a game)
+        values = rules.position_totals(state)
+        after = [-value for value in values] if game.lowest_total_wins else values
+    return [after[seat] - before[seat] for seat in range(len(before))]
+
+
+def _winners(game: AnyGame, state: Any) -> list[int]:
+    """The winners of the match a bots' state finished."""
+    rules = _positions_of(game, state)
+    return game.outcome(state).winners if rules is None else rules.position_outcome(state).winners
+
+
 def margins(game: AnyGame, before: Sequence[int], state: Any) -> list[float]:
     """Each seat's margin for a playout that went from totals ``before`` (of a wire state, by
     :func:`totals`) to ``state``, a bots' state: its gain in the
@@ -127,21 +150,26 @@ def margins(game: AnyGame, before: Sequence[int], state: Any) -> list[float]:
     :data:`MATCH_WON` for a winner of a match the playout finished. A playout cut short (the deal not
     over) compares :func:`progress` where the game has one, else the totals so far."""
     n = len(before)
-    gains: Sequence[int] | None = None
-    if not deal_finished(state):
-        gains = progress(game, state)
-    rules = _positions_of(game, state)
-    if gains is None:
-        if rules is None:
-            after = totals(game, state)
-        else:  # a position (the bots' state of such a game)
-            values = rules.position_totals(state)
-            after = [-value for value in values] if game.lowest_total_wins else values
-        gains = [after[seat] - before[seat] for seat in range(n)]
-    total = sum(gains)
-    result = [gain - (total - gain) / (n - 1) for gain in gains]
+    gained = gains(game, before, state)
+    total = sum(gained)
+    result = [gain - (total - gain) / (n - 1) for gain in gained]
     if state.phase == MATCH_OVER:
-        outcome = game.outcome(state) if rules is None else rules.position_outcome(state)
-        for winner in outcome.winners:
+        for winner in _winners(game, state):
             result[winner] += MATCH_WON
+    return result
+
+
+def win_shares(game: AnyGame, before: Sequence[int], state: Any) -> list[float]:
+    """Each seat's share of the deal's win for a playout that went from totals ``before`` to ``state``,
+    as the bench counts a deal: 1/k for each of the k seats of the best gain (:func:`gains`; partners
+    gain alike, so a side shares its win), 0 for the others; plus its share of the match's win when the
+    playout finished the match."""
+    gained = gains(game, before, state)
+    best = max(gained)
+    tied = sum(1 for gain in gained if gain == best)
+    result = [1 / tied if gain == best else 0.0 for gain in gained]
+    if state.phase == MATCH_OVER:
+        winners = _winners(game, state)
+        for winner in winners:
+            result[winner] += 1 / len(winners)
     return result

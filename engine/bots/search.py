@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.position import AnyGame
@@ -44,6 +44,24 @@ PLAYOUT_MOVES = 200
 playout cut short is judged by :func:`position.progress`."""
 
 
+class Draws(Protocol):
+    """What the search draws its states from (a :class:`Sampler`)."""
+
+    def draw(self, rng: random.Random, fresh_seed: bool = True) -> Any: ...
+
+
+Reward = Callable[[AnyGame, Sequence[int], Any], list[float]]
+"""A playout's reward per seat: the game, the totals before the search, the playout's last state."""
+
+REWARDS: dict[str, Reward] = {"margin": position.margins, "win": position.win_shares}
+"""The rewards a search may score its playouts with, by name (the bench's ``--reward``)."""
+
+
+def reward_of(game: AnyGame) -> Reward:
+    """The reward the search scores ``game``'s playouts with."""
+    return position.margins
+
+
 def search_move(
     game: AnyGame,
     state: Any,
@@ -53,10 +71,17 @@ def search_move(
     deadline: float,
     iterations: int | None,
     clock: Callable[[], float] = time.perf_counter,
+    sampler: Draws | None = None,
+    reward: Reward | None = None,
 ) -> tuple[Any, int]:
     """The move chosen within ``deadline`` (a value of ``clock``) or ``iterations`` playouts, and
-    the playouts run. ``moves`` are ``seat``'s legal moves in ``state`` (at least two)."""
-    sampler = Sampler(game, state, seat)
+    the playouts run. ``moves`` are ``seat``'s legal moves in ``state`` (at least two). ``sampler``
+    draws the states searched (default: the sampler of ``seat``'s information; the bench's ``--sees-all``
+    passes one that answers the true state); ``reward`` scores a playout (default: :func:`reward_of`)."""
+    if sampler is None:
+        sampler = Sampler(game, state, seat)
+    if reward is None:
+        reward = reward_of(game)
     before = position.totals(game, state)
     heuristic = rules_move(game, state, seat, moves, rng)
     kept = next(index for index, move in enumerate(moves) if move is heuristic)
@@ -64,7 +89,7 @@ def search_move(
     sums = [0.0] * count
     squares = [0.0] * count  # sums of the squared differences to the heuristic's move, draw by draw
     draws = ran = 0
-    play, margins = position.play_out_from, position.margins
+    play = position.play_out_from
     while True:
         world = sampler.draw(rng, fresh_seed=False)
         values: list[float] = []
@@ -72,7 +97,7 @@ def search_move(
             if (iterations is not None and ran >= iterations) or clock() >= deadline:
                 break
             end = playout(game, play(game, world, move), rng)
-            values.append(margins(game, before, end)[seat])
+            values.append(reward(game, before, end)[seat])
             ran += 1
         if len(values) < count:
             break  # a draw cut short by the budget is left out: its moves would not be paired
