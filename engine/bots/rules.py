@@ -96,7 +96,7 @@ def _layout(game: AnyGame, state: Any, seat: int) -> Scorer:
             if opening:
                 # free fan tan's first card sets the start rank: cards below it can never be played
                 start_rank = LOW_ACE.index(card[0])
-                return -sum(LOW_ACE.index(held[0]) < start_rank for held in hand) - 0.01 * start_rank
+                return _opening_value(sum(LOW_ACE.index(held[0]) < start_rank for held in hand), start_rank)
             return _play_value(hand, beyond[card])
         if kind == "pass":
             return _pass_value(passes_left)
@@ -106,10 +106,21 @@ def _layout(game: AnyGame, state: Any, seat: int) -> Scorer:
 
 
 def _play_value(hand: frozenset[str], opened: frozenset[str]) -> float:
-    """A play's value: the cards of its row it opens the way to, its own hand's counted for and the
-    others' (a third as much) against."""
+    """A play's value: the cards of its row it opens the way to (:func:`_opened_value`)."""
     own = len(hand & opened)
-    return own - 0.3 * (len(opened) - own)
+    return _opened_value(own, len(opened) - own)
+
+
+def _opened_value(own: int, others: int) -> float:
+    """The value of opening the way to ``own`` cards of the player's hand and ``others`` cards held by
+    the others: its own counted for, the others' (a third as much) against."""
+    return own - 0.3 * others
+
+
+def _opening_value(below: int, start_rank: int) -> float:
+    """The value of opening free fan tan at ``start_rank`` holding ``below`` cards of lower ranks, which
+    can then never be played (the lower start rank breaks a tie)."""
+    return -below - 0.01 * start_rank
 
 
 def _pass_value(passes_left: int) -> float:
@@ -189,14 +200,19 @@ def position_chooser(game: AnyGame) -> Chooser:
         hand = position.hands[seat]
         if free and not table:
             # free fan tan's first card sets the start rank: cards below it can never be played
-            return max(moves, key=lambda card: _opening_value(hand, card % SUIT_SIZE))
+            return max(
+                moves,
+                key=lambda card: _opening_value(
+                    (hand & _BELOW_RANK[card % SUIT_SIZE]).bit_count(), card % SUIT_SIZE
+                ),
+            )
         beyond = by_start[table[0] % SUIT_SIZE if free else SEVEN]
         best, best_value = moves[0], -1000.0
         for move in moves:
             if move < PASS:
                 opened = beyond[move]
                 own = (hand & opened).bit_count()
-                value = own - 0.3 * (opened.bit_count() - own)  # _play_value, counted on bits
+                value = _opened_value(own, opened.bit_count() - own)
             elif move == PASS:
                 value = pass_value
             else:
@@ -206,11 +222,6 @@ def position_chooser(game: AnyGame) -> Chooser:
         return best
 
     return choose
-
-
-def _opening_value(hand: int, start_rank: int) -> float:
-    """:func:`_layout`'s value of a free fan tan opening of rank ``start_rank`` on a hand of card bits."""
-    return -(hand & _BELOW_RANK[start_rank]).bit_count() - 0.01 * start_rank
 
 
 _BEYOND_BITS: dict[bool, list[list[int]]] = {
