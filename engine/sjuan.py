@@ -317,8 +317,9 @@ class SjuanFamily(SjuanChecks):
             return last[1]
         entry = POSITIONS.get(id(state))
         if entry is None or entry[0] is not state:
+            # a state the engine did not write (a posted one) is read once per request: kept as the last
+            # state only, it is not held for later (nor cleared later with the remembered ones)
             entry = (state, read_position(state, self.stock(state)))
-            remember(state, entry[1])
         self._last = entry
         return entry[1]
 

@@ -347,13 +347,13 @@ REMEMBERED = 64
 """States whose positions the engine keeps (the states it wrote last): a caller applies a move to the
 state it was just given, or to one of a few it holds (a search's branches)."""
 POSITIONS: dict[int, tuple[SjuanFamilyState, SjuanPosition]] = {}
-"""The positions of the states the engine wrote or read last, by the id of the state, each beside its
+"""The positions of the states the engine wrote last, by the id of the state, each beside its
 state (so that the id is not reused while the entry lives; a reader checks ``entry[0] is state``). Each
 dict operation is atomic: threads may share it, and at worst one of them converts a state again."""
 
 
 def remember(state: SjuanFamilyState, position: SjuanPosition) -> None:
-    """Keep ``position`` as the position of ``state``, a state the engine wrote from it (or read)."""
+    """Keep ``position`` as the position of ``state``, a state the engine wrote from it."""
     if len(POSITIONS) >= REMEMBERED:
         POSITIONS.clear()
     POSITIONS[id(state)] = (state, position)
