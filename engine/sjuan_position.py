@@ -227,10 +227,17 @@ def penalty_totals(penalties: Sequence[Sequence[int]], players: int) -> tuple[in
 
 
 def read_position(state: SjuanFamilyState, stock: Sequence[str]) -> SjuanPosition:
-    """The position of a checked wire state (``stock``: its stock, empty for a game without one)."""
-    deals = tuple(map(deal_result, state.deals))
+    """The position of a wire state (``stock``: its stock, empty for a game without one). Asked before the
+    state is checked too (the checks test its sets of cards): each set of cards is the sum of its cards'
+    bits, which is the set itself when the cards are distinct."""
+    bit = _CARD_BIT.__getitem__
     players = len(state.hands)
-    totals = penalty_totals([deal.penalties for deal in deals], players)
+    if state.deals:
+        deals = tuple(map(deal_result, state.deals))
+        totals = penalty_totals([deal.penalties for deal in deals], players)
+    else:  # the first deal (no record to read)
+        deals, totals = (), (0,) * players
+    table = state.table
     match = SjuanMatch(
         players,
         state.dealer,
@@ -242,10 +249,10 @@ def read_position(state: SjuanFamilyState, stock: Sequence[str]) -> SjuanPositio
         state.commitment,
     )
     return SjuanPosition(
-        tuple(map(card_set, state.hands)),
-        card_codes(state.table),
-        card_set(state.table),
-        card_codes(stock),
+        tuple([sum(map(bit, hand)) for hand in state.hands]),
+        tuple(map(CARD_INDEX.__getitem__, table)),
+        sum(map(bit, table)),
+        card_codes(stock) if stock else (),
         tuple(state.chips),
         state.turn,
         state.phase,
