@@ -7,9 +7,8 @@ hand's cards in canonical order are its bits from the lowest. A move is a small 
 :data:`DRAW`, :data:`NEXT_DEAL` or the card played), made by the seat to act.
 
 A position is built from a wire state once (:func:`read_position`) and written back once
-(:func:`write_state`); the engine remembers the position of every state it wrote for a while
-(:func:`remember`, :func:`remembered`), so that a caller chaining ``moves`` and ``apply`` on the states
-the engine gave it does not convert them again.
+(:func:`write_state`); the engine keeps the position of the state it last read or wrote, so that a
+caller chaining ``moves`` and ``apply`` on the state the engine just gave it does not convert it again.
 """
 
 from __future__ import annotations
@@ -348,19 +347,3 @@ def write_move(
         stock = cast(DominoFanTanState, state).stock
         changes["stock"] = stock[len(stock) - len(position.stock) :]
     return updated_from(state, changes)
-
-
-REMEMBERED = 64
-"""States whose positions the engine keeps (the states it wrote last): a caller applies a move to the
-state it was just given, or to one of a few it holds (a search's branches)."""
-POSITIONS: dict[int, tuple[SjuanFamilyState, SjuanPosition]] = {}
-"""The positions of the states the engine wrote last, by the id of the state, each beside its
-state (so that the id is not reused while the entry lives; a reader checks ``entry[0] is state``). Each
-dict operation is atomic: threads may share it, and at worst one of them converts a state again."""
-
-
-def remember(state: SjuanFamilyState, position: SjuanPosition) -> None:
-    """Keep ``position`` as the position of ``state``, a state the engine wrote from it."""
-    if len(POSITIONS) >= REMEMBERED:
-        POSITIONS.clear()
-    POSITIONS[id(state)] = (state, position)
