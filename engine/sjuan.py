@@ -307,18 +307,23 @@ class SjuanFamily(SjuanChecks):
     _last: tuple[object, SjuanPosition] | None = None
     """The state last written or read and its position (one tuple, replaced whole: threads may share it):
     a wire step asks the position of the same state four or five times, and a caller chaining steps asks
-    next of the state it was just given. Only this one state is kept: states held beyond the request that
-    made them survive the young garbage collections, which then cost a REST ``apply`` more than reading
-    a posted state again."""
+    next of the state it was just given."""
+    _read: tuple[object, SjuanPosition] | None = None
+    """The state last read and its position: a caller trying several moves on one state (a search's
+    branches, the bench's timed ``apply``) reads it once. Only these two states are kept: states held
+    beyond the request that made them survive the young garbage collections, which then cost a REST
+    ``apply`` more than reading a posted state again."""
 
     def position(self, state: SjuanFamilyState) -> SjuanPosition:
         """The position of ``state`` (read again unless it is the state last read or written)."""
         last = self._last
         if last is not None and last[0] is state:
             return last[1]
-        position = read_position(state, self.stock(state))
-        self._last = (state, position)
-        return position
+        read = self._read
+        if read is None or read[0] is not state:
+            read = self._read = (state, read_position(state, self.stock(state)))
+        self._last = read
+        return read[1]
 
     def state_of(
         self, position: SjuanPosition, before: tuple[SjuanFamilyState, SjuanPosition] | None = None
