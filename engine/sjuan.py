@@ -43,7 +43,6 @@ from sevens_rules.engine.sjuan_position import (
     NEXT_DEAL,
     PASS,
     PLAY_PHASE,
-    POSITIONS,
     RANK_ROW,
     SEVEN_OF_HEARTS,
     SEVENS,
@@ -57,7 +56,6 @@ from sevens_rules.engine.sjuan_position import (
     card_set,
     penalty_totals,
     read_position,
-    remember,
     write_move,
     write_state,
 )
@@ -308,29 +306,33 @@ class SjuanFamily(SjuanChecks):
 
     _last: tuple[object, SjuanPosition] | None = None
     """The state last written or read and its position (one tuple, replaced whole: threads may share it):
-    a wire step asks the position of the same state four or five times."""
+    a wire step asks the position of the same state four or five times, and a caller chaining steps asks
+    next of the state it was just given."""
+    _read: tuple[object, SjuanPosition] | None = None
+    """The state last read and its position: a caller trying several moves on one state (a search's
+    branches, the bench's timed ``apply``) reads it once. Only these two states are kept: states held
+    beyond the request that made them survive the young garbage collections, which then cost a REST
+    ``apply`` more than reading a posted state again."""
 
     def position(self, state: SjuanFamilyState) -> SjuanPosition:
-        """The position of a checked ``state`` (remembered for the states the engine wrote)."""
+        """The position of ``state`` (read again unless it is the state last read or written)."""
         last = self._last
         if last is not None and last[0] is state:
             return last[1]
-        entry = POSITIONS.get(id(state))
-        if entry is None or entry[0] is not state:
-            entry = (state, read_position(state, self.stock(state)))
-            remember(state, entry[1])
-        self._last = entry
-        return entry[1]
+        read = self._read
+        if read is None or read[0] is not state:
+            read = self._read = (state, read_position(state, self.stock(state)))
+        self._last = read
+        return read[1]
 
     def state_of(
         self, position: SjuanPosition, before: tuple[SjuanFamilyState, SjuanPosition] | None = None
     ) -> SjuanFamilyState:
         """The wire state of ``position`` (see :func:`~sevens_rules.engine.sjuan_position.write_state` for
-        ``before``), remembered with its position."""
+        ``before``), kept with its position as the last state."""
         state = write_state(
             cast(type[SjuanFamilyState], self.models.state), self.id, position, self.has_stock, before
         )
-        remember(state, position)
         self._last = (state, position)
         return state
 
@@ -402,7 +404,6 @@ class SjuanFamily(SjuanChecks):
         after = self.position_apply(position, code)
         if after.match is position.match:  # the deal goes on: only what the move changed is written
             written = write_move(after, state, position, self.has_stock)
-            remember(written, after)
             self._last = (written, after)
         else:
             written = self.state_of(after, (state, position))

@@ -12,11 +12,11 @@ from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import (
     bound_issues,
     conservation_issues,
-    holds_deck_once,
     length_issues,
     seat_issues,
 )
 from sevens_rules.engine.match import MATCH_OVER_PHASE, PLAY_PHASE, DealtMatch, RecordCheck
+from sevens_rules.engine.sjuan_position import ALL_CARDS, SjuanPosition, card_set
 from sevens_rules.schema.sjuan import SJUAN_MATCH_TARGET as MATCH_TARGET
 from sevens_rules.schema.sjuan import SjuanEvent, SjuanFamilyState, SjuanMove, SjuanScore
 
@@ -32,6 +32,10 @@ _TOWARD_SEVEN = {
 }
 """The card next in rank toward its suit's 7 of each card (a 7 itself): a suit's cards on the table are
 one unbroken row through its 7 exactly when each of them has this card on the table too."""
+_BELOW_SEVEN = sum(1 << (suit * 13 + rank) for suit in range(4) for rank in range(SEVEN))
+"""The cards ranked below their suit's 7 (a card's bit is ``suit * 13 + rank``)."""
+_ABOVE_SEVEN = sum(1 << (suit * 13 + rank) for suit in range(4) for rank in range(SEVEN + 1, KING + 1))
+"""The cards ranked above their suit's 7."""
 
 
 class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
@@ -41,6 +45,11 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     has_stock: ClassVar[bool]
 
     @abstractmethod
+    def position(self, state: SjuanFamilyState) -> SjuanPosition:
+        """The position of ``state``, read once (:func:`~sevens_rules.engine.sjuan_position.read_position`;
+        asked before the state is checked, its sets of cards are sums of card bits)."""
+
+    @abstractmethod
     def stock(self, state: SjuanFamilyState) -> list[str]:
         """The face-down stock (empty unless the game has one)."""
 
@@ -48,11 +57,14 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         """Issues unless every suit's cards on the table form one unbroken row through its 7 (asked once
         the state holds each card once): one issue for each suit where some card's next card toward the 7
         (:data:`_TOWARD_SEVEN`) is missing."""
+        # the common, consistent table on the position's set of cards (each card on the table once, as
+        # asked here): the card above each card below a 7, and the card below each card above a 7, are on
+        # the table (within a suit: a shift moves a card of those ranks one rank toward its 7)
+        on = self.position(state).on_table
+        if not ((on & _BELOW_SEVEN) << 1 | (on & _ABOVE_SEVEN) >> 1) & ~on:
+            return []
         table = state.table
         on_table = set(table)
-        # the common, consistent table in one subset test, without a Python loop
-        if on_table.issuperset(map(_TOWARD_SEVEN.__getitem__, table)):
-            return []
         broken = {c[1] for c in table if _TOWARD_SEVEN[c] not in on_table}
         return [
             IssueAt(("table",), f"the {s} cards on the table are not one row through 7{s}")
@@ -67,13 +79,21 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     def state_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         # Every posted state comes through here: each field is read once (a model attribute read costs
         # as much as several list operations), and issues are built only when something is wrong.
+        # The state's position is read first (the rules ask it next) and the common, consistent case is
+        # checked on its sets of cards; the wire lists are read for the issues' paths only when one is found.
         hands, table, chips, deals = state.hands, state.table, state.chips, state.deals
         phase, turn, dealer = state.phase, state.turn, state.dealer
         n = len(hands)
+        position = self.position(state)
         stock = self.stock(state) if self.has_stock else []
+        # every card once: 52 cards in all whose bits add up to the whole deck (a repeated card would carry
+        # into a higher bit, and 52 powers of two make 2**52 - 1 only when they are distinct)
+        once = sum(map(len, hands)) + len(table) + len(stock) == len(FULL_DECK) and (
+            sum(position.hands) + position.on_table + (card_set(stock) if stock else 0) == ALL_CARDS
+        )
         issues = (
             []  # the common case, asked first without naming where each list is
-            if holds_deck_once([*hands, table, stock], FULL_DECK)
+            if once
             else conservation_issues(
                 [(("hands", i), h) for i, h in enumerate(hands)] + [(("table",), table), (("stock",), stock)],
                 FULL_DECK,
@@ -115,9 +135,7 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             elif [len(h) for h in hands] != deals[-1].cards_left:
                 issues.append(IssueAt(("deals", len(deals) - 1, "cards_left"), "does not match the hands"))
         if not issues:
-            reached = (
-                bool(deals) and max(self.seat_totals(state)) >= MATCH_TARGET
-            )  # (every total is 0 before)
+            reached = bool(deals) and max(position.match.totals) >= MATCH_TARGET  # (every total is 0 before)
             if reached != (phase is MATCH_OVER_PHASE):
                 issues.append(
                     IssueAt(("phase",), "the match is over exactly when a total has reached 100 after a deal")

@@ -7,9 +7,8 @@ hand's cards in canonical order are its bits from the lowest. A move is a small 
 :data:`DRAW`, :data:`NEXT_DEAL` or the card played), made by the seat to act.
 
 A position is built from a wire state once (:func:`read_position`) and written back once
-(:func:`write_state`); the engine remembers the position of every state it wrote for a while
-(:func:`remember`, :func:`remembered`), so that a caller chaining ``moves`` and ``apply`` on the states
-the engine gave it does not convert them again.
+(:func:`write_state`); the engine keeps the position of the state it last read or wrote, so that a
+caller chaining ``moves`` and ``apply`` on the state the engine just gave it does not convert it again.
 """
 
 from __future__ import annotations
@@ -227,10 +226,17 @@ def penalty_totals(penalties: Sequence[Sequence[int]], players: int) -> tuple[in
 
 
 def read_position(state: SjuanFamilyState, stock: Sequence[str]) -> SjuanPosition:
-    """The position of a checked wire state (``stock``: its stock, empty for a game without one)."""
-    deals = tuple(map(deal_result, state.deals))
+    """The position of a wire state (``stock``: its stock, empty for a game without one). Asked before the
+    state is checked too (the checks test its sets of cards): each set of cards is the sum of its cards'
+    bits, which is the set itself when the cards are distinct."""
+    bit = _CARD_BIT.__getitem__
     players = len(state.hands)
-    totals = penalty_totals([deal.penalties for deal in deals], players)
+    if state.deals:
+        deals = tuple(map(deal_result, state.deals))
+        totals = penalty_totals([deal.penalties for deal in deals], players)
+    else:  # the first deal (no record to read)
+        deals, totals = (), (0,) * players
+    table = state.table
     match = SjuanMatch(
         players,
         state.dealer,
@@ -242,10 +248,10 @@ def read_position(state: SjuanFamilyState, stock: Sequence[str]) -> SjuanPositio
         state.commitment,
     )
     return SjuanPosition(
-        tuple(map(card_set, state.hands)),
-        card_codes(state.table),
-        card_set(state.table),
-        card_codes(stock),
+        tuple([sum(map(bit, hand)) for hand in state.hands]),
+        tuple(map(CARD_INDEX.__getitem__, table)),
+        sum(map(bit, table)),
+        card_codes(stock) if stock else (),
         tuple(state.chips),
         state.turn,
         state.phase,
@@ -341,19 +347,3 @@ def write_move(
         stock = cast(DominoFanTanState, state).stock
         changes["stock"] = stock[len(stock) - len(position.stock) :]
     return updated_from(state, changes)
-
-
-REMEMBERED = 64
-"""States whose positions the engine keeps (the states it wrote last): a caller applies a move to the
-state it was just given, or to one of a few it holds (a search's branches)."""
-POSITIONS: dict[int, tuple[SjuanFamilyState, SjuanPosition]] = {}
-"""The positions of the states the engine wrote or read last, by the id of the state, each beside its
-state (so that the id is not reused while the entry lives; a reader checks ``entry[0] is state``). Each
-dict operation is atomic: threads may share it, and at worst one of them converts a state again."""
-
-
-def remember(state: SjuanFamilyState, position: SjuanPosition) -> None:
-    """Keep ``position`` as the position of ``state``, a state the engine wrote from it (or read)."""
-    if len(POSITIONS) >= REMEMBERED:
-        POSITIONS.clear()
-    POSITIONS[id(state)] = (state, position)
