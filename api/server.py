@@ -24,6 +24,9 @@ opens, or after its first byte on a kept-alive connection (whose idle time befor
 uvicorn's keep-alive timeout); otherwise the connection is closed."""
 MAX_HEAD_BYTES = 16 * 1024
 """The largest request head; a larger one is answered 431 and the connection closed."""
+LINGER_SECONDS = 2.0
+"""How long a connection refused with a 431 reads (and drops) what the client still sends before it is
+closed (see :meth:`HeadDeadline._refuse_head`)."""
 
 
 class HeadDeadline:
@@ -43,6 +46,8 @@ class HeadDeadline:
     _head_bytes: int = 0
     """Bytes of the unfinished request head received so far."""
     _head_tail: bytes = b""
+    _refused: bool = False
+    """Whether the connection answered 431 and is reading out what the client still sends."""
     """Its last bytes, where the blank line that ends a head may have begun."""
 
     # attributes of the uvicorn protocol this is mixed into
@@ -61,6 +66,8 @@ class HeadDeadline:
         arrive in one chunk, and would otherwise start a request); after uvicorn has read the chunk: stop
         the clock if a request now runs, otherwise count the unfinished head's bytes and start the clock
         if it is not running."""
+        if self._refused:  # answered 431: what still arrives is dropped until the connection closes
+            return
         if not self._request_running():
             room = self.max_head_bytes - self._head_bytes
             if len(data) > room and _HEAD_END not in self._head_tail + data[: room + len(_HEAD_END)]:
@@ -91,11 +98,25 @@ class HeadDeadline:
         return self.cycle is not None and not self.cycle.response_complete
 
     def _refuse_head(self) -> None:
-        """Answer 431 and close: the head is larger than :attr:`max_head_bytes`."""
-        if not self.transport.is_closing():
-            logger.info("closed a connection from %s: request head too large", _peer(self.client))
-            self.transport.write(_HEAD_TOO_LARGE)
+        """Answer 431 and close: the head is larger than :attr:`max_head_bytes`.
+
+        With no request running, the answer is followed by the end of the stream, and what the client
+        still sends is read and dropped for :data:`LINGER_SECONDS` before the connection is closed: a
+        socket closed with unread input is reset by the kernel, and the client, still sending the rest
+        of its head, could lose the answer with it. A request running (a pipelined head) is told the
+        client left when the connection closes, so that connection is closed at once.
+        """
+        if self.transport.is_closing() or self._refused:
+            return
+        logger.info("closed a connection from %s: request head too large", _peer(self.client))
+        self.transport.write(_HEAD_TOO_LARGE)
+        if self._request_running() or not self.transport.can_write_eof():
             self.transport.close()
+            return
+        self._refused = True
+        self._disarm_head_deadline()
+        self.transport.write_eof()
+        self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Drop the clock with the connection; a request still being answered is logged as a 499."""
