@@ -109,20 +109,7 @@ def simulation_rate(game: AnyGame, players: int, seconds: float) -> float:
     """Moves per CPU-second of the same playouts as :func:`playout_rate` through the bots' entry point
     (:class:`~sevens_rules.engine.simulate.Simulation`: legal moves, then the chosen move applied without
     the public checks), dealing included."""
-    new_state(game, players, 0)
-    applied = number = 0
-    cpu_start = time.process_time()
-    deadline = time.perf_counter() + seconds
-    while time.perf_counter() < deadline:
-        rng = random.Random(number)
-        sim = Simulation(game, new_state(game, players, number))
-        number += 1
-        moves = sim.legal_moves()
-        while moves:
-            sim.apply(rng.choice(moves))
-            applied += 1
-            moves = sim.legal_moves()
-    return applied / (time.process_time() - cpu_start)
+    return _simulated_rate(game, players, seconds, lambda state: Simulation(game, state))
 
 
 def internal_rate(game: AnyGame, players: int, seconds: float) -> float | None:
@@ -132,14 +119,25 @@ def internal_rate(game: AnyGame, players: int, seconds: float) -> float | None:
     dealing and the conversion included; None for a game without one."""
     if position_rules(game) is None:
         return None
+
+    def start(state: Any) -> Any:
+        sim = PositionSimulation.of(game, state)
+        assert sim is not None
+        return sim
+
+    return _simulated_rate(game, players, seconds, start)
+
+
+def _simulated_rate(game: AnyGame, players: int, seconds: float, start: Callable[[Any], Any]) -> float:
+    """Moves per CPU-second of seeded random matches played to the end on the simulation ``start`` makes
+    of each newly dealt state (its ``legal_moves()`` and ``apply(move)``), dealing included."""
     new_state(game, players, 0)
     applied = number = 0
     cpu_start = time.process_time()
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         rng = random.Random(number)
-        sim = PositionSimulation.of(game, new_state(game, players, number))
-        assert sim is not None
+        sim = start(new_state(game, players, number))
         number += 1
         legal, apply, choice = sim.legal_moves, sim.apply, rng.choice
         moves = legal()
