@@ -152,7 +152,9 @@ class SjuanFamily(SjuanChecks):
         hand_size = self.hand_size(options) if self.has_stock else 0
         counts, chips = _hand_counts(players, dealer, hand_size)
         hands = tuple(map(card_set, deal_round_robin(cards, players, (dealer + 1) % players, counts)))
-        match = SjuanMatch(players, dealer, deal_number, deals, totals, options, seeding, commitment)
+        match = SjuanMatch(
+            players, dealer, deal_number, deals, totals, options, seeding.seed, seeding.entropy, commitment
+        )
         return SjuanPosition(
             hands,
             (),
@@ -214,7 +216,7 @@ class SjuanFamily(SjuanChecks):
             hand = hands[player] = hands[player] & ~(1 << move)
             after = SjuanPosition(
                 tuple(hands),
-                (*position.table, move),
+                (*position.table, FULL_DECK[move]),
                 position.on_table | 1 << move,
                 position.stock,
                 position.chips,
@@ -464,7 +466,8 @@ def _end_deal(position: SjuanPosition, winner: int | None) -> SjuanPosition:
         (*match.deals, deal),
         totals,
         match.options,
-        match.seeding,
+        match.seed,
+        match.entropy,
         match.commitment,
     )
     return SjuanPosition(
@@ -549,7 +552,7 @@ class FreeFanTan(SjuanFamily):
             up |= (table & KINGS) >> (SUIT_SIZE - 1)  # the Ace of its suit above a King
         # every row starts at the start rank, so a suit has started exactly when its card of that rank is
         # on the table: the start rank's cards not on the table start the other suits
-        up |= RANK_ROW[position.table[0] % SUIT_SIZE]
+        up |= RANK_ROW[CARD_INDEX[position.table[0]] % SUIT_SIZE]
         return up & ~table
 
     def is_blocked(self, position: SjuanPosition) -> bool:

@@ -63,7 +63,17 @@ class SjuanMatch:
     """What stays the same for a whole deal: the table size, the dealer, the finished deals, the options
     and the seed. Never changed once made; shared by every position of the deal."""
 
-    __slots__ = ("commitment", "deal_number", "dealer", "deals", "options", "players", "seeding", "totals")
+    __slots__ = (
+        "commitment",
+        "deal_number",
+        "dealer",
+        "deals",
+        "entropy",
+        "options",
+        "players",
+        "seed",
+        "totals",
+    )
 
     def __init__(
         self,
@@ -73,7 +83,8 @@ class SjuanMatch:
         deals: tuple[DealResult, ...],
         totals: tuple[int, ...],
         options: SjuanOptions,
-        seeding: Seeding,
+        seed: str,
+        entropy: tuple[str, ...],
         commitment: str,
     ) -> None:
         self.players = players
@@ -84,9 +95,18 @@ class SjuanMatch:
         self.totals = totals
         """Each seat's penalty total over the finished deals."""
         self.options = options
-        self.seeding = seeding
+        self.seed = seed
+        """The match's secret seed."""
+        self.entropy = entropy
+        """The players' contributions of entropy, in order."""
         self.commitment = commitment
         """The seed's commitment (computed once, when the match was made)."""
+
+    @property
+    def seeding(self) -> Seeding:
+        """What the next deal's shuffle depends on: the seed and the entropy (made when a deal is dealt,
+        not with every position read from a posted state)."""
+        return Seeding(self.seed, self.entropy)
 
 
 class SjuanPosition:
@@ -113,7 +133,7 @@ class SjuanPosition:
     def __init__(
         self,
         hands: tuple[int, ...],
-        table: tuple[int, ...],
+        table: tuple[str, ...],
         on_table: int,
         stock: tuple[int, ...],
         chips: tuple[int, ...],
@@ -124,7 +144,8 @@ class SjuanPosition:
         self.hands = hands
         """Each seat's cards (a set of cards)."""
         self.table = table
-        """The cards on the table, in the order they were played."""
+        """The cards on the table, in the order they were played, by name (the order is the wire's alone:
+        the rules read :attr:`on_table`, and free fan tan the first card's rank)."""
         self.on_table = on_table
         """The set of the cards on the table."""
         self.stock = stock
@@ -243,12 +264,13 @@ def read_position(state: SjuanFamilyState, stock: Sequence[str]) -> SjuanPositio
         deals,
         totals,
         state.options,
-        Seeding.of(state),
+        state.seed,
+        tuple(state.entropy),
         state.commitment,
     )
     return SjuanPosition(
         tuple([sum(map(bit, hand)) for hand in state.hands]),
-        tuple(map(CARD_INDEX.__getitem__, table)),
+        tuple(table),
         sum(map(bit, table)),
         card_codes(stock) if stock else (),
         tuple(state.chips),
@@ -272,7 +294,7 @@ def write_state(
     match = position.match
     if before is None:
         deals = [wire_deal(deal) for deal in match.deals]
-        entropy = list(match.seeding.entropy)
+        entropy = list(match.entropy)
     else:
         state, earlier = before
         if match is earlier.match:  # a move inside a deal
@@ -288,13 +310,13 @@ def write_state(
         "options": match.options,
         "dealer": match.dealer,
         "deal_number": match.deal_number,
-        "seed": match.seeding.seed,
+        "seed": match.seed,
         "commitment": match.commitment,
         "entropy": entropy,
         "phase": position.phase,
         "turn": position.turn,
         "hands": [card_names(hand) for hand in position.hands],
-        "table": [FULL_DECK[card] for card in position.table],
+        "table": list(position.table),
         "chips": list(position.chips),
         "deals": deals,
     }
@@ -335,7 +357,7 @@ def write_move(
                 else:
                     hands[seat] = card_names(hand)
     if position.table is not earlier.table:  # a move puts one card on the table at most
-        changes["table"] = [*state.table, FULL_DECK[position.table[-1]]]
+        changes["table"] = [*state.table, position.table[-1]]
     if position.chips is not earlier.chips:
         changes["chips"] = list(position.chips)
     if position.phase is not earlier.phase:

@@ -198,12 +198,13 @@ Entropy = Annotated[
 
 @dataclass(frozen=True)
 class _Spelling:
-    """Accepts exactly the strings of ``spellings`` (a card's two characters), validated by a hash lookup
-    in pydantic-core, that returns the one shared string object of each spelling.
+    """Accepts exactly the strings of ``spellings`` (a card's two characters), validated by one hash
+    lookup in pydantic-core.
 
-    The wire contract describes it as ``pattern``, and a wrong string gets the same error as a pattern
-    mismatch (a non-string the same as any string field): a deck's 52 spellings are exactly the strings
-    the pattern matches. A lookup costs a fraction of a pattern match, and a posted state has up to 52.
+    The wire contract describes it as ``pattern``, and anything else (a wrong string, or a value that is
+    not a string at all) gets the error of a pattern mismatch: a deck's 52 spellings are exactly the
+    strings the pattern matches. A lookup costs a fraction of a pattern match, and a posted state has up
+    to 52 cards.
     """
 
     name: str
@@ -219,15 +220,12 @@ class _Spelling:
             raise ValueError(f"a spelling does not match {self.pattern}")
 
     def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
-        return core_schema.chain_schema(
-            [
-                core_schema.str_schema(strict=True),
-                core_schema.custom_error_schema(
-                    core_schema.literal_schema(list(self.spellings)),
-                    custom_error_type="string_pattern_mismatch",
-                    custom_error_context={"pattern": self.pattern},
-                ),
-            ],
+        # one lookup, whatever the input: a non-string matches no spelling and gets the same error
+        return core_schema.custom_error_schema(
+            core_schema.literal_schema(list(self.spellings)),
+            custom_error_type="string_pattern_mismatch",
+            custom_error_context={"pattern": self.pattern},
+            serialization=core_schema.simple_ser_schema("str"),
             ref=self.name,  # a named definition: the JSON schema refers to it by this name
         )
 

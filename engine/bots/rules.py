@@ -32,7 +32,7 @@ from typing import Any
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.position import AnyGame
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.sjuan_position import PASS, RANK_ROW, SUIT_SIZE, card_set
+from sevens_rules.engine.sjuan_position import CARD_INDEX, PASS, RANK_ROW, SUIT_SIZE, card_set
 from sevens_rules.engine.tricks import trick_winner_index
 
 LOW_ACE = "A23456789TJQK"
@@ -206,7 +206,7 @@ def position_chooser(game: AnyGame) -> Chooser:
                     (hand & _BELOW_RANK[card % SUIT_SIZE]).bit_count(), card % SUIT_SIZE
                 ),
             )
-        beyond = by_start[table[0] % SUIT_SIZE if free else SEVEN]
+        beyond = by_start[CARD_INDEX[table[0]] % SUIT_SIZE if free else SEVEN]
         best, best_value = moves[0], -1000.0
         for move in moves:
             if move < PASS:
