@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any, ClassVar, Concatenate, Generic, Protocol, TypeVar, cast
+from typing import Any, ClassVar, Concatenate, Generic, Protocol, TypeVar, cast, final
 
 from pydantic import BaseModel
 
@@ -108,8 +108,9 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         """The seats that may move now (several for a simultaneous step; none when the match is over)."""
 
     @abstractmethod
-    def legal_moves(self, state: StateT, player: int) -> list[MoveT]:
-        """Every legal move of ``player`` (who is in :meth:`to_act`), in a stable order."""
+    def acting_moves(self, state: StateT, player: int) -> list[MoveT]:
+        """Every legal move of ``player``, a seat :meth:`to_act` has just named, in a stable order (a list
+        the caller may keep but not change)."""
 
     @abstractmethod
     def resolve(self, state: StateT, move: MoveT) -> tuple[StateT, list[EventT]]:
@@ -216,10 +217,18 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         return f"{', '.join(most)} or {last}" if most else last
 
     def is_legal(self, state: StateT, move: MoveT) -> bool:
-        """Whether ``move`` is legal now: whether it is among the seat's legal moves. Every game of the
-        registry is a :class:`~sevens_rules.engine.match.DealtMatch`, which answers ``next_deal`` itself and
-        lets a game check a move inside a deal without listing every move."""
-        return move in self.legal_moves(state, move.player)
+        """Whether ``move`` of a seat to act is legal now: whether it is among the seat's moves. Every game
+        of the registry is a :class:`~sevens_rules.engine.match.DealtMatch`, which answers ``next_deal``
+        itself and lets a game check a move inside a deal without listing every move."""
+        return move in self.acting_moves(state, move.player)
+
+    def not_to_act(self, state: StateT, player: int, seats: list[int]) -> tuple[str, str]:
+        """Why a move of ``player``, a seat of the table not among ``seats`` (those to act), is refused: the
+        error's detail and its issue's message."""
+        return (
+            f"Seat {player} is not to act; to act: {', '.join(map(str, seats))}.",
+            "this seat is not to act now",
+        )
 
     def check(self, state: StateT) -> None:
         """Refuse a state that could not have arisen in play, naming every problem found."""
@@ -261,12 +270,15 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         """The seed for a score: null until the match is over."""
         return revealed_seed(state, self.over(state))  # type: ignore[arg-type]
 
-    def acting_moves(self, state: StateT, player: int) -> list[MoveT]:
-        """The legal moves of ``player``, a seat :meth:`to_act` has just named: what :meth:`legal_moves`
-        answers for it. :meth:`moves` asks this once it has the seats to act, so that a game can skip
-        finding them again (see :class:`~sevens_rules.engine.match.DealtMatch`)."""
-        return self.legal_moves(state, player)
+    # The cycle every game follows, written once: a game fills the hooks above (to_act, acting_moves,
+    # is_legal, resolve, not_to_act), never these.
 
+    @final
+    def legal_moves(self, state: StateT, player: int) -> list[MoveT]:
+        """Every legal move of ``player`` in a stable order (none for a seat not to act)."""
+        return list(self.acting_moves(state, player)) if player in self.to_act(state) else []
+
+    @final
     def moves(self, state: StateT, player: int | None = None) -> tuple[list[int], list[MoveT]]:
         """The seats to act and their legal moves (only ``player``'s when given)."""
         seats = self.to_act(state)
@@ -277,25 +289,23 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
             return seats, list(self.acting_moves(state, seats[0]))
         return seats, [move for seat in seats for move in self.acting_moves(state, seat)]
 
+    @final
     def apply(self, state: StateT, move: MoveT) -> tuple[StateT, list[EventT]]:
         """Apply ``move`` after checking that its seat is to act and that it is legal."""
         player = move.player
         seats = self.to_act(state)
-        if not seats:
-            raise MatchOverError("The match is over; no move is legal.", [])
         if player not in seats:
+            if not seats:
+                raise MatchOverError("The match is over; no move is legal.", [])
             # a seat to act is a seat of the table: only a seat not to act may not exist
             self.check_seat(state, player, "move", ("player",))
-            legal = [m for seat in seats for m in self.legal_moves(state, seat)]
-            raise NotYourTurnError(
-                f"Seat {player} is not to act; to act: {', '.join(map(str, seats))}.",
-                legal,
-                [IssueAt(("player",), "this seat is not to act now")],
-            )
+            detail, why = self.not_to_act(state, player, seats)
+            legal = [m for seat in seats for m in self.acting_moves(state, seat)]
+            raise NotYourTurnError(detail, legal, [IssueAt(("player",), why)])
         if not self.is_legal(state, move):
             raise IllegalMoveError(
                 "This move is not legal now.",
-                self.legal_moves(state, player),
+                list(self.acting_moves(state, player)),
                 [IssueAt((), "not among the legal moves")],
             )
         return self.resolve(state, move)

@@ -231,46 +231,11 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
         )
         return self.deal(setup)
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        # A game that answers legal_moves its own way keeps that way for the seats to act as well, unless
-        # it says how it lists them (acting_moves below skips legal_moves).
-        if cls.legal_moves is not DealtMatch.legal_moves and cls.acting_moves is DealtMatch.acting_moves:
-            cls.acting_moves = Game.acting_moves  # type: ignore[method-assign]
-
-    def legal_moves(self, state: MatchStateT, player: int) -> list[MatchMoveT]:
-        if player not in self.to_act(state):
-            return []
-        return self._moves_of_seat_to_act(state, player)
-
     def acting_moves(self, state: MatchStateT, player: int) -> list[MatchMoveT]:
-        """:meth:`legal_moves` of a seat known to be to act, without finding the seats to act again:
-        ``next_deal`` between deals, else the deal's moves."""
+        """``next_deal`` between deals, else the deal's moves (:meth:`deal_moves`)."""
         if state.phase == DEAL_OVER:
             return [self.next_deal_move(player)]
         return self.deal_moves(state, player)
-
-    _moves_of_seat_to_act = acting_moves
-    """The same function under a name no game overrides: legal_moves above asks it (a game's own
-    legal_moves may ask DealtMatch.legal_moves through super(), and its acting_moves may then be Game's,
-    which asks legal_moves)."""
-
-    # Every step of a random playout (and every request) comes through apply below: it sends a move on
-    # its common way (inside a deal, by a seat to act) straight to the game's hooks, and leaves every
-    # other case to Game's way.
-
-    def apply(self, state: MatchStateT, move: MatchMoveT) -> tuple[MatchStateT, list[EventT]]:
-        """As :meth:`Game.apply`. A move inside a deal by a seat to act goes to :meth:`resolve_in_deal` when
-        :meth:`is_legal_in_deal` allows it, as :meth:`is_legal` and :meth:`resolve` would send it; any
-        other move (``next_deal``, or a move to refuse) takes :meth:`Game.apply`'s way."""
-        if (
-            move.player in self.to_act(state)
-            and move.type != NEXT_DEAL
-            and state.phase != DEAL_OVER
-            and self.is_legal_in_deal(state, move)
-        ):
-            return self.resolve_in_deal(state, move)
-        return Game.apply(self, state, move)
 
     def is_legal(self, state: MatchStateT, move: MatchMoveT) -> bool:
         """Whether ``move`` is legal now: ``next_deal`` between deals (its deck is checked when dealt, it

@@ -37,7 +37,6 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from sevens_rules.engine.cards import FULL_DECK, deal_round_robin
-from sevens_rules.engine.errors import IssueAt, NotYourTurnError
 from sevens_rules.engine.game import (
     best_seats,
     event_of,
@@ -208,27 +207,6 @@ class MyShipSails(MyShipSailsChecks):
             return [(state.dealer + 1) % len(state.hands)]
         return []
 
-    def legal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
-        # In a step the seats to act are those without a choice, which deal_moves asks itself: the shared
-        # cycle would first list every seat to act (to_act) for each seat whose moves are listed.
-        if state.phase is STEP and 0 <= player < len(state.pending):
-            return self.deal_moves(state, player)
-        return super().legal_moves(state, player)
-
-    def moves(
-        self, state: MyShipSailsState, player: int | None = None
-    ) -> tuple[list[int], list[MyShipSailsMove]]:
-        """As :meth:`Game.moves`: in a step, the seats without a choice and their moves, each seat's
-        listed as :meth:`deal_moves` lists them (without asking again whether the seat is to act)."""
-        if player is None and state.phase is STEP:
-            seats = [seat for seat, choice in enumerate(state.pending) if choice is None]
-            hands = state.hands
-            moves: list[MyShipSailsMove] = []
-            for seat in seats:
-                moves += _seat_moves(tuple(hands[seat]), seat)
-            return seats, moves
-        return super().moves(state, player)
-
     def deal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
         if state.phase is not STEP or state.pending[player] is not None:
             return []
@@ -242,35 +220,15 @@ class MyShipSails(MyShipSailsChecks):
             return False
         return _is_legal_choice(move.type, move.card, move.deck, state.hands[player])
 
-    def apply(
-        self, state: MyShipSailsState, move: MyShipSailsMove
-    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        """As :meth:`Game.apply`, with a plain refusal of a second choice by a seat that has chosen."""
-        player = move.player
-        if state.phase is STEP:
-            pending = state.pending
-            if player < len(pending) and pending[player] is not None:
-                seats = self.to_act(state)
-                raise NotYourTurnError(
-                    f"Seat {player} has already chosen in this step; a choice is final until the step "
-                    f"resolves. Still to choose: {', '.join(map(str, seats))}.",
-                    [m for seat in seats for m in self.legal_moves(state, seat)],
-                    [IssueAt(("player",), "this seat has already chosen in this step")],
-                )
-            hands = state.hands
-            move_type = move.type
-            card = move.card
-            if (
-                0 <= player < len(hands)
-                and player < len(pending)
-                and move_type != NEXT_DEAL
-                and _is_legal_choice(move_type, card, move.deck, hands[player])
-            ):
-                # A legal choice of a seat that has not chosen: the shared checks (to act, a seat at the
-                # table, legal inside the deal) would send it straight here. Any other move takes the
-                # shared way, which refuses it with the same error.
-                return self._choose(state, player, move_type, card, pending)
-        return super().apply(state, move)
+    def not_to_act(self, state: MyShipSailsState, player: int, seats: list[int]) -> tuple[str, str]:
+        """A seat that has chosen in this step is told so: its choice is final until the step resolves."""
+        if state.phase is STEP and state.pending[player] is not None:
+            return (
+                f"Seat {player} has already chosen in this step; a choice is final until the step "
+                f"resolves. Still to choose: {', '.join(map(str, seats))}.",
+                "this seat has already chosen in this step",
+            )
+        return super().not_to_act(state, player, seats)
 
     # ---- resolve ---------------------------------------------------------------------------------
 

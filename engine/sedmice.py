@@ -240,44 +240,6 @@ class Sedmice(SedmiceChecks):
         led_rank = trick[0][0][0]
         return [c for c in hands[player] if answers(c, led_rank)]
 
-    # In play one seat acts (_turn). The shared cycle asks to_act (a fresh list) again in Game.moves, in
-    # DealtMatch.legal_moves and in Game.apply; these find the turn once. Reading a field of a model costs
-    # several times reading a local (pydantic models answer attributes through a __getattr__ hook, which
-    # leaves Python's fast attribute path): these read each field once and pass on what they read.
-
-    def moves(self, state: SedmiceState, player: int | None = None) -> tuple[list[int], list[SedmiceMove]]:
-        """As :meth:`Game.moves`: in play, the seat to act and its legal moves."""
-        if player is None and state.phase is PLAY_PHASE:
-            trick = state.trick
-            hands = state.hands
-            seat = _turn_of(trick, state.leader, len(hands))
-            return [seat], self._moves_on_turn(state, seat, trick, hands)
-        return super().moves(state, player)
-
-    def legal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
-        """As the shared cycle's: in play, the moves of the seat to act, none for the others."""
-        if state.phase is PLAY_PHASE:
-            return self.deal_moves(state, player) if player == self._turn(state) else []
-        return super().legal_moves(state, player)
-
-    def apply(self, state: SedmiceState, move: SedmiceMove) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        """As :meth:`Game.apply`. A legal move by the seat to act in play goes straight to its resolution,
-        as the shared checks would send it (to act; a seat at the table; legal inside the deal); any other
-        move takes the shared way, which refuses it with the same error."""
-        player = move.player
-        hands = state.hands
-        if state.phase is PLAY_PHASE and 0 <= player < len(hands):
-            move_type = move.type
-            card = move.card
-            trick = state.trick
-            if (
-                move_type != NEXT_DEAL
-                and player == _turn_of(trick, state.leader, len(hands))
-                and self._is_legal_on_turn(state, player, move_type, card, move.deck, trick, hands)
-            ):
-                return self._resolve_on_turn(state, player, move_type, card, trick, hands)
-        return super().apply(state, move)
-
     def deal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
         if state.phase is not PLAY_PHASE:
             return []

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
 from sevens_rules.engine.game import NewMatch, same_model, unvalidated, updated, updated_from
-from sevens_rules.engine.match import DealSetup, DealtMatch
+from sevens_rules.engine.match import DealSetup
 from sevens_rules.engine.seven_up_points import (
     _EVENT_DEFAULTS,
     _TRICK_FIELDS,
@@ -305,17 +305,6 @@ class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
         if phase is DEAL_OVER:
             return [self.next_dealer(state)]
         return []
-
-    def legal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
-        """The shared cycle's moves (:meth:`DealtMatch.legal_moves`); in ``play``, the step of almost every
-        request, the seat is compared with the one seat to play rather than with a list made by ``to_act``
-        (``moves`` and ``apply`` each list who acts already)."""
-        if state.phase is PLAYING:
-            if player != (state.leader + len(state.trick)) % len(state.hands):  # type: ignore[operator]
-                return []  # (not the seat_to_play)
-            moves, cards = self.card_choices(state, player)
-            return list(map(moves.__getitem__, cards))
-        return DealtMatch.legal_moves(self, state, player)
 
     def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevenUpMove:
         if deck is None:

@@ -271,37 +271,6 @@ class Sevens(SevensChecks):
             return [(state.dealer + 1) % SEVENS_PLAYERS]
         return []
 
-    # In play the seat to act is ``turn`` alone. The shared cycle asks to_act (a fresh list) again in
-    # Game.moves, in DealtMatch.legal_moves, in Game.apply and in the legality check; these read ``turn``.
-
-    def moves(self, state: SevensState, player: int | None = None) -> tuple[list[int], list[SevensMove]]:
-        """As :meth:`Game.moves`: in play, the seat to act (``turn``) and its legal moves."""
-        turn = state.turn
-        if player is None and turn is not None and state.phase is PLAY_PHASE:
-            return [turn], _moves_on_turn(state, turn)
-        return super().moves(state, player)
-
-    def legal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
-        """As the shared cycle's: in play, the moves of the seat whose turn it is, none for the others."""
-        if state.phase is PLAY_PHASE:
-            return _moves_on_turn(state, player) if player == state.turn else []
-        return super().legal_moves(state, player)
-
-    def apply(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
-        """As :meth:`Game.apply`. A legal move by the seat whose turn it is goes straight to its
-        resolution, as the shared checks would send it (to act: ``turn``; a seat at the table; legal
-        inside the deal); any other move takes the shared way, which refuses it with the same error."""
-        player, move_type, card = move.player, move.type, move.card
-        if (
-            player == state.turn
-            and state.phase is PLAY_PHASE
-            and 0 <= player < len(state.hands)
-            and move_type != NEXT_DEAL
-            and _is_legal_on_turn(state, player, move_type, card, move.deck)
-        ):
-            return self._resolve_on_turn(state, player, move_type, card)
-        return super().apply(state, move)
-
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
         return _moves_on_turn(state, player)
 
