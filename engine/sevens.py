@@ -57,6 +57,7 @@ from sevens_rules.engine.sevens_position import (
     DealResult,
     SevensMatch,
     SevensPosition,
+    hand_in_order,
     joined_runs,
     read_position,
     run_ends,
@@ -141,7 +142,9 @@ class Sevens(SevensChecks):
             )
         ]
         first = next(seat for seat, hand in enumerate(dealt) if hand & SEVEN_OF_DIAMONDS)
-        match = SevensMatch(dealer, deal_number, deals, totals, options, seeding, commitment)
+        match = SevensMatch(
+            dealer, deal_number, deals, totals, options, seeding.seed, seeding.entropy, commitment
+        )
         return SevensPosition(
             tuple([hand & ~SEVENS for hand in dealt]),
             SEVENS,
@@ -321,7 +324,7 @@ class Sevens(SevensChecks):
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
         position = self.position(state)
         codes = self.position_moves(position, player)
-        if not position.match.canonical_hands:  # a posted hand out of order: its plays in its order
+        if len(codes) > 1 and not hand_in_order(position.match, player):  # (a posted hand out of order)
             codes = in_hand_order(codes, state.hands[player])
         wire = WIRE_MOVES[player]
         return [wire[code] for code in codes]
@@ -422,9 +425,10 @@ def _after_move(
         (*match.deals, deal),
         totals,
         match.options,
-        match.seeding,
+        match.seed,
+        match.entropy,
         match.commitment,
-        match.canonical_hands,
+        match.posted_hands,
     )
     phase = MATCH_OVER_PHASE if match.deal_number >= match.options.deals else DEAL_OVER_PHASE
     return SevensPosition(hands, table, runs, passes, out, bust, None, phase, recorded)

@@ -64,13 +64,15 @@ class SevensMatch:
     and the seed. Never changed once made; shared by every position of the deal."""
 
     __slots__ = (
-        "canonical_hands",
         "commitment",
         "deal_number",
         "dealer",
         "deals",
+        "entropy",
+        "in_order",
         "options",
-        "seeding",
+        "posted_hands",
+        "seed",
         "totals",
     )
 
@@ -81,9 +83,10 @@ class SevensMatch:
         deals: tuple[DealResult, ...],
         totals: tuple[int, ...],
         options: SevensOptions,
-        seeding: Seeding,
+        seed: str,
+        entropy: Sequence[str],
         commitment: str,
-        canonical_hands: bool = True,
+        posted_hands: Sequence[Sequence[str]] | None = None,
     ) -> None:
         self.dealer = dealer
         self.deal_number = deal_number
@@ -92,12 +95,22 @@ class SevensMatch:
         self.totals = totals
         """Each seat's points over the finished deals."""
         self.options = options
-        self.seeding = seeding
+        self.seed = seed
+        self.entropy = entropy
+        """The players' entropy (the state's own list when read from one: never changed)."""
         self.commitment = commitment
         """The seed's commitment (computed once, when the match was made)."""
-        self.canonical_hands = canonical_hands
-        """Whether the wire hands of this deal are in canonical order (every hand the engine deals is; a
-        posted state's need not be, and the wire lists its moves in its hand's order)."""
+        self.posted_hands = posted_hands
+        """The wire hands of the state this deal's positions were read from (None: dealt by the engine).
+        Every hand the engine deals is in canonical order, a posted one need not be, and a hand keeps its
+        order through the deal (a play removes one card): the wire lists a seat's plays in its order."""
+        self.in_order: list[bool | None] = [None] * SEVENS_PLAYERS
+        """Whether each seat's posted hand is in canonical order, once asked (:func:`hand_in_order`)."""
+
+    @property
+    def seeding(self) -> Seeding:
+        """The match's seed and entropy, as the seeded shuffle takes them."""
+        return Seeding(self.seed, tuple(self.entropy))
 
 
 class SevensPosition:
@@ -178,14 +191,17 @@ def point_totals(points: Sequence[Sequence[int]]) -> tuple[int, ...]:
     return tuple(totals)
 
 
-def _in_canonical_order(hands: Sequence[Sequence[str]]) -> bool:
-    """Whether every hand lists its cards in canonical order."""
-    index = CARD_INDEX.__getitem__
-    for hand in hands:
-        codes = list(map(index, hand))
-        if codes != sorted(codes):
-            return False
-    return True
+def hand_in_order(match: SevensMatch, seat: int) -> bool:
+    """Whether the wire hand of ``seat`` lists its cards in canonical order throughout the deal of
+    ``match``: always for a deal the engine dealt, else as the posted hand does (asked once)."""
+    hands = match.posted_hands
+    if hands is None:
+        return True
+    known = match.in_order[seat]
+    if known is None:
+        codes = list(map(CARD_INDEX.__getitem__, hands[seat]))
+        known = match.in_order[seat] = codes == sorted(codes)
+    return known
 
 
 def read_position(state: SevensState) -> SevensPosition:
@@ -207,9 +223,10 @@ def read_position(state: SevensState) -> SevensPosition:
         deals,
         totals,
         state.options,
-        Seeding.of(state),
+        state.seed,
+        state.entropy,
         state.commitment,
-        _in_canonical_order(state.hands),
+        state.hands,
     )
     return SevensPosition(
         tuple([sum(map(bit, hand)) for hand in state.hands]),
@@ -248,7 +265,7 @@ def write_state(
     match = position.match
     if before is None:
         deals = [wire_deal(deal) for deal in match.deals]
-        entropy = list(match.seeding.entropy)
+        entropy = list(match.entropy)
     else:
         state, earlier = before
         if match is earlier.match:  # a move inside a deal
@@ -265,7 +282,7 @@ def write_state(
         "options": match.options,
         "dealer": match.dealer,
         "deal_number": match.deal_number,
-        "seed": match.seeding.seed,
+        "seed": match.seed,
         "commitment": match.commitment,
         "entropy": entropy,
         "phase": position.phase,
@@ -303,9 +320,13 @@ def write_move(
     if table != before_table:
         rows = changes["table"] = list(state.table)
         changed = table ^ before_table
-        for suit in range(len(SUITS)):
-            if changed >> (suit * SUIT_SIZE) & 0x1FFF:
-                rows[suit] = wire_row(suit, table)
+        if not changed & (changed - 1):  # one card (a play): its suit's row
+            suit = (changed.bit_length() - 1) // SUIT_SIZE
+            rows[suit] = wire_row(suit, table)
+        else:  # a bust: the rows of the suits of the laid cards
+            for suit in range(len(SUITS)):
+                if changed >> (suit * SUIT_SIZE) & 0x1FFF:
+                    rows[suit] = wire_row(suit, table)
     if position.passes is not earlier.passes:
         changes["passes"] = list(position.passes)
     if position.out is not earlier.out:
