@@ -50,6 +50,8 @@ from sevens_rules.engine.sevens_position import (
     DEAL_OVER_PHASE,
     MATCH_OVER_PHASE,
     NEXT_DEAL,
+    NOT_ACES,
+    NOT_KINGS,
     PASS,
     PLAY_PHASE,
     SEVEN_OF_DIAMONDS,
@@ -197,12 +199,22 @@ class Sevens(SevensChecks):
             runs = position.runs | bit
             if runs != table:  # cards lie apart after a bust: the play may fill the gap to them
                 runs = joined_runs(runs, table & ~runs)
-            out = position.out
+            out, bust = position.out, position.bust
+            if not out and not bust and hand:  # most plays: all four seats play on, the next on the left
+                return SevensPosition(
+                    tuple(hands),
+                    table,
+                    runs,
+                    position.passes,
+                    out,
+                    bust,
+                    _LEFT_OF[player],
+                    PLAY_PHASE,
+                    position.match,
+                )
             if not hand:
                 out = (*out, player)
-            return _after_move(
-                position, player, tuple(hands), table, runs, position.passes, out, position.bust
-            )
+            return _after_move(position, player, tuple(hands), table, runs, position.passes, out, bust)
         if move == PASS:
             player = position.turn  # type: ignore[assignment]
             used = position.passes[player] + 1
@@ -318,12 +330,21 @@ class Sevens(SevensChecks):
         """The code of a wire move (None: a play naming no card, which is never legal)."""
         return move_code(move)
 
+    # The wire hooks below find a state's position as position() does, the state last read or written
+    # tested first in place: a wire step asks it four times, and chained steps always find it there.
+
     def to_act(self, state: SevensState) -> list[int]:
-        return self.position_to_act(self.position(state))
+        last = self._last
+        position = last[1] if last is not None and last[0] is state else self.position(state)
+        turn = position.turn
+        return [turn] if turn is not None else self.position_to_act(position)
 
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
-        position = self.position(state)
-        codes = self.position_moves(position, player)
+        last = self._last
+        position = last[1] if last is not None and last[0] is state else self.position(state)
+        codes = position.listed
+        if codes is None:
+            codes = position.listed = _listed(position)
         if len(codes) > 1 and not hand_in_order(position.match, player):  # (a posted hand out of order)
             codes = in_hand_order(codes, state.hands[player])
         wire = WIRE_MOVES[player]
@@ -333,19 +354,20 @@ class Sevens(SevensChecks):
         """Whether ``move`` is among :meth:`deal_moves`, without making the wire list: it is the move of
         the seat to act, its code is listed, and it equals the listed move of that code (a play naming a
         deck, or a pass naming a card, does not)."""
-        position = self.position(state)
+        last = self._last
+        position = last[1] if last is not None and last[0] is state else self.position(state)
         player = move.player
         if player != position.turn:
             return False
         code = move_code(move)
-        return (
-            code is not None
-            and code in self.position_moves(position, player)
-            and same_model(WIRE_MOVES[player][code], move)
-        )
+        codes = position.listed
+        if codes is None:
+            codes = position.listed = _listed(position)
+        return code in codes and same_model(WIRE_MOVES[player][code], move)  # (None is in no list)
 
     def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
-        position = self.position(state)
+        last = self._last
+        position = last[1] if last is not None and last[0] is state else self.position(state)
         code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
         after = self.position_apply(position, code)
         if after.match is position.match:  # the deal goes on: only what the move changed is written
@@ -384,8 +406,9 @@ def _listed(position: SevensPosition) -> list[int]:
     turn = position.turn
     if turn is None:
         return [NEXT_DEAL] if position.phase is DEAL_OVER_PHASE else []
-    # a hand holds no card of the table, so its cards next to a run are its plays
-    plays = position.hands[turn] & run_ends(position.runs)
+    # a hand holds no card of the table, so its cards next to a run are its plays (run_ends, inline)
+    runs = position.runs
+    plays = position.hands[turn] & ((runs & NOT_KINGS) << 1 | (runs & NOT_ACES) >> 1)
     if not plays:  # the pass alone (the fourth pass, the bust, when 3 are used)
         return [PASS]
     # one card (bits_of's own first case, without the call) or several

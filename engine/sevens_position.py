@@ -306,36 +306,30 @@ def write_move(
     """:func:`write_state` of a position a move inside a deal made from ``earlier``, the position of
     ``state``: the state's fields with those the move changed written anew (``deals``: the records, when
     the move ended the deal)."""
-    changes: dict[str, object] = {}
     mover: int = earlier.turn  # type: ignore[assignment]  # (a move inside a deal has a mover)
-    hand = position.hands[mover]
-    if hand != earlier.hands[mover]:  # a play or a bust: only the mover's hand changes
-        hands = changes["hands"] = list(state.hands)
-        if hand:  # one card left the hand (a play): the rest in the hand's own order
-            names = hands[mover] = list(hands[mover])
-            names.remove(FULL_DECK[(earlier.hands[mover] ^ hand).bit_length() - 1])
-        else:
-            hands[mover] = []
-    table, before_table = position.table, earlier.table
-    if table != before_table:
-        rows = changes["table"] = list(state.table)
-        changed = table ^ before_table
-        if not changed & (changed - 1):  # one card (a play): its suit's row
-            suit = (changed.bit_length() - 1) // SUIT_SIZE
-            rows[suit] = wire_row(suit, table)
-        else:  # a bust: the rows of the suits of the laid cards
-            for suit in range(len(SUITS)):
-                if changed >> (suit * SUIT_SIZE) & 0x1FFF:
-                    rows[suit] = wire_row(suit, table)
-    if position.passes is not earlier.passes:
-        changes["passes"] = list(position.passes)
-    if position.out is not earlier.out:
-        changes["out"] = list(position.out)
-    if position.bust is not earlier.bust:
+    hand, held = position.hands[mover], earlier.hands[mover]
+    if hand == held:  # a pass of the three (it never ends a deal): its count and the turn
+        return updated_from(state, {"passes": list(position.passes), "turn": position.turn})
+    hands = list(state.hands)
+    table = position.table
+    rows = list(state.table)
+    changes: dict[str, object] = {"hands": hands, "table": rows, "turn": position.turn}
+    if position.bust is earlier.bust:  # a play: one card from the hand to its suit's row
+        card = (held ^ hand).bit_length() - 1
+        names = hands[mover] = list(hands[mover])  # the rest in the hand's own order
+        names.remove(FULL_DECK[card])
+        suit = card // SUIT_SIZE
+        rows[suit] = wire_row(suit, table)
+        if position.out is not earlier.out:
+            changes["out"] = list(position.out)
+    else:  # the bust: the hand to the rows of its suits
+        hands[mover] = []
+        laid = table ^ earlier.table
+        for suit in range(len(SUITS)):
+            if laid >> (suit * SUIT_SIZE) & 0x1FFF:
+                rows[suit] = wire_row(suit, table)
         changes["bust"] = list(position.bust)
-    if deals is not None:
+    if deals is not None:  # the move ended the deal
         changes["deals"] = deals
-    if position.phase is not earlier.phase:
         changes["phase"] = position.phase
-    changes["turn"] = position.turn
     return updated_from(state, changes)
