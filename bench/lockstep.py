@@ -12,11 +12,12 @@ checkout's ``sevens_rules``)::
 
 A match is dealt with a random seed, entropy, match length, first dealer and sometimes an exact deck. At
 every step some states are posted again (a JSON round trip, some with a hand shuffled out of canonical
-order), and the digest takes in the seats to act, every seat's moves (and ``moves`` of seats not at the
-table), views, the score and outcome, odd and illegal moves tried (their new states or errors, with the
-legal moves an error lists), the applied move's state and events and each seat's events, and now and
-then the REST operations' answers to the posted JSON. Models are digested as JSON twice: whole, and with
-only the fields set. What the matches met (event types, joins, errors) goes to stderr.
+order) and some are posted with something wrong (the checks' answer goes in), and the digest takes in
+the seats to act, every seat's moves (and ``moves`` of seats not at the table), views, the score and
+outcome, odd and illegal moves tried (their new states or errors, with the legal moves an error lists),
+the applied move's state and events and each seat's events, and now and then the REST operations'
+answers to the posted JSON. Models are digested as JSON twice: whole, and with only the fields set. What
+the matches met (event types, joins, errors, inconsistent states) goes to stderr.
 """
 
 from __future__ import annotations
@@ -110,6 +111,62 @@ def posted_again(rng: random.Random, state: SevensState) -> SevensState:
     return state
 
 
+def corrupted(rng: random.Random, state: SevensState) -> str:
+    """The JSON of ``state`` with one or two things wrong (a card moved, repeated, lost or swapped, a row
+    relabelled or reversed, counts, seats, phase or a deal record changed): what the checks are given."""
+    data = json.loads(state.model_dump_json())
+    hands, rows = data["hands"], data["table"]
+    for _ in range(rng.choice([1, 1, 2])):
+        kind = rng.randrange(11)
+        seat, row = rng.randrange(4), rows[rng.randrange(4)]
+        held = [hand for hand in hands if hand]
+        if kind == 0 and held:  # a card from a hand to a row
+            hand = rng.choice(held)
+            row[rng.choice(["run", "laid"])].append(hand.pop(rng.randrange(len(hand))))
+        elif kind == 1 and held:  # a card twice
+            hands[seat].append(rng.choice(rng.choice(held)))
+        elif kind == 2 and held:  # a card lost
+            hand = rng.choice(held)
+            hand.pop(rng.randrange(len(hand)))
+        elif kind == 3 and held:  # a hand's card and a run's card swapped
+            hand = rng.choice(held)
+            i, j = rng.randrange(len(hand)), rng.randrange(len(row["run"]))
+            hand[i], row["run"][j] = row["run"][j], hand[i]
+        elif kind == 4:
+            row["suit"] = rng.choice("CDHS")
+        elif kind == 5:
+            row["run"].reverse()
+        elif kind == 6:
+            data["passes"][seat] = rng.randrange(4)
+        elif kind == 7:
+            data[rng.choice(["out", "bust"])].append(seat)
+        elif kind == 8:
+            data["turn"] = rng.choice([None, 0, 1, 2, 3])
+        elif kind == 9:
+            data["phase"] = rng.choice(["play", "deal_over", "match_over"])
+        elif data["deals"]:
+            deal = rng.choice(data["deals"])
+            deal[rng.choice(["points", "places"])][rng.randrange(4)] = rng.randrange(5)
+        elif row["laid"] or row["run"]:  # a laid card into the run, or a run card laid
+            source, target = ("laid", "run") if row["laid"] else ("run", "laid")
+            row[target].append(row[source].pop())
+    return json.dumps(data)
+
+
+def check_answer(posted: str) -> str:
+    """What the checks answer a posted state: the schema's refusal, the inconsistencies, or none."""
+    try:
+        state = SevensState.model_validate_json(posted)
+    except ValidationError as error:
+        return "invalid " + json.dumps(error.errors(include_url=False), default=str)
+    try:
+        GAME.check(state)
+    except RulesError as error:
+        SEEN["inconsistent"] += 1
+        return error_text(error)
+    return "consistent"
+
+
 def play_match(number: int) -> tuple[int, str]:
     """Match ``number`` played to its end: its steps and the digest of every answer."""
     rng = random.Random(number)
@@ -128,6 +185,8 @@ def play_match(number: int) -> tuple[int, str]:
     steps = 0
     while True:
         steps += 1
+        if rng.random() < 0.2:
+            note("corrupted", check_answer(corrupted(rng, state)))
         state = posted_again(rng, state)
         GAME.check(state)
         to_act = GAME.to_act(state)

@@ -183,10 +183,11 @@ def wire_deal(deal: DealResult) -> SevensDeal:
 
 
 def point_totals(points: Sequence[Sequence[int]]) -> tuple[int, ...]:
-    """Each seat's total of ``points`` (each finished deal's points by seat)."""
+    """Each seat's total of ``points`` (each finished deal's points by seat; a malformed record, read
+    before the state is checked, adds to the seats it names up to the fourth)."""
     totals = [0] * SEVENS_PLAYERS
     for deal in points:
-        for seat, gained in enumerate(deal):
+        for seat, gained in enumerate(deal[:SEVENS_PLAYERS]):
             totals[seat] += gained
     return tuple(totals)
 
@@ -205,7 +206,9 @@ def hand_in_order(match: SevensMatch, seat: int) -> bool:
 
 
 def read_position(state: SevensState) -> SevensPosition:
-    """The position of a (checked) wire state."""
+    """The position of a wire state. Asked before the state is checked too (the checks test its sets of
+    cards): each set of cards is the sum of its cards' bits, which is the set itself when the cards are
+    distinct."""
     bit = _CARD_BIT.__getitem__
     if state.deals:
         deals = tuple(map(deal_result, state.deals))
