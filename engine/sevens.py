@@ -75,7 +75,7 @@ from sevens_rules.engine.sevens_wire import (
     move_code,
     move_events,
 )
-from sevens_rules.engine.sjuan_position import bits_of, card_names, card_set
+from sevens_rules.engine.sjuan_position import card_names, card_set
 from sevens_rules.schema.common import GameModels, Outcome
 from sevens_rules.schema.sevens import (
     SEVENS_PASSES,
@@ -221,6 +221,19 @@ class Sevens(SevensChecks):
             if used <= SEVENS_PASSES:
                 passes = list(position.passes)
                 passes[player] = used
+                out, bust = position.out, position.bust
+                if not out and not bust:  # the turn to the seat on the left, as after most plays
+                    return SevensPosition(
+                        position.hands,
+                        position.table,
+                        position.runs,
+                        tuple(passes),
+                        out,
+                        bust,
+                        _LEFT_OF[player],
+                        PLAY_PHASE,
+                        position.match,
+                    )
                 return _after_move(
                     position,
                     player,
@@ -411,8 +424,11 @@ def _listed(position: SevensPosition) -> list[int]:
     plays = position.hands[turn] & ((runs & NOT_KINGS) << 1 | (runs & NOT_ACES) >> 1)
     if not plays:  # the pass alone (the fourth pass, the bust, when 3 are used)
         return [PASS]
-    # one card (bits_of's own first case, without the call) or several
-    codes = bits_of(plays) if plays & (plays - 1) else [plays.bit_length() - 1]
+    codes = []  # the cards' codes, lowest first (bits_of, inline: a list is made every step)
+    while plays:
+        lowest = plays & -plays
+        codes.append(lowest.bit_length() - 1)
+        plays ^= lowest
     if position.passes[turn] < SEVENS_PASSES:
         codes.append(PASS)
     return codes
