@@ -38,43 +38,49 @@ Decisions where the rulings and the text are silent:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
+from operator import add
 
-from sevens_rules.engine.cards import FULL_DECK, SUITS, deal_round_robin
-from sevens_rules.engine.game import (
-    best_seats,
-    event_of,
-    unvalidated,
-    updated,
-    updated_from,
-)
-from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
+from sevens_rules.engine.cards import FULL_DECK, deal_round_robin
+from sevens_rules.engine.dealing import Seeding
+from sevens_rules.engine.game import same_model, standings
+from sevens_rules.engine.match import DealSetup
 from sevens_rules.engine.sevens_checks import SevensChecks
-from sevens_rules.engine.sevens_table import (
-    _RANK,
-    _RUN_ROWS,
-    _RUN_WITH_END,
-    _SEVEN,
-    _SUIT_INDEX,
-    CARDS_EACH,
-    POINTS,
-    _active,
-    _is_playable_on,
-    _playable_by_pairs,
-    _playable_on,
-    _row,
-    _row_ranks,
-    _totals,
-    deal_places,
+from sevens_rules.engine.sevens_position import (
+    DEAL_OVER_PHASE,
+    MATCH_OVER_PHASE,
+    NEXT_DEAL,
+    NOT_ACES,
+    NOT_KINGS,
+    PASS,
+    PLAY_PHASE,
+    SEVEN_OF_DIAMONDS,
+    SEVENS,
+    DealResult,
+    SevensMatch,
+    SevensPosition,
+    hand_in_order,
+    joined_runs,
+    read_position,
+    run_ends,
+    write_move,
+    write_state,
 )
-from sevens_rules.schema.common import GameModels
+from sevens_rules.engine.sevens_table import CARDS_EACH, POINTS, _active, _totals, deal_places
+from sevens_rules.engine.sevens_wire import (
+    DEAL_STARTED,
+    NEXT_DEALS,
+    WIRE_MOVES,
+    in_hand_order,
+    move_code,
+    move_events,
+)
+from sevens_rules.engine.sjuan_position import card_names, card_set
+from sevens_rules.schema.common import GameModels, Outcome
 from sevens_rules.schema.sevens import (
     SEVENS_PASSES,
     SEVENS_PLAYERS,
-    SevensDeal,
     SevensEvent,
-    SevensEventType,
     SevensMove,
     SevensMoveType,
     SevensOptions,
@@ -83,83 +89,12 @@ from sevens_rules.schema.sevens import (
     SevensView,
 )
 
-_HAND_ORDER = {c: i + (len(FULL_DECK) if c[0] == "7" else 0) for i, c in enumerate(FULL_DECK)}
-"""A dealt hand's sort key: canonical order, the 7s after every other card."""
-
-PLAY = SevensMoveType.play
-PASS = SevensMoveType("pass")
-NEXT_DEAL = SevensMoveType.next_deal
-
-
-_event = event_of(SevensEvent, SevensEventType)
-
-
-# Moves and events made once per seat and card (both frozen, so shared by every list holding them).
-_PLAY_MOVES = [
-    {c: SevensMove(type=PLAY, player=seat, card=c) for c in FULL_DECK} for seat in range(SEVENS_PLAYERS)
-]
-_PASS_MOVES = [SevensMove(type=PASS, player=seat) for seat in range(SEVENS_PLAYERS)]
-_PLAYED_EVENTS = [
-    {c: SevensEvent(type=SevensEventType.played, player=seat, card=c, joined=None) for c in FULL_DECK}
-    for seat in range(SEVENS_PLAYERS)
-]
-_PASSED_EVENTS = {
-    (seat, used): SevensEvent(type=SevensEventType.passed, player=seat, passes=used)
-    for seat in range(SEVENS_PLAYERS)
-    for used in range(1, SEVENS_PASSES + 2)
-}
-"""The ``passed`` event by seat and passes used, this one included (1 to 3, and 4 for the bust)."""
-_NEXT_DEAL_MOVES = [SevensMove(type=NEXT_DEAL, player=seat, deck=None) for seat in range(SEVENS_PLAYERS)]
-"""Each seat's ``next_deal`` move without a deck, as :meth:`Sevens.next_deal_move` makes it."""
-_DEAL_STARTED_EVENTS = [
-    SevensEvent(type=SevensEventType.deal_started, player=seat) for seat in range(SEVENS_PLAYERS)
-]
-"""Each seat's ``deal_started`` event (as :func:`_event` makes it)."""
-_DEAL_RECORD = SevensDeal(number=1, dealer=0, places=[1, 2, 3, 4], points=[3, 2, 1, 0])
-"""A validated deal record, with every field set, copied with each finished deal's values."""
-_DEAL_ENDED_EVENT = SevensEvent(type=SevensEventType.deal_ended, deal=_DEAL_RECORD)
-"""A validated ``deal_ended`` event (as :func:`_event` makes it), copied with each finished deal's record."""
-_BUST_EVENT = SevensEvent(type=SevensEventType.bust, player=0, cards=["AC"])
-"""A validated ``bust`` event (as :func:`_event` makes it), copied with each bust's player and cards."""
-_DEALT_TABLE = tuple(_RUN_ROWS[s, _SEVEN, _SEVEN] for s in SUITS)
-"""The table of a fresh deal: the four 7s."""
-_STATE_FIELDS = frozenset(SevensState.model_fields)
-"""The fields of a state: a dealt state sets them all."""
 _SEATS_LEFT_OF = [
     [(seat + k) % SEVENS_PLAYERS for k in range(1, SEVENS_PLAYERS + 1)] for seat in range(SEVENS_PLAYERS)
 ]
 """The seats in turn order after each seat, ending with the seat itself."""
 _LEFT_OF = [seats[0] for seats in _SEATS_LEFT_OF]
-"""The seat on the left of each seat: the next to act while nobody is out or bust (:func:`_turn_after`)."""
-
-
-def playable(state: SevensState) -> set[str]:
-    """Every card that may be played on the table now (whoever holds it)."""
-    return _playable_on(state.table)
-
-
-def _is_playable(state: SevensState, card: str) -> bool:
-    """Whether ``card`` may be played on the table now: whether it is in :func:`playable`, read off the row
-    of its suit alone (rows are in the order of ``SUITS``)."""
-    return _is_playable_on(state.table, card)
-
-
-def _plays(state: SevensState, player: int) -> list[str]:
-    """The cards of ``player``'s hand that may be played now, in hand order."""
-    ends = playable(state)
-    return [c for c in state.hands[player] if c in ends]
-
-
-def _may_pass(state: SevensState, player: int, has_play: bool | None = None) -> bool:
-    """Whether ``player`` may pass: while passes remain even with a legal card; with none left only
-    without one (that pass is the fourth, the bust). ``has_play``: whether the player holds a legal card
-    (:func:`_plays`), when already known; otherwise it is found only when the passes are used up."""
-    if state.passes[player] < SEVENS_PASSES:
-        return True
-    if has_play is None:
-        ends = _playable_on(state.table)
-        has_play = any(c in ends for c in state.hands[player])
-    return not has_play
+"""The seat on the left of each seat: the next to act while nobody is out or bust."""
 
 
 @lru_cache(maxsize=1024)
@@ -167,53 +102,18 @@ def _turn_after(player: int, out: tuple[int, ...], bust: tuple[int, ...]) -> tup
     """After ``player``'s move, with these seats out and bust: ``(True, survivor)`` when one seat is left
     neither out nor bust (the deal ends), else ``(False, seat)`` for the next such seat on the left.
 
-    A function of its arguments' values alone, remembered (bounded): every move asks it, and a deal
-    reaches only a few dozen combinations."""
+    A function of its arguments' values alone, remembered (bounded): a deal reaches only a few dozen
+    combinations."""
     active = _active(out, bust)
     if len(active) == 1:
         return True, active[0]
     return False, next(seat for seat in _SEATS_LEFT_OF[player] if seat in active)
 
 
-def _moves_on_turn(state: SevensState, player: int) -> list[SevensMove]:
-    """The legal moves of ``player`` in play: a play of each card of :func:`_plays`, in hand order, then
-    the pass if :func:`_may_pass` allows it."""
-    moves_of_seat = _PLAY_MOVES[player]
-    clubs_and_diamonds, hearts_and_spades = _playable_by_pairs(state.table)
-    moves = [
-        moves_of_seat[c]
-        for c in state.hands[player]
-        if c in clubs_and_diamonds or c in hearts_and_spades  # (in playable(state))
-    ]
-    if _may_pass(state, player, bool(moves)):
-        moves.append(_PASS_MOVES[player])
-    return moves
-
-
-def _is_legal_on_turn(
-    state: SevensState,
-    player: int,
-    move_type: SevensMoveType,
-    card: str | None,
-    deck: list[str] | None,
-) -> bool:
-    """Whether the move of ``player``, whose turn it is in play, is legal (its type, card and deck, as the
-    caller read them): a card of the hand that is playable, or a pass that :func:`_may_pass` allows."""
-    if deck is not None:
-        return False
-    if move_type == PLAY:
-        return card is not None and card in state.hands[player] and _is_playable_on(state.table, card)
-    return card is None and _may_pass(state, player)
-
-
-def _bust_event(player: int, cards: list[str]) -> SevensEvent:
-    """The ``bust`` event of ``player`` laying ``cards`` (the event's own list): a copy of a validated one
-    (validating the event afresh, as :func:`_event` does for an event holding a list, was most of a bust)."""
-    return updated(_BUST_EVENT, player=player, cards=cards)
-
-
 class Sevens(SevensChecks):
-    """Sevens with three passes a deal and busting, four players, a match of five deals."""
+    """Sevens with three passes a deal and busting, four players, a match of five deals: the rules on
+    :class:`~sevens_rules.engine.sevens_position.SevensPosition`; the wire hooks at the end convert a state
+    to its position and back and ask the rules."""
 
     id = "sevens"
     name = "Sevens"
@@ -223,178 +123,277 @@ class Sevens(SevensChecks):
 
     # ---- deal ------------------------------------------------------------------------------------
 
-    def deal(self, setup: DealSetup[SevensOptions, SevensState]) -> tuple[SevensState, list[SevensEvent]]:
-        dealer, deal_number, deck = setup.dealer, setup.deal_number, setup.deck
-        cards = list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, deal_number)
-        dealt = deal_round_robin(cards, SEVENS_PLAYERS, (dealer + 1) % SEVENS_PLAYERS, [CARDS_EACH] * 4)
-        # every 7 goes to the table at once; the 7♦ holder moves first
-        first = next(seat for seat, hand in enumerate(dealt) if "7D" in hand)
-        hands = [sorted(hand, key=_HAND_ORDER.__getitem__) for hand in dealt]
-        for hand in hands:
-            while hand and hand[-1][0] == "7":  # (sorted last of all: the 7s, which go to the table)
-                hand.pop()
-        # Built without validation, as updated() updates states: every field comes from a checked request
-        # or state or is computed here, and validating them again would run on every deal; the test suite
-        # checks that validation accepts the state and gives the same one, with every field set.
-        # (unvalidated() rather than model_construct, which looks for defaults and aliases field by field)
-        values = {
-            "game": "sevens",
-            "options": setup.options,
-            "dealer": dealer,
-            "deal_number": deal_number,
-            **setup.seeding.state_fields(),  # seed, commitment, entropy
-            "phase": PLAY_PHASE,
-            "turn": first,
-            "hands": hands,
-            "table": list(_DEALT_TABLE),
-            "passes": [0] * SEVENS_PLAYERS,
-            "out": [],
-            "bust": [],
-            "deals": setup.deals,
-        }
-        # (a set of its own, as model_construct gives: pydantic's model_copy adds to a copy's set in place)
-        return unvalidated(SevensState, values, set(_STATE_FIELDS)), [_DEAL_STARTED_EVENTS[dealer]]
-
-    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevensMove:
-        if deck is None and 0 <= player < SEVENS_PLAYERS:
-            return _NEXT_DEAL_MOVES[player]  # (the move listed between deals, and the move usually played)
-        return SevensMove(type=NEXT_DEAL, player=player, deck=deck)
+    def deal_position(
+        self,
+        options: SevensOptions,
+        seeding: Seeding,
+        commitment: str,
+        dealer: int,
+        deal_number: int,
+        deck: list[str] | None,
+        deals: tuple[DealResult, ...],
+        totals: tuple[int, ...],
+    ) -> SevensPosition:
+        """A freshly dealt deal, from ``deck`` (top first) or from the seeded shuffle of the deal: 13 cards
+        each from the dealer's left, every 7 on the table, the 7♦ holder to move first."""
+        cards = list(deck) if deck is not None else seeding.shuffled(FULL_DECK, self.id, deal_number)
+        dealt = [
+            card_set(hand)
+            for hand in deal_round_robin(
+                cards, SEVENS_PLAYERS, (dealer + 1) % SEVENS_PLAYERS, [CARDS_EACH] * 4
+            )
+        ]
+        first = next(seat for seat, hand in enumerate(dealt) if hand & SEVEN_OF_DIAMONDS)
+        match = SevensMatch(
+            dealer, deal_number, deals, totals, options, seeding.seed, seeding.entropy, commitment
+        )
+        return SevensPosition(
+            tuple([hand & ~SEVENS for hand in dealt]),
+            SEVENS,
+            SEVENS,
+            (0,) * SEVENS_PLAYERS,
+            (),
+            (),
+            first,
+            PLAY_PHASE,
+            match,
+        )
 
     # ---- to act and legal moves ------------------------------------------------------------------
 
-    def to_act(self, state: SevensState) -> list[int]:
-        phase = state.phase
-        if phase is PLAY_PHASE:
-            turn = state.turn
-            return [turn] if turn is not None else []
-        if phase is DEAL_OVER_PHASE:
-            return [(state.dealer + 1) % SEVENS_PLAYERS]
+    def position_to_act(self, position: SevensPosition) -> list[int]:
+        """The seats that may move: the seat whose turn it is, the next dealer between deals, nobody once
+        the match is over."""
+        turn = position.turn
+        if turn is not None:
+            return [turn]
+        if position.phase is DEAL_OVER_PHASE:
+            return [(position.match.dealer + 1) % SEVENS_PLAYERS]
         return []
 
-    def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
-        return _moves_on_turn(state, player)
+    def position_moves(self, position: SevensPosition, seat: int) -> list[int]:
+        """The move codes of ``seat``, a seat to act (:meth:`position_moves_to_act`: one seat acts at a
+        time)."""
+        return self.position_moves_to_act(position)
 
-    def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:
-        # (in play, to_act is [turn], or nobody when turn is None)
-        player = move.player
-        if state.phase is not PLAY_PHASE or player != state.turn:
-            return False
-        return _is_legal_on_turn(state, player, move.type, move.card, move.deck)
+    def position_moves_to_act(self, position: SevensPosition) -> list[int]:
+        """The move codes of the seat to act: ``next_deal`` between deals; in play a play of each card of
+        its hand one rank outside a run (lowest card first), then the pass while fewer than 3 passes are
+        used or when it holds no such card (the fourth pass, the bust); none once the match is over. The
+        list is the position's own (kept for the next question): not to be changed."""
+        listed = position.listed
+        if listed is None:
+            listed = position.listed = _listed(position)
+        return listed
 
     # ---- resolve ---------------------------------------------------------------------------------
 
-    def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
-        return self._resolve_on_turn(state, move.player, move.type, move.card)
-
-    def _resolve_on_turn(
-        self,
-        state: SevensState,
-        player: int,
-        move_type: SevensMoveType,
-        card: str | None,
-    ) -> tuple[SevensState, list[SevensEvent]]:
-        """:meth:`resolve_in_deal` of a legal move of ``player`` (its type and card, as the caller read
-        them)."""
-        if move_type == PASS:
-            passes = list(state.passes)
-            used = passes[player] + 1
-            events = [_PASSED_EVENTS[player, used]]
+    def position_apply(self, position: SevensPosition, move: int) -> SevensPosition:
+        """The position after ``move``, a move code :meth:`position_moves` listed for the seat to act."""
+        if move < PASS:  # a play (the commonest move)
+            player: int = position.turn  # type: ignore[assignment]  # (a seat is to act in a deal)
+            bit = 1 << move
+            hands = list(position.hands)
+            hand = hands[player] = hands[player] ^ bit
+            table = position.table | bit
+            runs = position.runs | bit
+            if runs != table:  # cards lie apart after a bust: the play may fill the gap to them
+                runs = joined_runs(runs, table & ~runs)
+            out, bust = position.out, position.bust
+            if not out and not bust and hand:  # most plays: all four seats play on, the next on the left
+                return SevensPosition(
+                    tuple(hands),
+                    table,
+                    runs,
+                    position.passes,
+                    out,
+                    bust,
+                    _LEFT_OF[player],
+                    PLAY_PHASE,
+                    position.match,
+                )
+            if not hand:
+                out = (*out, player)
+            return _after_move(position, player, tuple(hands), table, runs, position.passes, out, bust)
+        if move == PASS:
+            player = position.turn  # type: ignore[assignment]
+            used = position.passes[player] + 1
             if used <= SEVENS_PASSES:
+                passes = list(position.passes)
                 passes[player] = used
-                return self._continue(state, player, events, {"passes": passes}, state.out, state.bust)
-            return self._bust(state, player, events)
-        assert card is not None
-        hands = list(state.hands)
-        # the hand without the card: a hand holds each card once (its check refuses a card twice)
-        hand = hands[player] = list(hands[player])
-        hand.remove(card)
-        index = _SUIT_INDEX[card[1]]
-        table = list(state.table)
-        old = table[index]
-        old_run = old.run
-        # the usual play: a card at an end of a run with no laid cards, which it cannot join
-        new = None if old.laid else _RUN_WITH_END.get((old_run[0], old_run[-1], card))
-        if new is not None:
-            events = [_PLAYED_EVENTS[player][card]]
-        else:
-            new = _row(card[1], [*_row_ranks(old), _RANK[card[0]]])
-            joined = [c for c in new.run if c not in old_run and c != card]
-            # the played event with its joined cards, if any: a copy of the validated event without
-            # them (listed() cannot share an event holding a list, and would validate it afresh)
-            played = _PLAYED_EVENTS[player][card]
-            events = [updated(played, joined=joined) if joined else played]
-        table[index] = new
-        update: dict[str, object] = {"hands": hands, "table": table}
-        out = state.out
-        if not hand:
-            out = update["out"] = [*out, player]
-            events.append(_event(SevensEventType.went_out, player=player, place=len(out)))
-        return self._continue(state, player, events, update, out, state.bust)
-
-    def _bust(
-        self, state: SevensState, player: int, events: list[SevensEvent]
-    ) -> tuple[SevensState, list[SevensEvent]]:
-        """The fourth pass: the player's cards go to their places on the table."""
-        hands = list(state.hands)
-        cards = hands[player]
-        hands[player] = []
-        # a row of a suit the player holds none of stays as it is: the rows of a state are laid out as _row
-        # lays them out (its check, _row_issues, refuses any other row)
-        suits = {c[1] for c in cards}
-        table = [
-            _row(suit, [*_row_ranks(row), *(_RANK[c[0]] for c in cards if c[1] == suit)])
-            if (suit := row.run[0][1]) in suits
-            else row
-            for row in state.table
-        ]
-        events.append(_bust_event(player, list(cards)))
-        bust = [*state.bust, player]
-        update: dict[str, object] = {"hands": hands, "table": table, "bust": bust}
-        return self._continue(state, player, events, update, state.out, bust)
-
-    def _continue(
-        self,
-        state: SevensState,
-        player: int,
-        events: list[SevensEvent],
-        update: dict[str, object],
-        out: Sequence[int],
-        bust: Sequence[int],
-    ) -> tuple[SevensState, list[SevensEvent]]:
-        """``state`` with ``update``, the turn given to the next active seat on
-        the left, or the deal ended when one is left (``out`` and ``bust``: the seats out and bust after the
-        move)."""
-        if not out and not bust:
-            # most moves of a deal: all four seats still play, the turn goes to the seat on the left
-            update["turn"] = _LEFT_OF[player]
-            return updated_from(state, update), events
-        ended, seat = _turn_after(player, tuple(out), tuple(bust))
-        if ended:
-            return self._end_deal(updated_from(state, update), seat, events)
-        update["turn"] = seat
-        return updated_from(state, update), events
-
-    def _end_deal(
-        self, state: SevensState, survivor: int, events: list[SevensEvent]
-    ) -> tuple[SevensState, list[SevensEvent]]:
-        places = deal_places(state.out, state.bust, survivor)
-        deal_number = state.deal_number
-        # the record and its event: copies of validated ones holding the values computed here (as updated()
-        # copies states), since validating them again was most of the cost of ending a deal
-        deal = updated(
-            _DEAL_RECORD,
-            number=deal_number,
-            dealer=state.dealer,
-            places=places,
-            points=[POINTS[p - 1] for p in places],
+                out, bust = position.out, position.bust
+                if not out and not bust:  # the turn to the seat on the left, as after most plays
+                    return SevensPosition(
+                        position.hands,
+                        position.table,
+                        position.runs,
+                        tuple(passes),
+                        out,
+                        bust,
+                        _LEFT_OF[player],
+                        PLAY_PHASE,
+                        position.match,
+                    )
+                return _after_move(
+                    position,
+                    player,
+                    position.hands,
+                    position.table,
+                    position.runs,
+                    tuple(passes),
+                    position.out,
+                    position.bust,
+                )
+            # the fourth pass: the player is bust, their cards go to their places on the table (holding
+            # no card next to a run, they lie apart from the runs)
+            hands = list(position.hands)
+            table = position.table | hands[player]
+            hands[player] = 0
+            runs = joined_runs(position.runs, table & ~position.runs)
+            bust = (*position.bust, player)
+            return _after_move(
+                position, player, tuple(hands), table, runs, position.passes, position.out, bust
+            )
+        match = position.match
+        return self.deal_position(
+            match.options,
+            match.seeding,
+            match.commitment,
+            (match.dealer + 1) % SEVENS_PLAYERS,
+            match.deal_number + 1,
+            None,
+            match.deals,
+            match.totals,
         )
-        deals = [*state.deals, deal]
-        events.append(updated(_DEAL_ENDED_EVENT, deal=deal))
-        phase = DEAL_OVER_PHASE
-        if deal_number >= state.options.deals:
-            phase = MATCH_OVER_PHASE
-            events.append(_event(SevensEventType.match_ended, winners=best_seats(_totals(deals))))
-        return updated(state, deals=deals, phase=phase, turn=None), events
+
+    def position_outcome(self, position: SevensPosition) -> Outcome:
+        """Whether the match is over, its winners (the highest totals) and each seat's total and place."""
+        totals = position.match.totals
+        over = position.phase is MATCH_OVER_PHASE
+        winners = self.match_winners(position, totals) if over else []  # type: ignore[arg-type]
+        return standings(totals, winners, over, self.lowest_total_wins)
+
+    def position_totals(self, position: SevensPosition) -> list[int]:
+        """Each seat's points over the finished deals."""
+        return list(position.match.totals)
+
+    # ---- the wire side: a state's position, and the state of a position --------------------------
+
+    _last: tuple[object, SevensPosition] | None = None
+    """The state last written or read and its position (one tuple, replaced whole: threads may share it):
+    a wire step asks the position of the same state several times, and a caller chaining steps asks next
+    of the state it was just given."""
+    _read: tuple[object, SevensPosition] | None = None
+    """The state last read and its position: a caller trying several moves on one state reads it once."""
+
+    def position(self, state: SevensState) -> SevensPosition:
+        """The position of ``state`` (read again unless it is the state last read or written)."""
+        last = self._last
+        if last is not None and last[0] is state:
+            return last[1]
+        read = self._read
+        if read is None or read[0] is not state:
+            read = self._read = (state, read_position(state))
+        self._last = read
+        return read[1]
+
+    def state_of(
+        self, position: SevensPosition, before: tuple[SevensState, SevensPosition] | None = None
+    ) -> SevensState:
+        """The wire state of ``position`` (see :func:`~sevens_rules.engine.sevens_position.write_state` for
+        ``before``), kept with its position as the last state."""
+        state = write_state(position, before)
+        self._last = (state, position)
+        return state
+
+    def deal(self, setup: DealSetup[SevensOptions, SevensState]) -> tuple[SevensState, list[SevensEvent]]:
+        previous = setup.previous
+        if previous is None:
+            deals: tuple[DealResult, ...] = ()
+            totals = (0,) * SEVENS_PLAYERS
+            commitment = setup.seeding.commitment
+            before = None
+        else:
+            earlier = self.position(previous)
+            match = earlier.match
+            deals, totals, commitment = match.deals, match.totals, match.commitment
+            before = (previous, earlier)
+        position = self.deal_position(
+            setup.options,
+            setup.seeding,
+            commitment,
+            setup.dealer,
+            setup.deal_number,
+            None if setup.deck is None else list(setup.deck),
+            deals,
+            totals,
+        )
+        return self.state_of(position, before), [DEAL_STARTED[setup.dealer]]
+
+    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevensMove:
+        if deck is None and 0 <= player < SEVENS_PLAYERS:
+            return NEXT_DEALS[player]  # (the move listed between deals, and the move usually played)
+        return SevensMove(type=SevensMoveType.next_deal, player=player, deck=deck)
+
+    def wire_move(self, seat: int, move: int) -> SevensMove:
+        """The wire move of ``seat``'s move code ``move`` (as the move list shows it)."""
+        return WIRE_MOVES[seat][move]
+
+    def move_code(self, move: SevensMove) -> int | None:
+        """The code of a wire move (None: a play naming no card, which is never legal)."""
+        return move_code(move)
+
+    # The wire hooks below find a state's position as position() does, the state last read or written
+    # tested first in place: a wire step asks it four times, and chained steps always find it there.
+
+    def to_act(self, state: SevensState) -> list[int]:
+        last = self._last
+        position = last[1] if last is not None and last[0] is state else self.position(state)
+        turn = position.turn
+        return [turn] if turn is not None else self.position_to_act(position)
+
+    def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
+        last = self._last
+        position = last[1] if last is not None and last[0] is state else self.position(state)
+        codes = position.listed
+        if codes is None:
+            codes = position.listed = _listed(position)
+        if len(codes) > 1 and not hand_in_order(position.match, player):  # (a posted hand out of order)
+            codes = in_hand_order(codes, state.hands[player])
+        wire = WIRE_MOVES[player]
+        return [wire[code] for code in codes]
+
+    def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:
+        """Whether ``move`` is among :meth:`deal_moves`, without making the wire list: it is the move of
+        the seat to act, its code is listed, and it equals the listed move of that code (a play naming a
+        deck, or a pass naming a card, does not)."""
+        last = self._last
+        position = last[1] if last is not None and last[0] is state else self.position(state)
+        player = move.player
+        if player != position.turn:
+            return False
+        code = move_code(move)
+        codes = position.listed
+        if codes is None:
+            codes = position.listed = _listed(position)
+        return code in codes and same_model(WIRE_MOVES[player][code], move)  # (None is in no list)
+
+    def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
+        last = self._last
+        position = last[1] if last is not None and last[0] is state else self.position(state)
+        code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
+        after = self.position_apply(position, code)
+        if after.match is position.match:  # the deal goes on: only what the move changed is written
+            written = write_move(after, state, position)
+            self._last = (written, after)
+        else:
+            written = self.state_of(after, (state, position))
+        return written, move_events(state, code, position, after, written)
+
+    def playable(self, state: SevensState) -> set[str]:
+        """Every card that may be played on the table of ``state`` now (whoever holds it)."""
+        position = self.position(state)
+        return set(card_names(run_ends(position.runs) & ~position.table))
 
     # ---- score and view --------------------------------------------------------------------------
 
@@ -413,3 +412,62 @@ class Sevens(SevensChecks):
             out=state.out,
             bust=state.bust,
         )
+
+
+def _listed(position: SevensPosition) -> list[int]:
+    """:meth:`Sevens.position_moves_to_act`, computed."""
+    turn = position.turn
+    if turn is None:
+        return [NEXT_DEAL] if position.phase is DEAL_OVER_PHASE else []
+    # a hand holds no card of the table, so its cards next to a run are its plays (run_ends, inline)
+    runs = position.runs
+    plays = position.hands[turn] & ((runs & NOT_KINGS) << 1 | (runs & NOT_ACES) >> 1)
+    if not plays:  # the pass alone (the fourth pass, the bust, when 3 are used)
+        return [PASS]
+    codes = []  # the cards' codes, lowest first (bits_of, inline: a list is made every step)
+    while plays:
+        lowest = plays & -plays
+        codes.append(lowest.bit_length() - 1)
+        plays ^= lowest
+    if position.passes[turn] < SEVENS_PASSES:
+        codes.append(PASS)
+    return codes
+
+
+def _after_move(
+    position: SevensPosition,
+    player: int,
+    hands: tuple[int, ...],
+    table: int,
+    runs: int,
+    passes: tuple[int, ...],
+    out: tuple[int, ...],
+    bust: tuple[int, ...],
+) -> SevensPosition:
+    """The position after ``player``'s move in ``position``, which left these hands, table, runs, passes
+    and seats out and bust: the turn given to the next seat on the left neither out nor bust, or the deal
+    ended when only one such seat is left."""
+    match = position.match
+    if not out and not bust:  # most moves of a deal: all four seats still play
+        return SevensPosition(hands, table, runs, passes, out, bust, _LEFT_OF[player], PLAY_PHASE, match)
+    ended, seat = _turn_after(player, out, bust)
+    if not ended:
+        return SevensPosition(hands, table, runs, passes, out, bust, seat, PLAY_PHASE, match)
+    # the last player left takes the next place, the bust players the last places, first bust last
+    places = tuple(deal_places(out, bust, seat))
+    points = tuple(POINTS[place - 1] for place in places)
+    totals = tuple(map(add, match.totals, points))
+    deal = DealResult(match.deal_number, match.dealer, places, points)
+    recorded = SevensMatch(
+        match.dealer,
+        match.deal_number,
+        (*match.deals, deal),
+        totals,
+        match.options,
+        match.seed,
+        match.entropy,
+        match.commitment,
+        match.posted_hands,
+    )
+    phase = MATCH_OVER_PHASE if match.deal_number >= match.options.deals else DEAL_OVER_PHASE
+    return SevensPosition(hands, table, runs, passes, out, bust, None, phase, recorded)

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 
 from sevens_rules.engine.cards import FULL_DECK, SUITS
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues
 from sevens_rules.engine.match import DealtMatch, RecordCheck
+from sevens_rules.engine.sevens_position import SevensPosition, wire_row
 from sevens_rules.engine.sevens_table import (
     _POINTS_BY_PLACES,
     _RANK,
@@ -21,6 +23,7 @@ from sevens_rules.engine.sevens_table import (
     _row_ranks,
     deal_places,
 )
+from sevens_rules.engine.sjuan_position import ALL_CARDS
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sevens import (
     SEVENS_PASSES,
@@ -39,6 +42,11 @@ from sevens_rules.schema.sevens import (
 class SevensChecks(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore]):
     """The checks a posted Sevens state goes through (the rules: :class:`.sevens.Sevens`)."""
 
+    @abstractmethod
+    def position(self, state: SevensState) -> SevensPosition:
+        """The position of ``state``, read once (:func:`~sevens_rules.engine.sevens_position.read_position`;
+        asked before the state is checked, its sets of cards are sums of card bits)."""
+
     def state_issues(self, state: SevensState) -> list[IssueAt]:
         n = len(state.hands)
         issues = length_issues(("table",), state.table, SEVENS_PLAYERS)
@@ -55,16 +63,28 @@ class SevensChecks(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEven
                 issues.append(
                     IssueAt(("table", i, "suit"), f"must be {SUITS[i]} (rows in the order C, D, H, S)")
                 )
-        locations: list[tuple[tuple[str | int, ...], Sequence[str]]] = [
-            (("hands", i), h) for i, h in enumerate(state.hands)
-        ]
-        for i, row in enumerate(state.table):
-            locations += [(("table", i, "run"), row.run), (("table", i, "laid"), row.laid)]
-        issues += conservation_issues(locations, FULL_DECK)
+        # The state's position is read first (the rules ask it next), and the common, consistent case is
+        # settled on its sets of cards; the wire lists are looked at one by one only when it is not.
+        position = self.position(state)
+        hands, table = state.hands, state.table
+        # every card once: 52 cards whose bits add up to the whole deck (a repeated card would carry into
+        # a higher bit, or be counted once in the table's set: either leaves a bit of the deck unset)
+        count = sum(map(len, hands)) + sum([len(row.run) + len(row.laid) for row in table])
+        if count != len(FULL_DECK) or sum(position.hands) + position.table != ALL_CARDS:
+            locations: list[tuple[tuple[str | int, ...], Sequence[str]]] = [
+                (("hands", i), h) for i, h in enumerate(hands)
+            ]
+            for i, row in enumerate(table):
+                locations += [(("table", i, "run"), row.run), (("table", i, "laid"), row.laid)]
+            issues += conservation_issues(locations, FULL_DECK)
         if issues:
             return issues
-        for i, row in enumerate(state.table):
-            issues += _row_issues(("table", i), row)
+        for i, row in enumerate(table):
+            # a row as play lays out its suit's cards on the table (the same rows the rules write) passes
+            # every check of _row_issues
+            laid_out = wire_row(i, position.table)
+            if row.suit != laid_out.suit or row.run != laid_out.run or row.laid != laid_out.laid:
+                issues += _row_issues(("table", i), row)
         issues += self._seat_status_issues(state)
         issues += self.deal_history_issues(state)
         if issues:

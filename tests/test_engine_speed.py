@@ -427,9 +427,10 @@ def sevens_transitions(seeds: range, count: int) -> list[tuple[SevensState, Seve
 
 def test_sevens_row_ends_and_moves_are_read_off_the_runs() -> None:
     game = GAMES["sevens"]
+    assert isinstance(game, Sevens)
     for state, move in sevens_transitions(range(4), 300):
         ends = sevens_ends_by_scanning(state)
-        assert sevens.playable(state) == ends
+        assert game.playable(state) == ends
         seat = move.player
         plays = [c for c in state.hands[seat] if c in ends]
         expected = [SevensMove(type=SevensMoveType.play, player=seat, card=c) for c in plays]
@@ -443,13 +444,14 @@ def test_sevens_row_ends_and_moves_are_read_off_the_runs() -> None:
 
 def test_sevens_legality_check_agrees_with_the_move_list() -> None:
     game = GAMES["sevens"]
+    assert isinstance(game, Sevens)
     checked = 0
     for state, _ in sevens_transitions(range(4), 300):
         for seat in range(4):
             listed_moves = game.legal_moves(state, seat)
             candidates = [
                 SevensMove(type=SevensMoveType.play, player=seat, card=c)
-                for c in [*state.hands[seat], *sevens.playable(state), "7C"]
+                for c in [*state.hands[seat], *game.playable(state), "7C"]
             ]
             candidates.append(SevensMove(type=SevensMoveType("pass"), player=seat))
             for move in candidates:
@@ -1358,25 +1360,37 @@ def test_a_next_deal_move_is_legal_whether_or_not_it_is_the_listed_instance() ->
 # ---- Sevens, Sedmice, My Ship Sails, second pass ----------------------------------------------------
 
 
-def test_sevens_play_legality_read_off_its_suit_row_is_membership_in_the_playable_cards() -> None:
-    checked = 0
-    for state, _ in sevens_transitions(range(4), 300):
-        ends = sevens_ends_by_scanning(state)
-        for card in FULL_DECK:
-            assert sevens._is_playable(state, card) == (card in ends)
-            checked += 1
-    assert checked > 50_000
+def test_sevens_position_table_is_the_cards_of_the_rows() -> None:
+    """A state's position holds the cards on the table and, apart, the cards of the runs through the 7s;
+    the cards one rank outside the runs, not on the table, are the playable cards read off the rows."""
+    from sevens_rules.engine.sevens_position import run_ends
+    from sevens_rules.engine.sjuan_position import card_names, card_set
 
-
-def test_sevens_may_pass_finds_the_plays_itself_as_when_given_them() -> None:
-    seen = set()
+    game = GAMES["sevens"]
+    assert isinstance(game, Sevens)
+    laid = 0
     for state, _ in sevens_transitions(range(6), 400):
-        for seat in range(4):
-            plays = [c for c in state.hands[seat] if c in sevens_ends_by_scanning(state)]
-            expected = state.passes[seat] < 3 or not plays
-            assert sevens._may_pass(state, seat) == expected
-            assert sevens._may_pass(state, seat, bool(plays)) == expected
-            seen.add((state.passes[seat] == 3, bool(plays)))
+        position = game.position(state)
+        assert position.runs == card_set([c for row in state.table for c in row.run])
+        assert position.table == card_set([c for row in state.table for c in [*row.run, *row.laid]])
+        assert set(card_names(run_ends(position.runs) & ~position.table)) == sevens_ends_by_scanning(state)
+        laid += position.table != position.runs
+    assert laid > 50
+
+
+def test_sevens_pass_is_listed_while_passes_remain_or_without_a_play() -> None:
+    from sevens_rules.engine.sevens_position import PASS
+
+    game = GAMES["sevens"]
+    assert isinstance(game, Sevens)
+    seen = set()
+    for state, move in sevens_transitions(range(6), 400):
+        seat = move.player
+        plays = [c for c in state.hands[seat] if c in sevens_ends_by_scanning(state)]
+        expected = state.passes[seat] < 3 or not plays
+        codes = game.position_moves(game.position(state), seat)
+        assert (PASS in codes) == expected
+        seen.add((state.passes[seat] == 3, bool(plays)))
     assert seen == {(False, False), (False, True), (True, False), (True, True)}
 
 
@@ -2040,26 +2054,22 @@ def test_constructed_refuses_values_that_miss_or_add_a_field() -> None:
 # ---- Sevens, Sedmice, My Ship Sails, fourth pass ----------------------------------------------------
 
 
-def test_sevens_playable_by_pairs_of_rows_is_the_rule_read_off_the_runs() -> None:
-    """The prebuilt ends of two rows at once, together, are the cards one rank outside each run; and every
-    pair of runs a table can hold has its entry."""
-    for state, _ in sevens_transitions(range(6), 400):
-        clubs_and_diamonds, hearts_and_spades = sevens_table._playable_by_pairs(state.table)
-        assert {*clubs_and_diamonds, *hearts_and_spades} == sevens_ends_by_scanning(state)
-        assert all(c[1] in "CD" for c in clubs_and_diamonds) and all(c[1] in "HS" for c in hearts_and_spades)
-    for first_suit, second_suit, pairs in (
-        ("C", "D", sevens_table._CLUBS_DIAMONDS_ENDS),
-        ("H", "S", sevens_table._HEARTS_SPADES_ENDS),
-    ):
-        for low, high in [(0, 12), (6, 6), (3, 9), (0, 6), (6, 12)]:
-            for other_low, other_high in [(0, 12), (6, 6), (2, 11)]:
-                first = RANKS[low] + first_suit, RANKS[high] + first_suit
-                second = RANKS[other_low] + second_suit, RANKS[other_high] + second_suit
-                expected = {*sevens_table.row_ends(sevens_table._row(first_suit, range(low, high + 1)))}
-                expected |= {
-                    *sevens_table.row_ends(sevens_table._row(second_suit, range(other_low, other_high + 1)))
-                }
-                assert pairs[first[0]][first[1]][second[0]][second[1]] == expected
+def test_sevens_wire_rows_of_card_sets_are_the_rows_read_off_the_table() -> None:
+    """The wire row written for a suit's cards on the table (a position's bits) is the row read off those
+    cards: runs alone from the 7 alone to the whole suit, and runs with cards laid apart."""
+    from sevens_rules.engine.sevens_position import wire_row
+    from sevens_rules.engine.sjuan_position import card_set
+
+    rng = random.Random(12)
+    for suit_index, suit in enumerate("CDHS"):
+        seven = RANKS.index("7")
+        tables = [set(range(low, high + 1)) for low in range(seven + 1) for high in range(seven, len(RANKS))]
+        tables += [{seven, *rng.sample(range(len(RANKS)), rng.randint(0, 12))} for _ in range(300)]
+        for ranks in tables:
+            cards = {RANKS[r] + suit for r in ranks}
+            row = wire_row(suit_index, card_set(sorted(cards)))
+            expected = sevens_row_by_scanning(suit, cards)
+            assert row == expected and row.model_fields_set == {"suit", "run", "laid"}, cards
 
 
 def test_sevens_states_after_a_move_are_the_updated_states() -> None:

@@ -188,10 +188,12 @@ _BEYOND: dict[bool, list[dict[str, frozenset[str]]]] = {
 
 
 def position_chooser(game: AnyGame) -> Chooser:
-    """:func:`rules_chooser` of a layout game of the Sjuan family on its positions
-    (:mod:`~sevens_rules.engine.sjuan_position`: hands as sets of card bits, moves as codes): the same
-    values of the same moves, so the same choice (the first best in the engine's order)."""
+    """:func:`rules_chooser` of a layout game on its positions (the Sjuan family's
+    :mod:`~sevens_rules.engine.sjuan_position`, Sevens' :mod:`~sevens_rules.engine.sevens_position`:
+    hands as sets of card bits, moves as codes): the same values of the same moves, so the same choice
+    (the first best in the engine's order)."""
     free = game.id == "free-fan-tan"
+    sevens = game.id == "sevens"
     by_start = _BEYOND_BITS[free]
     pass_value = _pass_value(0)  # no passes to spare outside Sevens
 
@@ -214,7 +216,7 @@ def position_chooser(game: AnyGame) -> Chooser:
                 own = (hand & opened).bit_count()
                 value = _opened_value(own, opened.bit_count() - own)
             elif move == PASS:
-                value = pass_value
+                value = _pass_value(3 - position.passes[seat]) if sevens else pass_value
             else:
                 value = 0.0
             if value > best_value:
