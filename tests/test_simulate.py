@@ -80,9 +80,10 @@ def test_a_new_simulation_refuses_what_the_service_refuses() -> None:
 
 
 SJUAN_FAMILY = ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"]
+WITH_POSITIONS = [*SJUAN_FAMILY, "sedmice"]
 
 
-@pytest.mark.parametrize("game_id", SJUAN_FAMILY)
+@pytest.mark.parametrize("game_id", WITH_POSITIONS)
 @pytest.mark.parametrize("seed", [3, 8])
 def test_a_position_simulation_plays_the_public_api_s_whole_match_move_for_move(
     game_id: str, seed: int
@@ -118,6 +119,6 @@ def test_a_position_simulation_plays_the_public_api_s_whole_match_move_for_move(
     assert branch.state == game.new_match(players, game.models.options(), seeding(seed), None, None)[0]
 
 
-def test_only_the_sjuan_family_has_positions_today() -> None:
+def test_only_the_sjuan_family_and_sedmice_have_positions_today() -> None:
     for game_id, game in GAMES.items():
-        assert (position_rules(game) is not None) == (game_id in SJUAN_FAMILY)
+        assert (position_rules(game) is not None) == (game_id in WITH_POSITIONS)
