@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from sevens_rules.engine.cards import PIQUET_DECK
-from sevens_rules.engine.dealing import Seeding
+from sevens_rules.engine.dealing import DEAL, shuffled
 from sevens_rules.engine.game import drawn_card_for_seat, same_model, standings
 from sevens_rules.engine.match import DealSetup
 from sevens_rules.engine.sedmice_checks import SedmiceChecks
@@ -77,6 +77,7 @@ from sevens_rules.engine.sedmice_wire import (
 )
 from sevens_rules.schema.common import GameModels, Outcome, PiquetDeckOrder
 from sevens_rules.schema.sedmice import (
+    SedmiceDeal,
     SedmiceEvent,
     SedmiceMove,
     SedmiceMoveType,
@@ -112,24 +113,30 @@ class Sedmice(SedmiceChecks):
         self,
         players: int,
         options: SedmiceOptions,
-        seeding: Seeding,
+        seed: str,
+        entropy: Sequence[str],
         commitment: str,
         dealer: int,
         deal_number: int,
         deck: Sequence[str] | None,
-        deals: tuple[DealResult, ...],
+        recorded: Sequence[SedmiceDeal],
+        finished: tuple[DealResult, ...],
         hits: tuple[int, int],
     ) -> SedmicePosition:
         """A freshly dealt deal: from ``deck`` (top first), or from the seeded shuffle of the deal. Cards
         are dealt one at a time clockwise from the dealer's left, four each; the rest is the stock."""
-        cards = card_codes(deck if deck is not None else seeding.shuffled(PIQUET_DECK, self.id, deal_number))
+        if deck is None:
+            deck = shuffled(PIQUET_DECK, seed, self.id, deal_number, DEAL, entropy)
+        cards = card_codes(deck)
         first = (dealer + 1) % players
         hands = [0] * players
         for offset in range(players):  # the seat ``offset`` places left of the first takes every n-th card
             hands[(first + offset) % players] = sum(
                 1 << card for card in cards[offset : offset + players * HAND_SIZE : players]
             )
-        match = SedmiceMatch(players, dealer, deal_number, deals, hits, options, seeding, commitment)
+        match = SedmiceMatch(
+            players, dealer, deal_number, recorded, finished, hits, options, seed, entropy, commitment
+        )
         return SedmicePosition(
             tuple(hands),
             cards[players * HAND_SIZE :],
@@ -228,12 +235,14 @@ class Sedmice(SedmiceChecks):
         return self.deal_position(
             players,
             match.options,
-            match.seeding,
+            match.seed,
+            match.entropy,
             match.commitment,
             (match.dealer + 1) % players,
             match.deal_number + 1,
             None,
-            match.deals,
+            match.recorded,
+            match.finished,
             match.hits,
         )
 
@@ -280,25 +289,28 @@ class Sedmice(SedmiceChecks):
 
     def deal(self, setup: DealSetup[SedmiceOptions, SedmiceState]) -> tuple[SedmiceState, list[SedmiceEvent]]:
         previous = setup.previous
+        seeding = setup.seeding
         if previous is None:
-            deals: tuple[DealResult, ...] = ()
             hits = (0, 0)
-            commitment = setup.seeding.commitment
+            commitment = seeding.commitment
         else:
             match = self.position(previous).match
-            deals, hits, commitment = match.deals, match.hits, match.commitment
+            hits, commitment = match.hits, match.commitment
+        # the finished deals as the wire holds them (the rules add their records after these)
         position = self.deal_position(
             setup.players,
             setup.options,
-            setup.seeding,
+            seeding.seed,
+            seeding.entropy,
             commitment,
             setup.dealer,
             setup.deal_number,
             setup.deck,
-            deals,
+            setup.deals,
+            (),
             hits,
         )
-        state = write_state(position, setup.deals)
+        state = write_state(position)
         self._last = (state, position)
         return state, [DEAL_STARTED[setup.dealer]]
 
@@ -316,17 +328,20 @@ class Sedmice(SedmiceChecks):
         return move_code(move)
 
     def to_act(self, state: SedmiceState) -> list[int]:
-        return self.position_to_act(self.position(state))
+        position = self.position(state)
+        turn = position.turn  # (position_to_act's first case inline: every step of a deal asks it twice)
+        return [turn] if turn is not None else self.position_to_act(position)
 
     def deal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
         """The moves of :meth:`position_moves_to_act` as wire moves, in the order the state lists the
         seat's hand (the canonical order in every state the engine writes; a posted state may list a hand
         otherwise, and its moves follow it)."""
         position = self.position(state)
-        if position.phase is not PLAY_PHASE:
+        turn = position.turn
+        if turn is None:
             return []
         hand = state.hands[player]
-        if round_complete(position):
+        if turn == position.leader and position.played:  # (round_complete, inline)
             allowed = extension_set(position)
             extends = EXTENDS[player]
             moves = [extends[c] for c in hand if allowed >> CARD_INDEX[c] & 1] if allowed else []
@@ -394,9 +409,9 @@ class Sedmice(SedmiceChecks):
 
 
 def round_complete(position: SedmicePosition) -> bool:
-    """Whether every seat has played to the trick's last round: the leader then ends or extends it."""
-    played = position.played
-    return bool(played) and not len(played) % position.match.players
+    """Whether every seat has played to the trick's last round: the leader then ends or extends it (the
+    turn is back with the leader, and the trick has cards)."""
+    return position.turn == position.leader and bool(position.played)
 
 
 def is_listed(position: SedmicePosition, move: int) -> bool:
@@ -405,11 +420,12 @@ def is_listed(position: SedmicePosition, move: int) -> bool:
     turn = position.turn
     if turn is None:
         return False
+    deciding = turn == position.leader and bool(position.played)  # (round_complete, inline)
     if move < EXTEND:
-        return not round_complete(position) and bool(position.hands[turn] >> move & 1)
-    if move < END_TRICK:
-        return round_complete(position) and bool(extension_set(position) >> (move - EXTEND) & 1)
-    return move == END_TRICK and round_complete(position)
+        return not deciding and bool(position.hands[turn] >> move & 1)
+    if not deciding:
+        return False
+    return move == END_TRICK or (move < END_TRICK and bool(extension_set(position) >> (move - EXTEND) & 1))
 
 
 def extension_set(position: SedmicePosition) -> int:
@@ -474,10 +490,12 @@ def _end_deal(
         match.players,
         match.dealer,
         match.deal_number,
-        (*match.deals, deal),
+        match.recorded,
+        (*match.finished, deal),
         totals,
         match.options,
-        match.seeding,
+        match.seed,
+        match.entropy,
         match.commitment,
     )
     phase = MATCH_OVER_PHASE if max(totals) >= match.target else DEAL_OVER_PHASE

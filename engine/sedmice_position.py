@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from sevens_rules.engine.cards import PIQUET_DECK
-from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.game import constructed
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sedmice import SedmiceDeal, SedmiceHitReason, SedmiceOptions, SedmiceState
@@ -66,18 +65,24 @@ class DealResult(NamedTuple):
 
 class SedmiceMatch:
     """What stays the same for a whole deal: the table size, the dealer, the finished deals and their
-    hits, the options and the seed. Never changed once made; shared by every position of the deal."""
+    hits, the options and the seed. Never changed once made; shared by every position of the deal.
+
+    The finished deals are in two parts: the wire records of those a posted state held (kept as read:
+    the rules never read them, the hits they need are added up once), then the deals the rules finished
+    since, as :class:`DealResult`."""
 
     __slots__ = (
         "commitment",
         "deal_number",
         "dealer",
-        "deals",
+        "entropy",
+        "finished",
         "hits",
         "losing_only",
         "options",
         "players",
-        "seeding",
+        "recorded",
+        "seed",
         "target",
     )
 
@@ -86,24 +91,30 @@ class SedmiceMatch:
         players: int,
         dealer: int,
         deal_number: int,
-        deals: tuple[DealResult, ...],
+        recorded: Sequence[SedmiceDeal],
+        finished: tuple[DealResult, ...],
         hits: tuple[int, int],
         options: SedmiceOptions,
-        seeding: Seeding,
+        seed: str,
+        entropy: Sequence[str],
         commitment: str,
     ) -> None:
         self.players = players
         self.dealer = dealer
         self.deal_number = deal_number
-        self.deals = deals
-        """The finished deals, oldest first."""
+        self.recorded = recorded
+        """The wire records of the deals finished before the position was read, oldest first."""
+        self.finished = finished
+        """The deals finished since, oldest first."""
         self.hits = hits
-        """Each side's hits over the finished deals."""
+        """Each side's hits over every finished deal."""
         self.options = options
         self.losing_only = options.extend_only_when_losing
         """The option ``extend_only_when_losing`` (read at every decision after a full round)."""
         self.target = options.target_hits
-        self.seeding = seeding
+        self.seed = seed
+        self.entropy = entropy
+        """The players' entropy, mixed into every deal's shuffle."""
         self.commitment = commitment
         """The seed's commitment (computed once, when the match was made)."""
 
@@ -211,22 +222,10 @@ def card_names(cards: int) -> list[str]:
 
 def points_of(cards: Sequence[int]) -> int:
     """Points in ``cards`` (codes): 10 for each ten and each Ace."""
-    return 10 * sum(POINT_CARDS >> card & 1 for card in cards)
+    return 10 * len(_POINT_CODES.intersection(cards))
 
 
-def deal_result(deal: SedmiceDeal) -> DealResult:
-    """A wire deal record as the rules record it."""
-    points, tricks, hits = deal.points, deal.tricks, deal.hits
-    return DealResult(
-        deal.number,
-        deal.dealer,
-        (points[0], points[1]),
-        (tricks[0], tricks[1]),
-        deal.last_trick,
-        (hits[0], hits[1]),
-        deal.side,
-        deal.reason,
-    )
+_POINT_CODES = frozenset(bits_of(POINT_CARDS))
 
 
 def wire_deal(deal: DealResult) -> SedmiceDeal:
@@ -262,19 +261,22 @@ def read_position(state: SedmiceState) -> SedmicePosition:
     bit = CARD_BIT.__getitem__
     hands = state.hands
     players = len(hands)
-    deals: tuple[DealResult, ...] = ()
-    hits = (0, 0)
-    if state.deals:
-        deals = tuple(map(deal_result, state.deals))
-        hits = (sum(deal.hits[0] for deal in deals), sum(deal.hits[1] for deal in deals))
+    recorded = state.deals
+    first = second = 0
+    for deal in recorded:
+        hits = deal.hits
+        first += hits[0]
+        second += hits[1]
     match = SedmiceMatch(
         players,
         state.dealer,
         state.deal_number,
-        deals,
-        hits,
+        recorded,
+        (),
+        (first, second),
         state.options,
-        Seeding.of(state),
+        state.seed,
+        state.entropy,
         state.commitment,
     )
     leader = state.leader
@@ -306,21 +308,19 @@ def rounds_of(played: Sequence[int], players: int) -> list[list[str]]:
     ]
 
 
-def write_state(position: SedmicePosition, deals: list[SedmiceDeal] | None = None) -> SedmiceState:
-    """The wire state of ``position``, every field written anew but ``deals`` when the caller holds them
-    (the wire records of the position's finished deals)."""
+def write_state(position: SedmicePosition) -> SedmiceState:
+    """The wire state of ``position``, every field written anew."""
     match = position.match
-    if deals is None:
-        deals = [wire_deal(deal) for deal in match.deals]
+    deals = [*match.recorded, *map(wire_deal, match.finished)]
     taken = position.taken
     values: dict[str, Any] = {
         "game": "sedmice",
         "options": match.options,
         "dealer": match.dealer,
         "deal_number": match.deal_number,
-        "seed": match.seeding.seed,
+        "seed": match.seed,
         "commitment": match.commitment,
-        "entropy": list(match.seeding.entropy),
+        "entropy": list(match.entropy),
         "phase": position.phase,
         "leader": position.leader,
         "hands": [card_names(hand) for hand in position.hands],

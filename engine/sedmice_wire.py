@@ -16,7 +16,6 @@ from sevens_rules.engine.sedmice_position import (
     PLAY_PHASE,
     SedmicePosition,
     card_names,
-    points_of,
     wire_deal,
 )
 from sevens_rules.schema.sedmice import (
@@ -103,6 +102,10 @@ _DEAL_ENDED = SedmiceEvent(
 """A validated ``deal_ended`` event, with every field that event sets, copied with each deal's values."""
 
 
+_POINT_NAMES = frozenset(c for c in PIQUET_DECK if c[0] in "TA")
+"""The tens and the Aces, 10 points each."""
+
+
 def move_code(move: SedmiceMove) -> int | None:
     """The code of a wire move (None: a play or an extension naming no card, which is never legal)."""
     kind = move.type
@@ -131,7 +134,8 @@ def write_move(
     if code < END_TRICK:
         card = PIQUET_DECK[code % EXTEND]
         hands = list(hands)
-        hands[player] = [c for c in hands[player] if c != card]
+        held = hands[player] = list(hands[player])
+        held.remove(card)
         if code >= EXTEND:
             trick = [*trick, [card]]
             events.append(EXTENDED[player][card])
@@ -142,7 +146,7 @@ def write_move(
             trick = [*trick[:-1], [*trick[-1], card]]
             events.append(PLAYED[player][before.answering >> code & 1][card])
         if after.played:  # the trick goes on
-            return updated(state, hands=hands, trick=trick), events
+            return updated_from(state, {"hands": hands, "trick": trick}), events
     # the trick was taken: the taker's side gets its cards, and the hands are refilled from the stock
     players = len(hands)
     taker = after.leader
@@ -157,7 +161,7 @@ def write_move(
             side=side,
             cards=cards,
             rounds=len(trick),
-            points=points_of(before.played if code == END_TRICK else (*before.played, code)),
+            points=10 * len(_POINT_NAMES.intersection(cards)),
         )
     )
     stock = state.stock
@@ -173,7 +177,7 @@ def write_move(
     }
     if after.phase is not PLAY_PHASE:  # the deal is over
         match = after.match
-        deal = wire_deal(match.deals[-1])
+        deal = wire_deal(match.finished[-1])
         changes["deals"] = [*state.deals, deal]
         changes["phase"] = after.phase
         events.append(updated(_DEAL_ENDED, player=taker, side=deal.side, deal=deal))
