@@ -173,48 +173,45 @@ class Sedmice(SedmiceChecks):
     def position_moves_to_act(self, position: SedmicePosition) -> list[int]:
         """The move codes of the seat to act, in the order the seat's hand lists its cards (canonical
         order): ``next_deal`` between deals; after a full round, the leader's extensions then
-        ``end_trick``; else a play of every card in hand; none once the match is over. The list is the
-        position's own (kept for the next question): not to be changed."""
-        listed = position.listed
-        if listed is None:
-            listed = position.listed = self._listed(position)
-        return listed
-
-    def _listed(self, position: SedmicePosition) -> list[int]:
+        ``end_trick``; else a play of every card in hand; none once the match is over. (Made afresh:
+        every caller asks once per position, the wire API checks a move without a list.)"""
         turn = position.turn
         if turn is None:
             return [NEXT_DEAL] if position.phase is DEAL_OVER_PHASE else []
-        if round_complete(position):
+        if turn == position.leader and position.played:  # (round_complete, inline)
             listed = [EXTEND + card for card in bits_of(extension_set(position))]
             listed.append(END_TRICK)
             return listed
-        return bits_of(position.hands[turn])
+        cards = position.hands[turn]  # every card in hand, lowest first (bits_of, inline)
+        codes = []
+        while cards:
+            lowest = cards & -cards
+            codes.append(lowest.bit_length() - 1)
+            cards ^= lowest
+        return codes
 
     # ---- resolve ---------------------------------------------------------------------------------
 
     def position_apply(self, position: SedmicePosition, move: int) -> SedmicePosition:
         """The position after ``move``, a move code :meth:`position_moves` listed for the seat to act."""
-        if move < END_TRICK:  # a card played or extended with (the commonest moves)
+        if move < EXTEND:  # a card played (the commonest move)
             player: int = position.turn  # type: ignore[assignment]  # (a seat is to act in a deal)
             match = position.match
-            players = match.players
-            card = move % EXTEND
             hands = list(position.hands)
-            hands[player] &= ~(1 << card)
+            hands[player] ^= 1 << move  # (a listed card is in the hand)
             played = position.played
-            answering = position.answering
-            if move >= EXTEND:  # an extension answers
+            if played:  # a card answering the led card takes the trick over
+                answering = position.answering
+                winner = player if answering >> move & 1 else position.winner
+                played = (*played, move)
+                if not len(played) % match.players and not any(hands):
+                    # the round is complete and nobody holds a card, so nobody could extend: the trick
+                    # ends without a choice
+                    return _take_trick(position, hands, played, winner)
+            else:  # the lead answers itself
+                answering = ANSWERING[move]
                 winner = player
-            elif not played:  # the lead answers itself
-                answering = ANSWERING[card]
-                winner = player
-            else:  # a card answering the led card takes the trick over
-                winner = player if answering >> card & 1 else position.winner
-            played = (*played, card)
-            if not len(played) % players and not any(hands):
-                # the round is complete and nobody holds a card, so nobody could extend: the trick ends
-                # without a choice
-                return _take_trick(position, hands, played, winner)
+                played = (move,)
             return SedmicePosition(
                 tuple(hands),
                 position.stock,
@@ -222,7 +219,26 @@ class Sedmice(SedmiceChecks):
                 answering,
                 winner,
                 position.leader,
-                (player + 1) % players,  # after a full round, the leader (the seat after the last)
+                (player + 1) % match.players,  # after a full round, the leader (the seat after the last)
+                position.taken,
+                position.tricks,
+                PLAY_PHASE,
+                match,
+            )
+        if move < END_TRICK:  # the leader extends the trick with a card (which answers)
+            player = position.turn  # type: ignore[assignment]
+            match = position.match
+            card = move - EXTEND
+            hands = list(position.hands)
+            hands[player] ^= 1 << card
+            return SedmicePosition(
+                tuple(hands),
+                position.stock,
+                (*position.played, card),
+                position.answering,
+                player,
+                position.leader,
+                (player + 1) % match.players,
                 position.taken,
                 position.tricks,
                 PLAY_PHASE,

@@ -131,7 +131,6 @@ class SedmicePosition:
         "answering",
         "hands",
         "leader",
-        "listed",
         "match",
         "phase",
         "played",
@@ -177,9 +176,6 @@ class SedmicePosition:
         """Each side's tricks this deal."""
         self.phase = phase
         self.match = match
-        self.listed: list[int] | None = None
-        """The move codes of the seat to act once asked (a memo: the wire API lists a state's moves, then
-        checks a move against them on the same state)."""
 
 
 def card_codes(cards: Sequence[str]) -> tuple[int, ...]:
