@@ -344,7 +344,8 @@ class Sedmice(SedmiceChecks):
         return move_code(move)
 
     def to_act(self, state: SedmiceState) -> list[int]:
-        position = self.position(state)
+        last = self._last  # (position's first case inline: every step asks it five times)
+        position = last[1] if last is not None and last[0] is state else self.position(state)
         turn = position.turn  # (position_to_act's first case inline: every step of a deal asks it twice)
         return [turn] if turn is not None else self.position_to_act(position)
 
@@ -352,7 +353,8 @@ class Sedmice(SedmiceChecks):
         """The moves of :meth:`position_moves_to_act` as wire moves, in the order the state lists the
         seat's hand (the canonical order in every state the engine writes; a posted state may list a hand
         otherwise, and its moves follow it)."""
-        position = self.position(state)
+        last = self._last  # (position's first case inline: every step asks it five times)
+        position = last[1] if last is not None and last[0] is state else self.position(state)
         turn = position.turn
         if turn is None:
             return []
@@ -370,7 +372,8 @@ class Sedmice(SedmiceChecks):
         """Whether ``move`` is among :meth:`deal_moves`, without making a list: its seat is to act, its
         code is legal (:func:`is_listed`), and it equals the listed move of that code (a move naming a
         deck, or an ``end_trick`` naming a card, does not)."""
-        position = self.position(state)
+        last = self._last  # (position's first case inline: every step asks it five times)
+        position = last[1] if last is not None and last[0] is state else self.position(state)
         code = move_code(move)
         player = move.player
         return (
@@ -383,7 +386,8 @@ class Sedmice(SedmiceChecks):
     def resolve_in_deal(
         self, state: SedmiceState, move: SedmiceMove
     ) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        position = self.position(state)
+        last = self._last  # (position's first case inline: every step asks it five times)
+        position = last[1] if last is not None and last[0] is state else self.position(state)
         code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
         after = self.position_apply(position, code)
         written, events = write_move(state, position, code, after)
