@@ -44,6 +44,7 @@ from sevens_rules.engine.match import DealSetup
 from sevens_rules.engine.sedmice_checks import SedmiceChecks
 from sevens_rules.engine.sedmice_position import (
     ANSWERING,
+    CARD_BIT,
     CARD_INDEX,
     DEAL_OVER_PHASE,
     END_TRICK,
@@ -55,8 +56,8 @@ from sevens_rules.engine.sedmice_position import (
     SedmiceMatch,
     SedmicePosition,
     bits_of,
-    card_codes,
-    points_of,
+    card_set,
+    points_in,
     read_position,
     write_state,
 )
@@ -127,19 +128,18 @@ class Sedmice(SedmiceChecks):
         are dealt one at a time clockwise from the dealer's left, four each; the rest is the stock."""
         if deck is None:
             deck = shuffled(PIQUET_DECK, seed, self.id, deal_number, DEAL, entropy)
-        cards = card_codes(deck)
         first = (dealer + 1) % players
         hands = [0] * players
         for offset in range(players):  # the seat ``offset`` places left of the first takes every n-th card
-            hands[(first + offset) % players] = sum(
-                1 << card for card in cards[offset : offset + players * HAND_SIZE : players]
+            hands[(first + offset) % players] = card_set(
+                deck[offset : offset + players * HAND_SIZE : players]
             )
         match = SedmiceMatch(
             players, dealer, deal_number, recorded, finished, hits, options, seed, entropy, commitment
         )
         return SedmicePosition(
             tuple(hands),
-            cards[players * HAND_SIZE :],
+            deck[players * HAND_SIZE :],
             (),
             0,
             first,
@@ -470,16 +470,17 @@ def _take_trick(
     side = taker % 2
     taken = position.taken
     tricks = position.tricks
+    cards = tuple(map(PIQUET_DECK.__getitem__, played))
     if side:
-        taken = (taken[0], taken[1] + played)
+        taken = (taken[0], (*taken[1], *cards))
         tricks = (tricks[0], tricks[1] + 1)
     else:
-        taken = (taken[0] + played, taken[1])
+        taken = ((*taken[0], *cards), taken[1])
         tricks = (tricks[0] + 1, tricks[1])
     stock = position.stock
     drawn = min(len(stock), (HAND_SIZE - hands[0].bit_count()) * players)
     for index in range(drawn):
-        hands[(taker + index) % players] |= 1 << stock[index]
+        hands[(taker + index) % players] |= CARD_BIT[stock[index]]
     if drawn:
         stock = stock[drawn:]
     if any(hands):
@@ -492,14 +493,14 @@ def _take_trick(
 def _end_deal(
     position: SedmicePosition,
     hands: list[int],
-    taken: tuple[tuple[int, ...], tuple[int, ...]],
+    taken: tuple[Sequence[str], Sequence[str]],
     tricks: tuple[int, int],
     last_taker: int,
 ) -> SedmicePosition:
     """The deal over: scored and recorded (its hits to one side), nobody to act, and the match over once
     a side's hits reach the target."""
     match = position.match
-    deal_points = (points_of(taken[0]), points_of(taken[1]))
+    deal_points = (points_in(taken[0]), points_in(taken[1]))
     side, hits, reason = hits_of(deal_points, tricks, last_taker % 2)
     side_hits = (0, hits) if side else (hits, 0)
     deal = DealResult(

@@ -4,6 +4,9 @@
 A card is its index in :data:`~sevens_rules.engine.cards.PIQUET_DECK` (suit by suit, Clubs to Spades,
 each from the 7 to the Ace: ``suit * 8 + rank``, rank 0 the 7 and 7 the Ace), a set of cards is an int
 with the card's bit set (32 bits), so a hand's cards in canonical order are its bits from the lowest.
+The piles the rules only move cards out of or into (the stock, drawn from the top; the taken piles,
+counted once at the deal's end) keep the cards' names, in their order: they cross the wire boundary
+as they are, where converting them was most of the cost of reading a posted state.
 
 A move is a small int, made by the seat to act: the card played (:data:`PLAY` plus the card, which is the
 card itself), the card extended with (:data:`EXTEND` plus the card), :data:`END_TRICK` or
@@ -144,13 +147,13 @@ class SedmicePosition:
     def __init__(
         self,
         hands: tuple[int, ...],
-        stock: tuple[int, ...],
+        stock: Sequence[str],
         played: tuple[int, ...],
         answering: int,
         winner: int,
         leader: int,
         turn: int | None,
-        taken: tuple[tuple[int, ...], tuple[int, ...]],
+        taken: tuple[Sequence[str], Sequence[str]],
         tricks: tuple[int, int],
         phase: Phase,
         match: SedmiceMatch,
@@ -158,7 +161,7 @@ class SedmicePosition:
         self.hands = hands
         """Each seat's cards (a set of cards)."""
         self.stock = stock
-        """The face-down stock, top card first."""
+        """The face-down stock, top card first (card names)."""
         self.played = played
         """The trick on the table: its cards in play order (empty between tricks)."""
         self.answering = answering
@@ -171,16 +174,11 @@ class SedmicePosition:
         self.turn = turn
         """The seat to act while a deal is played; None between deals and once the match is over."""
         self.taken = taken
-        """Each side's taken cards this deal, in the order they were taken."""
+        """Each side's taken cards this deal, in the order they were taken (card names)."""
         self.tricks = tricks
         """Each side's tricks this deal."""
         self.phase = phase
         self.match = match
-
-
-def card_codes(cards: Sequence[str]) -> tuple[int, ...]:
-    """``cards`` as their codes, in their order."""
-    return tuple(map(CARD_INDEX.__getitem__, cards))
 
 
 def card_set(cards: Sequence[str]) -> int:
@@ -221,7 +219,13 @@ def points_of(cards: Sequence[int]) -> int:
     return 10 * len(_POINT_CODES.intersection(cards))
 
 
+def points_in(names: Sequence[str]) -> int:
+    """Points in the cards named ``names``: 10 for each ten and each Ace."""
+    return 10 * len(_POINT_NAMES.intersection(names))
+
+
 _POINT_CODES = frozenset(bits_of(POINT_CARDS))
+_POINT_NAMES = frozenset(PIQUET_DECK[card] for card in _POINT_CODES)
 
 
 def wire_deal(deal: DealResult) -> SedmiceDeal:
@@ -276,20 +280,24 @@ def read_position(state: SedmiceState) -> SedmicePosition:
         state.commitment,
     )
     leader = state.leader
-    played = tuple(CARD_INDEX[card] for round_ in state.trick for card in round_)
-    answering, winner = trick_state(played, leader, players)
+    trick = state.trick
+    if trick:
+        played = tuple(CARD_INDEX[card] for round_ in trick for card in round_)
+        answering, winner = trick_state(played, leader, players)
+    else:  # between tricks
+        played, answering, winner = (), 0, leader
     phase = state.phase
     taken = state.taken
     tricks = state.tricks
     return SedmicePosition(
         tuple([sum(map(bit, hand)) for hand in hands]),
-        card_codes(state.stock),
+        state.stock,
         played,
         answering,
         winner,
         leader,
         (leader + len(played)) % players if phase is PLAY_PHASE else None,
-        (card_codes(taken[0]), card_codes(taken[1])),
+        (taken[0], taken[1]),
         (tricks[0], tricks[1]),
         phase,
         match,
@@ -320,9 +328,9 @@ def write_state(position: SedmicePosition) -> SedmiceState:
         "phase": position.phase,
         "leader": position.leader,
         "hands": [card_names(hand) for hand in position.hands],
-        "stock": [PIQUET_DECK[card] for card in position.stock],
+        "stock": list(position.stock),
         "trick": rounds_of(position.played, match.players),
-        "taken": [[PIQUET_DECK[card] for card in taken[0]], [PIQUET_DECK[card] for card in taken[1]]],
+        "taken": [list(taken[0]), list(taken[1])],
         "tricks": list(position.tricks),
         "deals": deals,
     }
