@@ -37,35 +37,49 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from sevens_rules.engine.cards import PIQUET_DECK, deal_round_robin
-from sevens_rules.engine.game import (
-    drawn_card_for_seat,
-    event_of,
-    updated,
-)
-from sevens_rules.engine.match import (
-    DEAL_OVER_PHASE,
-    MATCH_OVER_PHASE,
-    PLAY_PHASE,
-    DealSetup,
-)
+from sevens_rules.engine.cards import PIQUET_DECK
+from sevens_rules.engine.dealing import DEAL, shuffled
+from sevens_rules.engine.game import drawn_card_for_seat, same_model, standings
+from sevens_rules.engine.match import DealSetup
 from sevens_rules.engine.sedmice_checks import SedmiceChecks
-from sevens_rules.engine.sedmice_tricks import (
-    HAND_SIZE,
-    answers,
-    hit_totals,
-    hits_of,
-    points,
+from sevens_rules.engine.sedmice_position import (
+    ANSWERING,
+    CARD_BIT,
+    CARD_INDEX,
+    DEAL_OVER_PHASE,
+    END_TRICK,
+    EXTEND,
+    MATCH_OVER_PHASE,
+    NEXT_DEAL,
+    PLAY_PHASE,
+    DealResult,
+    SedmiceMatch,
+    SedmicePosition,
+    bits_of,
+    card_set,
+    points_in,
+    read_position,
+    write_state,
 )
+from sevens_rules.engine.sedmice_tricks import HAND_SIZE, hits_of, points
 from sevens_rules.engine.sedmice_tricks import (
     trick_winner as trick_winner,  # (named here too: the bots read a trick's taker from this module)
 )
-from sevens_rules.schema.common import GameModels, PiquetDeckOrder
+from sevens_rules.engine.sedmice_wire import (
+    DEAL_STARTED,
+    END_TRICKS,
+    EXTENDS,
+    MOST_PLAYERS,
+    NEXT_DEALS,
+    PLAYS,
+    WIRE_MOVES,
+    move_code,
+    write_move,
+)
+from sevens_rules.schema.common import GameModels, Outcome, PiquetDeckOrder
 from sevens_rules.schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
-    SedmiceEventType,
-    SedmiceHitReason,
     SedmiceMove,
     SedmiceMoveType,
     SedmiceOptions,
@@ -74,95 +88,12 @@ from sevens_rules.schema.sedmice import (
     SedmiceView,
 )
 
-MOST_PLAYERS = 4
-"""The larger of the two table sizes."""
-
-_CARD_ORDER = {c: i for i, c in enumerate(PIQUET_DECK)}
-
-PLAY = SedmiceMoveType.play
-EXTEND = SedmiceMoveType.extend
-END_TRICK = SedmiceMoveType.end_trick
-NEXT_DEAL = SedmiceMoveType.next_deal
-
-
-_event = event_of(SedmiceEvent, SedmiceEventType)
-
-
-_TRICK_TAKEN_EVENT = SedmiceEvent(
-    type=SedmiceEventType.trick_taken, player=0, side=0, cards=["7C"], rounds=1, points=0
-)
-"""A validated ``trick_taken`` event, with every field that event sets, to copy (see below)."""
-
-
-_DEAL_ENDED_EVENT = SedmiceEvent(
-    type=SedmiceEventType.deal_ended,
-    player=0,
-    side=0,
-    deal=SedmiceDeal(
-        number=1,
-        dealer=0,
-        points=[40, 40],
-        tricks=[1, 1],
-        last_trick=0,
-        hits=[1, 0],
-        side=0,
-        reason=SedmiceHitReason.tie_last_trick,
-    ),
-)
-"""A validated ``deal_ended`` event, with every field that event sets, copied with each deal's values
-(its record makes it unshareable, as the cards of ``trick_taken`` below)."""
-
-
-def _trick_taken_event(taker: int, side: int, cards: list[str], rounds: int, worth: int) -> SedmiceEvent:
-    """The ``trick_taken`` event: a copy of a validated one holding the values the engine computed (as
-    :func:`~sevens_rules.engine.game.updated` copies states). Its list of cards makes it unshareable, and
-    :func:`~sevens_rules.engine.game.listed` would validate it afresh (after a failed cache lookup) every
-    trick; ``model_construct`` fills every default again and was no cheaper. It has the fields, and the
-    fields set, of the validated event."""
-    return updated(_TRICK_TAKEN_EVENT, player=taker, side=side, cards=cards, rounds=rounds, points=worth)
-
-
-# Moves and events made once per seat and card (both frozen, so shared by every list holding them): every
-# playout step and request lists a seat's moves, and every play and refill reports events.
-_SEATS = range(MOST_PLAYERS)
-_PLAY_MOVES = [{c: SedmiceMove(type=PLAY, player=seat, card=c) for c in PIQUET_DECK} for seat in _SEATS]
-_EXTEND_MOVES = [{c: SedmiceMove(type=EXTEND, player=seat, card=c) for c in PIQUET_DECK} for seat in _SEATS]
-_END_TRICK_MOVES = [SedmiceMove(type=END_TRICK, player=seat) for seat in _SEATS]
-_PLAYED_EVENTS = {
-    (seat, c, answering): SedmiceEvent(type=SedmiceEventType.played, player=seat, card=c, answers=answering)
-    for seat in _SEATS
-    for c in PIQUET_DECK
-    for answering in (False, True)
-}
-"""The ``played`` event by seat, card and whether the card answers the led card."""
-_EXTENDED_EVENTS = [
-    {c: SedmiceEvent(type=SedmiceEventType.extended, player=seat, card=c, answers=True) for c in PIQUET_DECK}
-    for seat in _SEATS
-]
-_DREW_EVENTS = [
-    {c: SedmiceEvent(type=SedmiceEventType.drew, player=seat, card=c) for c in PIQUET_DECK} for seat in _SEATS
-]
-
-
-def _turn_of(trick: Sequence[Sequence[str]], leader: int, players: int) -> int:
-    """The seat to act in play with ``trick`` on the table: the leader leads an empty trick and decides
-    after a full round; otherwise the next seat plays."""
-    if not trick:
-        return leader
-    return (leader + len(trick[-1])) % players
-
-
-def _round_complete(trick: Sequence[Sequence[str]], players: int) -> bool:
-    """Whether every seat has played to the trick's last round: the leader then ends or extends it."""
-    return bool(trick) and len(trick[-1]) == players
-
-
-def _sorted(cards: Sequence[str]) -> list[str]:
-    return sorted(cards, key=_CARD_ORDER.__getitem__)
-
 
 class Sedmice(SedmiceChecks):
-    """Sedmice: answer the led rank (sevens wild); the last to answer takes the trick; aces and tens count."""
+    """Sedmice: answer the led rank (sevens wild); the last to answer takes the trick; aces and tens count.
+
+    The rules run on :class:`~sevens_rules.engine.sedmice_position.SedmicePosition`; the wire hooks at the
+    end convert a state to its position and back and ask the rules."""
 
     id = "sedmice"
     name = "Sedmice"
@@ -179,243 +110,315 @@ class Sedmice(SedmiceChecks):
 
     # ---- deal ------------------------------------------------------------------------------------
 
-    def deal(self, setup: DealSetup[SedmiceOptions, SedmiceState]) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        players, dealer, deck = setup.players, setup.dealer, setup.deck
-        cards = (
-            list(deck)
-            if deck is not None
-            else setup.seeding.shuffled(PIQUET_DECK, self.id, setup.deal_number)
-        )
+    def deal_position(
+        self,
+        players: int,
+        options: SedmiceOptions,
+        seed: str,
+        entropy: Sequence[str],
+        commitment: str,
+        dealer: int,
+        deal_number: int,
+        deck: Sequence[str] | None,
+        recorded: Sequence[SedmiceDeal],
+        finished: tuple[DealResult, ...],
+        hits: tuple[int, int],
+    ) -> SedmicePosition:
+        """A freshly dealt deal: from ``deck`` (top first), or from the seeded shuffle of the deal. Cards
+        are dealt one at a time clockwise from the dealer's left, four each; the rest is the stock."""
+        if deck is None:
+            deck = shuffled(PIQUET_DECK, seed, self.id, deal_number, DEAL, entropy)
         first = (dealer + 1) % players
-        hands = deal_round_robin(cards, players, first, [HAND_SIZE] * players)
-        state = SedmiceState(
-            game="sedmice",
-            options=setup.options,
-            dealer=dealer,
-            deal_number=setup.deal_number,
-            **setup.seeding.state_fields(),
-            phase=PLAY_PHASE,
-            leader=first,
-            hands=[_sorted(h) for h in hands],
-            stock=cards[HAND_SIZE * players :],
-            trick=[],
-            taken=[[], []],
-            tricks=[0, 0],
-            deals=setup.deals,
+        hands = [0] * players
+        for offset in range(players):  # the seat ``offset`` places left of the first takes every n-th card
+            hands[(first + offset) % players] = card_set(
+                deck[offset : offset + players * HAND_SIZE : players]
+            )
+        match = SedmiceMatch(
+            players, dealer, deal_number, recorded, finished, hits, options, seed, entropy, commitment
         )
-        return state, [_event(SedmiceEventType.deal_started, player=dealer)]
-
-    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SedmiceMove:
-        return SedmiceMove(type=NEXT_DEAL, player=player, deck=deck)
+        return SedmicePosition(
+            tuple(hands),
+            deck[players * HAND_SIZE :],
+            (),
+            0,
+            first,
+            first,
+            first,
+            ((), ()),
+            (0, 0),
+            PLAY_PHASE,
+            match,
+        )
 
     # ---- to act and legal moves ------------------------------------------------------------------
 
-    def to_act(self, state: SedmiceState) -> list[int]:
-        phase = state.phase
-        if phase is PLAY_PHASE:
-            return [self._turn(state)]
-        if phase is DEAL_OVER_PHASE:
-            return [(state.dealer + 1) % len(state.hands)]
+    def position_to_act(self, position: SedmicePosition) -> list[int]:
+        """The seats that may move: the seat whose turn it is (the leader leads an empty trick and decides
+        after a full round; otherwise the next seat plays), the next dealer between deals, nobody once
+        the match is over."""
+        turn = position.turn
+        if turn is not None:
+            return [turn]
+        if position.phase is DEAL_OVER_PHASE:
+            match = position.match
+            return [(match.dealer + 1) % match.players]
         return []
 
-    def _turn(self, state: SedmiceState) -> int:
-        return _turn_of(state.trick, state.leader, len(state.hands))
+    def position_moves(self, position: SedmicePosition, seat: int) -> list[int]:
+        """The move codes of ``seat``, a seat to act (:meth:`position_moves_to_act`: one seat acts at a
+        time)."""
+        return self.position_moves_to_act(position)
 
-    def _may_extend(self, state: SedmiceState, trick: Sequence[Sequence[str]], players: int) -> bool:
-        """Whether the option allows an extension now (the rounds of ``trick``, the state's, are all full)."""
-        if not state.options.extend_only_when_losing:
-            return True
-        leader = state.leader
-        winner = trick_winner(trick, leader, players)
-        return winner % 2 != leader % 2
-
-    def _extensions(
-        self, state: SedmiceState, player: int, trick: Sequence[Sequence[str]], hands: Sequence[Sequence[str]]
-    ) -> list[str]:
-        """The cards ``player`` (the leader, after a full round) may extend the trick with, in hand order:
-        those answering the led card, when the option allows an extension at all (``trick`` and
-        ``hands``: the state's, as the caller read them)."""
-        if not self._may_extend(state, trick, len(hands)):
-            return []
-        led_rank = trick[0][0][0]
-        return [c for c in hands[player] if answers(c, led_rank)]
-
-    def deal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
-        if state.phase is not PLAY_PHASE:
-            return []
-        return self._moves_on_turn(state, player, state.trick, state.hands)
-
-    def _moves_on_turn(
-        self, state: SedmiceState, player: int, trick: list[list[str]], hands: list[list[str]]
-    ) -> list[SedmiceMove]:
-        """:meth:`deal_moves` in play (``trick`` and ``hands``: the state's, as the caller read them)."""
-        if _round_complete(trick, len(hands)):
-            moves = [_EXTEND_MOVES[player][c] for c in self._extensions(state, player, trick, hands)]
-            moves.append(_END_TRICK_MOVES[player])
-            return moves
-        return [_PLAY_MOVES[player][c] for c in hands[player]]
-
-    def is_legal_in_deal(self, state: SedmiceState, move: SedmiceMove) -> bool:
-        """Whether ``move`` is among :meth:`deal_moves` of its seat, read off the same helpers without
-        listing them."""
-        if state.phase is not PLAY_PHASE:
-            return False
-        return self._is_legal_on_turn(
-            state, move.player, move.type, move.card, move.deck, state.trick, state.hands
-        )
-
-    def _is_legal_on_turn(
-        self,
-        state: SedmiceState,
-        player: int,
-        move_type: SedmiceMoveType,
-        card: str | None,
-        deck: list[str] | None,
-        trick: list[list[str]],
-        hands: list[list[str]],
-    ) -> bool:
-        """:meth:`is_legal_in_deal` in play (the move's fields, and the state's trick and hands, as the
-        caller read them)."""
-        if deck is not None:
-            return False
-        if _round_complete(trick, len(hands)):
-            if move_type == END_TRICK:
-                return card is None
-            return move_type == EXTEND and card in self._extensions(state, player, trick, hands)
-        return move_type == PLAY and card in hands[player]
+    def position_moves_to_act(self, position: SedmicePosition) -> list[int]:
+        """The move codes of the seat to act, in the order the seat's hand lists its cards (canonical
+        order): ``next_deal`` between deals; after a full round, the leader's extensions then
+        ``end_trick``; else a play of every card in hand; none once the match is over. (Made afresh:
+        every caller asks once per position, the wire API checks a move without a list.)"""
+        turn = position.turn
+        if turn is None:
+            return [NEXT_DEAL] if position.phase is DEAL_OVER_PHASE else []
+        if turn == position.leader and position.played:  # (round_complete, inline)
+            listed = [EXTEND + card for card in bits_of(extension_set(position))]
+            listed.append(END_TRICK)
+            return listed
+        cards = position.hands[turn]  # every card in hand, lowest first (bits_of, inline)
+        codes = []
+        while cards:
+            lowest = cards & -cards
+            codes.append(lowest.bit_length() - 1)
+            cards ^= lowest
+        return codes
 
     # ---- resolve ---------------------------------------------------------------------------------
+
+    def position_apply(self, position: SedmicePosition, move: int) -> SedmicePosition:
+        """The position after ``move``, a move code :meth:`position_moves` listed for the seat to act."""
+        if move < EXTEND:  # a card played (the commonest move)
+            player: int = position.turn  # type: ignore[assignment]  # (a seat is to act in a deal)
+            match = position.match
+            hands = list(position.hands)
+            hands[player] ^= 1 << move  # (a listed card is in the hand)
+            played = position.played
+            if played:  # a card answering the led card takes the trick over
+                answering = position.answering
+                winner = player if answering >> move & 1 else position.winner
+                played = (*played, move)
+                if not len(played) % match.players and not any(hands):
+                    # the round is complete and nobody holds a card, so nobody could extend: the trick
+                    # ends without a choice
+                    return _take_trick(position, hands, played, winner)
+            else:  # the lead answers itself
+                answering = ANSWERING[move]
+                winner = player
+                played = (move,)
+            return SedmicePosition(
+                tuple(hands),
+                position.stock,
+                played,
+                answering,
+                winner,
+                position.leader,
+                (player + 1) % match.players,  # after a full round, the leader (the seat after the last)
+                position.taken,
+                position.tricks,
+                PLAY_PHASE,
+                match,
+            )
+        if move < END_TRICK:  # the leader extends the trick with a card (which answers)
+            player = position.turn  # type: ignore[assignment]
+            match = position.match
+            card = move - EXTEND
+            hands = list(position.hands)
+            hands[player] ^= 1 << card
+            return SedmicePosition(
+                tuple(hands),
+                position.stock,
+                (*position.played, card),
+                position.answering,
+                player,
+                position.leader,
+                (player + 1) % match.players,
+                position.taken,
+                position.tricks,
+                PLAY_PHASE,
+                match,
+            )
+        if move == END_TRICK:
+            return _take_trick(position, list(position.hands), position.played, position.winner)
+        match = position.match
+        players = match.players
+        return self.deal_position(
+            players,
+            match.options,
+            match.seed,
+            match.entropy,
+            match.commitment,
+            (match.dealer + 1) % players,
+            match.deal_number + 1,
+            None,
+            match.recorded,
+            match.finished,
+            match.hits,
+        )
+
+    def position_outcome(self, position: SedmicePosition) -> Outcome:
+        """Whether the match is over, its winners (the side that reached the target) and each seat's total
+        (its side's hits) and place."""
+        totals = self.position_totals(position)
+        over = position.phase is MATCH_OVER_PHASE
+        return standings(totals, _winners(position.match) if over else [], over, False)
+
+    def position_totals(self, position: SedmicePosition) -> list[int]:
+        """Each seat's total: its side's hits over the finished deals."""
+        match = position.match
+        hits = match.hits
+        return [hits[seat % 2] for seat in range(match.players)]
+
+    # ---- the wire side: a state's position, and the state of a position --------------------------
+
+    _last: tuple[object, SedmicePosition] | None = None
+    """The state last written or read and its position (one tuple, replaced whole: threads may share it):
+    a wire step asks the position of the same state several times, and a caller chaining steps asks
+    next of the state it was just given."""
+    _read: tuple[object, SedmicePosition] | None = None
+    """The state last read and its position: a caller trying several moves on one state (a search's
+    branches) reads it once."""
+
+    def position(self, state: SedmiceState) -> SedmicePosition:
+        """The position of ``state``, a checked state (read again unless it is the state last read or
+        written)."""
+        last = self._last
+        if last is not None and last[0] is state:
+            return last[1]
+        read = self._read
+        if read is None or read[0] is not state:
+            read = self._read = (state, read_position(state))
+        self._last = read
+        return read[1]
+
+    def state_of(self, position: SedmicePosition) -> SedmiceState:
+        """The wire state of ``position``, kept with its position as the last state."""
+        state = write_state(position)
+        self._last = (state, position)
+        return state
+
+    def deal(self, setup: DealSetup[SedmiceOptions, SedmiceState]) -> tuple[SedmiceState, list[SedmiceEvent]]:
+        previous = setup.previous
+        seeding = setup.seeding
+        if previous is None:
+            hits = (0, 0)
+            commitment = seeding.commitment
+        else:
+            match = self.position(previous).match
+            hits, commitment = match.hits, match.commitment
+        # the finished deals as the wire holds them (the rules add their records after these)
+        position = self.deal_position(
+            setup.players,
+            setup.options,
+            seeding.seed,
+            seeding.entropy,
+            commitment,
+            setup.dealer,
+            setup.deal_number,
+            setup.deck,
+            setup.deals,
+            (),
+            hits,
+        )
+        state = write_state(position)
+        self._last = (state, position)
+        return state, [DEAL_STARTED[setup.dealer]]
+
+    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SedmiceMove:
+        if deck is None:
+            return NEXT_DEALS[player]
+        return SedmiceMove(type=SedmiceMoveType.next_deal, player=player, deck=deck)
+
+    def wire_move(self, seat: int, move: int) -> SedmiceMove:
+        """The wire move of ``seat``'s move code ``move`` (as the move list shows it)."""
+        return WIRE_MOVES[seat][move]
+
+    def move_code(self, move: SedmiceMove) -> int | None:
+        """The code of a wire move (None: a play or an extension naming no card, which is never legal)."""
+        return move_code(move)
+
+    def to_act(self, state: SedmiceState) -> list[int]:
+        last = self._last  # (position's first case inline: every step asks it five times)
+        position = last[1] if last is not None and last[0] is state else self.position(state)
+        turn = position.turn  # (position_to_act's first case inline: every step of a deal asks it twice)
+        return [turn] if turn is not None else self.position_to_act(position)
+
+    def deal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
+        """The moves of :meth:`position_moves_to_act` as wire moves, in the order the state lists the
+        seat's hand (the canonical order in every state the engine writes; a posted state may list a hand
+        otherwise, and its moves follow it)."""
+        last = self._last  # (position's first case inline: every step asks it five times)
+        position = last[1] if last is not None and last[0] is state else self.position(state)
+        turn = position.turn
+        if turn is None:
+            return []
+        hand = state.hands[player]
+        if turn == position.leader and position.played:  # (round_complete, inline)
+            allowed = extension_set(position)
+            extends = EXTENDS[player]
+            moves = [extends[c] for c in hand if allowed >> CARD_INDEX[c] & 1] if allowed else []
+            moves.append(END_TRICKS[player])
+            return moves
+        plays = PLAYS[player]
+        return [plays[c] for c in hand]
+
+    def is_legal_in_deal(self, state: SedmiceState, move: SedmiceMove) -> bool:
+        """Whether ``move`` is among :meth:`deal_moves`, without making a list: its seat is to act, its
+        code is legal (:func:`is_listed`), and it equals the listed move of that code (a move naming a
+        deck, or an ``end_trick`` naming a card, does not)."""
+        last = self._last  # (position's first case inline: every step asks it five times)
+        position = last[1] if last is not None and last[0] is state else self.position(state)
+        code = move_code(move)
+        player = move.player
+        return (
+            code is not None
+            and player == position.turn
+            and is_listed(position, code)
+            and same_model(WIRE_MOVES[player][code], move)
+        )
 
     def resolve_in_deal(
         self, state: SedmiceState, move: SedmiceMove
     ) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        return self._resolve_on_turn(state, move.player, move.type, move.card, state.trick, state.hands)
-
-    def _resolve_on_turn(
-        self,
-        state: SedmiceState,
-        player: int,
-        move_type: SedmiceMoveType,
-        card: str | None,
-        trick: list[list[str]],
-        hands: list[list[str]],
-    ) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        """:meth:`resolve_in_deal` (the move's fields, and the state's trick and hands, as the caller read
-        them)."""
-        if move_type == END_TRICK:
-            return self._end_trick(state, [], trick, hands)
-        assert card is not None
-        n = len(hands)
-        hands = list(hands)
-        hands[player] = [c for c in hands[player] if c != card]
-        if move_type == EXTEND:
-            trick = [*trick, [card]]
-            events = [_EXTENDED_EVENTS[player][card]]
-        elif not trick:
-            trick = [[card]]
-            events = [_PLAYED_EVENTS[player, card, True]]
-        else:
-            trick = [*trick[:-1], [*trick[-1], card]]
-            events = [_PLAYED_EVENTS[player, card, answers(card, trick[0][0][0])]]
-        after = updated(state, hands=hands, trick=trick)
-        if len(trick[-1]) == n and not any(hands):
-            # Nobody holds a card, so nobody could extend: the trick ends without a choice.
-            return self._end_trick(after, events, trick, hands)
-        return after, events
-
-    def _end_trick(
-        self,
-        state: SedmiceState,
-        events: list[SedmiceEvent],
-        trick: list[list[str]],
-        hands: list[list[str]],
-    ) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        """The trick taken and the hands refilled (``trick`` and ``hands``: the state's)."""
-        n = len(hands)
-        taker = trick_winner(trick, state.leader, n)
-        side = taker % 2
-        cards = [c for round_ in trick for c in round_]
-        taken = list(state.taken)
-        taken[side] = [*taken[side], *cards]
-        tricks = list(state.tricks)
-        tricks[side] += 1
-        events.append(_trick_taken_event(taker, side, cards, len(trick), points(cards)))
-        # Refill: the taker first, then clockwise, one card at a time, until four each or no stock.
-        hands = [list(h) for h in hands]
-        stock = state.stock
-        drawn = 0
-        seat = taker
-        while drawn < len(stock) and len(hands[seat]) < HAND_SIZE:
-            card = stock[drawn]
-            hands[seat].append(card)
-            events.append(_DREW_EVENTS[seat][card])
-            drawn += 1
-            seat = (seat + 1) % n
-        hands = [_sorted(h) if len(h) > 1 else h for h in hands]
-        after = updated(
-            state, hands=hands, stock=stock[drawn:], trick=[], taken=taken, tricks=tricks, leader=taker
-        )
-        if any(hands):
-            return after, events
-        return self._end_deal(after, taker, events)
-
-    def _end_deal(
-        self, state: SedmiceState, last_taker: int, events: list[SedmiceEvent]
-    ) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        deal_points = [points(state.taken[0]), points(state.taken[1])]
-        side, hits, reason = hits_of(deal_points, state.tricks, last_taker % 2)
-        side_hits = [0, 0]
-        side_hits[side] = hits
-        deal = SedmiceDeal(
-            number=state.deal_number,
-            dealer=state.dealer,
-            points=deal_points,
-            tricks=list(state.tricks),
-            last_trick=last_taker,
-            hits=side_hits,
-            side=side,
-            reason=reason,
-        )
-        deals = [*state.deals, deal]
-        events.append(updated(_DEAL_ENDED_EVENT, player=last_taker, side=side, deal=deal))
-        phase = DEAL_OVER_PHASE
-        if max(hit_totals(deals)) >= state.options.target_hits:
-            phase = MATCH_OVER_PHASE
-            events.append(
-                _event(SedmiceEventType.match_ended, side=side, winners=self._side_seats(state, side))
-            )
-        return updated(state, deals=deals, phase=phase), events
+        last = self._last  # (position's first case inline: every step asks it five times)
+        position = last[1] if last is not None and last[0] is state else self.position(state)
+        code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
+        after = self.position_apply(position, code)
+        written, events = write_move(state, position, code, after)
+        self._last = (written, after)
+        return written, events
 
     # ---- score and view --------------------------------------------------------------------------
 
-    def _side_seats(self, state: SedmiceState, side: int) -> list[int]:
-        return list(range(side, len(state.hands), 2))
-
     def score(self, state: SedmiceState) -> SedmiceScore:
         return SedmiceScore(
-            hits=hit_totals(state.deals),
+            hits=list(self.position(state).match.hits),
             points=[points(state.taken[0]), points(state.taken[1])],
             deals=state.deals,
         )
 
     def seat_totals(self, state: SedmiceState) -> list[int]:
-        hits = hit_totals(state.deals)
-        return [hits[seat % 2] for seat in range(len(state.hands))]
+        return self.position_totals(self.position(state))
 
     def match_winners(self, state: SedmiceState, totals: Sequence[int]) -> list[int]:
-        hits = hit_totals(state.deals)
-        return self._side_seats(state, 0 if hits[0] >= state.options.target_hits else 1)
+        return _winners(self.position(state).match)
 
     def event_for_seat(self, event: SedmiceEvent, seat: int) -> SedmiceEvent:
         """A card drawn in the refill is seen by its drawer only."""
         return drawn_card_for_seat(event, seat)
 
     def seat_view(self, state: SedmiceState, player: int) -> dict[str, object]:
-        in_play = state.phase is PLAY_PHASE
+        position = self.position(state)
         return dict(
             leader=state.leader,
-            turn=self._turn(state) if in_play else None,
-            winning=trick_winner(state.trick, state.leader, len(state.hands)) if state.trick else None,
+            turn=position.turn,
+            winning=position.winner if position.played else None,
             hand=state.hands[player],
             stock_size=len(state.stock),
             trick=state.trick,
@@ -423,3 +426,106 @@ class Sedmice(SedmiceChecks):
             tricks=state.tricks,
             taken_sizes=[len(state.taken[0]), len(state.taken[1])],
         )
+
+
+def round_complete(position: SedmicePosition) -> bool:
+    """Whether every seat has played to the trick's last round: the leader then ends or extends it (the
+    turn is back with the leader, and the trick has cards)."""
+    return position.turn == position.leader and bool(position.played)
+
+
+def is_listed(position: SedmicePosition, move: int) -> bool:
+    """Whether move code ``move`` is among :meth:`Sedmice.position_moves_to_act` of ``position`` in a
+    deal, read off the same rules without listing them."""
+    turn = position.turn
+    if turn is None:
+        return False
+    deciding = turn == position.leader and bool(position.played)  # (round_complete, inline)
+    if move < EXTEND:
+        return not deciding and bool(position.hands[turn] >> move & 1)
+    if not deciding:
+        return False
+    return move == END_TRICK or (move < END_TRICK and bool(extension_set(position) >> (move - EXTEND) & 1))
+
+
+def extension_set(position: SedmicePosition) -> int:
+    """The cards the leader may extend the trick with after a full round: those of its hand answering the
+    led card, when the option allows an extension at all (with ``extend_only_when_losing``, only while a
+    seat of the other side would take the trick)."""
+    leader = position.leader
+    if position.match.losing_only and position.winner % 2 == leader % 2:
+        return 0
+    return position.hands[leader] & position.answering
+
+
+def _take_trick(
+    position: SedmicePosition, hands: list[int], played: tuple[int, ...], taker: int
+) -> SedmicePosition:
+    """The trick ``played`` taken by ``taker`` (``hands``: the hands after its last card, a list this
+    changes), then the refill: the taker first, then clockwise, one card at a time, until four each or no
+    stock (every hand holds as many cards after a full round); the taker leads next. With every hand
+    empty the deal is over."""
+    match = position.match
+    players = match.players
+    side = taker % 2
+    taken = position.taken
+    tricks = position.tricks
+    cards = tuple(map(PIQUET_DECK.__getitem__, played))
+    if side:
+        taken = (taken[0], (*taken[1], *cards))
+        tricks = (tricks[0], tricks[1] + 1)
+    else:
+        taken = ((*taken[0], *cards), taken[1])
+        tricks = (tricks[0] + 1, tricks[1])
+    stock = position.stock
+    drawn = min(len(stock), (HAND_SIZE - hands[0].bit_count()) * players)
+    for index in range(drawn):
+        hands[(taker + index) % players] |= CARD_BIT[stock[index]]
+    if drawn:
+        stock = stock[drawn:]
+    if any(hands):
+        return SedmicePosition(
+            tuple(hands), stock, (), 0, taker, taker, taker, taken, tricks, PLAY_PHASE, match
+        )
+    return _end_deal(position, hands, taken, tricks, taker)
+
+
+def _end_deal(
+    position: SedmicePosition,
+    hands: list[int],
+    taken: tuple[Sequence[str], Sequence[str]],
+    tricks: tuple[int, int],
+    last_taker: int,
+) -> SedmicePosition:
+    """The deal over: scored and recorded (its hits to one side), nobody to act, and the match over once
+    a side's hits reach the target."""
+    match = position.match
+    deal_points = (points_in(taken[0]), points_in(taken[1]))
+    side, hits, reason = hits_of(deal_points, tricks, last_taker % 2)
+    side_hits = (0, hits) if side else (hits, 0)
+    deal = DealResult(
+        match.deal_number, match.dealer, deal_points, tricks, last_taker, side_hits, side, reason
+    )
+    totals = (match.hits[0] + side_hits[0], match.hits[1] + side_hits[1])
+    recorded = SedmiceMatch(
+        match.players,
+        match.dealer,
+        match.deal_number,
+        match.recorded,
+        (*match.finished, deal),
+        totals,
+        match.options,
+        match.seed,
+        match.entropy,
+        match.commitment,
+    )
+    phase = MATCH_OVER_PHASE if max(totals) >= match.target else DEAL_OVER_PHASE
+    return SedmicePosition(
+        tuple(hands), (), (), 0, last_taker, last_taker, None, taken, tricks, phase, recorded
+    )
+
+
+def _winners(match: SedmiceMatch) -> list[int]:
+    """The seats of the side that reached the target (a finished match)."""
+    side = 0 if match.hits[0] >= match.target else 1
+    return list(range(side, match.players, 2))

@@ -568,8 +568,10 @@ def test_a_search_measures_its_budget_with_the_clock_it_is_given() -> None:
         assert 0 < searched.iterations <= 5
 
 
-@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan", "sevens"])
-def test_the_layout_heuristic_on_positions_chooses_the_move_it_chooses_on_wire_states(game_id: str) -> None:
+@pytest.mark.parametrize(
+    "game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan", "sevens", "sedmice"]
+)
+def test_the_heuristic_on_positions_chooses_the_move_it_chooses_on_wire_states(game_id: str) -> None:
     # a search plays its playouts on the game's positions: the heuristic there must pick the same move
     game = GAMES[game_id]
     wire, on_positions = rules_chooser(game), position_chooser(game)

@@ -695,3 +695,60 @@ def test_random_playouts_keep_states_consistent_and_end(players: int, options: S
         score = GAME.score(state)
         assert GAME.outcome(state).over and max(score.hits) >= options.target_hits
         assert all(sum(d.points) == 80 for d in score.deals)
+
+
+# ---- the internal representation (engine/sedmice_position.py) ----------------------------------------
+
+
+def played_states(players: int, options: SedmiceOptions, seed: int) -> list[SedmiceState]:
+    """Every state of one seeded random match, each a fresh copy read from JSON (not the engine's own
+    object, so that each is read into a position afresh)."""
+    rng = random.Random(seed)
+    state = GAME.new(players, options, seeding(seed), None, None)
+    states = []
+    while True:
+        states.append(SedmiceState.model_validate_json(state.model_dump_json()))
+        _, moves = GAME.moves(state)
+        if not moves:
+            return states
+        state, _ = GAME.apply(state, rng.choice(moves))
+
+
+@pytest.mark.parametrize(("players", "losing"), [(2, False), (4, True)])
+def test_a_state_read_into_a_position_is_written_back_unchanged(players: int, losing: bool) -> None:
+    options = SedmiceOptions(extend_only_when_losing=losing)
+    phases = set()
+    for state in played_states(players, options, seed=players):
+        assert GAME.state_of(GAME.position(state)).model_dump_json() == state.model_dump_json()
+        phases.add(state.phase.value)
+    assert phases == {"play", "deal_over", "match_over"}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_move_code_stands_for_the_wire_move_listed_in_its_place(players: int) -> None:
+    for state in played_states(players, SedmiceOptions(extend_only_when_losing=True), seed=7):
+        seats, moves = GAME.moves(state)
+        position = GAME.position(state)
+        codes = GAME.position_moves_to_act(position)
+        assert GAME.position_to_act(position) == seats
+        assert [GAME.wire_move(seats[0], code) for code in codes] == moves
+        assert [GAME.move_code(move) for move in moves] == codes
+
+
+def test_a_hand_posted_out_of_order_lists_its_plays_in_that_order_and_keeps_it() -> None:
+    # the engine keeps hands in canonical order; a client may post them in any order, and the moves follow
+    hands = [*EX_HANDS[:1], ["9H", "7S", "9C", "8D"], *EX_HANDS[2:]]
+    state = make_state(hands, leader=1, stock=EX_STOCK, taken=[[], []])
+    assert [move.card for move in GAME.moves(state)[1]] == ["9H", "7S", "9C", "8D"]
+    after, _ = GAME.apply(state, mv(1, "play", "7S"))
+    assert after.hands[1] == ["9H", "9C", "8D"]
+    assert after.hands[:1] + after.hands[2:] == state.hands[:1] + state.hands[2:]
+
+
+def test_a_position_never_changes_when_a_move_is_applied_to_it() -> None:
+    state = example_round()
+    position = GAME.position(state)
+    before = GAME.state_of(position).model_dump_json()
+    for code in GAME.position_moves_to_act(position):
+        GAME.position_apply(position, code)
+    assert GAME.state_of(position).model_dump_json() == before

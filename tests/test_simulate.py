@@ -80,7 +80,7 @@ def test_a_new_simulation_refuses_what_the_service_refuses() -> None:
 
 
 SJUAN_FAMILY = ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"]
-POSITION_GAMES = [*SJUAN_FAMILY, "sevens"]
+POSITION_GAMES = [*SJUAN_FAMILY, "sevens", "sedmice"]
 """The games with an internal representation (positions)."""
 
 
@@ -120,6 +120,6 @@ def test_a_position_simulation_plays_the_public_api_s_whole_match_move_for_move(
     assert branch.state == game.new_match(players, game.models.options(), seeding(seed), None, None)[0]
 
 
-def test_only_the_sjuan_family_and_sevens_have_positions_today() -> None:
+def test_only_the_sjuan_family_sevens_and_sedmice_have_positions_today() -> None:
     for game_id, game in GAMES.items():
         assert (position_rules(game) is not None) == (game_id in POSITION_GAMES)

@@ -32,6 +32,9 @@ from typing import Any
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.position import AnyGame
 from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.sedmice_position import END_TRICK, EXTEND, POINT_CARDS, SEVENS, points_of
+from sevens_rules.engine.sedmice_position import RANK_ROW as PIQUET_RANK_ROW
+from sevens_rules.engine.sedmice_position import SUIT_SIZE as PIQUET_SUIT_SIZE
 from sevens_rules.engine.sjuan_position import CARD_INDEX, PASS, RANK_ROW, SUIT_SIZE, card_set
 from sevens_rules.engine.tricks import trick_winner_index
 
@@ -188,10 +191,12 @@ _BEYOND: dict[bool, list[dict[str, frozenset[str]]]] = {
 
 
 def position_chooser(game: AnyGame) -> Chooser:
-    """:func:`rules_chooser` of a layout game on its positions (the Sjuan family's
-    :mod:`~sevens_rules.engine.sjuan_position`, Sevens' :mod:`~sevens_rules.engine.sevens_position`:
-    hands as sets of card bits, moves as codes): the same values of the same moves, so the same choice
-    (the first best in the engine's order)."""
+    """:func:`rules_chooser` of a game on its positions: Sedmice's (:func:`_sedmice_position_chooser`), or
+    a layout game's (the Sjuan family's :mod:`~sevens_rules.engine.sjuan_position`, Sevens'
+    :mod:`~sevens_rules.engine.sevens_position`: hands as sets of card bits, moves as codes): the same
+    values of the same moves, so the same choice (the first best in the engine's order)."""
+    if game.id == "sedmice":
+        return _sedmice_position_chooser()
     free = game.id == "free-fan-tan"
     sevens = game.id == "sevens"
     by_start = _BEYOND_BITS[free]
@@ -328,6 +333,51 @@ def _sedmice(game: AnyGame, state: Any, seat: int) -> Scorer:
         return (10 if plain(card) and not answers else 0) - (5 if card[0] == "7" else 0)
 
     return score
+
+
+_PLAIN = ((1 << 32) - 1) & ~(SEVENS | POINT_CARDS)
+"""Sedmice's plain cards: neither a 7, a ten nor an Ace."""
+_SAME_RANK = [PIQUET_RANK_ROW[card % PIQUET_SUIT_SIZE] for card in range(32)]
+"""``_SAME_RANK[card]``: the four cards of a Sedmice card's rank."""
+
+
+def _sedmice_position_chooser() -> Chooser:
+    """:func:`_sedmice`'s choice on Sedmice's positions (:mod:`~sevens_rules.engine.sedmice_position`:
+    hands as sets of card bits, moves as codes): the same values of the same moves, the first best."""
+
+    def choose(position: Any, seat: int, moves: list[int]) -> int:
+        hand = position.hands[seat]
+        played = position.played
+        if not played:  # leading: a plain card, of the rank held most
+            values = [
+                (10 if _PLAIN >> move & 1 else 0)
+                + (hand & PIQUET_RANK_ROW[move % PIQUET_SUIT_SIZE]).bit_count()
+                for move in moves
+            ]
+            return moves[values.index(max(values))]
+        ours = position.winner % 2 == seat % 2
+        points = points_of(played)
+        answering = position.answering
+        best, best_value = moves[0], -1000.0
+        for move in moves:
+            if move == END_TRICK:
+                value = 1.0
+            elif move >= EXTEND:
+                value = 2.0 if not ours and points else 0.0
+            else:
+                seven = SEVENS >> move & 1
+                answers = answering >> move & 1
+                if ours:
+                    value = (20 if POINT_CARDS >> move & 1 and not answers else 0) - (5 if seven else 0)
+                elif answers and (points or POINT_CARDS >> move & 1):
+                    value = 30 - (15 if seven and points < 20 else 0)
+                else:
+                    value = (10 if _PLAIN >> move & 1 and not answers else 0) - (5 if seven else 0)
+            if value > best_value:
+                best, best_value = move, value
+        return best
+
+    return choose
 
 
 # ---- My Ship Sails --------------------------------------------------------------------------------
