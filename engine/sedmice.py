@@ -40,18 +40,16 @@ from typing import ClassVar
 from sevens_rules.engine.cards import PIQUET_DECK
 from sevens_rules.engine.dealing import DEAL, shuffled
 from sevens_rules.engine.game import drawn_card_for_seat, same_model, standings
-from sevens_rules.engine.match import DealSetup
+from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
+from sevens_rules.engine.positions import PositionWire
 from sevens_rules.engine.sedmice_checks import SedmiceChecks
 from sevens_rules.engine.sedmice_position import (
     ANSWERING,
     CARD_BIT,
     CARD_INDEX,
-    DEAL_OVER_PHASE,
     END_TRICK,
     EXTEND,
-    MATCH_OVER_PHASE,
     NEXT_DEAL,
-    PLAY_PHASE,
     DealResult,
     SedmiceMatch,
     SedmicePosition,
@@ -81,7 +79,6 @@ from sevens_rules.schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
     SedmiceMove,
-    SedmiceMoveType,
     SedmiceOptions,
     SedmiceScore,
     SedmiceState,
@@ -89,7 +86,7 @@ from sevens_rules.schema.sedmice import (
 )
 
 
-class Sedmice(SedmiceChecks):
+class Sedmice(PositionWire[SedmicePosition], SedmiceChecks):
     """Sedmice: answer the led rank (sevens wild); the last to answer takes the trick; aces and tens count.
 
     The rules run on :class:`~sevens_rules.engine.sedmice_position.SedmicePosition`; the wire hooks at the
@@ -102,6 +99,9 @@ class Sedmice(SedmiceChecks):
     player_counts: ClassVar[tuple[int, ...]] = (2, MOST_PLAYERS)
     """The table sizes allowed: 2, or 4 in partnerships (3 is inside the range but refused by ``new``)."""
     deck = PIQUET_DECK
+    wire_moves = WIRE_MOVES
+    next_deals = NEXT_DEALS
+    move_code = staticmethod(move_code)
     hidden_piles = ("stock",)
     """The 32-card deck, 7 to Ace."""
     models = GameModels(
@@ -152,23 +152,6 @@ class Sedmice(SedmiceChecks):
         )
 
     # ---- to act and legal moves ------------------------------------------------------------------
-
-    def position_to_act(self, position: SedmicePosition) -> list[int]:
-        """The seats that may move: the seat whose turn it is (the leader leads an empty trick and decides
-        after a full round; otherwise the next seat plays), the next dealer between deals, nobody once
-        the match is over."""
-        turn = position.turn
-        if turn is not None:
-            return [turn]
-        if position.phase is DEAL_OVER_PHASE:
-            match = position.match
-            return [(match.dealer + 1) % match.players]
-        return []
-
-    def position_moves(self, position: SedmicePosition, seat: int) -> list[int]:
-        """The move codes of ``seat``, a seat to act (:meth:`position_moves_to_act`: one seat acts at a
-        time)."""
-        return self.position_moves_to_act(position)
 
     def position_moves_to_act(self, position: SedmicePosition) -> list[int]:
         """The move codes of the seat to act, in the order the seat's hand lists its cards (canonical
@@ -277,30 +260,13 @@ class Sedmice(SedmiceChecks):
 
     # ---- the wire side: a state's position, and the state of a position --------------------------
 
-    _last: tuple[object, SedmicePosition] | None = None
-    """The state last written or read and its position (one tuple, replaced whole: threads may share it):
-    a wire step asks the position of the same state several times, and a caller chaining steps asks
-    next of the state it was just given."""
-    _read: tuple[object, SedmicePosition] | None = None
-    """The state last read and its position: a caller trying several moves on one state (a search's
-    branches) reads it once."""
-
-    def position(self, state: SedmiceState) -> SedmicePosition:
-        """The position of ``state``, a checked state (read again unless it is the state last read or
-        written)."""
-        last = self._last
-        if last is not None and last[0] is state:
-            return last[1]
-        read = self._read
-        if read is None or read[0] is not state:
-            read = self._read = (state, read_position(state))
-        self._last = read
-        return read[1]
+    def read(self, state: SedmiceState) -> SedmicePosition:
+        return read_position(state)
 
     def state_of(self, position: SedmicePosition) -> SedmiceState:
         """The wire state of ``position``, kept with its position as the last state."""
         state = write_state(position)
-        self._last = (state, position)
+        self.remember(state, position)
         return state
 
     def deal(self, setup: DealSetup[SedmiceOptions, SedmiceState]) -> tuple[SedmiceState, list[SedmiceEvent]]:
@@ -327,34 +293,14 @@ class Sedmice(SedmiceChecks):
             hits,
         )
         state = write_state(position)
-        self._last = (state, position)
+        self.remember(state, position)
         return state, [DEAL_STARTED[setup.dealer]]
-
-    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SedmiceMove:
-        if deck is None:
-            return NEXT_DEALS[player]
-        return SedmiceMove(type=SedmiceMoveType.next_deal, player=player, deck=deck)
-
-    def wire_move(self, seat: int, move: int) -> SedmiceMove:
-        """The wire move of ``seat``'s move code ``move`` (as the move list shows it)."""
-        return WIRE_MOVES[seat][move]
-
-    def move_code(self, move: SedmiceMove) -> int | None:
-        """The code of a wire move (None: a play or an extension naming no card, which is never legal)."""
-        return move_code(move)
-
-    def to_act(self, state: SedmiceState) -> list[int]:
-        last = self._last  # (position's first case inline: every step asks it five times)
-        position = last[1] if last is not None and last[0] is state else self.position(state)
-        turn = position.turn  # (position_to_act's first case inline: every step of a deal asks it twice)
-        return [turn] if turn is not None else self.position_to_act(position)
 
     def deal_moves(self, state: SedmiceState, player: int) -> list[SedmiceMove]:
         """The moves of :meth:`position_moves_to_act` as wire moves, in the order the state lists the
         seat's hand (the canonical order in every state the engine writes; a posted state may list a hand
         otherwise, and its moves follow it)."""
-        last = self._last  # (position's first case inline: every step asks it five times)
-        position = last[1] if last is not None and last[0] is state else self.position(state)
+        position = self.position(state)
         turn = position.turn
         if turn is None:
             return []
@@ -372,8 +318,7 @@ class Sedmice(SedmiceChecks):
         """Whether ``move`` is among :meth:`deal_moves`, without making a list: its seat is to act, its
         code is legal (:func:`is_listed`), and it equals the listed move of that code (a move naming a
         deck, or an ``end_trick`` naming a card, does not)."""
-        last = self._last  # (position's first case inline: every step asks it five times)
-        position = last[1] if last is not None and last[0] is state else self.position(state)
+        position = self.position(state)
         code = move_code(move)
         player = move.player
         return (
@@ -386,12 +331,11 @@ class Sedmice(SedmiceChecks):
     def resolve_in_deal(
         self, state: SedmiceState, move: SedmiceMove
     ) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        last = self._last  # (position's first case inline: every step asks it five times)
-        position = last[1] if last is not None and last[0] is state else self.position(state)
+        position = self.position(state)
         code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
         after = self.position_apply(position, code)
         written, events = write_move(state, position, code, after)
-        self._last = (written, after)
+        self.remember(written, after)
         return written, events
 
     # ---- score and view --------------------------------------------------------------------------

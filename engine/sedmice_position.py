@@ -23,6 +23,8 @@ from typing import Any, NamedTuple
 
 from sevens_rules.engine.cards import PIQUET_DECK
 from sevens_rules.engine.game import constructed
+from sevens_rules.engine.match import PLAY_PHASE
+from sevens_rules.engine.positions import MatchConstants
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sedmice import SedmiceDeal, SedmiceHitReason, SedmiceOptions, SedmiceState
 
@@ -48,10 +50,6 @@ END_TRICK = 64
 NEXT_DEAL = 65
 """The move code of ``next_deal`` (the seeded shuffle: a deck given over the wire is the wire's)."""
 
-PLAY_PHASE = Phase.play
-DEAL_OVER_PHASE = Phase.deal_over
-MATCH_OVER_PHASE = Phase.match_over
-
 
 class DealResult(NamedTuple):
     """A finished deal as the rules record it (the wire's :class:`SedmiceDeal`); per-side values by side."""
@@ -66,7 +64,7 @@ class DealResult(NamedTuple):
     reason: SedmiceHitReason
 
 
-class SedmiceMatch:
+class SedmiceMatch(MatchConstants):
     """What stays the same for a whole deal: the table size, the dealer, the finished deals and their
     hits, the options and the seed. Never changed once made; shared by every position of the deal.
 
@@ -74,20 +72,8 @@ class SedmiceMatch:
     the rules never read them, the hits they need are added up once), then the deals the rules finished
     since, as :class:`DealResult`."""
 
-    __slots__ = (
-        "commitment",
-        "deal_number",
-        "dealer",
-        "entropy",
-        "finished",
-        "hits",
-        "losing_only",
-        "options",
-        "players",
-        "recorded",
-        "seed",
-        "target",
-    )
+    __slots__ = ("finished", "hits", "losing_only", "players", "recorded", "target")
+    options: SedmiceOptions
 
     def __init__(
         self,
@@ -102,24 +88,17 @@ class SedmiceMatch:
         entropy: Sequence[str],
         commitment: str,
     ) -> None:
+        super().__init__(dealer, deal_number, options, seed, entropy, commitment)
         self.players = players
-        self.dealer = dealer
-        self.deal_number = deal_number
         self.recorded = recorded
         """The wire records of the deals finished before the position was read, oldest first."""
         self.finished = finished
         """The deals finished since, oldest first."""
         self.hits = hits
         """Each side's hits over every finished deal."""
-        self.options = options
         self.losing_only = options.extend_only_when_losing
         """The option ``extend_only_when_losing`` (read at every decision after a full round)."""
         self.target = options.target_hits
-        self.seed = seed
-        self.entropy = entropy
-        """The players' entropy, mixed into every deal's shuffle."""
-        self.commitment = commitment
-        """The seed's commitment (computed once, when the match was made)."""
 
 
 class SedmicePosition:

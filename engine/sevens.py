@@ -44,16 +44,14 @@ from operator import add
 from sevens_rules.engine.cards import FULL_DECK, deal_round_robin
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.game import same_model, standings
-from sevens_rules.engine.match import DealSetup
+from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
+from sevens_rules.engine.positions import PositionWire
 from sevens_rules.engine.sevens_checks import SevensChecks
 from sevens_rules.engine.sevens_position import (
-    DEAL_OVER_PHASE,
-    MATCH_OVER_PHASE,
     NEXT_DEAL,
     NOT_ACES,
     NOT_KINGS,
     PASS,
-    PLAY_PHASE,
     SEVEN_OF_DIAMONDS,
     SEVENS,
     DealResult,
@@ -82,7 +80,6 @@ from sevens_rules.schema.sevens import (
     SEVENS_PLAYERS,
     SevensEvent,
     SevensMove,
-    SevensMoveType,
     SevensOptions,
     SevensScore,
     SevensState,
@@ -110,7 +107,7 @@ def _turn_after(player: int, out: tuple[int, ...], bust: tuple[int, ...]) -> tup
     return False, next(seat for seat in _SEATS_LEFT_OF[player] if seat in active)
 
 
-class Sevens(SevensChecks):
+class Sevens(PositionWire[SevensPosition], SevensChecks):
     """Sevens with three passes a deal and busting, four players, a match of five deals: the rules on
     :class:`~sevens_rules.engine.sevens_position.SevensPosition`; the wire hooks at the end convert a state
     to its position and back and ask the rules."""
@@ -120,6 +117,9 @@ class Sevens(SevensChecks):
     min_players = SEVENS_PLAYERS
     max_players = SEVENS_PLAYERS
     models = GameModels(SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore)
+    wire_moves = WIRE_MOVES
+    next_deals = NEXT_DEALS
+    move_code = staticmethod(move_code)
 
     # ---- deal ------------------------------------------------------------------------------------
 
@@ -160,21 +160,6 @@ class Sevens(SevensChecks):
         )
 
     # ---- to act and legal moves ------------------------------------------------------------------
-
-    def position_to_act(self, position: SevensPosition) -> list[int]:
-        """The seats that may move: the seat whose turn it is, the next dealer between deals, nobody once
-        the match is over."""
-        turn = position.turn
-        if turn is not None:
-            return [turn]
-        if position.phase is DEAL_OVER_PHASE:
-            return [(position.match.dealer + 1) % SEVENS_PLAYERS]
-        return []
-
-    def position_moves(self, position: SevensPosition, seat: int) -> list[int]:
-        """The move codes of ``seat``, a seat to act (:meth:`position_moves_to_act`: one seat acts at a
-        time)."""
-        return self.position_moves_to_act(position)
 
     def position_moves_to_act(self, position: SevensPosition) -> list[int]:
         """The move codes of the seat to act: ``next_deal`` between deals; in play a play of each card of
@@ -279,23 +264,8 @@ class Sevens(SevensChecks):
 
     # ---- the wire side: a state's position, and the state of a position --------------------------
 
-    _last: tuple[object, SevensPosition] | None = None
-    """The state last written or read and its position (one tuple, replaced whole: threads may share it):
-    a wire step asks the position of the same state several times, and a caller chaining steps asks next
-    of the state it was just given."""
-    _read: tuple[object, SevensPosition] | None = None
-    """The state last read and its position: a caller trying several moves on one state reads it once."""
-
-    def position(self, state: SevensState) -> SevensPosition:
-        """The position of ``state`` (read again unless it is the state last read or written)."""
-        last = self._last
-        if last is not None and last[0] is state:
-            return last[1]
-        read = self._read
-        if read is None or read[0] is not state:
-            read = self._read = (state, read_position(state))
-        self._last = read
-        return read[1]
+    def read(self, state: SevensState) -> SevensPosition:
+        return read_position(state)
 
     def state_of(
         self, position: SevensPosition, before: tuple[SevensState, SevensPosition] | None = None
@@ -303,7 +273,7 @@ class Sevens(SevensChecks):
         """The wire state of ``position`` (see :func:`~sevens_rules.engine.sevens_position.write_state` for
         ``before``), kept with its position as the last state."""
         state = write_state(position, before)
-        self._last = (state, position)
+        self.remember(state, position)
         return state
 
     def deal(self, setup: DealSetup[SevensOptions, SevensState]) -> tuple[SevensState, list[SevensEvent]]:
@@ -330,31 +300,8 @@ class Sevens(SevensChecks):
         )
         return self.state_of(position, before), [DEAL_STARTED[setup.dealer]]
 
-    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevensMove:
-        if deck is None and 0 <= player < SEVENS_PLAYERS:
-            return NEXT_DEALS[player]  # (the move listed between deals, and the move usually played)
-        return SevensMove(type=SevensMoveType.next_deal, player=player, deck=deck)
-
-    def wire_move(self, seat: int, move: int) -> SevensMove:
-        """The wire move of ``seat``'s move code ``move`` (as the move list shows it)."""
-        return WIRE_MOVES[seat][move]
-
-    def move_code(self, move: SevensMove) -> int | None:
-        """The code of a wire move (None: a play naming no card, which is never legal)."""
-        return move_code(move)
-
-    # The wire hooks below find a state's position as position() does, the state last read or written
-    # tested first in place: a wire step asks it four times, and chained steps always find it there.
-
-    def to_act(self, state: SevensState) -> list[int]:
-        last = self._last
-        position = last[1] if last is not None and last[0] is state else self.position(state)
-        turn = position.turn
-        return [turn] if turn is not None else self.position_to_act(position)
-
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
-        last = self._last
-        position = last[1] if last is not None and last[0] is state else self.position(state)
+        position = self.position(state)
         codes = position.listed
         if codes is None:
             codes = position.listed = _listed(position)
@@ -367,8 +314,7 @@ class Sevens(SevensChecks):
         """Whether ``move`` is among :meth:`deal_moves`, without making the wire list: it is the move of
         the seat to act, its code is listed, and it equals the listed move of that code (a play naming a
         deck, or a pass naming a card, does not)."""
-        last = self._last
-        position = last[1] if last is not None and last[0] is state else self.position(state)
+        position = self.position(state)
         player = move.player
         if player != position.turn:
             return False
@@ -379,13 +325,12 @@ class Sevens(SevensChecks):
         return code in codes and same_model(WIRE_MOVES[player][code], move)  # (None is in no list)
 
     def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
-        last = self._last
-        position = last[1] if last is not None and last[0] is state else self.position(state)
+        position = self.position(state)
         code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
         after = self.position_apply(position, code)
         if after.match is position.match:  # the deal goes on: only what the move changed is written
             written = write_move(after, state, position)
-            self._last = (written, after)
+            self.remember(written, after)
         else:
             written = self.state_of(after, (state, position))
         return written, move_events(state, code, position, after, written)

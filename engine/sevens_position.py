@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from sevens_rules.engine.cards import FULL_DECK, SUITS
-from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.game import constructed, updated_from
+from sevens_rules.engine.positions import MatchConstants
 from sevens_rules.engine.sevens_table import _row_of
 from sevens_rules.engine.sjuan_position import (
     ACES,
@@ -39,9 +39,6 @@ from sevens_rules.schema.sevens import SEVENS_PLAYERS, SevensDeal, SevensOptions
 
 __all__ = ["NEXT_DEAL", "PASS", "SEVENS"]  # (the move codes and the 7s, shared with the Sjuan family)
 
-PLAY_PHASE = Phase.play
-DEAL_OVER_PHASE = Phase.deal_over
-MATCH_OVER_PHASE = Phase.match_over
 
 NOT_ACES = ((1 << len(FULL_DECK)) - 1) & ~ACES
 NOT_KINGS = ((1 << len(FULL_DECK)) - 1) & ~KINGS
@@ -59,22 +56,13 @@ class DealResult(NamedTuple):
     points: tuple[int, ...]
 
 
-class SevensMatch:
+class SevensMatch(MatchConstants):
     """What stays the same for a whole deal: the dealer, the finished deals and their totals, the options
     and the seed. Never changed once made; shared by every position of the deal."""
 
-    __slots__ = (
-        "commitment",
-        "deal_number",
-        "dealer",
-        "deals",
-        "entropy",
-        "in_order",
-        "options",
-        "posted_hands",
-        "seed",
-        "totals",
-    )
+    __slots__ = ("deals", "in_order", "posted_hands", "totals")
+    options: SevensOptions
+    players = SEVENS_PLAYERS
 
     def __init__(
         self,
@@ -88,29 +76,17 @@ class SevensMatch:
         commitment: str,
         posted_hands: Sequence[Sequence[str]] | None = None,
     ) -> None:
-        self.dealer = dealer
-        self.deal_number = deal_number
+        super().__init__(dealer, deal_number, options, seed, entropy, commitment)
         self.deals = deals
         """The finished deals, oldest first."""
         self.totals = totals
         """Each seat's points over the finished deals."""
-        self.options = options
-        self.seed = seed
-        self.entropy = entropy
-        """The players' entropy (the state's own list when read from one: never changed)."""
-        self.commitment = commitment
-        """The seed's commitment (computed once, when the match was made)."""
         self.posted_hands = posted_hands
         """The wire hands of the state this deal's positions were read from (None: dealt by the engine).
         Every hand the engine deals is in canonical order, a posted one need not be, and a hand keeps its
         order through the deal (a play removes one card): the wire lists a seat's plays in its order."""
         self.in_order: list[bool | None] = [None] * SEVENS_PLAYERS
         """Whether each seat's posted hand is in canonical order, once asked (:func:`hand_in_order`)."""
-
-    @property
-    def seeding(self) -> Seeding:
-        """The match's seed and entropy, as the seeded shuffle takes them."""
-        return Seeding(self.seed, tuple(self.entropy))
 
 
 class SevensPosition:

@@ -8,11 +8,10 @@ from collections.abc import Sequence
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.game import best_seats, event_of, updated
+from sevens_rules.engine.match import MATCH_OVER_PHASE, PLAY_PHASE
 from sevens_rules.engine.sevens_position import (
-    MATCH_OVER_PHASE,
     NEXT_DEAL,
     PASS,
-    PLAY_PHASE,
     SevensPosition,
 )
 from sevens_rules.engine.sjuan_position import CARD_INDEX, card_names

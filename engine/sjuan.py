@@ -30,19 +30,17 @@ from sevens_rules.engine.game import (
     same_model,
     standings,
 )
-from sevens_rules.engine.match import DealSetup
+from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
+from sevens_rules.engine.positions import PositionWire
 from sevens_rules.engine.sjuan_checks import KING, RANK_OF, SjuanChecks
 from sevens_rules.engine.sjuan_position import (
     ACES,
     ALL_CARDS,
     CARD_INDEX,
-    DEAL_OVER_PHASE,
     DRAW,
     KINGS,
-    MATCH_OVER_PHASE,
     NEXT_DEAL,
     PASS,
-    PLAY_PHASE,
     RANK_ROW,
     SEVEN_OF_HEARTS,
     SEVENS,
@@ -74,7 +72,6 @@ from sevens_rules.schema.sjuan import (
     SjuanEvent,
     SjuanFamilyState,
     SjuanMove,
-    SjuanMoveType,
     SjuanOptions,
     SjuanScore,
     SjuanState,
@@ -88,7 +85,7 @@ _NOT_ACES = ALL_CARDS & ~ACES
 _NOT_KINGS = ALL_CARDS & ~KINGS
 
 
-class SjuanFamily(SjuanChecks):
+class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
     """Rules shared by the four games, on :class:`~sevens_rules.engine.sjuan_position.SjuanPosition`;
     subclasses set the opening, the row shape and the stock. The wire hooks at the end convert a state to
     its position and back and ask the rules."""
@@ -97,6 +94,9 @@ class SjuanFamily(SjuanChecks):
     max_players = 8
     has_stock: ClassVar[bool] = False
     lowest_total_wins = True
+    wire_moves = WIRE_MOVES
+    next_deals = NEXT_DEALS
+    move_code = staticmethod(move_code)
 
     # ---- the games' differences (hooks, on positions) ------------------------------------------------
 
@@ -167,22 +167,6 @@ class SjuanFamily(SjuanChecks):
         )
 
     # ---- to act and legal moves ------------------------------------------------------------------
-
-    def position_to_act(self, position: SjuanPosition) -> list[int]:
-        """The seats that may move: the seat whose turn it is, the next dealer between deals, nobody once
-        the match is over."""
-        turn = position.turn
-        if turn is not None:
-            return [turn]
-        if position.phase is DEAL_OVER_PHASE:
-            match = position.match
-            return [(match.dealer + 1) % match.players]
-        return []
-
-    def position_moves(self, position: SjuanPosition, seat: int) -> list[int]:
-        """The move codes of ``seat``, a seat to act (:meth:`position_moves_to_act`: one seat acts at a
-        time)."""
-        return self.position_moves_to_act(position)
 
     def position_moves_to_act(self, position: SjuanPosition) -> list[int]:
         """The move codes of the seat to act, in a stable order: ``next_deal`` between deals, else the
@@ -306,26 +290,8 @@ class SjuanFamily(SjuanChecks):
 
     # ---- the wire side: a state's position, and the state of a position --------------------------
 
-    _last: tuple[object, SjuanPosition] | None = None
-    """The state last written or read and its position (one tuple, replaced whole: threads may share it):
-    a wire step asks the position of the same state four or five times, and a caller chaining steps asks
-    next of the state it was just given."""
-    _read: tuple[object, SjuanPosition] | None = None
-    """The state last read and its position: a caller trying several moves on one state (a search's
-    branches, the bench's timed ``apply``) reads it once. Only these two states are kept: states held
-    beyond the request that made them survive the young garbage collections, which then cost a REST
-    ``apply`` more than reading a posted state again."""
-
-    def position(self, state: SjuanFamilyState) -> SjuanPosition:
-        """The position of ``state`` (read again unless it is the state last read or written)."""
-        last = self._last
-        if last is not None and last[0] is state:
-            return last[1]
-        read = self._read
-        if read is None or read[0] is not state:
-            read = self._read = (state, read_position(state, self.stock(state)))
-        self._last = read
-        return read[1]
+    def read(self, state: SjuanFamilyState) -> SjuanPosition:
+        return read_position(state, self.stock(state))
 
     def state_of(
         self, position: SjuanPosition, before: tuple[SjuanFamilyState, SjuanPosition] | None = None
@@ -335,7 +301,7 @@ class SjuanFamily(SjuanChecks):
         state = write_state(
             cast(type[SjuanFamilyState], self.models.state), self.id, position, self.has_stock, before
         )
-        self._last = (state, position)
+        self.remember(state, position)
         return state
 
     def deal(
@@ -366,22 +332,6 @@ class SjuanFamily(SjuanChecks):
         state = self.state_of(position, before)
         return state, deal_events(state)
 
-    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SjuanMove:
-        if deck is None:
-            return NEXT_DEALS[player]
-        return SjuanMove(type=SjuanMoveType.next_deal, player=player, deck=deck)
-
-    def wire_move(self, seat: int, move: int) -> SjuanMove:
-        """The wire move of ``seat``'s move code ``move`` (as the move list shows it)."""
-        return WIRE_MOVES[seat][move]
-
-    def move_code(self, move: SjuanMove) -> int | None:
-        """The code of a wire move (None: a play naming no card, which is never legal)."""
-        return move_code(move)
-
-    def to_act(self, state: SjuanFamilyState) -> list[int]:
-        return self.position_to_act(self.position(state))
-
     def deal_moves(self, state: SjuanFamilyState, player: int) -> list[SjuanMove]:
         wire = WIRE_MOVES[player]
         return [wire[code] for code in self.position_moves(self.position(state), player)]
@@ -406,7 +356,7 @@ class SjuanFamily(SjuanChecks):
         after = self.position_apply(position, code)
         if after.match is position.match:  # the deal goes on: only what the move changed is written
             written = write_move(after, state, position, self.has_stock)
-            self._last = (written, after)
+            self.remember(written, after)
         else:
             written = self.state_of(after, (state, position))
         return written, move_events(move.player, code, position, after, written)

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, cast
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.game import constructed, updated_from
+from sevens_rules.engine.positions import MatchConstants
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sjuan import DominoFanTanState, SjuanDeal, SjuanFamilyState, SjuanOptions
 
@@ -43,10 +43,6 @@ DRAW = 53
 NEXT_DEAL = 54
 """The move code of ``next_deal`` (the seeded shuffle: a deck given over the wire is the wire's)."""
 
-PLAY_PHASE = Phase.play
-DEAL_OVER_PHASE = Phase.deal_over
-MATCH_OVER_PHASE = Phase.match_over
-
 
 class DealResult(NamedTuple):
     """A finished deal as the rules record it (the wire's :class:`SjuanDeal`)."""
@@ -59,21 +55,12 @@ class DealResult(NamedTuple):
     penalties: tuple[int, ...]
 
 
-class SjuanMatch:
+class SjuanMatch(MatchConstants):
     """What stays the same for a whole deal: the table size, the dealer, the finished deals, the options
     and the seed. Never changed once made; shared by every position of the deal."""
 
-    __slots__ = (
-        "commitment",
-        "deal_number",
-        "dealer",
-        "deals",
-        "entropy",
-        "options",
-        "players",
-        "seed",
-        "totals",
-    )
+    __slots__ = ("deals", "players", "totals")
+    options: SjuanOptions
 
     def __init__(
         self,
@@ -84,29 +71,15 @@ class SjuanMatch:
         totals: tuple[int, ...],
         options: SjuanOptions,
         seed: str,
-        entropy: tuple[str, ...],
+        entropy: Sequence[str],
         commitment: str,
     ) -> None:
+        super().__init__(dealer, deal_number, options, seed, entropy, commitment)
         self.players = players
-        self.dealer = dealer
-        self.deal_number = deal_number
         self.deals = deals
         """The finished deals, oldest first."""
         self.totals = totals
         """Each seat's penalty total over the finished deals."""
-        self.options = options
-        self.seed = seed
-        """The match's secret seed."""
-        self.entropy = entropy
-        """The players' contributions of entropy, in order."""
-        self.commitment = commitment
-        """The seed's commitment (computed once, when the match was made)."""
-
-    @property
-    def seeding(self) -> Seeding:
-        """What the next deal's shuffle depends on: the seed and the entropy (made when a deal is dealt,
-        not with every position read from a posted state)."""
-        return Seeding(self.seed, self.entropy)
 
 
 class SjuanPosition:
@@ -265,7 +238,7 @@ def read_position(state: SjuanFamilyState, stock: Sequence[str]) -> SjuanPositio
         totals,
         state.options,
         state.seed,
-        tuple(state.entropy),
+        state.entropy,
         state.commitment,
     )
     return SjuanPosition(

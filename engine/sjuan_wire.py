@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.game import best_seats, event_of, updated
+from sevens_rules.engine.match import MATCH_OVER_PHASE, PLAY_PHASE
 from sevens_rules.engine.sjuan_position import (
     CARD_INDEX,
     DRAW,
-    MATCH_OVER_PHASE,
     NEXT_DEAL,
     PASS,
-    PLAY_PHASE,
     SjuanPosition,
 )
 from sevens_rules.schema.common import MAX_SEATS

@@ -1695,7 +1695,8 @@ def playable_on_by_scanning(table: tuple[str, ...]) -> frozenset[str]:
 def _position_with_table(table: Sequence[str]) -> Any:
     """A position of a deal of four whose table holds ``table`` (hands and the rest are arbitrary: the
     playable cards read the table only)."""
-    from sevens_rules.engine.sjuan_position import PLAY_PHASE, SjuanMatch, SjuanPosition, card_set
+    from sevens_rules.engine.match import PLAY_PHASE
+    from sevens_rules.engine.sjuan_position import SjuanMatch, SjuanPosition, card_set
 
     match = SjuanMatch(4, 0, 1, (), (0,) * 4, SjuanOptions(), seeding(0).seed, (), "")
     return SjuanPosition((0,) * 4, tuple(table), card_set(table), (), (0,) * 4, 0, PLAY_PHASE, match)
