@@ -106,13 +106,14 @@ _POINT_NAMES = frozenset(c for c in PIQUET_DECK if c[0] in "TA")
 
 
 def move_code(move: SedmiceMove) -> int | None:
-    """The code of a wire move (None: a play or an extension naming no card, which is never legal)."""
+    """The code of a wire move (None: a play or an extension naming no card, or a card not of the 32-card
+    deck, which is never legal: a move made in process is not validated as a posted one is)."""
     kind = move.type
     if kind is PLAY_TYPE or kind is EXTEND_TYPE:
-        card = move.card
-        if card is None:
+        index = CARD_INDEX.get(move.card)  # type: ignore[arg-type]  # (None is no key)
+        if index is None:
             return None
-        return CARD_INDEX[card] if kind is PLAY_TYPE else EXTEND + CARD_INDEX[card]
+        return index if kind is PLAY_TYPE else EXTEND + index
     return END_TRICK if kind is END_TRICK_TYPE else NEXT_DEAL
 
 

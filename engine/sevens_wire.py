@@ -73,11 +73,10 @@ _BUST = SevensEvent(type=SevensEventType.bust, player=0, cards=["AC"])
 
 
 def move_code(move: SevensMove) -> int | None:
-    """The code of a wire move (None: a play naming no card, which is never legal)."""
+    """The code of a wire move (None: a play naming no card, or no card of the deck, which is never legal)."""
     kind = move.type
     if kind is PLAY:
-        card = move.card
-        return None if card is None else CARD_INDEX[card]
+        return CARD_INDEX.get(move.card)  # type: ignore[arg-type]  # (None is no key)
     return PASS if kind is _PASS_TYPE else NEXT_DEAL
 
 

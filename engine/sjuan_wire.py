@@ -78,10 +78,9 @@ its player and deal replaced, it is the event validation makes."""
 
 
 def move_code(move: SjuanMove) -> int | None:
-    """The code of a wire move (None: a play naming no card, which is never legal)."""
+    """The code of a wire move (None: a play naming no card, or no card of the deck, which is never legal)."""
     if move.type is PLAY:
-        card = move.card
-        return None if card is None else CARD_INDEX[card]
+        return CARD_INDEX.get(move.card)  # type: ignore[arg-type]  # (None is no key)
     return _CODE_OF_TYPE[move.type]
 
 
