@@ -18,6 +18,18 @@ from sevens_rules.engine.match import DEAL_OVER_PHASE
 from sevens_rules.schema.common import Phase
 
 
+def bits_of(cards: int) -> list[int]:
+    """The codes of a set of cards, lowest first (canonical order)."""
+    if not cards & (cards - 1):  # none or one card (common, and a loop of one turn is slower)
+        return [cards.bit_length() - 1] if cards else []
+    codes = []
+    while cards:
+        lowest = cards & -cards
+        codes.append(lowest.bit_length() - 1)
+        cards ^= lowest
+    return codes
+
+
 class DealOfPosition(Protocol):
     """What :class:`PositionWire` reads of a position's match: the table size and the dealer."""
 

@@ -41,7 +41,7 @@ from sevens_rules.engine.cards import PIQUET_DECK
 from sevens_rules.engine.dealing import DEAL, shuffled
 from sevens_rules.engine.game import drawn_card_for_seat, same_model, standings
 from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
-from sevens_rules.engine.positions import PositionWire
+from sevens_rules.engine.positions import PositionWire, bits_of
 from sevens_rules.engine.sedmice_checks import SedmiceChecks
 from sevens_rules.engine.sedmice_position import (
     ANSWERING,
@@ -53,7 +53,6 @@ from sevens_rules.engine.sedmice_position import (
     DealResult,
     SedmiceMatch,
     SedmicePosition,
-    bits_of,
     card_set,
     points_in,
     read_position,
@@ -165,13 +164,7 @@ class Sedmice(PositionWire[SedmicePosition], SedmiceChecks):
             listed = [EXTEND + card for card in bits_of(extension_set(position))]
             listed.append(END_TRICK)
             return listed
-        cards = position.hands[turn]  # every card in hand, lowest first (bits_of, inline)
-        codes = []
-        while cards:
-            lowest = cards & -cards
-            codes.append(lowest.bit_length() - 1)
-            cards ^= lowest
-        return codes
+        return bits_of(position.hands[turn])  # every card in hand, lowest first
 
     # ---- resolve ---------------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from sevens_rules.engine.cards import PIQUET_DECK
 from sevens_rules.engine.game import constructed
 from sevens_rules.engine.match import PLAY_PHASE
-from sevens_rules.engine.positions import MatchConstants
+from sevens_rules.engine.positions import MatchConstants, bits_of
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sedmice import SedmiceDeal, SedmiceHitReason, SedmiceOptions, SedmiceState
 
@@ -163,16 +163,6 @@ class SedmicePosition:
 def card_set(cards: Sequence[str]) -> int:
     """The set of ``cards`` (distinct cards, as every list of a checked state holds)."""
     return sum(map(CARD_BIT.__getitem__, cards))
-
-
-def bits_of(cards: int) -> list[int]:
-    """The codes of a set of cards, lowest first (canonical order)."""
-    codes = []
-    while cards:
-        lowest = cards & -cards
-        codes.append(lowest.bit_length() - 1)
-        cards ^= lowest
-    return codes
 
 
 _SUIT_NAMES = tuple(

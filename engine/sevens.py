@@ -45,12 +45,10 @@ from sevens_rules.engine.cards import FULL_DECK, deal_round_robin
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.game import same_model, standings
 from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
-from sevens_rules.engine.positions import PositionWire
+from sevens_rules.engine.positions import PositionWire, bits_of
 from sevens_rules.engine.sevens_checks import SevensChecks
 from sevens_rules.engine.sevens_position import (
     NEXT_DEAL,
-    NOT_ACES,
-    NOT_KINGS,
     PASS,
     SEVEN_OF_DIAMONDS,
     SEVENS,
@@ -364,16 +362,11 @@ def _listed(position: SevensPosition) -> list[int]:
     turn = position.turn
     if turn is None:
         return [NEXT_DEAL] if position.phase is DEAL_OVER_PHASE else []
-    # a hand holds no card of the table, so its cards next to a run are its plays (run_ends, inline)
-    runs = position.runs
-    plays = position.hands[turn] & ((runs & NOT_KINGS) << 1 | (runs & NOT_ACES) >> 1)
+    # a hand holds no card of the table, so its cards next to a run are its plays
+    plays = position.hands[turn] & run_ends(position.runs)
     if not plays:  # the pass alone (the fourth pass, the bust, when 3 are used)
         return [PASS]
-    codes = []  # the cards' codes, lowest first (bits_of, inline: a list is made every step)
-    while plays:
-        lowest = plays & -plays
-        codes.append(lowest.bit_length() - 1)
-        plays ^= lowest
+    codes = bits_of(plays)
     if position.passes[turn] < SEVENS_PASSES:
         codes.append(PASS)
     return codes

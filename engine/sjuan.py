@@ -31,7 +31,7 @@ from sevens_rules.engine.game import (
     standings,
 )
 from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
-from sevens_rules.engine.positions import PositionWire
+from sevens_rules.engine.positions import PositionWire, bits_of
 from sevens_rules.engine.sjuan_checks import KING, RANK_OF, SjuanChecks
 from sevens_rules.engine.sjuan_position import (
     ACES,
@@ -48,7 +48,6 @@ from sevens_rules.engine.sjuan_position import (
     DealResult,
     SjuanMatch,
     SjuanPosition,
-    bits_of,
     card_codes,
     card_names,
     card_set,
@@ -186,8 +185,8 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
         if playable is None:
             playable = self.playable_set(position)
         plays = position.hands[turn] & playable
-        if not plays & (plays - 1):  # one card or none (bits_of's own first case, without the call)
-            return [plays.bit_length() - 1] if plays else [DRAW] if position.stock else [PASS]
+        if not plays:
+            return [DRAW] if position.stock else [PASS]
         return bits_of(plays)
 
     # ---- resolve ---------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, cast
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.game import constructed, updated_from
-from sevens_rules.engine.positions import MatchConstants
+from sevens_rules.engine.positions import MatchConstants, bits_of
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sjuan import DominoFanTanState, SjuanDeal, SjuanFamilyState, SjuanOptions
 
@@ -149,18 +149,6 @@ _CARD_BIT = {card: 1 << index for index, card in enumerate(FULL_DECK)}
 def card_codes(cards: Sequence[str]) -> tuple[int, ...]:
     """``cards`` as their codes, in their order."""
     return tuple(map(CARD_INDEX.__getitem__, cards))
-
-
-def bits_of(cards: int) -> list[int]:
-    """The codes of a set of cards, lowest first (canonical order)."""
-    if not cards & (cards - 1):  # none or one card (common, and a loop of one turn is slower)
-        return [cards.bit_length() - 1] if cards else []
-    codes = []
-    while cards:
-        lowest = cards & -cards
-        codes.append(lowest.bit_length() - 1)
-        cards ^= lowest
-    return codes
 
 
 _SUIT_CARDS: list[dict[int, tuple[str, ...]]] = [{} for _ in range(4)]
