@@ -1,16 +1,19 @@
-"""Two checkouts' Sevens answers compared step by step: ``python -m bench.lockstep FIRST COUNT``.
+"""Two checkouts' answers compared step by step: ``python -m bench.lockstep [GAME] FIRST COUNT``.
 
-Plays the seeded random Sevens matches numbered ``FIRST`` to ``FIRST + COUNT - 1`` through the wire API
-and prints, per match, its number, its steps and a SHA-256 of everything the engine answered on the way.
+Plays the seeded random matches of ``GAME`` (``sevens`` when left out; also ``seven-up``,
+``four-handed-seven-up`` and ``california-jack``) numbered ``FIRST`` to ``FIRST + COUNT - 1`` through the
+wire API and prints, per match, its number, its steps and a SHA-256 of everything the engine answered on
+the way.
 Run it with two checkouts' venvs and compare the outputs: equal lines mean equal answers. The file needs
 nothing of ``bench``, so a checkout without it runs this copy with its own python (which imports that
 checkout's ``sevens_rules``)::
 
-    .venv/bin/python -m bench.lockstep 0 300 > mine.txt
-    (cd /tmp && /path/to/other/.venv/bin/python /path/to/this/bench/lockstep.py 0 300 > other.txt)
+    .venv/bin/python -m bench.lockstep seven-up 0 300 > mine.txt
+    (cd /tmp && /path/to/other/.venv/bin/python /path/to/this/bench/lockstep.py seven-up 0 300 > other.txt)
     diff other.txt mine.txt
 
-A match is dealt with a random seed, entropy, match length, first dealer and sometimes an exact deck. At
+A match is dealt with a random seed, entropy, table size, options, first dealer and sometimes an exact
+deck. At
 every step some states are posted again (a JSON round trip, some with a hand shuffled out of canonical
 order) and some are posted with something wrong (the checks' answer goes in), and the digest takes in
 the seats to act, every seat's moves (and ``moves`` of seats not at the table), views, the score and
@@ -37,10 +40,12 @@ from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import RulesError
 from sevens_rules.engine.registry import GAMES
-from sevens_rules.schema.sevens import SevensMove, SevensMoveType, SevensOptions, SevensState
+from sevens_rules.schema.seven_up import SevenUpMove, SevenUpMoveType
+from sevens_rules.schema.sevens import SevensMove, SevensMoveType, SevensState
 
 GAME: Any = GAMES["sevens"]
-OPERATIONS = {op.name: op for op in all_operations() if op.game.id == "sevens" and not op.sealed}
+"""The game played (set by :func:`main`)."""
+OPERATIONS: dict[str, Any] = {}
 SEEN: Counter[str] = Counter()
 """What the matches met (event types, joins, errors, shuffled hands), printed to stderr at the end."""
 
@@ -60,6 +65,8 @@ def error_text(error: RulesError) -> str:
 
 def operation_answer(name: str, body: str) -> str:
     """The REST operation's answer to a JSON body (its problem for an engine error)."""
+    if not OPERATIONS:
+        OPERATIONS.update((op.name, op) for op in all_operations() if op.game.id == GAME.id and not op.sealed)
     operation = OPERATIONS[name]
     try:
         request = operation.request.model_validate_json(body)
@@ -97,17 +104,18 @@ def odd_moves(
     return tries
 
 
-def posted_again(rng: random.Random, state: SevensState) -> SevensState:
+def posted_again(rng: random.Random, state: Any) -> Any:
     """``state``, or sometimes the state a client posts again: a JSON round trip, now and then with one
     hand shuffled out of canonical order."""
+    model = GAME.models.state
     roll = rng.random()
     if roll < 0.15:
-        return SevensState.model_validate_json(state.model_dump_json())
+        return model.model_validate_json(state.model_dump_json())
     if roll < 0.18:
         data = json.loads(state.model_dump_json())
-        rng.shuffle(data["hands"][rng.randrange(4)])
+        rng.shuffle(data["hands"][rng.randrange(len(data["hands"]))])
         SEEN["shuffled hand"] += 1
-        return SevensState.model_validate_json(json.dumps(data))
+        return model.model_validate_json(json.dumps(data))
     return state
 
 
@@ -153,10 +161,101 @@ def corrupted(rng: random.Random, state: SevensState) -> str:
     return json.dumps(data)
 
 
+def seven_up_odd_moves(rng: random.Random, state: Any, to_act: list[int], moves: list[Any]) -> list[Any]:
+    """The Seven-Up family's moves to try besides the listed ones: any seat's plays of cards held or not,
+    discards of no, one or two cards, the decisions out of turn or phase, ``next_deal`` with and without a
+    deck, a listed move naming a deck, a play naming cards, a listed move posted again."""
+    seats = len(state.hands)
+    tries = []
+    kinds = ["play", "play", "discard", "stand", "beg", "give", "run", "next_deal"]
+    for _ in range(3):
+        seat = rng.choice([*range(seats), seats, rng.choice(to_act) if to_act else 0])
+        kind = SevenUpMoveType(rng.choice(kinds))
+        held = state.hands[seat] if seat < seats else []
+        if kind is SevenUpMoveType.play:
+            card = rng.choice([*held, *rng.sample(FULL_DECK, 3)])
+            tries.append(SevenUpMove(type=kind, player=seat, card=card))
+        elif kind is SevenUpMoveType.discard:
+            cards = rng.choice([[], rng.sample(FULL_DECK, 1), rng.sample(FULL_DECK, 2)])
+            if held and rng.random() < 0.6:
+                cards = rng.sample(list(held), min(len(held), rng.choice([1, 1, 2])))
+            tries.append(SevenUpMove(type=kind, player=seat, cards=cards))
+        elif kind is SevenUpMoveType.next_deal:
+            tries.append(SevenUpMove(type=kind, player=seat, deck=rng.choice([None, list(FULL_DECK)])))
+        else:
+            tries.append(SevenUpMove(type=kind, player=seat, card=rng.choice([None, None, "7H"])))
+    if moves:
+        listed = rng.choice(moves)
+        if listed.type is not SevenUpMoveType.next_deal:
+            tries.append(listed.model_copy(update={"deck": list(FULL_DECK)}))
+        if listed.type is SevenUpMoveType.play:
+            tries.append(listed.model_copy(update={"cards": [listed.card]}))
+        tries.append(SevenUpMove.model_validate_json(listed.model_dump_json()))
+    return tries
+
+
+PHASES = ("stand_or_beg", "give_or_run", "discard", "play", "deal_over", "match_over")
+
+
+def seven_up_corrupted(rng: random.Random, state: Any) -> str:
+    """The JSON of a Seven-Up family ``state`` with one or two things wrong (a card moved, repeated or
+    lost, trump, turned card, phase, leader, dealer, a trick's winner or trump, points or a deal record
+    changed)."""
+    data = json.loads(state.model_dump_json())
+    hands = data["hands"]
+    seats = len(hands)
+    for _ in range(rng.choice([1, 1, 2])):
+        kind = rng.randrange(12)
+        held = [hand for hand in hands if hand]
+        if kind == 0 and held:  # a card from a hand to the stock, or back
+            hand = rng.choice(held)
+            data["stock"].append(hand.pop(rng.randrange(len(hand))))
+        elif kind == 1 and held:
+            hands[rng.randrange(seats)].append(rng.choice(rng.choice(held)))
+        elif kind == 2 and held:
+            hand = rng.choice(held)
+            hand.pop(rng.randrange(len(hand)))
+        elif kind == 3:
+            data["trump"] = rng.choice([None, "C", "D", "H", "S"])
+        elif kind == 4:
+            data["turned"] = rng.choice([None, *rng.sample(FULL_DECK, 2)])
+        elif kind == 5:
+            data["phase"] = rng.choice(
+                ["stand_or_beg", "give_or_run", "discard", "play", "deal_over", "match_over"]
+            )
+        elif kind == 6:
+            data["leader"] = rng.choice([None, *range(seats)])
+        elif kind == 7:
+            data["dealer"] = rng.randrange(seats)
+        elif kind == 8 and data["tricks"]:
+            trick = rng.choice(data["tricks"])
+            trick[rng.choice(["winner", "leader"])] = rng.randrange(seats)
+        elif kind == 9 and data["points"]:
+            data["points"].pop(rng.randrange(len(data["points"])))
+        elif kind == 9:
+            data["points"].append(
+                {"reason": rng.choice(["gift", "turned_jack", "high"]), "seat": 0, "side": 0}
+            )
+        elif kind == 10 and data["deals"]:
+            deal = rng.choice(data["deals"])
+            deal["by_side"][rng.randrange(len(deal["by_side"]))] = rng.randrange(5)
+        elif data["stock"]:  # a stock card into the set-aside cards or a discard pile
+            card = data["stock"].pop()
+            target = rng.choice([data["set_aside"], data["discarded"][rng.randrange(seats)]])
+            target.append(card)
+    return json.dumps(data)
+
+
+def seven_up_options(rng: random.Random) -> Any:
+    """Random options of the game played (every option of the Seven-Up family is a flag)."""
+    fields = GAME.models.options.model_fields
+    return GAME.models.options(**{name: rng.random() < 0.5 for name in fields})
+
+
 def check_answer(posted: str) -> str:
     """What the checks answer a posted state: the schema's refusal, the inconsistencies, or none."""
     try:
-        state = SevensState.model_validate_json(posted)
+        state = GAME.models.state.model_validate_json(posted)
     except ValidationError as error:
         return "invalid " + json.dumps(error.errors(include_url=False), default=str)
     try:
@@ -178,27 +277,35 @@ def play_match(number: int) -> tuple[int, str]:
     seeding = Seeding(
         f"{rng.getrandbits(256):064x}", tuple(f"e{rng.randrange(100)}" for _ in range(rng.randrange(3)))
     )
-    options = SevensOptions(deals=rng.choice([1, 2, 3, 5, 5, 5, 7]))
+    sevens = GAME.id == "sevens"
+    players = rng.choice(GAME.table_sizes())
+    if sevens:
+        options = GAME.models.options(deals=rng.choice([1, 2, 3, 5, 5, 5, 7]))
+    else:
+        options = seven_up_options(rng)
+    odd_moves_of = odd_moves if sevens else seven_up_odd_moves
+    corrupted_of = corrupted if sevens else seven_up_corrupted
+    move_model = GAME.models.move
     deck = rng.sample(FULL_DECK, 52) if rng.random() < 0.3 else None
-    state, events = GAME.new_match(4, options, seeding, deck, rng.choice([None, 0, 1, 2, 3]))
+    state, events = GAME.new_match(players, options, seeding, deck, rng.choice([None, *range(players)]))
     note("new", dumped(state), [dumped(event) for event in events])
     steps = 0
     while True:
         steps += 1
         if rng.random() < 0.2:
-            note("corrupted", check_answer(corrupted(rng, state)))
+            note("corrupted", check_answer(corrupted_of(rng, state)))
         state = posted_again(rng, state)
         GAME.check(state)
         to_act = GAME.to_act(state)
         seats, moves = GAME.moves(state)
         note("moves", to_act, seats, [dumped(move) for move in moves])
-        for player in rng.sample(range(-1, 5), 2):
+        for player in rng.sample(range(-1, players + 1), 2):
             try:
                 asked = GAME.moves(state, player)
                 note("moves of", player, asked[0], [dumped(move) for move in asked[1]])
             except RulesError as error:
                 note("moves error", player, error_text(error))
-        for seat in range(4):
+        for seat in range(players):
             note("legal", seat, [dumped(move) for move in GAME.legal_moves(state, seat)])
             note("view", seat, dumped(GAME.view(state, seat)))
         note("score", dumped(GAME.score(state)), dumped(GAME.outcome(state)), GAME.seat_totals(state))
@@ -209,12 +316,12 @@ def play_match(number: int) -> tuple[int, str]:
             note("api score", operation_answer("score", json.dumps({"state": posted})))
             note(
                 "api view",
-                operation_answer("view", json.dumps({"state": posted, "player": rng.randrange(4)})),
+                operation_answer("view", json.dumps({"state": posted, "player": rng.randrange(players)})),
             )
             if moves:
                 move = json.loads(rng.choice(moves).model_dump_json())
                 note("api apply", operation_answer("apply", json.dumps({"state": posted, "move": move})))
-        for move in odd_moves(rng, state, to_act, moves):
+        for move in odd_moves_of(rng, state, to_act, moves):
             try:
                 after, events = GAME.apply(state, move)
                 note("try", dumped(move), dumped(after), [dumped(event) for event in events])
@@ -224,21 +331,32 @@ def play_match(number: int) -> tuple[int, str]:
         if not moves:
             return steps, digest.hexdigest()
         move = rng.choice(moves)
-        if move.type is SevensMoveType.next_deal and rng.random() < 0.4:
-            move = SevensMove(type=move.type, player=move.player, deck=rng.sample(FULL_DECK, 52))
+        if move.type == "next_deal" and rng.random() < 0.4:
+            move = move_model(type=move.type, player=move.player, deck=rng.sample(FULL_DECK, 52))
         state, events = GAME.apply(state, move)
         note("applied", dumped(move), dumped(state), [dumped(event) for event in events])
-        for seat in range(4):
+        for seat in range(players):
             shown = [GAME.event_for_seat(event, seat) for event in events]
             note("seat events", seat, [None if event is None else dumped(event) for event in shown])
         for event in events:
             SEEN[str(event.type)] += 1
-            SEEN["joined"] += bool(event.joined)
+            SEEN["joined"] += bool(getattr(event, "joined", False))
+
+
+LOCKSTEP_GAMES = ("sevens", "seven-up", "four-handed-seven-up", "california-jack")
+"""The games this script plays."""
 
 
 def main(argv: list[str]) -> int:
+    global GAME
+    if argv and not argv[0].isdigit():
+        game_id, *argv = argv
+        if game_id not in LOCKSTEP_GAMES:
+            print(f"games: {', '.join(LOCKSTEP_GAMES)}", file=sys.stderr)
+            return 2
+        GAME = GAMES[game_id]
     if len(argv) != 2 or not all(arg.isdigit() for arg in argv):
-        print("usage: python -m bench.lockstep FIRST COUNT", file=sys.stderr)
+        print("usage: python -m bench.lockstep [GAME] FIRST COUNT", file=sys.stderr)
         return 2
     first, count = map(int, argv)
     total = 0

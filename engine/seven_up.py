@@ -60,30 +60,28 @@ Decisions where the rulings are silent (also in the README):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.seven_up_checks import SevenUpFamily
-from sevens_rules.engine.seven_up_points import (
-    HAND_SIZE,
-    HIGH_KEY,
-    JACK_KEY,
-    LOW_KEY,
+from sevens_rules.engine.seven_up_events import DREW, DREW_UNSEEN, STOCK_TOP_TURNED
+from sevens_rules.engine.seven_up_points import HAND_SIZE, HIGH_KEY, JACK_KEY, LOW_KEY, Outcome, Phase, Reason
+from sevens_rules.engine.seven_up_position import (
+    ACE,
+    JACK,
     PLAYING,
-    SUIT_OF,
-    Outcome,
-    Phase,
-    Reason,
-    TrickPlay,
+    SUIT_INDEX,
+    SUIT_SIZE,
+    TWO,
+    SevenUpMatch,
+    SevenUpPosition,
+    Trick,
 )
-from sevens_rules.engine.seven_up_rules import (
-    _ORDER,
-    _fixed_trump,
-    cut_for_dealer,
-)
-from sevens_rules.schema.common import MAX_SEATS, GameModels, Suit
+from sevens_rules.engine.seven_up_rules import Log, Scored, cut_for_dealer
+from sevens_rules.engine.sjuan_position import CARD_INDEX
+from sevens_rules.schema.common import GameModels
 from sevens_rules.schema.seven_up import (
     CaliforniaJackOptions,
     CaliforniaJackState,
@@ -92,7 +90,6 @@ from sevens_rules.schema.seven_up import (
     FourHandedSevenUpView,
     SevenUpDeal,
     SevenUpEvent,
-    SevenUpEventType,
     SevenUpMove,
     SevenUpOptions,
     SevenUpPoint,
@@ -103,26 +100,9 @@ from sevens_rules.schema.seven_up import (
 
 __all__ = ["CaliforniaJack", "FourHandedSevenUp", "SevenUp", "SevenUpFamily", "cut_for_dealer"]
 
-
-# California Jack's events after every trick, made once per seat and card (see ``_PLAYED_EVENTS``): they
-# are half the events of a deal, and ``listed`` hashed their fields (an enum member hashes in Python) at
-# every lookup.
-_DREW_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
-    {c: SevenUpEvent(type=SevenUpEventType.drew, player=seat, card=c) for c in FULL_DECK}
-    for seat in range(MAX_SEATS)
-)
-"""``_DREW_EVENTS[seat][card]``: ``seat`` drew the face-up ``card``."""
-_DREW_UNSEEN_EVENTS: tuple[SevenUpEvent, ...] = tuple(
-    SevenUpEvent(type=SevenUpEventType.drew, player=seat) for seat in range(MAX_SEATS)
-)
-"""``_DREW_UNSEEN_EVENTS[seat]``: ``seat`` drew the next card, face down."""
-_STOCK_TOP_TURNED_EVENTS: Mapping[str, SevenUpEvent] = {
-    c: SevenUpEvent(type=SevenUpEventType.trump_turned, card=c, suit=SUIT_OF[c[1]]) for c in FULL_DECK
-}
-"""``_STOCK_TOP_TURNED_EVENTS[card]``: ``card`` is the stock's new face-up top card and sets trump."""
-_HONOUR_RANKS: tuple[tuple[str, str], ...] = ((HIGH_KEY, "A"), (LOW_KEY, "2"), (JACK_KEY, "J"))
-"""California Jack's High, Low and Jack (by their reasons' values, see ``SevenUpRules._seat_points``) with
-the rank of the final trump suit behind each."""
+_HONOUR_RANKS: tuple[tuple[str, int], ...] = ((HIGH_KEY, ACE), (LOW_KEY, TWO), (JACK_KEY, JACK))
+"""California Jack's High, Low and Jack (by their reasons' values) with the rank of the final trump suit
+behind each."""
 
 
 class SevenUp(SevenUpFamily[SevenUpOptions, SevenUpState, SevenUpView]):
@@ -189,52 +169,63 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
     def tricks_per_deal(self) -> int:
         return 26
 
-    def reveal_trump(self, changes: dict[str, Any], rest: list[str], events: list[SevenUpEvent]) -> None:
+    def reveal_trump(
+        self, match: SevenUpMatch, hands: tuple[int, ...], rest: list[str], log: Log
+    ) -> SevenUpPosition:
         """The rest of the pack is the stock; its face-up top card sets trump and the eldest leads."""
         top = rest[0]
-        events.append(_STOCK_TOP_TURNED_EVENTS[top])
-        changes.update(
-            phase=PLAYING,
-            stock=rest,
-            turned=None,
-            trump=SUIT_OF[top[1]],
-            leader=(changes["dealer"] + 1) % len(changes["hands"]),
+        if log is not None:
+            log.append(STOCK_TOP_TURNED[top])
+        eldest = (match.dealer + 1) % match.players
+        return SevenUpPosition(
+            hands,
+            rest,
+            None,
+            SUIT_INDEX[top[1]],
+            (),
+            (0,) * match.players,
+            eldest,
+            (),
+            (),
+            (),
+            match.totals,
+            PLAYING,
+            eldest,
+            match,
         )
 
     def draw_after_trick(
-        self, state: CaliforniaJackState, winner: int, changes: dict[str, Any], events: list[SevenUpEvent]
-    ) -> None:
+        self, position: SevenUpPosition, hands: list[int], winner: int, log: Log
+    ) -> tuple[Sequence[str], int]:
         """The winner draws the face-up top card, the loser the next; the new top card sets trump unless
         ``fixed_trump``."""
-        stock = state.stock
+        stock = position.stock
         if not stock:
-            return
-        hands: list[list[str]] = changes["hands"]
+            return stock, position.trump
         loser = (winner + 1) % len(hands)
-        # each hand sorted as _sorted sorts it, without a call of it per hand (every trick draws)
-        hands[winner] = sorted([*hands[winner], stock[0]], key=_ORDER.__getitem__)
-        hands[loser] = sorted([*hands[loser], stock[1]], key=_ORDER.__getitem__)
-        events.append(_DREW_EVENTS[winner][stock[0]])
-        events.append(_DREW_UNSEEN_EVENTS[loser])
-        changes["stock"] = stock[2:]
-        # California Jack's options always hold ``fixed_trump`` (what _fixed_trump reads, without its call)
-        if len(stock) > 2 and not state.options.fixed_trump:
+        won, lost = CARD_INDEX[stock[0]], CARD_INDEX[stock[1]]
+        hands[winner] |= 1 << won
+        hands[loser] |= 1 << lost
+        if log is not None:
+            log.append(DREW[winner][won])
+            log.append(DREW_UNSEEN[loser])
+        trump = position.trump
+        if len(stock) > 2 and not position.match.options.fixed_trump:
             top = stock[2]
-            changes["trump"] = SUIT_OF[top[1]]
-            events.append(_STOCK_TOP_TURNED_EVENTS[top])
+            trump = SUIT_INDEX[top[1]]
+            if log is not None:
+                log.append(STOCK_TOP_TURNED[top])
+        return stock[2:], trump
 
-    def honours(
-        self, plays: Sequence[TrickPlay], trump: Suit | None, n: int
-    ) -> list[tuple[SevenUpPoint, str | None]]:
+    def honours(self, tricks: Sequence[Trick], trump: int, n: int) -> Scored:
         """A, 2 and J of the final trump suit to whoever won the trick holding them."""
-        assert trump is not None
-        points: list[tuple[SevenUpPoint, str | None]] = []
-        by_seat = self._seat_points
+        points: Scored = []
+        by_seat = self._points_by_seat
         for reason_key, rank in _HONOUR_RANKS:
-            card_ = rank + trump
-            for _, cards, winner in plays:
-                if card_ in cards:
-                    points.append((by_seat[reason_key][winner], card_))
+            card = trump * SUIT_SIZE + rank
+            for trick in tricks:
+                if card in trick.cards:
+                    points.append((by_seat[reason_key][trick.winner], FULL_DECK[card]))
                     break
         return points
 
@@ -268,7 +259,7 @@ class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, C
             )
         t = len(state.tricks)
         stock_left = 52 - HAND_SIZE * n
-        fixed = _fixed_trump(state.options)
+        fixed = state.options.fixed_trump
         for i, trick in enumerate(state.tricks):
             if trick.trump is None:
                 issues.append(

@@ -11,22 +11,13 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import unvalidated, updated
 from sevens_rules.engine.match import DealtMatch
-from sevens_rules.engine.tricks import (
-    CARD_STRENGTH,
-    card_points,
-    unique_best,
-)
 from sevens_rules.schema import seven_up as variants  # (the variants' own models: the type variables)
 from sevens_rules.schema.common import MAX_SEATS, Suit
 from sevens_rules.schema.seven_up import (
-    SevenUpDeal,
     SevenUpDealOutcome,
     SevenUpDealScore,
     SevenUpEvent,
-    SevenUpEventType,
     SevenUpMove,
     SevenUpOptions,
     SevenUpPhase,
@@ -35,7 +26,6 @@ from sevens_rules.schema.seven_up import (
     SevenUpScore,
     SevenUpSideBreakdown,
     SevenUpState,
-    SevenUpTrick,
     SevenUpView,
 )
 
@@ -63,11 +53,6 @@ PLAYED = Outcome.played
 THROWN_IN = Outcome.thrown_in
 MATCH_WON = Outcome.match_won
 _ACTIVE = (STAND_OR_BEG, GIVE_OR_RUN, DISCARDING, PLAYING)
-# the event types made at every trick and deal end, likewise
-TRICK_WON = SevenUpEventType.trick_won
-POINT = SevenUpEventType.point
-DEAL_ENDED = SevenUpEventType.deal_ended
-MATCH_ENDED = SevenUpEventType.match_ended
 HIGH = Reason.high
 LOW = Reason.low
 JACK = Reason.jack
@@ -92,90 +77,6 @@ _POINTS: Mapping[tuple[SevenUpPointReason, int | None, int], SevenUpPoint] = {
 }
 """``_POINTS[reason, seat, side]``: the point for ``reason`` earned by ``seat`` (None: a partnership's
 Game) for ``side``."""
-_CARD_POINTS: Mapping[str, int] = {c: card_points([c]) for c in FULL_DECK}
-"""``_CARD_POINTS[card]``: the card's points towards Game (:func:`card_points` of the card alone), so that
-a deal's Game is summed without a call per trick."""
-
-
-# Records and events made without validation. A trick record, its ``trick_won`` event, the point events
-# and the deal record are made from values the engine computed and already holds as the right types (seats,
-# cards, ``Suit`` and reason members, validated points); like ``updated`` on a state, skipping validation
-# changes nothing but the time (the trick and its event would be validated at every trick end).
-# tests/test_engine_speed.py checks every such model of random playouts against
-# the validated one, field types and set fields included.
-_DEFAULT_EVENT = SevenUpEvent(type=SevenUpEventType.point)
-_EVENT_DEFAULTS: Mapping[str, Any] = {
-    name: getattr(_DEFAULT_EVENT, name) for name in SevenUpEvent.model_fields
-}
-"""Every field of an event at its default (``type`` included, to be replaced), in field order."""
-# The set fields of each kind of event made below, named once rather than built from the names passed at
-# every trick end. Each event gets its own (mutable) copy, as a validated event has.
-_TRICK_WON_FIELDS = frozenset({"type", "player", "cards"})
-_POINT_FIELDS = frozenset({"type", "player", "side", "card", "reason", "totals"})
-_DEAL_ENDED_FIELDS = frozenset({"type", "player", "deal"})
-_MATCH_ENDED_FIELDS = frozenset({"type", "side", "winners"})
-_TRICK_FIELDS = frozenset({"leader", "cards", "trump", "winner"})
-"""The fields of a trick record (all of them set)."""
-
-
-def _point_event(
-    seat: int | None, side: int, card_: str | None, reason: SevenUpPointReason, totals: list[int]
-) -> SevenUpEvent:
-    """A point for ``reason`` to ``seat`` and ``side`` (``card_`` behind it, if any), with the match
-    ``totals`` after it (the event's own list), made without validation."""
-    values = {
-        **_EVENT_DEFAULTS,
-        "type": POINT,
-        "player": seat,
-        "side": side,
-        "card": card_,
-        "reason": reason,
-        "totals": totals,
-    }
-    return unvalidated(SevenUpEvent, values, set(_POINT_FIELDS))
-
-
-def _deal_ended_event(dealer: int, deal: SevenUpDeal) -> SevenUpEvent:
-    """The deal of ``dealer`` ended with the record ``deal``, made without validation."""
-    values = {**_EVENT_DEFAULTS, "type": DEAL_ENDED, "player": dealer, "deal": deal}
-    return unvalidated(SevenUpEvent, values, set(_DEAL_ENDED_FIELDS))
-
-
-def _match_ended_event(side: int, winners: list[int]) -> SevenUpEvent:
-    """``side`` (its seats ``winners``, the event's own list) won the match, made without validation."""
-    values = {**_EVENT_DEFAULTS, "type": MATCH_ENDED, "side": side, "winners": winners}
-    return unvalidated(SevenUpEvent, values, set(_MATCH_ENDED_FIELDS))
-
-
-TrickPlay = tuple[int, list[str], int]
-"""A completed trick as the scoring reads it: its leader, its cards (from the leader) and its winner."""
-
-
-def _trick_plays(tricks: Sequence[SevenUpTrick]) -> list[TrickPlay]:
-    """The leader, cards and winner of each trick record, read once per record: the end-of-hand points go
-    over the tricks several times."""
-    return [(trick.leader, trick.cards, trick.winner) for trick in tricks]
-
-
-def _deal_record(
-    number: int,
-    dealer: int,
-    outcome: Outcome,
-    trump: Suit | None,
-    points: list[SevenUpPoint],
-    by_side: list[int],
-) -> SevenUpDeal:
-    """The record of a finished deal, made without validating the engine's values again (the lists must be
-    the record's own)."""
-    values = {
-        "number": number,
-        "dealer": dealer,
-        "outcome": outcome,
-        "trump": trump,
-        "points": points,
-        "by_side": by_side,
-    }
-    return unvalidated(SevenUpDeal, values, {"number", "dealer", "outcome", "trump", "points", "by_side"})
 
 
 class SevenUpPoints(
@@ -258,153 +159,20 @@ class SevenUpPoints(
                 totals[side] += 1
         return totals
 
-    # ---- scoring ---------------------------------------------------------------------------------
+    # ---- counting --------------------------------------------------------------------------------
 
-    def _award(
-        self,
-        state: StateT,
-        new_points: Sequence[tuple[SevenUpPoint, str | None]],
-        events: list[SevenUpEvent],
-        end_of_hand: bool = False,
-        changes: Mapping[str, Any] | None = None,
-    ) -> tuple[StateT, bool]:
-        """Add points one at a time; the match ends (and the deal closes) at the first that reaches the
-        target. At the ``end_of_hand`` the deal closes in any case. Returns the new state and whether the
-        match ended. ``changes`` are fields of a closing deal not yet in ``state`` (the last trick's, see
-        :meth:`_close`); they change nothing the points depend on (the finished deals and the points)."""
-        totals = self.totals(state)
-        sides = [point.side for point, _ in new_points]
-        counted, ended = self._counted_sides(totals, sides)
-        points = list(state.points)
-        for i in range(counted):
-            point, card_ = new_points[i]
-            points.append(point)
-            side = sides[i]
-            totals[side] += 1
-            events.append(_point_event(point.seat, side, card_, point.reason, list(totals)))
-        # a closing deal goes straight to its record: the state with the points added would be dropped
-        if ended:
-            outcome = PLAYED if end_of_hand else MATCH_WON
-            return self._close(state, outcome, events, points, sides[counted - 1], changes), True
-        if end_of_hand:
-            return self._close(state, PLAYED, events, points, changes=changes), False
-        return updated(state, points=points), False
-
-    def counted(self, totals: Sequence[int], points: Sequence[SevenUpPoint]) -> tuple[int, bool]:
+    def counted(self, totals: Sequence[int], points: Sequence[Any]) -> tuple[int, bool]:
         """How many of ``points``, added one at a time to the match ``totals``, are counted: all of them,
         or up to and including the first that brings a side to the target (counting stops there). The
-        flag says whether the target was reached."""
-        return self._counted_sides(totals, [point.side for point in points])
-
-    def _counted_sides(self, totals: Sequence[int], sides: Sequence[int]) -> tuple[int, bool]:
-        """:meth:`counted` for points given by the sides they credit (the engine reads each point once)."""
+        flag says whether the target was reached. (The rules count the same way as they award points:
+        :meth:`~sevens_rules.engine.seven_up_rules.SevenUpRules._award`.)"""
         running = list(totals)
         target = self.target
-        for i, side in enumerate(sides):
-            running[side] += 1
-            if running[side] >= target:
+        for i, point in enumerate(points):
+            running[point.side] += 1
+            if running[point.side] >= target:
                 return i + 1, True
-        return len(sides), False
-
-    def _close(
-        self,
-        state: StateT,
-        outcome: Outcome,
-        events: list[SevenUpEvent],
-        points: list[SevenUpPoint] | None = None,
-        winning_side: int | None = None,
-        changes: Mapping[str, Any] | None = None,
-    ) -> StateT:
-        """Record the deal and move to ``deal_over`` (or ``match_over`` when ``winning_side`` is set).
-        ``points`` are the deal's points when they are not yet in ``state`` (else its ``points``);
-        ``changes`` are other fields of the deal not yet in ``state`` (the last trick's), set in the same
-        copy of the state as the record, so that a deal end copies the state once."""
-        n = len(state.hands)
-        if points is None:
-            points = state.points
-        by_side = [0] * self._side_counts[n]
-        if outcome is not THROWN_IN:
-            for point in points:
-                by_side[point.side] += 1
-        dealer = state.dealer
-        # (a closing trick's changes may name the trump: California Jack's draw turns it)
-        trump = changes["trump"] if changes and "trump" in changes else state.trump
-        deal = _deal_record(state.deal_number, dealer, outcome, trump, list(points), by_side)
-        events.append(_deal_ended_event(dealer, deal))
-        phase = DEAL_OVER
-        if winning_side is not None:
-            phase = MATCH_OVER
-            winners = [s for s in range(n) if self.side_of(s) == winning_side]
-            events.append(_match_ended_event(winning_side, winners))
-        closing = {
-            **(changes or {}),
-            "points": [],
-            "deals": [*state.deals, deal],
-            "phase": phase,
-            "leader": None,
-        }
-        return updated(state, **closing)
-
-    def honour_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
-        """High, Low and Jack of a played hand, with their cards (see :meth:`honours`)."""
-        return self.honours(_trick_plays(state.tricks), state.trump, len(state.hands))
-
-    def honours(
-        self, plays: Sequence[TrickPlay], trump: Suit | None, n: int
-    ) -> list[tuple[SevenUpPoint, str | None]]:
-        """High, Low and Jack of a hand whose completed tricks are ``plays`` (:func:`_trick_plays`) at a
-        table of ``n``: High and Low to whoever played the highest and lowest trump, Jack to the winner of
-        the trick holding the trump Jack."""
-        points: list[tuple[SevenUpPoint, str | None]] = []
-        if trump is not None:
-            # who played each trump, and who won the trump Jack, in one pass over the hand (the other cards
-            # play no part in High, Low and Jack: leaving them out of the table saves most of its work)
-            jack = "J" + trump
-            jack_winner: int | None = None
-            played_by: dict[str, int] = {}
-            for leader, cards, winner in plays:
-                for i, c in enumerate(cards):
-                    if c[1] == trump:
-                        played_by[c] = (leader + i) % n
-                        if c == jack:
-                            jack_winner = winner
-            by_seat = self._seat_points
-            if played_by:
-                # the highest and the lowest trump played, found in C (cards of one suit never tie); one
-                # trump played alone is both the highest and the lowest: it takes both points
-                high = max(played_by, key=CARD_STRENGTH.__getitem__)
-                low = min(played_by, key=CARD_STRENGTH.__getitem__)
-                points.append((by_seat[HIGH_KEY][played_by[high]], high))
-                points.append((by_seat[LOW_KEY][played_by[low]], low))
-            if jack_winner is not None:
-                points.append((by_seat[JACK_KEY][jack_winner], jack))
-        return points
-
-    def hand_points(self, state: StateT) -> list[tuple[SevenUpPoint, str | None]]:
-        """The end-of-hand points in counting order, High, Low, Jack, then Game (when scored), each with
-        the card behind it (None for Game)."""
-        return self._hand_points(state.tricks, state.trump, len(state.hands), state.options)
-
-    def _hand_points(
-        self, tricks: Sequence[SevenUpTrick], trump: Suit | None, n: int, options: Any
-    ) -> list[tuple[SevenUpPoint, str | None]]:
-        """:meth:`hand_points` of a hand whose completed tricks are ``tricks`` at a table of ``n`` (those of
-        a state, or those a closing deal is about to set: the deal end scores before it copies the
-        state)."""
-        # each trick record read once, for High, Low and Jack and for Game
-        plays = _trick_plays(tricks)
-        points = self.honours(plays, trump, n)
-        if self.game_point(options):
-            # card points by side, each trick's read from a table (what card_points gives for each card)
-            seat_sides = self._seat_sides
-            won = [0] * self._side_counts[n]
-            points_of = _CARD_POINTS.__getitem__
-            for _, cards, winner in plays:
-                won[seat_sides[winner]] += sum(map(points_of, cards))
-            side = unique_best(won)
-            if side is not None:
-                points.append((self._game_points[side], None))
-        return points
+        return len(points), False
 
     # ---- score -----------------------------------------------------------------------------------
 

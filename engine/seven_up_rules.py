@@ -1,157 +1,108 @@
-"""The rules of the Seven-Up family: dealing, turns, moves and their resolution, and views, with the hooks
-its variants override (RULINGS §3).
+"""The rules of the Seven-Up family, written once on positions
+(:mod:`~sevens_rules.engine.seven_up_position`): dealing, standing and begging, giving and running,
+discarding, trick play, the points of a hand counted until the winning point, deal end, next deal and
+match end, with the hooks its variants override (RULINGS §3); and the wire side of a step, which reads a
+posted state into a position once and writes the state back once (:mod:`~sevens_rules.engine.seven_up_wire`).
 
 The games themselves (and the decisions taken where the rulings are silent) are in
-:mod:`sevens_rules.engine.seven_up`; the points and scores, the base of these rules, in
+:mod:`sevens_rules.engine.seven_up`; the sides, the wire scores and totals in
 :mod:`sevens_rules.engine.seven_up_points`; the consistency checks of a posted state in
 :mod:`sevens_rules.engine.seven_up_checks`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from functools import cached_property
 from typing import Any, ClassVar
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
-from sevens_rules.engine.game import NewMatch, same_model, unvalidated, updated, updated_from
-from sevens_rules.engine.match import DealSetup
+from sevens_rules.engine.game import standings
+from sevens_rules.engine.positions import PositionWire, bits_of
+from sevens_rules.engine.seven_up_events import (
+    BEGGED,
+    DEAL_STARTED,
+    DISCARDED_ONE,
+    GAVE,
+    NEXT_DEALS,
+    RAN,
+    SET_ASIDE,
+    STOOD,
+    THROWN_IN_EVENTS,
+    TURNED,
+    WIRE_MOVES,
+    deal_ended_event,
+    match_ended_event,
+    move_code,
+    point_event,
+    trick_won_event,
+)
+from sevens_rules.engine.seven_up_events import (
+    PLAYED as PLAYED_EVENTS,
+)
 from sevens_rules.engine.seven_up_points import (
-    _EVENT_DEFAULTS,
-    _TRICK_FIELDS,
-    _TRICK_WON_FIELDS,
-    _UNSETTLED,
-    DEAL_OVER,
-    DISCARDING,
     GIFT_KEY,
-    GIVE_OR_RUN,
-    HAND_SIZE,
-    MATCH_WON,
-    PACKET,
-    PLAYING,
-    STAND_OR_BEG,
-    SUIT_OF,
-    THROWN_IN,
-    TRICK_WON,
+    HIGH_KEY,
+    JACK_KEY,
+    LOW_KEY,
     TURNED_JACK_KEY,
     OptionsT,
-    Phase,
     Reason,
     SevenUpPoints,
     StateT,
     ViewT,
 )
-from sevens_rules.engine.tricks import (
-    legal_follows,
-    strength,
-    trick_winner_index,
+from sevens_rules.engine.seven_up_position import (
+    BEG,
+    CARD_POINTS,
+    DEAL_OVER,
+    DISCARD,
+    DISCARDING,
+    GIVE,
+    GIVE_OR_RUN,
+    HAND_SIZE,
+    JACK,
+    MATCH_OVER,
+    MATCH_WON,
+    NEXT_DEAL,
+    NO_TRUMP,
+    PACKET,
+    PLAYED,
+    PLAYING,
+    POINTS,
+    RUN,
+    STAND,
+    STAND_OR_BEG,
+    STRENGTH,
+    SUIT_INDEX,
+    SUIT_SIZE,
+    SUITS,
+    THROWN_IN,
+    DealResult,
+    Point,
+    SevenUpMatch,
+    SevenUpPosition,
+    Trick,
+    card_set,
+    turn_of,
+    wire_deal,
 )
-from sevens_rules.schema.common import MAX_SEATS
-from sevens_rules.schema.seven_up import (
-    SEVEN_UP_MAX_DEALS,
-    SevenUpCutRound,
-    SevenUpEvent,
-    SevenUpEventType,
-    SevenUpMove,
-    SevenUpMoveType,
-    SevenUpPhase,
-    SevenUpTrick,
-)
+from sevens_rules.engine.tricks import strength, unique_best
+from sevens_rules.schema.common import MAX_SEATS, Outcome
+from sevens_rules.schema.seven_up import SEVEN_UP_MAX_DEALS, SevenUpCutRound, SevenUpEvent
 
-_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
+Log = list[SevenUpEvent] | None
+"""Where a move's wire events go: a list when the wire API asks for them, None in a playout."""
+Scored = list[tuple[Point, str | None]]
+"""Points in counting order, each with the card behind it (None for Game and a gift)."""
 
-STAND = SevenUpMoveType.stand
-BEG = SevenUpMoveType.beg
-GIVE = SevenUpMoveType.give
-RUN = SevenUpMoveType.run
-DISCARD = SevenUpMoveType.discard
-PLAY = SevenUpMoveType.play
-NEXT_DEAL = SevenUpMoveType.next_deal
-
-
-# Moves and events naming a seat and a card, made once. Move lists are rebuilt at every step of a playout
-# and every request, and a card is played at almost every step: validating the same frozen models again
-# (or even looking them up through ``listed``) would run at nearly every step. The tables cover
-# every seat a validated move can name, so a lookup never fails where building the model would succeed.
-# A ``discard`` move holds a one-card list: it is shared like the rest, and nothing mutates it.
-_PLAY_MOVES: tuple[Mapping[str, SevenUpMove], ...] = tuple(
-    {c: SevenUpMove(type=PLAY, player=seat, card=c) for c in FULL_DECK} for seat in range(MAX_SEATS)
-)
-"""``_PLAY_MOVES[seat][card]``: the ``play`` move of ``card`` by ``seat``."""
-_DISCARD_MOVES: tuple[Mapping[str, SevenUpMove], ...] = tuple(
-    {c: SevenUpMove(type=DISCARD, player=seat, cards=[c]) for c in FULL_DECK} for seat in range(MAX_SEATS)
-)
-"""``_DISCARD_MOVES[seat][card]``: the ``discard`` move of ``card`` alone by ``seat``."""
-_PLAYED_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
-    {c: SevenUpEvent(type=SevenUpEventType.played, player=seat, card=c) for c in FULL_DECK}
-    for seat in range(MAX_SEATS)
-)
-"""``_PLAYED_EVENTS[seat][card]``: the ``played`` event of ``card`` by ``seat``."""
-_NEXT_DEAL_MOVES: tuple[SevenUpMove, ...] = tuple(
-    SevenUpMove(type=NEXT_DEAL, player=seat, deck=None) for seat in range(MAX_SEATS)
-)
-"""``_NEXT_DEAL_MOVES[seat]``: the listed ``next_deal`` move of ``seat`` (``deck`` given as None, so that it
-is among the move's set fields as it always was), validated once rather than for the move list and again
-for the legality check of every ``next_deal``."""
-_DECISION_MOVES: Mapping[SevenUpPhase, tuple[tuple[SevenUpMove, ...], ...]] = {
-    phase: tuple(tuple(SevenUpMove(type=kind, player=seat) for kind in kinds) for seat in range(MAX_SEATS))
-    for phase, kinds in ((Phase.stand_or_beg, (STAND, BEG)), (Phase.give_or_run, (GIVE, RUN)))
-}
-"""``_DECISION_MOVES[phase][seat]``: the two moves of ``seat`` deciding on the trump (``stand_or_beg``:
-stand, beg; ``give_or_run``: give, run), in the order they are listed."""
-
-
-# Events of a seat alone and of the dealer with a card, and the points, made once like the tables above
-# (every deal deals, turns a card and ends with points; ``listed`` built a key and looked it up each time).
-_SEAT_EVENTS: Mapping[SevenUpEventType, tuple[SevenUpEvent, ...]] = {
-    kind: tuple(SevenUpEvent(type=kind, player=seat) for seat in range(MAX_SEATS))
-    for kind in (
-        SevenUpEventType.deal_started,
-        SevenUpEventType.stood,
-        SevenUpEventType.begged,
-        SevenUpEventType.gave,
-        SevenUpEventType.ran,
-        SevenUpEventType.thrown_in,
-    )
-}
-"""``_SEAT_EVENTS[kind][seat]``: the event ``kind`` naming only ``seat``."""
-# each kind's row read once: a lookup keyed by the enum member hashes it in Python code (Enum.__hash__), and
-# reading the member off its class costs as much again, at every deal
-_DEAL_STARTED_EVENTS = _SEAT_EVENTS[SevenUpEventType.deal_started]
-_STOOD_EVENTS = _SEAT_EVENTS[SevenUpEventType.stood]
-_BEGGED_EVENTS = _SEAT_EVENTS[SevenUpEventType.begged]
-_GAVE_EVENTS = _SEAT_EVENTS[SevenUpEventType.gave]
-_RAN_EVENTS = _SEAT_EVENTS[SevenUpEventType.ran]
-_THROWN_IN_EVENTS = _SEAT_EVENTS[SevenUpEventType.thrown_in]
-_TURNED_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
-    {
-        c: SevenUpEvent(type=SevenUpEventType.trump_turned, player=seat, card=c, suit=SUIT_OF[c[1]])
-        for c in FULL_DECK
-    }
-    for seat in range(MAX_SEATS)
-)
-"""``_TURNED_EVENTS[dealer][card]``: ``dealer`` turned ``card``, whose suit is trump."""
-_SET_ASIDE_EVENTS: tuple[Mapping[str, SevenUpEvent], ...] = tuple(
-    {c: SevenUpEvent(type=SevenUpEventType.set_aside, player=seat, card=c) for c in FULL_DECK}
-    for seat in range(MAX_SEATS)
-)
-"""``_SET_ASIDE_EVENTS[dealer][card]``: ``dealer`` set the refused ``card`` aside."""
-_DISCARDED_ONE_EVENTS: tuple[SevenUpEvent, ...] = tuple(
-    SevenUpEvent(type=SevenUpEventType.discarded, player=seat, count=1) for seat in range(MAX_SEATS)
-)
-"""``_DISCARDED_ONE_EVENTS[seat]``: ``seat`` discarded one card (every ``discard`` move names one)."""
-
-
-def _sorted(cards: Sequence[str]) -> list[str]:
-    return sorted(cards, key=_ORDER.__getitem__)
-
-
-_NO_MOVES: Mapping[str, SevenUpMove] = {}
-"""The moves naming a card in a phase without any (read only)."""
-
-
-def _fixed_trump(options: Any) -> bool:
-    return bool(getattr(options, "fixed_trump", False))
+STAND_OR_BEG_CODES = [STAND, BEG]
+GIVE_OR_RUN_CODES = [GIVE, RUN]
+_NEXT_DEAL = [NEXT_DEAL]
+_NONE: list[int] = []
+"""Move lists shared by every position (read only)."""
+_UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
 
 
 def cut_for_dealer(seeding: Seeding, game_id: str, players: int) -> tuple[list[SevenUpCutRound], int]:
@@ -173,368 +124,466 @@ def cut_for_dealer(seeding: Seeding, game_id: str, players: int) -> tuple[list[S
     return rounds, seats[0]
 
 
-class SevenUpRules(SevenUpPoints[OptionsT, StateT, ViewT]):
-    """Rules shared by the three games; each variant overrides the hooks where it differs."""
+def trick_winner_index(cards: Sequence[int], trump: int) -> int:
+    """Index in ``cards`` (codes, leader first) of the winning card: highest trump, else highest card of
+    the led suit."""
+    best = cards[0]
+    index = 0
+    for i in range(1, len(cards)):
+        card = cards[i]
+        suit = card // SUIT_SIZE
+        if suit == best // SUIT_SIZE:
+            if STRENGTH[card] > STRENGTH[best]:
+                best, index = card, i
+        elif suit == trump:  # a trump beats the best so far, which is not a trump (the suits differ)
+            best, index = card, i
+    return index
+
+
+class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT, ViewT]):
+    """Rules shared by the three games, on positions; each variant overrides the hooks where it differs
+    (:meth:`reveal_trump`, :meth:`draw_after_trick`, :meth:`honours` and the side hooks of
+    :class:`~sevens_rules.engine.seven_up_points.SevenUpPoints`)."""
 
     hidden_piles: ClassVar[tuple[str, ...]] = ("stock",)
     max_deals = SEVEN_UP_MAX_DEALS  # thrown-in deals are unbounded by the rules (README, "Limits")
+    wire_moves = WIRE_MOVES
+    next_deals = NEXT_DEALS
+    move_code = staticmethod(move_code)
+
+    @cached_property
+    def _points_by_seat(self) -> dict[str, tuple[Point, ...]]:
+        """``_points_by_seat[reason's value][seat]``: the point for that reason earned by ``seat`` for its
+        side, for every seat a point can name."""
+        sides = self._seat_sides
+        return {
+            reason.value: tuple(POINTS[reason, seat, sides[seat]] for seat in range(MAX_SEATS))
+            for reason in Reason
+        }
+
+    @cached_property
+    def _game_point_of_side(self) -> tuple[Point, ...]:
+        """``_game_point_of_side[side]``: the Game point of ``side`` (naming ``game_point_seat(side)``)."""
+        return tuple(POINTS[Reason.game, self.game_point_seat(side), side] for side in range(MAX_SEATS))
 
     # ---- deal ------------------------------------------------------------------------------------
 
-    def next_dealer(self, state: StateT) -> int:
-        """Who deals next: the same dealer after a throw-in, else the seat left of the dealer."""
-        if state.deals and state.deals[-1].outcome is THROWN_IN:
-            return state.dealer
-        return (state.dealer + 1) % len(state.hands)
-
-    def build_state(self, **fields: Any) -> StateT:
-        """A state of this game from its fields.
-
-        Built without validation, as :func:`~sevens_rules.engine.game.updated` updates states: the engine
-        computed every field of a new match from a validated request (validating the empty table again was
-        about a twentieth of a ``new``), and tests/test_engine_speed.py checks that validation gives the same
-        state."""
-        model: Any = self.models.state
-        given = {"game": self.id, **fields}
-        # every field, in field order, all of them set (what model_construct makes of them, in a fraction
-        # of its work); the set of set fields is the state's own (mutable) set, as model_construct's is
-        values = {name: given[name] for name in model.__pydantic_fields__}
-        if values.keys() != given.keys():
-            raise TypeError(
-                f"{model.__name__} takes exactly the fields {', '.join(model.__pydantic_fields__)}"
+    def deal_position(self, match: SevenUpMatch, deck: Sequence[str], log: Log) -> SevenUpPosition:
+        """The deal of ``match`` (its dealer and number) from ``deck`` (top first): two packets of three
+        to each seat from the eldest, then the trump (:meth:`reveal_trump`); a turned Jack scores for the
+        dealer at once."""
+        n = match.players
+        dealer = match.dealer
+        hands = [0] * n
+        for k in range(n):  # the seat k places after the dealer gets the k-th packet of each round
+            first: int = PACKET * k
+            second: int = PACKET * (n + k)
+            hands[(dealer + 1 + k) % n] = card_set(
+                [*deck[first : first + PACKET], *deck[second : second + PACKET]]
             )
-        state: StateT = unvalidated(model, values, set(values))
-        return state
-
-    def start(self, request: NewMatch[OptionsT]) -> tuple[StateT, list[SevenUpEvent]]:
-        players, options, seeding, dealer = request.players, request.options, request.seeding, request.dealer
-        cut: list[SevenUpCutRound] = []
-        if dealer is None:
-            cut, dealer = cut_for_dealer(seeding, self.id, players)
-        empty = self.build_state(
-            options=options,
-            dealer=dealer,
-            deal_number=1,
-            **seeding.state_fields(),
-            phase=DEAL_OVER,
-            cut=cut,
-            hands=[[] for _ in range(players)],
-            stock=list(FULL_DECK),
-            turned=None,
-            trump=None,
-            set_aside=[],
-            discarded=[[] for _ in range(players)],
-            leader=None,
-            trick=[],
-            tricks=[],
-            points=[],
-            deals=[],
-        )
-        return self.deal(DealSetup(players, options, seeding, dealer, 1, request.deck, [], empty))
-
-    def deal(self, setup: DealSetup[OptionsT, StateT]) -> tuple[StateT, list[SevenUpEvent]]:
-        # the state dealt into: the previous deal's, or the empty table of start (with the cut)
-        state = setup.previous
-        assert state is not None
-        n, dealer, deal_number, deck = setup.players, setup.dealer, setup.deal_number, setup.deck
-        cards = list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, deal_number)
-        # two rounds of packets from the eldest: the seat k places after the dealer gets the k-th packet of
-        # each round (one list per seat, without the round-by-round loop)
-        hands: list[list[str]] = [[] for _ in range(n)]
-        for k in range(n):
-            first = PACKET * k
-            second = PACKET * (n + k)
-            hands[(dealer + 1 + k) % n] = cards[first : first + PACKET] + cards[second : second + PACKET]
-        position = HAND_SIZE * n
-        events = [_DEAL_STARTED_EVENTS[dealer]]
-        changes: dict[str, Any] = {
-            "dealer": dealer,
-            "deal_number": deal_number,
-            "hands": [sorted(h, key=_ORDER.__getitem__) for h in hands],  # _sorted, without a call per hand
-            "set_aside": [],
-            "discarded": [[] for _ in range(n)],
-            "trick": [],
-            "tricks": [],
-            "points": [],
-        }
-        # the trump's fields join the deal's, so that the state is copied once
-        self.reveal_trump(changes, cards[position:], events)
-        after = updated(state, **changes)
-        turned = changes["turned"]
+        if log is not None:
+            log.append(DEAL_STARTED[dealer])
+        position = self.reveal_trump(match, tuple(hands), list(deck[HAND_SIZE * n :]), log)
+        turned = position.turned
         if turned is not None and turned[0] == "J":
-            # the turned card of Seven-Up scores its Jack at once
-            after, _ = self._award(after, [(self._seat_points[TURNED_JACK_KEY][dealer], turned)], events)
-        return after, events
+            position = self._award(position, [(self._points_by_seat[TURNED_JACK_KEY][dealer], turned)], log)
+        return position
 
-    def reveal_trump(self, changes: dict[str, Any], rest: list[str], events: list[SevenUpEvent]) -> None:
-        """After the hands are dealt: the trump of the deal from the ``rest`` of the pack, as fields added to
-        the deal's ``changes`` (which name the ``dealer``) and its events (Seven-Up turns the next card for
-        the eldest to stand or beg on; the deal scores a turned Jack once the fields are set)."""
-        dealer = changes["dealer"]
+    def reveal_trump(
+        self, match: SevenUpMatch, hands: tuple[int, ...], rest: list[str], log: Log
+    ) -> SevenUpPosition:
+        """The dealt position, once the hands are dealt, from the ``rest`` of the pack: Seven-Up turns the
+        next card for the eldest to stand or beg on."""
+        n = match.players
+        dealer = match.dealer
         turned = rest[0]
-        changes.update(
-            phase=STAND_OR_BEG, stock=rest[1:], turned=turned, trump=SUIT_OF[turned[1]], leader=None
+        if log is not None:
+            log.append(TURNED[dealer][turned])
+        return SevenUpPosition(
+            hands,
+            rest[1:],
+            turned,
+            SUIT_INDEX[turned[1]],
+            (),
+            (0,) * n,
+            None,
+            (),
+            (),
+            (),
+            match.totals,
+            STAND_OR_BEG,
+            (dealer + 1) % n,
+            match,
         )
-        events.append(_TURNED_EVENTS[dealer][turned])
+
+    def next_deal_position(self, position: SevenUpPosition, log: Log) -> SevenUpPosition:
+        """The next deal from the seeded shuffle: the same dealer after a throw-in, else the next seat."""
+        match = position.match
+        n = match.players
+        dealer = match.dealer if match.thrown_in_last else (match.dealer + 1) % n
+        number = match.deal_number + 1
+        dealing = SevenUpMatch(
+            n,
+            dealer,
+            number,
+            match.recorded,
+            match.finished,
+            match.totals,
+            match.cut,
+            match.options,
+            match.seed,
+            match.entropy,
+            match.commitment,
+        )
+        return self.deal_position(dealing, match.seeding.shuffled(FULL_DECK, self.id, number), log)
 
     # ---- to act and legal moves ------------------------------------------------------------------
 
-    def seat_to_play(self, state: StateT) -> int:
-        """The seat whose card comes next in the trick (``play`` phase): clockwise from the leader."""
-        leader: int = state.leader  # type: ignore[assignment]  # (a deal in play has a leader)
-        return (leader + len(state.trick)) % len(state.hands)
-
-    def to_act(self, state: StateT) -> list[int]:
-        phase = state.phase
-        hands = state.hands
-        n = len(hands)
-        if phase is PLAYING:
-            # seat_to_play written out: a Python call costs more than the sum it makes, at every step
-            return [(state.leader + len(state.trick)) % n]  # type: ignore[operator]
-        if phase is STAND_OR_BEG:
-            return [(state.dealer + 1) % n]
-        if phase is GIVE_OR_RUN:
-            return [state.dealer]
-        if phase is DISCARDING:
-            eldest = state.dealer + 1
-            for k in range(n):
-                seat = (eldest + k) % n
-                if len(hands[seat]) > HAND_SIZE:
-                    return [seat]
-            return []
-        if phase is DEAL_OVER:
-            return [self.next_dealer(state)]
+    def position_to_act(self, position: SevenUpPosition) -> list[int]:
+        turn = position.turn
+        if turn is not None:
+            return [turn]
+        if position.phase is DEAL_OVER:
+            match = position.match
+            return [match.dealer if match.thrown_in_last else (match.dealer + 1) % match.players]
         return []
 
-    def next_deal_move(self, player: int, deck: list[str] | None = None) -> SevenUpMove:
-        if deck is None:
-            return _NEXT_DEAL_MOVES[player]
-        return SevenUpMove(type=NEXT_DEAL, player=player, deck=deck)
+    def playable(self, position: SevenUpPosition, seat: int) -> int:
+        """The cards ``seat`` may play to the trick: all to lead; else the led suit when held (with
+        ``may_trump_when_able_to_follow``, trumps too), else any card."""
+        hand = position.hands[seat]
+        trick = position.trick
+        if not trick:
+            return hand
+        led = trick[0] // SUIT_SIZE
+        follow = hand & SUITS[led]
+        if not follow:
+            return hand
+        trump = position.trump
+        if trump != led and trump >= 0 and position.match.may_trump:
+            return hand & (SUITS[led] | SUITS[trump])
+        return follow
 
-    def card_choices(self, state: StateT, player: int) -> tuple[Mapping[str, SevenUpMove], Sequence[str]]:
-        """The moves of this phase that name a card, by card, and the cards ``player`` may name now: the
-        cards the following rule allows in ``play``, each card of a hand still above six in ``discard``
-        (one card per move, see the module notes), none in other phases. The move list and the legality
-        check are both built from it."""
-        phase = state.phase
+    def position_moves_to_act(self, position: SevenUpPosition) -> list[int]:
+        """The move codes of the seat to act, cards in canonical order: the cards it may play, each card
+        of a hand above six to discard (one per move), stand or beg, give or run, ``next_deal`` between
+        deals; none once the match is over."""
+        phase = position.phase
+        turn = position.turn
         if phase is PLAYING:
-            trick = state.trick
-            led = trick[0][1] if trick else None
-            trump = state.trump
-            # the option only matters when following a suit that is not trump: a lead or a trump led
-            # leaves it unread
-            may_trump = led is not None and led != trump and state.options.may_trump_when_able_to_follow
-            cards = legal_follows(state.hands[player], led, trump, may_trump)
-            return _PLAY_MOVES[player], cards
+            return bits_of(self.playable(position, turn))  # type: ignore[arg-type]  # (a seat plays)
+        if turn is None:
+            return _NEXT_DEAL if phase is DEAL_OVER else _NONE
         if phase is DISCARDING:
-            hand = state.hands[player]
-            return _DISCARD_MOVES[player], (_sorted(hand) if len(hand) > HAND_SIZE else ())
-        return _NO_MOVES, ()
+            return [DISCARD + card for card in bits_of(position.hands[turn])]
+        return STAND_OR_BEG_CODES if phase is STAND_OR_BEG else GIVE_OR_RUN_CODES
 
-    def deal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
-        phase = state.phase
-        if phase is PLAYING or phase is DISCARDING:
-            moves, cards = self.card_choices(state, player)
-            return list(map(moves.__getitem__, cards))
-        if phase is STAND_OR_BEG or phase is GIVE_OR_RUN:
-            return list(_DECISION_MOVES[phase][player])
-        return []
-
-    def is_legal_in_deal(self, state: StateT, move: SevenUpMove) -> bool:
-        # A play or a discard is checked without building the move list (that was half the cost of a
-        # random playout): it is legal when it is exactly the listed move of its card and the card is
-        # among those the phase allows (``card_choices``, which the list is built from too).
-        kind = move.type
-        if kind is PLAY or kind is DISCARD:
-            if kind is PLAY:
-                card_ = move.card
-            else:
-                discards = move.cards
-                card_ = discards[0] if discards else None
-            moves, cards = self.card_choices(state, move.player)
-            listed_move = moves.get(card_) if card_ is not None else None
-            # ``is`` first: a move picked from a listed move list is the very same object
-            return listed_move is not None and same_model(listed_move, move) and card_ in cards
-        return move in self.deal_moves(state, move.player)
+    def is_listed(self, position: SevenUpPosition, code: int, seat: int) -> bool:
+        """Whether move code ``code`` is among the moves of ``seat`` inside a deal, read off the same rules
+        as :meth:`position_moves_to_act` without listing them (for the seat to act, its very list; for
+        another seat, what the same phase would allow it, as the wire's ``deal_moves`` lists)."""
+        phase = position.phase
+        if code < DISCARD:
+            return phase is PLAYING and bool(self.playable(position, seat) >> code & 1)
+        if code < STAND:
+            hand = position.hands[seat]
+            return phase is DISCARDING and hand.bit_count() > HAND_SIZE and bool(hand >> (code - DISCARD) & 1)
+        if code in (STAND, BEG):
+            return phase is STAND_OR_BEG
+        if code in (GIVE, RUN):
+            return phase is GIVE_OR_RUN
+        return False
 
     # ---- resolve ---------------------------------------------------------------------------------
 
-    def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
-        player = move.player
-        kind = move.type
-        if kind is PLAY:
-            assert move.card is not None  # (a legal play names its card)
-            return self._play_card(state, player, move.card)
-        if kind is STAND:
-            events = [_STOOD_EVENTS[player]]
-            return self._start_play(state), events
-        if kind is BEG:
-            events = [_BEGGED_EVENTS[player]]
-            return updated(state, phase=GIVE_OR_RUN), events
-        if kind is GIVE:
-            events = [_GAVE_EVENTS[player]]
-            eldest = (state.dealer + 1) % len(state.hands)
-            after, ended = self._award(state, [(self._seat_points[GIFT_KEY][eldest], None)], events)
-            return (after if ended else self._start_play(after)), events
-        if kind is RUN:
-            return self._run(state, player)
-        if kind is DISCARD:
-            discards = move.cards
-            assert discards is not None and len(discards) == 1
-            return self._discard(state, player, discards[0])
-        raise AssertionError(f"{kind} is not a move inside a deal")
+    def position_apply(self, position: SevenUpPosition, move: int) -> SevenUpPosition:
+        """The position after ``move``, a move code :meth:`position_moves` listed for the seat to act."""
+        if move < DISCARD:
+            return self._play(position, move, None)
+        return self.step(position, move, None)
+
+    def step(self, position: SevenUpPosition, move: int, log: Log) -> SevenUpPosition:
+        """The position after ``move`` (listed), its wire events added to ``log`` when one is given."""
+        if move < DISCARD:
+            return self._play(position, move, log)
+        if move < STAND:
+            return self._discard(position, move - DISCARD, log)
+        player: int = position.turn  # type: ignore[assignment]  # (a seat is to act in a deal)
+        if move == STAND:
+            if log is not None:
+                log.append(STOOD[player])
+            return self._start_play(position)
+        if move == BEG:
+            if log is not None:
+                log.append(BEGGED[player])
+            return position.but(phase=GIVE_OR_RUN, turn=position.match.dealer)
+        if move == GIVE:
+            if log is not None:
+                log.append(GAVE[player])
+            eldest = (player + 1) % position.match.players
+            after = self._award(position, [(self._points_by_seat[GIFT_KEY][eldest], None)], log)
+            return after if after.phase is MATCH_OVER else self._start_play(after)
+        if move == RUN:
+            return self._run(position, player, log)
+        return self.next_deal_position(position, log)
+
+    def _start_play(self, position: SevenUpPosition) -> SevenUpPosition:
+        eldest = (position.match.dealer + 1) % position.match.players
+        return position.but(phase=PLAYING, leader=eldest, turn=eldest)
+
+    def _run(self, position: SevenUpPosition, player: int, log: Log) -> SevenUpPosition:
+        """The dealer runs the cards: the turned card is set aside, three more cards go to each seat and
+        the next card is turned, until a suit other than the refused one turns up (then everybody
+        discards to six) or the pack runs short (the deal is thrown in, its points cancelled)."""
+        match = position.match
+        n = match.players
+        dealer = match.dealer
+        turned: str = position.turned  # type: ignore[assignment]  # (a deal deciding has a turned card)
+        refused = turned[1]
+        set_aside = [*position.set_aside, turned]
+        if log is not None:
+            log.append(RAN[player])
+            log.append(SET_ASIDE[dealer][turned])
+        stock = position.stock
+        hands = list(position.hands)
+        top = 0
+        while True:
+            if len(stock) - top < PACKET * n + 1:
+                if log is not None:
+                    log.append(THROWN_IN_EVENTS[dealer])
+                thrown = position.but(
+                    set_aside=tuple(set_aside),
+                    stock=list(stock[top:]),
+                    hands=tuple(hands),
+                    turned=None,
+                    trump=NO_TRUMP,
+                )
+                return self._close(thrown, THROWN_IN, log, thrown.points)
+            for k in range(n):
+                hands[(dealer + 1 + k) % n] |= card_set(stock[top : top + PACKET])
+                top += PACKET
+            card = stock[top]
+            top += 1
+            if log is not None:
+                log.append(TURNED[dealer][card])
+            if card[1] == refused:
+                set_aside.append(card)
+                if log is not None:
+                    log.append(SET_ASIDE[dealer][card])
+                continue
+            dealt = tuple(hands)
+            after = position.but(
+                phase=DISCARDING,
+                set_aside=tuple(set_aside),
+                stock=list(stock[top:]),
+                hands=dealt,
+                turned=card,
+                trump=SUIT_INDEX[card[1]],
+                turn=turn_of(DISCARDING, dealt, dealer, None, ()),
+            )
+            if card[0] == "J":
+                after = self._award(after, [(self._points_by_seat[TURNED_JACK_KEY][dealer], card)], log)
+            return after
+
+    def _discard(self, position: SevenUpPosition, card: int, log: Log) -> SevenUpPosition:
+        """The seat to act discards ``card`` (one card per move); the last discard starts play."""
+        player: int = position.turn  # type: ignore[assignment]
+        bit = 1 << card
+        hands = list(position.hands)
+        hands[player] ^= bit
+        discarded = list(position.discarded)
+        discarded[player] |= bit
+        if log is not None:
+            log.append(DISCARDED_ONE[player])
+        match = position.match
+        turn = turn_of(DISCARDING, hands, match.dealer, None, ())
+        if turn is None:  # everybody holds six: play starts
+            eldest = (match.dealer + 1) % match.players
+            return position.but(
+                hands=tuple(hands), discarded=tuple(discarded), phase=PLAYING, leader=eldest, turn=eldest
+            )
+        return position.but(hands=tuple(hands), discarded=tuple(discarded), turn=turn)
+
+    def _play(self, position: SevenUpPosition, card: int, log: Log) -> SevenUpPosition:
+        """The seat to act plays ``card``; the last card of a trick gives it to its winner, who leads
+        next (after California Jack's draws); the last trick ends the hand, which is scored."""
+        player: int = position.turn  # type: ignore[assignment]
+        match = position.match
+        n = match.players
+        hands = list(position.hands)
+        hands[player] ^= 1 << card
+        trick = (*position.trick, card)
+        if log is not None:
+            log.append(PLAYED_EVENTS[player][card])
+        if len(trick) < n:
+            return SevenUpPosition(
+                tuple(hands),
+                position.stock,
+                position.turned,
+                position.trump,
+                position.set_aside,
+                position.discarded,
+                position.leader,
+                trick,
+                position.tricks,
+                position.points,
+                position.totals,
+                PLAYING,
+                (player + 1) % n,
+                match,
+            )
+        leader: int = position.leader  # type: ignore[assignment]  # (a trick in play has a leader)
+        trump = position.trump
+        winner = (leader + trick_winner_index(trick, trump)) % n
+        if log is not None:
+            log.append(trick_won_event(winner, trick))
+        tricks = (*position.tricks, Trick(leader, trick, trump, winner))
+        stock, trump = self.draw_after_trick(position, hands, winner, log)
+        after = SevenUpPosition(
+            tuple(hands),
+            stock,
+            position.turned,
+            trump,
+            position.set_aside,
+            position.discarded,
+            winner,
+            (),
+            tricks,
+            position.points,
+            position.totals,
+            PLAYING,
+            winner,
+            match,
+        )
+        if any(hands):
+            return after
+        return self._award(after, self.hand_points_of(tricks, trump, n, match.options), log, end_of_hand=True)
 
     def draw_after_trick(
-        self, state: StateT, winner: int, changes: dict[str, Any], events: list[SevenUpEvent]
-    ) -> None:
-        """What else changes when ``winner`` gathers the trick just completed in ``state``, before the next
-        lead (Seven-Up: nobody draws). ``changes`` are the fields the end of the trick sets (``hands`` after
-        the trick, ``tricks``, ``leader``...); a game adds or replaces fields in it, so that the end of a
-        trick copies the state once."""
+        self, position: SevenUpPosition, hands: list[int], winner: int, log: Log
+    ) -> tuple[Sequence[str], int]:
+        """What else changes when ``winner`` gathers the trick just completed in ``position``, before the
+        next lead: ``hands`` (after the trick, a list this may change), and the stock and trump it returns
+        (Seven-Up: nobody draws)."""
+        return position.stock, position.trump
 
-    def _start_play(self, state: StateT) -> StateT:
-        return updated(state, phase=PLAYING, leader=(state.dealer + 1) % len(state.hands))
+    # ---- points ----------------------------------------------------------------------------------
 
-    def _run(self, state: StateT, player: int) -> tuple[StateT, list[SevenUpEvent]]:
-        n = len(state.hands)
-        dealer = state.dealer
-        events = [_RAN_EVENTS[player]]
-        assert state.turned is not None
-        refused = state.turned[1]
-        set_aside = [*state.set_aside, state.turned]
-        stock = list(state.stock)
-        hands = [list(h) for h in state.hands]
-        events.append(_SET_ASIDE_EVENTS[dealer][state.turned])
-        while True:
-            if len(stock) < PACKET * n + 1:
-                thrown = updated(
-                    state,
-                    set_aside=set_aside,
-                    stock=stock,
-                    hands=[_sorted(h) for h in hands],
-                    turned=None,
-                    trump=None,
-                )
-                events.append(_THROWN_IN_EVENTS[dealer])
-                return self._close(thrown, THROWN_IN, events), events
-            for k in range(n):
-                seat = (state.dealer + 1 + k) % n
-                hands[seat] += stock[:PACKET]
-                del stock[:PACKET]
-            turned = stock.pop(0)
-            events.append(_TURNED_EVENTS[dealer][turned])
-            if turned[1] == refused:
-                set_aside.append(turned)
-                events.append(_SET_ASIDE_EVENTS[dealer][turned])
-                continue
-            after = updated(
-                state,
-                phase=DISCARDING,
-                set_aside=set_aside,
-                stock=stock,
-                hands=[_sorted(h) for h in hands],
-                turned=turned,
-                trump=SUIT_OF[turned[1]],
-            )
-            if turned[0] == "J":
-                after, _ = self._award(
-                    after, [(self._seat_points[TURNED_JACK_KEY][state.dealer], turned)], events
-                )
-            return after, events
+    def _award(
+        self, position: SevenUpPosition, scored: Scored, log: Log, end_of_hand: bool = False
+    ) -> SevenUpPosition:
+        """Add points one at a time; the match ends (and the deal closes) at the first that reaches the
+        target. At the ``end_of_hand`` the deal closes in any case."""
+        totals = list(position.totals)
+        target = self.target
+        added: list[Point] = []
+        winning: int | None = None
+        for point, card in scored:
+            side = point.side
+            totals[side] += 1
+            added.append(point)
+            if log is not None:
+                log.append(point_event(point.seat, side, card, point.reason, list(totals)))
+            if totals[side] >= target:
+                winning = side
+                break
+        points = (*position.points, *added)
+        if winning is not None:
+            return self._close(position, PLAYED if end_of_hand else MATCH_WON, log, points, winning)
+        if end_of_hand:
+            return self._close(position, PLAYED, log, points)
+        return position.but(points=points, totals=tuple(totals))
 
-    def _discard(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
-        """``player`` discards ``card_`` (one card per ``discard`` move, see the module notes)."""
-        hands = list(state.hands)
-        hand = hands[player] = list(hands[player])
-        hand.remove(card_)  # a hand holds each card once
-        discarded: list[list[str]] = list(state.discarded)
-        discarded[player] = _sorted([*discarded[player], card_])
-        events = [_DISCARDED_ONE_EVENTS[player]]
-        changes: dict[str, Any] = {"hands": hands, "discarded": discarded}
-        if len(hand) <= HAND_SIZE and all(len(h) <= HAND_SIZE for h in hands):
-            # the last discard: play starts, in the same copy of the state
-            changes.update(phase=PLAYING, leader=(state.dealer + 1) % len(hands))
-        return updated_from(state, changes), events
-
-    def _play_card(self, state: StateT, player: int, card_: str) -> tuple[StateT, list[SevenUpEvent]]:
-        hands = list(state.hands)
-        n = len(hands)
-        hand = hands[player] = list(hands[player])
-        hand.remove(card_)  # a hand holds each card once
-        trick = [*state.trick, card_]
-        events = [_PLAYED_EVENTS[player][card_]]
-        if len(trick) < n:
-            return updated(state, hands=hands, trick=trick), events
-        leader: int = state.leader  # type: ignore[assignment]  # (a trick in play has a leader)
-        trump = state.trump
-        # trick_winner's sum written out: a Python call costs more than the sum, at every trick
-        winner: int = (leader + trick_winner_index(trick, trump)) % n
-        # the trick's ``trick_won`` event (with a list of its own) and its record (which keeps ``trick``),
-        # made here without validation (see seven_up_points._EVENT_DEFAULTS) rather than by a helper call each
-        won_values = {**_EVENT_DEFAULTS, "type": TRICK_WON, "player": winner, "cards": list(trick)}
-        events.append(unvalidated(SevenUpEvent, won_values, set(_TRICK_WON_FIELDS)))
-        record_values = {"leader": leader, "cards": trick, "trump": trump, "winner": winner}
-        changes: dict[str, Any] = {
-            "hands": hands,
-            "trick": [],
-            "tricks": [*state.tricks, unvalidated(SevenUpTrick, record_values, set(_TRICK_FIELDS))],
-            "leader": winner,
-        }
-        if type(self).draw_after_trick is not SevenUpRules.draw_after_trick:
-            # only a game overriding the hook draws (California Jack): the others skip a call doing nothing
-            self.draw_after_trick(state, winner, changes, events)
-        if any(changes["hands"]):  # the hands after the trick (and after drawing, in California Jack)
-            return updated_from(state, changes), events
-        # the hand is over: High, Low, Jack, Game, one at a time, and the deal closes, scored from the fields
-        # the trick sets and copied once with them (the state after the trick alone would be dropped)
-        hand_points = self._hand_points(changes["tricks"], changes.get("trump", trump), n, state.options)
-        after, _ = self._award(state, hand_points, events, end_of_hand=True, changes=changes)
-        return after, events
-
-    # ---- view ------------------------------------------------------------------------------------
-
-    def trump_settled(self, state: StateT) -> bool:
-        """Whether the deal the state holds has settled its trump: the eldest stood, the dealer gave, or
-        a run turned a new suit. Never after a throw-in, nor when the first turned Jack won the match
-        before anyone stood or begged (California Jack: always)."""
-        if state.phase in (DISCARDING, PLAYING):
-            return True
-        if state.phase in _UNSETTLED:
-            return False
-        if not state.deals:
-            return True
-        last = state.deals[-1]
-        if last.outcome is THROWN_IN:
-            return False
-        if last.outcome is MATCH_WON and not state.set_aside:
-            return any(p.reason is Reason.gift for p in last.points)
-        return True
-
-    def hand_hidden(self, state: StateT, player: int) -> bool:
-        """Whether ``player`` may not look at their own hand now (Four-handed, seats dealer+2 and
-        dealer+3 while the trump of the deal is not settled, see :meth:`trump_settled`)."""
-        return False
-
-    def stock_top(self, state: StateT) -> str | None:
-        """The stock card a seat sees face up (none: Seven-Up's stock is face down)."""
-        return None
-
-    def seat_view(self, state: StateT, player: int) -> dict[str, object]:
-        hidden = self.hand_hidden(state, player)
-        return dict(
-            to_act=self.to_act(state),
-            hand=[] if hidden else state.hands[player],
-            hand_hidden=hidden,
-            stock_size=len(state.stock),
-            stock_top=self.stock_top(state),
-            turned=state.turned,
-            trump=state.trump,
-            set_aside=state.set_aside,
-            discarded=state.discarded[player],
-            discard_counts=[len(d) for d in state.discarded],
-            leader=state.leader,
-            trick=state.trick,
-            tricks=state.tricks,
-            points=state.points,
-            totals=self.totals(state),
+    def _close(
+        self,
+        position: SevenUpPosition,
+        outcome: Any,
+        log: Log,
+        points: tuple[Point, ...],
+        winning: int | None = None,
+    ) -> SevenUpPosition:
+        """Record the deal (its ``points``; none counted when thrown in) and move to ``deal_over``, or to
+        ``match_over`` when ``winning`` names the side that won."""
+        current: SevenUpMatch = position.match
+        n = current.players
+        by_side = [0] * self._side_counts[n]
+        if outcome is not THROWN_IN:
+            for point in points:
+                by_side[point.side] += 1
+        deal = DealResult(
+            current.deal_number, current.dealer, outcome, position.trump, points, tuple(by_side)
         )
+        totals = tuple(total + count for total, count in zip(current.totals, by_side, strict=True))
+        phase = DEAL_OVER
+        if log is not None:
+            log.append(deal_ended_event(current.dealer, wire_deal(deal)))
+        if winning is not None:
+            phase = MATCH_OVER
+            if log is not None:
+                sides = self._seat_sides
+                log.append(match_ended_event(winning, [s for s in range(n) if sides[s] == winning]))
+        return position.but(
+            points=(),
+            totals=totals,
+            phase=phase,
+            leader=None,
+            turn=None,
+            match=current.but((*current.finished, deal), totals),
+        )
+
+    def honours(self, tricks: Sequence[Trick], trump: int, n: int) -> Scored:
+        """High, Low and Jack of a hand whose completed tricks are ``tricks`` at a table of ``n``: High and
+        Low to whoever played the highest and lowest trump (one trump alone takes both), Jack to the
+        winner of the trick holding the trump Jack."""
+        points: Scored = []
+        if trump < 0:
+            return points
+        jack = trump * SUIT_SIZE + JACK
+        jack_winner: int | None = None
+        played_by: dict[int, int] = {}
+        for leader, cards, _, winner in tricks:
+            for i, card in enumerate(cards):
+                if card // SUIT_SIZE == trump:
+                    played_by[card] = (leader + i) % n
+                    if card == jack:
+                        jack_winner = winner
+        by_seat = self._points_by_seat
+        if played_by:
+            high = max(played_by, key=STRENGTH.__getitem__)
+            low = min(played_by, key=STRENGTH.__getitem__)
+            points.append((by_seat[HIGH_KEY][played_by[high]], FULL_DECK[high]))
+            points.append((by_seat[LOW_KEY][played_by[low]], FULL_DECK[low]))
+        if jack_winner is not None:
+            points.append((by_seat[JACK_KEY][jack_winner], FULL_DECK[jack]))
+        return points
+
+    def hand_points_of(self, tricks: Sequence[Trick], trump: int, n: int, options: Any) -> Scored:
+        """The end-of-hand points in counting order, High, Low, Jack (:meth:`honours`), then Game (when
+        scored: the side with the unique most card points in the tricks it won)."""
+        points = self.honours(tricks, trump, n)
+        if self.game_point(options):
+            seat_sides = self._seat_sides
+            won = [0] * self._side_counts[n]
+            for trick in tricks:
+                won[seat_sides[trick.winner]] += sum(map(CARD_POINTS.__getitem__, trick.cards))
+            side = unique_best(won)
+            if side is not None:
+                points.append((self._game_point_of_side[side], None))
+        return points
+
+    def position_totals(self, position: SevenUpPosition) -> list[int]:
+        """Each seat's total: its side's points so far."""
+        totals = position.totals
+        sides = self._seat_sides
+        return [totals[sides[seat]] for seat in range(position.match.players)]
+
+    def position_outcome(self, position: SevenUpPosition) -> Outcome:
+        """Whether the match is over, its winners (the side that reached the target first) and each seat's
+        total (its side's) and place."""
+        over = position.phase is MATCH_OVER
+        winners: list[int] = []
+        if over:
+            side = next(side for side, total in enumerate(position.totals) if total >= self.target)
+            sides = self._seat_sides
+            winners = [seat for seat in range(position.match.players) if sides[seat] == side]
+        return standings(self.position_totals(position), winners, over, False)

@@ -590,3 +590,30 @@ def test_the_heuristic_on_positions_chooses_the_move_it_chooses_on_wire_states(g
             assert rules.wire_move(seat, chosen) == wire(state, seat, moves)
             compared += 1
     assert compared > 50
+
+
+@pytest.mark.parametrize("game_id", ["seven-up", "four-handed-seven-up", "california-jack"])
+def test_the_seven_up_heuristic_on_positions_chooses_the_move_it_chooses_on_wire_states(game_id: str) -> None:
+    # the search's playouts run on positions from any phase: standing or begging, giving or running,
+    # discarding and playing (leading, following, a partner winning), with random options
+    game = GAMES[game_id]
+    wire, on_positions = rules_chooser(game), position_chooser(game)
+    rules = position_rules(game)
+    assert rules is not None
+    phases: Counter[str] = Counter()
+    for players in game.table_sizes():
+        for seed in range(40):
+            rng = random.Random(seed)
+            flags = {name: rng.random() < 0.5 for name in game.models.options.model_fields}
+            state = game.new(players, game.models.options(**flags), Seeding(f"{seed:064x}"), None, None)
+            while game.moves(state)[0] and len(state.deals) < 2:
+                seats, moves = game.moves(state)
+                if state.phase != "deal_over" and len(moves) > 1:
+                    placed = rules.position(state)
+                    chosen = on_positions(placed, seats[0], rules.position_moves(placed, seats[0]))
+                    assert rules.wire_move(seats[0], chosen) == wire(state, seats[0], moves)
+                    phases[state.phase] += 1
+                state = game.apply(state, moves[rng.randrange(len(moves))])[0]
+    assert phases["play"] > 200
+    if game_id != "california-jack":
+        assert min(phases[phase] for phase in ("stand_or_beg", "give_or_run", "discard")) > 5

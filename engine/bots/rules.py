@@ -35,11 +35,19 @@ from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.sedmice_position import END_TRICK, EXTEND, POINT_CARDS, SEVENS, points_of
 from sevens_rules.engine.sedmice_position import RANK_ROW as PIQUET_RANK_ROW
 from sevens_rules.engine.sedmice_position import SUIT_SIZE as PIQUET_SUIT_SIZE
+from sevens_rules.engine.seven_up_position import DISCARD as SEVEN_UP_DISCARD
+from sevens_rules.engine.seven_up_position import GIVE, STAND, STRENGTH
+from sevens_rules.engine.seven_up_position import SUIT_SIZE as SEVEN_UP_SUIT_SIZE
+from sevens_rules.engine.seven_up_position import SUITS as SEVEN_UP_SUITS
+from sevens_rules.engine.seven_up_rules import trick_winner_index as seven_up_winner_index
+from sevens_rules.engine.simulate import position_rules
 from sevens_rules.engine.sjuan_position import CARD_INDEX, PASS, RANK_ROW, SUIT_SIZE, card_set
 from sevens_rules.engine.tricks import trick_winner_index
 
 LOW_ACE = "A23456789TJQK"
 """Rank order of the layout games: Ace low, King high."""
+ACE_LOW = LOW_ACE
+"""The ranks of a suit in the 52-card deck's order (a card's index within its suit)."""
 ACE_HIGH = "23456789TJQKA"
 """Rank order of the trick games."""
 HONOURS = frozenset("AKQJ")
@@ -191,12 +199,15 @@ _BEYOND: dict[bool, list[dict[str, frozenset[str]]]] = {
 
 
 def position_chooser(game: AnyGame) -> Chooser:
-    """:func:`rules_chooser` of a game on its positions: Sedmice's (:func:`_sedmice_position_chooser`), or
+    """:func:`rules_chooser` of a game on its positions: Sedmice's (:func:`_sedmice_position_chooser`), the
+    Seven-Up family's (:func:`_seven_up_position_chooser`), or
     a layout game's (the Sjuan family's :mod:`~sevens_rules.engine.sjuan_position`, Sevens'
     :mod:`~sevens_rules.engine.sevens_position`: hands as sets of card bits, moves as codes): the same
     values of the same moves, so the same choice (the first best in the engine's order)."""
     if game.id == "sedmice":
         return _sedmice_position_chooser()
+    if _SCORERS.get(game.id) is _seven_up:
+        return _seven_up_position_chooser(game)
     free = game.id == "free-fan-tan"
     sevens = game.id == "sevens"
     by_start = _BEYOND_BITS[free]
@@ -293,6 +304,70 @@ def _seven_up(game: AnyGame, state: Any, seat: int) -> Scorer:
         return -value(card)
 
     return score
+
+
+_TENS = sum(1 << (suit * SEVEN_UP_SUIT_SIZE + ACE_LOW.index("T")) for suit in range(4))
+"""The four tens (Game's ten points each)."""
+_HONOUR_CARDS = sum(
+    1 << (suit * SEVEN_UP_SUIT_SIZE + ACE_LOW.index(rank)) for suit in range(4) for rank in HONOURS
+)
+"""The Aces, Kings, Queens and Jacks."""
+_KEEP_VALUE = tuple(STRENGTH[card] + (10 if _TENS >> card & 1 else 0) for card in range(52))
+""":func:`_seven_up`'s ``value`` of each card but the trump bonus."""
+
+
+def _seven_up_position_chooser(game: AnyGame) -> Chooser:
+    """:func:`_seven_up`'s choice on the Seven-Up family's positions
+    (:mod:`~sevens_rules.engine.seven_up_position`: hands as sets of card bits, moves as codes): the same
+    values of the same moves, the first best."""
+    rules = position_rules(game)
+    assert rules is not None
+
+    def choose(place: Any, seat: int, moves: list[int]) -> int:
+        hand = place.hands[seat]
+        trump = place.trump
+        trump_cards = SEVEN_UP_SUITS[trump] if trump >= 0 else 0
+        trumps = hand & trump_cards
+        count = trumps.bit_count()
+        strong = count >= 2 or bool(trumps & _HONOUR_CARDS)
+
+        def value(card: int) -> int:
+            return _KEEP_VALUE[card] + (20 if trump_cards >> card & 1 else 0)
+
+        trick = place.trick
+        n = place.match.players
+        partner = (seat + 2) % n if n == 4 else None
+        leader = place.leader
+        leads_trumps = points_on_table = False
+        current = None
+        if not trick:
+            totals = rules.position_totals(place)
+            leads_trumps = totals[seat] >= max(totals) or (count >= 2 and bool(trumps & _HONOUR_CARDS))
+        else:
+            points_on_table = any(_TENS >> c & 1 or (trump_cards & _HONOUR_CARDS) >> c & 1 for c in trick)
+            current = (leader + seven_up_winner_index(trick, trump)) % n
+        best, best_value = moves[0], -1e9
+        for move in moves:
+            if move >= SEVEN_UP_DISCARD:
+                if move >= STAND:
+                    worth = (1.0 if strong else -1.0) if move in (STAND, GIVE) else 0.0
+                else:
+                    worth = -value(move - SEVEN_UP_DISCARD)
+            elif not trick:  # leading: a trump when strong in trumps or ahead, else the card least worth
+                worth = 50 + STRENGTH[move] if trump_cards >> move & 1 and leads_trumps else -value(move)
+            elif partner is not None and current == partner:
+                worth = 30 if _TENS >> move & 1 and not trump_cards >> move & 1 else -value(move)
+            elif (leader + seven_up_winner_index((*trick, move), trump)) % n == seat and (
+                points_on_table or _TENS >> move & 1 or current != partner
+            ):
+                worth = 40 - value(move)
+            else:
+                worth = -value(move)
+            if worth > best_value:
+                best, best_value = move, worth
+        return best
+
+    return choose
 
 
 # ---- Sedmice --------------------------------------------------------------------------------------
