@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import constructed
+from sevens_rules.engine.game import constructed, unvalidated
 from sevens_rules.engine.positions import MatchConstants
 from sevens_rules.engine.sjuan_position import CARD_INDEX, SUIT_SIZE, SUITS, card_names, card_set
 from sevens_rules.engine.tricks import ACE_HIGH, GAME_POINTS
@@ -260,9 +260,23 @@ class SevenUpPosition:
 
     def but(self, **changes: Any) -> SevenUpPosition:
         """This position with ``changes`` (for the moves that are not on the hot path)."""
-        fields = {name: getattr(self, name) for name in self.__slots__}
-        fields.update(changes)
-        return SevenUpPosition(**fields)
+        get = changes.get
+        return SevenUpPosition(
+            get("hands", self.hands),
+            get("stock", self.stock),
+            get("turned", self.turned),
+            get("trump", self.trump),
+            get("set_aside", self.set_aside),
+            get("discarded", self.discarded),
+            get("leader", self.leader),
+            get("trick", self.trick),
+            get("tricks", self.tricks),
+            get("points", self.points),
+            get("totals", self.totals),
+            get("phase", self.phase),
+            get("turn", self.turn),
+            get("match", self.match),
+        )
 
 
 def turn_of(
@@ -359,13 +373,18 @@ def suit_member(suit: int) -> Suit | None:
 
 def wire_trick(trick: Trick) -> SevenUpTrick:
     """The wire record of a completed trick (made without validation: every value is the engine's own)."""
-    return constructed(
-        SevenUpTrick,
-        leader=trick.leader,
-        cards=[FULL_DECK[card] for card in trick.cards],
-        trump=suit_member(trick.trump),
-        winner=trick.winner,
-    )
+    trump = trick.trump
+    values = {
+        "leader": trick.leader,
+        "cards": [FULL_DECK[card] for card in trick.cards],
+        "trump": None if trump < 0 else SUIT_MEMBERS[trump],
+        "winner": trick.winner,
+    }
+    return unvalidated(SevenUpTrick, values, set(_TRICK_FIELDS))
+
+
+_TRICK_FIELDS = frozenset(("leader", "cards", "trump", "winner"))
+"""Every field of a trick record (all set)."""
 
 
 def wire_deal(deal: DealResult) -> SevenUpDeal:

@@ -25,6 +25,8 @@ from sevens_rules.engine.seven_up_position import (
     PLAYING,
     STAND_OR_BEG,
     SUIT_INDEX,
+    SUIT_SIZE,
+    SUITS,
     THROWN_IN,
     WIRE_POINTS,
     SevenUpMatch,
@@ -46,6 +48,11 @@ from sevens_rules.engine.seven_up_rules import (
 from sevens_rules.schema.seven_up import SevenUpCutRound, SevenUpEvent, SevenUpMove
 
 _UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
+SUIT_NAMES = {
+    letter: frozenset(FULL_DECK[suit * SUIT_SIZE : (suit + 1) * SUIT_SIZE])
+    for suit, letter in enumerate("CDHS")
+}
+"""``SUIT_NAMES[suit letter]``: the names of that suit's cards."""
 
 
 class SevenUpWire(SevenUpRules[OptionsT, StateT, ViewT]):
@@ -120,9 +127,14 @@ class SevenUpWire(SevenUpRules[OptionsT, StateT, ViewT]):
         phase = position.phase
         if phase is PLAYING:
             allowed = self.playable(position, player)
-            plays = PLAYS[player]
+            held = state.hands[player]
+            pick = PLAYS[player].__getitem__
+            if allowed == position.hands[player]:  # every card (a lead, or no card of the led suit)
+                return list(map(pick, held))
+            if not allowed & ~SUITS[position.trick[0] // SUIT_SIZE]:  # the led suit only (picked in C)
+                return list(map(pick, filter(SUIT_NAMES[state.trick[0][1]].__contains__, held)))
             index = CARD_INDEX
-            return [plays[card] for card in state.hands[player] if allowed >> index[card] & 1]
+            return [pick(card) for card in held if allowed >> index[card] & 1]
         if phase is DISCARDING:
             hand = position.hands[player]
             discards = DISCARDS[player]
@@ -151,7 +163,7 @@ class SevenUpWire(SevenUpRules[OptionsT, StateT, ViewT]):
         position = self.position(state)
         code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
         log: list[SevenUpEvent] = []
-        after = self.step(position, code, log)
+        after = self._play(position, code, log) if code < DISCARD else self.step(position, code, log)
         written = write_move(state, position, code, after)
         self.remember(written, after)
         return written, log
@@ -228,15 +240,37 @@ def write_move(state: Any, before: SevenUpPosition, code: int, after: SevenUpPos
     A played or discarded card leaves its seat's hand as the state lists it (the other cards keep their
     order); a hand that gained cards (a run's packets, California Jack's draws) is written in canonical
     order, as are all hands after a run and a seat's discards."""
-    changes: dict[str, object] = {}
+    if code < DISCARD and after.phase is PLAYING:  # a card played, and the deal goes on (most moves)
+        card = FULL_DECK[code]
+        hands = list(state.hands)
+        seat: int = before.turn  # type: ignore[assignment]  # (a seat is to act in a deal)
+        held = hands[seat] = list(hands[seat])
+        held.remove(card)
+        if after.trick:  # the trick goes on: two fields
+            return updated_from(state, {"hands": hands, "trick": [*state.trick, card]})
+        winner: int = after.leader  # type: ignore[assignment]  # (the trick's winner leads)
+        changes: dict[str, object] = {
+            "hands": hands,
+            "trick": [],
+            "tricks": [*state.tricks, wire_trick(after.tricks[-1])],
+            "leader": winner,
+        }
+        if after.stock is not before.stock:  # California Jack's draws: the two hands that drew
+            for drawer in (winner, (winner + 1) % len(hands)):
+                hands[drawer] = card_names(after.hands[drawer])
+            changes["stock"] = list(after.stock)
+            if after.trump != before.trump:
+                changes["trump"] = suit_member(after.trump)
+        return updated_from(state, changes)
+    changes = {}
     if after.hands is not before.hands:
         if code < DISCARD * 2:  # a card played or discarded
             player: int = before.turn  # type: ignore[assignment]  # (a seat is to act in a deal)
-            card = code % DISCARD
+            card_code = code % DISCARD
             hands = list(state.hands)
             held = hands[player] = list(hands[player])
-            held.remove(FULL_DECK[card])
-            gone = 1 << card
+            held.remove(FULL_DECK[card_code])
+            gone = 1 << card_code
             for seat, hand in enumerate(after.hands):
                 expected = before.hands[seat] ^ gone if seat == player else before.hands[seat]
                 if hand != expected:
