@@ -49,7 +49,7 @@ Decisions where the rulings are silent (also in the README):
   trump without a run; in ``play`` a stand and a give leave the same cards, so there a gift (at most one,
   for the eldest, after the first card's Jack) may or may not be present. A played deal whose tricks are
   still in the state must record exactly the points :meth:`SevenUpFamily.hand_points` gives, counted
-  until the winning point (:meth:`SevenUpFamily.counted`, the function the engine scores with). Older deal
+  until the winning point (:meth:`SevenUpFamily.counted`, the function the rules count with). Older deal
   records are checked by shape: a thrown-in deal holds at most its first card's turned Jack (trump null),
   a ``match_won`` deal holds only points scored during it and is the last deal, a played deal holds
   during-deal points, then High and Low (together), Jack, Game in that order, cut short only by the end

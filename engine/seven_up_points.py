@@ -1,8 +1,9 @@
-"""Points and scores of the Seven-Up family: the sides, the points of a hand (High, Low, Jack, Game), their
-count towards the match target, the deal records and the score (RULINGS §3).
+"""Sides and scores of the Seven-Up family on the wire: the sides a seat scores for, the match totals and
+the score a wire state gives, and how many points count towards the target (RULINGS §3).
 
-:class:`SevenUpPoints` is the base of :class:`~sevens_rules.engine.seven_up_rules.SevenUpRules`, which
-plays the deals; the variants override the side and point hooks of the first section.
+:class:`SevenUpPoints` is the base of :class:`~sevens_rules.engine.seven_up_rules.SevenUpRules`, whose
+rules award the points on positions (:mod:`~sevens_rules.engine.seven_up_position`); the variants override
+the side and point hooks of the first section.
 """
 
 from __future__ import annotations

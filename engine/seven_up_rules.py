@@ -473,20 +473,18 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
         self, position: SevenUpPosition, scored: Scored, log: Log, end_of_hand: bool = False
     ) -> SevenUpPosition:
         """Add points one at a time; the match ends (and the deal closes) at the first that reaches the
-        target. At the ``end_of_hand`` the deal closes in any case."""
+        target (:meth:`~sevens_rules.engine.seven_up_points.SevenUpPoints.counted`, which the consistency
+        checks count with too). At the ``end_of_hand`` the deal closes in any case."""
+        added: list[Point] = [point for point, _ in scored]
+        count, ended = self.counted(position.totals, added)
+        del added[count:]
         totals = list(position.totals)
-        target = self.target
-        added: list[Point] = []
-        winning: int | None = None
-        for point, card in scored:
+        for point, card in scored[:count]:
             side = point.side
             totals[side] += 1
-            added.append(point)
             if log is not None:
                 log.append(point_event(point.seat, side, card, point.reason, list(totals)))
-            if totals[side] >= target:
-                winning = side
-                break
+        winning: int | None = added[-1].side if ended else None
         points = (*position.points, *added)
         if winning is not None:
             return self._close(position, PLAYED if end_of_hand else MATCH_WON, log, points, winning)
