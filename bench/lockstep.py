@@ -278,7 +278,8 @@ def play_match(number: int) -> tuple[int, str]:
         f"{rng.getrandbits(256):064x}", tuple(f"e{rng.randrange(100)}" for _ in range(rng.randrange(3)))
     )
     sevens = GAME.id == "sevens"
-    players = rng.choice(GAME.table_sizes())
+    # Sevens is played by four only: no draw, so that its match numbers are those the script always played
+    players = 4 if sevens else rng.choice(GAME.table_sizes())
     if sevens:
         options = GAME.models.options(deals=rng.choice([1, 2, 3, 5, 5, 5, 7]))
     else:
