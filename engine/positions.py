@@ -16,8 +16,8 @@ from operator import add
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from sevens_rules.engine.dealing import Seeding
-from sevens_rules.engine.game import same_model
 from sevens_rules.engine.match import DEAL_OVER_PHASE, DealSetup
+from sevens_rules.engine.models import same_model
 from sevens_rules.schema.common import Phase
 
 

@@ -12,8 +12,8 @@ from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import unvalidated, updated
 from sevens_rules.engine.match import DealtMatch
+from sevens_rules.engine.models import unvalidated, updated
 from sevens_rules.engine.tricks import (
     CARD_STRENGTH,
     card_points,

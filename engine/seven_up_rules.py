@@ -14,8 +14,9 @@ from typing import Any, ClassVar
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
-from sevens_rules.engine.game import NewMatch, same_model, unvalidated, updated, updated_from
+from sevens_rules.engine.game import NewMatch
 from sevens_rules.engine.match import DealSetup
+from sevens_rules.engine.models import same_model, unvalidated, updated, updated_from
 from sevens_rules.engine.seven_up_points import (
     _EVENT_DEFAULTS,
     _TRICK_FIELDS,

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from sevens_rules.engine.cards import FULL_DECK, SUITS
-from sevens_rules.engine.game import constructed, updated_from
+from sevens_rules.engine.models import constructed, updated_from
 from sevens_rules.engine.positions import ScoredMatch
 from sevens_rules.engine.sevens_table import _row_of
 from sevens_rules.engine.sjuan_position import (

@@ -25,10 +25,7 @@ from typing import ClassVar, cast
 from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import (
-    drawn_card_for_seat,
-    standings,
-)
+from sevens_rules.engine.game import drawn_card_for_seat, standings
 from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
 from sevens_rules.engine.positions import PositionWire, bits_of
 from sevens_rules.engine.sjuan_checks import KING, RANK_OF, SjuanChecks

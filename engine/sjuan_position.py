@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, cast
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import constructed, updated_from
+from sevens_rules.engine.models import constructed, updated_from
 from sevens_rules.engine.positions import ScoredMatch, bits_of
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sjuan import DominoFanTanState, SjuanDeal, SjuanFamilyState, SjuanOptions

@@ -31,8 +31,9 @@ from sevens_rules.engine.errors import (
     NotYourTurnError,
     RulesError,
 )
-from sevens_rules.engine.game import Game, listed, same_model, updated, updated_from
+from sevens_rules.engine.game import Game
 from sevens_rules.engine.match import DealtMatch
+from sevens_rules.engine.models import listed, same_model, updated, updated_from
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sedmice import Sedmice
 from sevens_rules.engine.seven_up import SevenUpFamily
@@ -2029,7 +2030,7 @@ def test_sjuan_dealt_states_are_those_model_construct_and_validation_make(game_i
 
 # ---- Shared helpers, fourth pass ------------------------------------------------------------------------
 
-from sevens_rules.engine.game import constructed  # noqa: E402 -- this section's own imports, kept with it
+from sevens_rules.engine.models import constructed  # noqa: E402 -- this section's own imports, kept with it
 from sevens_rules.schema.common import SeatOutcome  # noqa: E402
 
 
@@ -2201,7 +2202,7 @@ def test_seven_up_points_counted_by_side_are_those_counted_point_by_point() -> N
 
 # ---- Seven-Up family, fourth pass, second round -----------------------------------------------------
 
-from sevens_rules.engine.game import unvalidated  # noqa: E402 -- this section's own imports, kept with it
+from sevens_rules.engine.models import unvalidated  # noqa: E402 -- this section's own imports, kept with it
 
 
 @pytest.mark.parametrize("game_id", SEVEN_UP_GAMES)
