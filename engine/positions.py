@@ -9,7 +9,6 @@ are small ints (move codes), and the wire move of each code is made once, in the
 
 from __future__ import annotations
 
-import copy
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from operator import add
@@ -150,10 +149,16 @@ class ScoredMatch(MatchConstants, Generic[DealResultT]):
 
     def recorded(self, deal: DealResultT, gained: Sequence[int]) -> Self:
         """This deal's match with ``deal`` finished: its record added, and ``gained`` to the totals."""
-        after = copy.copy(self)
-        after.deals = (*self.deals, deal)
-        after.totals = tuple(map(add, self.totals, gained))
+        constants = (self.dealer, self.deal_number, self.options, self.seed, self.entropy, self.commitment)
+        after = type(self)(
+            self.players, (*self.deals, deal), tuple(map(add, self.totals, gained)), *constants
+        )
+        self.keep_in(after)
         return after
+
+    def keep_in(self, recorded: Self) -> None:
+        """Give ``recorded``, this deal's match once the deal is over, what a game's match keeps for the
+        rest of the deal besides the fields above (nothing here)."""
 
 
 class PositionWire(Generic[PositionT]):

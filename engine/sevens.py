@@ -59,6 +59,7 @@ from sevens_rules.engine.sevens_position import (
     joined_runs,
     read_position,
     run_ends,
+    write_move,
     write_state,
 )
 from sevens_rules.engine.sevens_table import CARDS_EACH, POINTS, _active, _totals, deal_places
@@ -273,7 +274,11 @@ class Sevens(PositionWire[SevensPosition], SevensChecks):
     def write_step(
         self, state: SevensState, position: SevensPosition, move: int, after: SevensPosition
     ) -> tuple[SevensState, list[SevensEvent]]:
-        written = self.state_of(after, (state, position))
+        if after.match is position.match:  # the deal goes on: only what the move changed is written
+            written = write_move(after, state, position)
+            self.remember(written, after)
+        else:
+            written = self.state_of(after, (state, position))
         return written, move_events(state, move, position, after, written)
 
     def playable(self, state: SevensState) -> set[str]:

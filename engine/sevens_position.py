@@ -73,6 +73,10 @@ class SevensMatch(ScoredMatch[DealResult]):
         self.in_order: list[bool | None] = [None] * SEVENS_PLAYERS
         """Whether each seat's posted hand is in canonical order, once asked (:func:`hand_in_order`)."""
 
+    def keep_in(self, recorded: SevensMatch) -> None:
+        recorded.posted_hands = self.posted_hands
+        recorded.in_order = self.in_order
+
 
 class SevensPosition:
     """One moment of a match of Sevens: what a move changes, and the deal's :class:`SevensMatch`. Never

@@ -48,6 +48,7 @@ from sevens_rules.engine.sjuan_position import (
     card_names,
     card_set,
     read_position,
+    write_move,
     write_state,
 )
 from sevens_rules.engine.sjuan_wire import NEXT_DEALS, WIRE_MOVES, deal_events, move_code, move_events
@@ -290,7 +291,11 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
     def write_step(
         self, state: SjuanFamilyState, position: SjuanPosition, move: int, after: SjuanPosition
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        written = self.state_of(after, (state, position))
+        if after.match is position.match:  # the deal goes on: only what the move changed is written
+            written = write_move(after, state, position, self.has_stock)
+            self.remember(written, after)
+        else:
+            written = self.state_of(after, (state, position))
         return written, move_events(position.turn, move, position, after, written)  # type: ignore[arg-type]
 
     def playable(self, state: SjuanFamilyState) -> set[str]:
