@@ -17,7 +17,8 @@ from sevens_rules.api.sealing import Keyring, SealedModeDisabledError, check_sea
 from sevens_rules.engine.bots.levels import BotChoice, choose
 from sevens_rules.engine.bots.sampler import sample_states
 from sevens_rules.engine.errors import InvalidRequestError, IssueAt
-from sevens_rules.engine.game import Game, constructed
+from sevens_rules.engine.game import Game
+from sevens_rules.engine.models import constructed
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.bots import BUDGET_LIMIT_MS, BotModels, build_bot_models
 

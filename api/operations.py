@@ -19,7 +19,8 @@ from sevens_rules.api.match_store import MatchStore
 from sevens_rules.api.sealed import sealed_models, sealed_runs
 from sevens_rules.api.sealing import Keyring
 from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
-from sevens_rules.engine.game import Game, constructed, unvalidated
+from sevens_rules.engine.game import Game
+from sevens_rules.engine.models import constructed, field_values, unvalidated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.verification import verify_deal
 from sevens_rules.schema.common import GameInfo, GamesResponse, Problem, WireModel, options_info
@@ -86,14 +87,14 @@ def game_operations(game: AnyGame) -> list[Operation]:
         detail = game.score(req.state)
         return constructed(
             m.score_response,
-            **detail.__dict__,
+            **field_values(detail),
             outcome=game.outcome(req.state),
             seed=game.revealed_seed(req.state),
         )
 
     def view(req: Any) -> Any:
         game.check(req.state)
-        return constructed(m.view_response, **game.view(req.state, req.player).__dict__)
+        return constructed(m.view_response, **field_values(game.view(req.state, req.player)))
 
     def seed(req: Any) -> WireModel:
         new_seed = fresh_seed()
@@ -237,7 +238,7 @@ def uniformly_named(op: Operation) -> Operation:
 
         def run_named(req: Any, _run: Callable[[Any], WireModel] = op.run) -> WireModel:
             answer = _run(req)
-            return unvalidated(response, answer.__dict__, answer.model_fields_set)
+            return unvalidated(response, field_values(answer), answer.model_fields_set)
 
         run = run_named
     return replace(op, request=request, response=response, run=run)

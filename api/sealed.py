@@ -51,7 +51,8 @@ from sevens_rules.api.sealing import (
 )
 from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
 from sevens_rules.engine.errors import InvalidRequestError, IssueAt, MatchOverError, MoveError
-from sevens_rules.engine.game import Game, constructed
+from sevens_rules.engine.game import Game
+from sevens_rules.engine.models import constructed, field_values
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.common import INT32_MAX, model_json
 from sevens_rules.schema.sealed import SealedModels, build_sealed_models
@@ -577,7 +578,7 @@ def _runs(
         detail = game.score(state)
         score = constructed(
             operation_models(game_id).score_response,
-            **detail.__dict__,
+            **field_values(detail),
             outcome=game.outcome(state),
             seed=game.revealed_seed(state),
         )

@@ -27,8 +27,8 @@ from sevens_rules.engine.game import (
     ViewT,
     check_deal_limit,
     check_deck,
-    same_model,
 )
+from sevens_rules.engine.models import same_model
 from sevens_rules.schema.common import Phase
 
 NEXT_DEAL = "next_deal"

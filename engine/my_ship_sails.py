@@ -37,12 +37,9 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from sevens_rules.engine.cards import FULL_DECK, deal_round_robin
-from sevens_rules.engine.game import (
-    best_seats,
-    event_of,
-    updated,
-)
+from sevens_rules.engine.game import best_seats
 from sevens_rules.engine.match import DealSetup
+from sevens_rules.engine.models import event_of, updated
 from sevens_rules.engine.my_ship_sails_checks import (
     CHOICE_PASS,
     HAND_SIZE,

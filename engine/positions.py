@@ -10,11 +10,13 @@ are small ints (move codes), and the wire move of each code is made once, in the
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from collections.abc import Callable, Sequence
+from operator import add
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from sevens_rules.engine.dealing import Seeding
-from sevens_rules.engine.match import DEAL_OVER_PHASE
+from sevens_rules.engine.match import DEAL_OVER_PHASE, DealSetup
+from sevens_rules.engine.models import same_model
 from sevens_rules.schema.common import Phase
 
 
@@ -85,6 +87,80 @@ class MatchConstants:
         return Seeding(self.seed, tuple(self.entropy))
 
 
+DealResultT = TypeVar("DealResultT")
+
+
+class ScoredMatch(MatchConstants, Generic[DealResultT]):
+    """The per-deal constants of a game that keeps its finished deals as the rules record them and a total
+    per seat (the Sjuan family, Sevens): the table size, the finished deals, oldest first, and each seat's
+    total over them."""
+
+    __slots__ = ("deals", "players", "totals")
+
+    def __init__(
+        self,
+        players: int,
+        deals: tuple[DealResultT, ...],
+        totals: tuple[int, ...],
+        dealer: int,
+        deal_number: int,
+        options: Any,
+        seed: str,
+        entropy: Sequence[str],
+        commitment: str,
+    ) -> None:
+        super().__init__(dealer, deal_number, options, seed, entropy, commitment)
+        self.players = players
+        self.deals = deals
+        """The finished deals, oldest first."""
+        self.totals = totals
+        """Each seat's total over the finished deals."""
+
+    @classmethod
+    def posted(
+        cls,
+        state: Any,
+        deal_result: Callable[[Any], DealResultT],
+        gained: Callable[[DealResultT], Sequence[int]],
+    ) -> Self:
+        """The match of a posted state: its records read by ``deal_result``, each seat's total the sum of
+        what ``gained`` says each deal gave it (a malformed record, read before the state is checked, adds
+        to the seats it names that are at the table)."""
+        players = len(state.hands)
+        deals = tuple(map(deal_result, state.deals))
+        totals = [0] * players
+        for deal in deals:
+            for seat, value in enumerate(gained(deal)[:players]):
+                totals[seat] += value
+        constants = (
+            state.dealer,
+            state.deal_number,
+            state.options,
+            state.seed,
+            state.entropy,
+            state.commitment,
+        )
+        return cls(players, deals, tuple(totals), *constants)
+
+    def following(self, dealer: int) -> Self:
+        """The match of the next deal, dealt by ``dealer``."""
+        constants = (dealer, self.deal_number + 1, self.options, self.seed, self.entropy, self.commitment)
+        return type(self)(self.players, self.deals, self.totals, *constants)
+
+    def recorded(self, deal: DealResultT, gained: Sequence[int]) -> Self:
+        """This deal's match with ``deal`` finished: its record added, and ``gained`` to the totals."""
+        constants = (self.dealer, self.deal_number, self.options, self.seed, self.entropy, self.commitment)
+        after = type(self)(
+            self.players, (*self.deals, deal), tuple(map(add, self.totals, gained)), *constants
+        )
+        self.keep_in(after)
+        return after
+
+    def keep_in(self, recorded: Self) -> None:
+        """Give ``recorded``, this deal's match once the deal is over, what a game's match keeps for the
+        rest of the deal besides the fields above (nothing here)."""
+
+
 class PositionWire(Generic[PositionT]):
     """The wire side of a game on positions: a state's position, the seats to act and the wire moves of
     move codes. A game class puts it first among its bases and names its tables; its rules define
@@ -94,6 +170,8 @@ class PositionWire(Generic[PositionT]):
     """``wire_moves[seat][code]``: the wire move of each seat's move code, as the move list shows it."""
     next_deals: ClassVar[Sequence[Any]]
     """Each seat's ``next_deal`` move without a deck, as the move list shows it."""
+    match_type: ClassVar[type[ScoredMatch[Any]]]
+    """The game's :class:`ScoredMatch`, for :meth:`deal_match` (a game whose match is not one has none)."""
 
     _last: tuple[object, PositionT] | None = None
     """The state last written or read and its position (one tuple, replaced whole: threads may share it):
@@ -148,6 +226,65 @@ class PositionWire(Generic[PositionT]):
         position = self.position(state)
         turn = position.turn
         return [turn] if turn is not None else self.position_to_act(position)
+
+    def is_listed(self, position: PositionT, move: int) -> bool:
+        """Whether move code ``move`` is among the moves of the seat to act in ``position``."""
+        return move in self.position_moves_to_act(position)
+
+    def is_legal_in_deal(self, state: Any, move: Any) -> bool:
+        """Whether ``move`` is among the wire moves listed for ``state``, without making the wire list: its
+        seat is to act, its code is listed, and it equals the listed move of that code (a play naming a
+        deck, or a pass naming a card, does not)."""
+        position = self.position(state)
+        player = move.player
+        if player != position.turn:
+            return False
+        code = self.move_code(move)
+        return (
+            code is not None
+            and self.is_listed(position, code)
+            and same_model(self.wire_moves[player][code], move)
+        )
+
+    def resolve_in_deal(self, state: Any, move: Any) -> tuple[Any, list[Any]]:
+        position = self.position(state)
+        code: int = self.move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
+        after = self.position_apply(position, code)
+        return self.write_step(state, position, code, after)
+
+    @abstractmethod
+    def position_apply(self, position: PositionT, move: int) -> PositionT:
+        """The position after move code ``move`` (legal) of the seat to act."""
+
+    @abstractmethod
+    def write_step(
+        self, state: Any, position: PositionT, move: int, after: PositionT
+    ) -> tuple[Any, list[Any]]:
+        """The wire state of ``after``, the position move code ``move`` made of ``state``'s ``position``, and
+        the events of the move; the state written is remembered with ``after``."""
+
+    def deal_match(self, setup: DealSetup[Any, Any]) -> tuple[Any, tuple[Any, PositionT] | None]:
+        """For a game with a :class:`ScoredMatch` (its class :attr:`match_type`): the match of the deal
+        ``setup`` deals, carrying over the finished deals, their totals and the seed's commitment of the
+        state it follows, and that state with its position (None for the first deal)."""
+        previous = setup.previous
+        seeding = setup.seeding
+        if previous is None:
+            deals, totals, commitment, before = (), (0,) * setup.players, seeding.commitment, None
+        else:
+            earlier = self.position(previous)
+            match: ScoredMatch[Any] = earlier.match  # type: ignore[assignment]
+            deals, totals, commitment = match.deals, match.totals, match.commitment
+            before = (previous, earlier)
+        constants = (
+            setup.dealer,
+            setup.deal_number,
+            setup.options,
+            seeding.seed,
+            seeding.entropy,
+            commitment,
+        )
+        return self.match_type(setup.players, deals, totals, *constants), before
 
     def wire_move(self, seat: int, move: int) -> Any:
         """The wire move of ``seat``'s move code ``move`` (as the move list shows it)."""

@@ -39,7 +39,7 @@ from typing import ClassVar
 
 from sevens_rules.engine.cards import PIQUET_DECK
 from sevens_rules.engine.dealing import DEAL, shuffled
-from sevens_rules.engine.game import drawn_card_for_seat, same_model, standings
+from sevens_rules.engine.game import drawn_card_for_seat, standings
 from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
 from sevens_rules.engine.positions import PositionWire, bits_of
 from sevens_rules.engine.sedmice_checks import SedmiceChecks
@@ -307,27 +307,13 @@ class Sedmice(PositionWire[SedmicePosition], SedmiceChecks):
         plays = PLAYS[player]
         return [plays[c] for c in hand]
 
-    def is_legal_in_deal(self, state: SedmiceState, move: SedmiceMove) -> bool:
-        """Whether ``move`` is among :meth:`deal_moves`, without making a list: its seat is to act, its
-        code is legal (:func:`is_listed`), and it equals the listed move of that code (a move naming a
-        deck, or an ``end_trick`` naming a card, does not)."""
-        position = self.position(state)
-        code = move_code(move)
-        player = move.player
-        return (
-            code is not None
-            and player == position.turn
-            and is_listed(position, code)
-            and same_model(WIRE_MOVES[player][code], move)
-        )
+    def is_listed(self, position: SedmicePosition, move: int) -> bool:
+        return is_listed(position, move)
 
-    def resolve_in_deal(
-        self, state: SedmiceState, move: SedmiceMove
+    def write_step(
+        self, state: SedmiceState, position: SedmicePosition, move: int, after: SedmicePosition
     ) -> tuple[SedmiceState, list[SedmiceEvent]]:
-        position = self.position(state)
-        code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
-        after = self.position_apply(position, code)
-        written, events = write_move(state, position, code, after)
+        written, events = write_move(state, position, move, after)
         self.remember(written, after)
         return written, events
 

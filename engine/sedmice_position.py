@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from sevens_rules.engine.cards import PIQUET_DECK
-from sevens_rules.engine.game import constructed
 from sevens_rules.engine.match import PLAY_PHASE
+from sevens_rules.engine.models import constructed
 from sevens_rules.engine.positions import MatchConstants, bits_of
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sedmice import SedmiceDeal, SedmiceHitReason, SedmiceOptions, SedmiceState

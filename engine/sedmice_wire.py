@@ -6,8 +6,8 @@ that can be shared is made and validated once."""
 from __future__ import annotations
 
 from sevens_rules.engine.cards import PIQUET_DECK
-from sevens_rules.engine.game import event_of, updated, updated_from
 from sevens_rules.engine.match import MATCH_OVER_PHASE, PLAY_PHASE
+from sevens_rules.engine.models import event_of, updated, updated_from
 from sevens_rules.engine.sedmice_position import (
     CARD_INDEX,
     END_TRICK,

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import unvalidated
+from sevens_rules.engine.models import unvalidated
 from sevens_rules.engine.seven_up_position import (
     BEG,
     DISCARD,

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import constructed, unvalidated
+from sevens_rules.engine.models import constructed, unvalidated
 from sevens_rules.engine.positions import MatchConstants
 from sevens_rules.engine.sjuan_position import CARD_INDEX, SUIT_SIZE, SUITS, card_names, card_set
 from sevens_rules.engine.tricks import ACE_HIGH, GAME_POINTS

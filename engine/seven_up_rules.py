@@ -278,19 +278,21 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
             return [DISCARD + card for card in bits_of(position.hands[turn])]
         return STAND_OR_BEG_CODES if phase is STAND_OR_BEG else GIVE_OR_RUN_CODES
 
-    def is_listed(self, position: SevenUpPosition, code: int, seat: int) -> bool:
-        """Whether move code ``code`` is among the moves of ``seat`` inside a deal, read off the same rules
-        as :meth:`position_moves_to_act` without listing them (for the seat to act, its very list; for
-        another seat, what the same phase would allow it, as the wire's ``deal_moves`` lists)."""
+    def is_listed(self, position: SevenUpPosition, move: int) -> bool:
+        """Whether move code ``move`` is among :meth:`position_moves_to_act` of ``position`` inside a deal,
+        read off the same rules without listing them."""
+        seat = position.turn
+        if seat is None:
+            return False
         phase = position.phase
-        if code < DISCARD:
-            return phase is PLAYING and bool(self.playable(position, seat) >> code & 1)
-        if code < STAND:
+        if move < DISCARD:
+            return phase is PLAYING and bool(self.playable(position, seat) >> move & 1)
+        if move < STAND:
             hand = position.hands[seat]
-            return phase is DISCARDING and hand.bit_count() > HAND_SIZE and bool(hand >> (code - DISCARD) & 1)
-        if code in (STAND, BEG):
+            return phase is DISCARDING and hand.bit_count() > HAND_SIZE and bool(hand >> (move - DISCARD) & 1)
+        if move in (STAND, BEG):
             return phase is STAND_OR_BEG
-        if code in (GIVE, RUN):
+        if move in (GIVE, RUN):
             return phase is GIVE_OR_RUN
         return False
 

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import NewMatch, same_model, updated_from
+from sevens_rules.engine.game import NewMatch
 from sevens_rules.engine.match import DealSetup
+from sevens_rules.engine.models import updated_from
 from sevens_rules.engine.seven_up_events import DISCARDS, PLAYS, WIRE_MOVES, move_code
 from sevens_rules.engine.seven_up_points import OptionsT, Reason, StateT, ViewT
 from sevens_rules.engine.seven_up_position import (
@@ -145,26 +146,25 @@ class SevenUpWire(SevenUpRules[OptionsT, StateT, ViewT]):
             return [moves[code] for code in codes]
         return []
 
-    def is_legal_in_deal(self, state: StateT, move: SevenUpMove) -> bool:
-        """Whether ``move`` is among :meth:`deal_moves` of its seat without making a list: its code is
-        listed (:meth:`is_listed`), and it equals the listed move of that code (a move naming a deck, a
-        discard of several cards or a play naming cards does not)."""
-        position = self.position(state)
-        code = move_code(move)
-        player = move.player
-        return (
-            code is not None
-            and 0 <= player < position.match.players
-            and self.is_listed(position, code, player)
-            and same_model(WIRE_MOVES[player][code], move)
-        )
-
     def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
+        """The position's step with its events logged (the rules log them as they go), then the state
+        written once (:func:`write_move`)."""
         position = self.position(state)
         code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
         log: list[SevenUpEvent] = []
         after = self._play(position, code, log) if code < DISCARD else self.step(position, code, log)
         written = write_move(state, position, code, after)
+        self.remember(written, after)
+        return written, log
+
+    def write_step(
+        self, state: StateT, position: SevenUpPosition, move: int, after: SevenUpPosition
+    ) -> tuple[StateT, list[SevenUpEvent]]:
+        """The wire state and events of a step already made on positions (:meth:`resolve_in_deal` makes
+        the step and its events at once; this makes the events by stepping again with a log)."""
+        log: list[SevenUpEvent] = []
+        self.step(position, move, log)
+        written = write_move(state, position, move, after)
         self.remember(written, after)
         return written, log
 

@@ -38,12 +38,12 @@ Decisions where the rulings and the text are silent:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from operator import add
 
 from sevens_rules.engine.cards import FULL_DECK, deal_round_robin
 from sevens_rules.engine.dealing import Seeding
-from sevens_rules.engine.game import same_model, standings
+from sevens_rules.engine.game import standings
 from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
 from sevens_rules.engine.positions import PositionWire, bits_of
 from sevens_rules.engine.sevens_checks import SevensChecks
@@ -117,34 +117,25 @@ class Sevens(PositionWire[SevensPosition], SevensChecks):
     models = GameModels(SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore)
     wire_moves = WIRE_MOVES
     next_deals = NEXT_DEALS
+    match_type = SevensMatch
     move_code = staticmethod(move_code)
 
     # ---- deal ------------------------------------------------------------------------------------
 
     def deal_position(
-        self,
-        options: SevensOptions,
-        seeding: Seeding,
-        commitment: str,
-        dealer: int,
-        deal_number: int,
-        deck: list[str] | None,
-        deals: tuple[DealResult, ...],
-        totals: tuple[int, ...],
+        self, match: SevensMatch, seeding: Seeding, deck: Sequence[str] | None
     ) -> SevensPosition:
-        """A freshly dealt deal, from ``deck`` (top first) or from the seeded shuffle of the deal: 13 cards
-        each from the dealer's left, every 7 on the table, the 7♦ holder to move first."""
-        cards = list(deck) if deck is not None else seeding.shuffled(FULL_DECK, self.id, deal_number)
+        """The first position of the deal of ``match``, dealt from ``deck`` (top first) or from the seeded
+        shuffle of the deal (``seeding``: the match's): 13 cards each from the dealer's left, every 7 on the
+        table, the 7♦ holder to move first."""
+        cards = list(deck) if deck is not None else seeding.shuffled(FULL_DECK, self.id, match.deal_number)
         dealt = [
             card_set(hand)
             for hand in deal_round_robin(
-                cards, SEVENS_PLAYERS, (dealer + 1) % SEVENS_PLAYERS, [CARDS_EACH] * 4
+                cards, SEVENS_PLAYERS, (match.dealer + 1) % SEVENS_PLAYERS, [CARDS_EACH] * 4
             )
         ]
         first = next(seat for seat, hand in enumerate(dealt) if hand & SEVEN_OF_DIAMONDS)
-        match = SevensMatch(
-            dealer, deal_number, deals, totals, options, seeding.seed, seeding.entropy, commitment
-        )
         return SevensPosition(
             tuple([hand & ~SEVENS for hand in dealt]),
             SEVENS,
@@ -238,16 +229,7 @@ class Sevens(PositionWire[SevensPosition], SevensChecks):
                 position, player, tuple(hands), table, runs, position.passes, position.out, bust
             )
         match = position.match
-        return self.deal_position(
-            match.options,
-            match.seeding,
-            match.commitment,
-            (match.dealer + 1) % SEVENS_PLAYERS,
-            match.deal_number + 1,
-            None,
-            match.deals,
-            match.totals,
-        )
+        return self.deal_position(match.following((match.dealer + 1) % SEVENS_PLAYERS), match.seeding, None)
 
     def position_outcome(self, position: SevensPosition) -> Outcome:
         """Whether the match is over, its winners (the highest totals) and each seat's total and place."""
@@ -275,27 +257,8 @@ class Sevens(PositionWire[SevensPosition], SevensChecks):
         return state
 
     def deal(self, setup: DealSetup[SevensOptions, SevensState]) -> tuple[SevensState, list[SevensEvent]]:
-        previous = setup.previous
-        if previous is None:
-            deals: tuple[DealResult, ...] = ()
-            totals = (0,) * SEVENS_PLAYERS
-            commitment = setup.seeding.commitment
-            before = None
-        else:
-            earlier = self.position(previous)
-            match = earlier.match
-            deals, totals, commitment = match.deals, match.totals, match.commitment
-            before = (previous, earlier)
-        position = self.deal_position(
-            setup.options,
-            setup.seeding,
-            commitment,
-            setup.dealer,
-            setup.deal_number,
-            None if setup.deck is None else list(setup.deck),
-            deals,
-            totals,
-        )
+        match, before = self.deal_match(setup)
+        position = self.deal_position(match, setup.seeding, setup.deck)
         return self.state_of(position, before), [DEAL_STARTED[setup.dealer]]
 
     def deal_moves(self, state: SevensState, player: int) -> list[SevensMove]:
@@ -308,30 +271,15 @@ class Sevens(PositionWire[SevensPosition], SevensChecks):
         wire = WIRE_MOVES[player]
         return [wire[code] for code in codes]
 
-    def is_legal_in_deal(self, state: SevensState, move: SevensMove) -> bool:
-        """Whether ``move`` is among :meth:`deal_moves`, without making the wire list: it is the move of
-        the seat to act, its code is listed, and it equals the listed move of that code (a play naming a
-        deck, or a pass naming a card, does not)."""
-        position = self.position(state)
-        player = move.player
-        if player != position.turn:
-            return False
-        code = move_code(move)
-        codes = position.listed
-        if codes is None:
-            codes = position.listed = _listed(position)
-        return code in codes and same_model(WIRE_MOVES[player][code], move)  # (None is in no list)
-
-    def resolve_in_deal(self, state: SevensState, move: SevensMove) -> tuple[SevensState, list[SevensEvent]]:
-        position = self.position(state)
-        code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
-        after = self.position_apply(position, code)
+    def write_step(
+        self, state: SevensState, position: SevensPosition, move: int, after: SevensPosition
+    ) -> tuple[SevensState, list[SevensEvent]]:
         if after.match is position.match:  # the deal goes on: only what the move changed is written
             written = write_move(after, state, position)
             self.remember(written, after)
         else:
             written = self.state_of(after, (state, position))
-        return written, move_events(state, code, position, after, written)
+        return written, move_events(state, move, position, after, written)
 
     def playable(self, state: SevensState) -> set[str]:
         """Every card that may be played on the table of ``state`` now (whoever holds it)."""
@@ -394,18 +342,6 @@ def _after_move(
     # the last player left takes the next place, the bust players the last places, first bust last
     places = tuple(deal_places(out, bust, seat))
     points = tuple(POINTS[place - 1] for place in places)
-    totals = tuple(map(add, match.totals, points))
-    deal = DealResult(match.deal_number, match.dealer, places, points)
-    recorded = SevensMatch(
-        match.dealer,
-        match.deal_number,
-        (*match.deals, deal),
-        totals,
-        match.options,
-        match.seed,
-        match.entropy,
-        match.commitment,
-        match.posted_hands,
-    )
+    recorded = match.recorded(DealResult(match.deal_number, match.dealer, places, points), points)
     phase = MATCH_OVER_PHASE if match.deal_number >= match.options.deals else DEAL_OVER_PHASE
     return SevensPosition(hands, table, runs, passes, out, bust, None, phase, recorded)

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from sevens_rules.engine.cards import FULL_DECK, SUITS
-from sevens_rules.engine.game import constructed, updated_from
-from sevens_rules.engine.positions import MatchConstants
+from sevens_rules.engine.models import constructed, updated_from
+from sevens_rules.engine.positions import ScoredMatch
 from sevens_rules.engine.sevens_table import _row_of
 from sevens_rules.engine.sjuan_position import (
     ACES,
@@ -56,37 +56,26 @@ class DealResult(NamedTuple):
     points: tuple[int, ...]
 
 
-class SevensMatch(MatchConstants):
-    """What stays the same for a whole deal: the dealer, the finished deals and their totals, the options
-    and the seed. Never changed once made; shared by every position of the deal."""
+class SevensMatch(ScoredMatch[DealResult]):
+    """What stays the same for a whole deal: the dealer, the finished deals and each seat's points over
+    them, the options and the seed. Never changed once made; shared by every position of the deal."""
 
-    __slots__ = ("deals", "in_order", "posted_hands", "totals")
+    __slots__ = ("in_order", "posted_hands")
     options: SevensOptions
-    players = SEVENS_PLAYERS
 
-    def __init__(
-        self,
-        dealer: int,
-        deal_number: int,
-        deals: tuple[DealResult, ...],
-        totals: tuple[int, ...],
-        options: SevensOptions,
-        seed: str,
-        entropy: Sequence[str],
-        commitment: str,
-        posted_hands: Sequence[Sequence[str]] | None = None,
-    ) -> None:
-        super().__init__(dealer, deal_number, options, seed, entropy, commitment)
-        self.deals = deals
-        """The finished deals, oldest first."""
-        self.totals = totals
-        """Each seat's points over the finished deals."""
+    def __init__(self, *constants: Any, posted_hands: Sequence[Sequence[str]] | None = None) -> None:
+        """``constants`` as :class:`ScoredMatch` takes them."""
+        super().__init__(*constants)
         self.posted_hands = posted_hands
         """The wire hands of the state this deal's positions were read from (None: dealt by the engine).
         Every hand the engine deals is in canonical order, a posted one need not be, and a hand keeps its
         order through the deal (a play removes one card): the wire lists a seat's plays in its order."""
         self.in_order: list[bool | None] = [None] * SEVENS_PLAYERS
         """Whether each seat's posted hand is in canonical order, once asked (:func:`hand_in_order`)."""
+
+    def keep_in(self, recorded: SevensMatch) -> None:
+        recorded.posted_hands = self.posted_hands
+        recorded.in_order = self.in_order
 
 
 class SevensPosition:
@@ -158,16 +147,6 @@ def wire_deal(deal: DealResult) -> SevensDeal:
     )
 
 
-def point_totals(points: Sequence[Sequence[int]]) -> tuple[int, ...]:
-    """Each seat's total of ``points`` (each finished deal's points by seat; a malformed record, read
-    before the state is checked, adds to the seats it names up to the fourth)."""
-    totals = [0] * SEVENS_PLAYERS
-    for deal in points:
-        for seat, gained in enumerate(deal[:SEVENS_PLAYERS]):
-            totals[seat] += gained
-    return tuple(totals)
-
-
 def hand_in_order(match: SevensMatch, seat: int) -> bool:
     """Whether the wire hand of ``seat`` lists its cards in canonical order throughout the deal of
     ``match``: always for a deal the engine dealt, else as the posted hand does (asked once)."""
@@ -181,32 +160,22 @@ def hand_in_order(match: SevensMatch, seat: int) -> bool:
     return known
 
 
+def _points(deal: DealResult) -> tuple[int, ...]:
+    return deal.points
+
+
 def read_position(state: SevensState) -> SevensPosition:
     """The position of a wire state. Asked before the state is checked too (the checks test its sets of
     cards): each set of cards is the sum of its cards' bits, which is the set itself when the cards are
     distinct."""
     bit = _CARD_BIT.__getitem__
-    if state.deals:
-        deals = tuple(map(deal_result, state.deals))
-        totals = point_totals([deal.points for deal in deals])
-    else:  # the first deal (no record to read)
-        deals, totals = (), (0,) * SEVENS_PLAYERS
     runs = laid = 0
     for row in state.table:
         runs += sum(map(bit, row.run))
         if row.laid:
             laid += sum(map(bit, row.laid))
-    match = SevensMatch(
-        state.dealer,
-        state.deal_number,
-        deals,
-        totals,
-        state.options,
-        state.seed,
-        state.entropy,
-        state.commitment,
-        state.hands,
-    )
+    match = SevensMatch.posted(state, deal_result, _points)
+    match.posted_hands = state.hands
     return SevensPosition(
         tuple([sum(map(bit, hand)) for hand in state.hands]),
         runs | laid,

@@ -25,11 +25,7 @@ from typing import ClassVar, cast
 from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import (
-    drawn_card_for_seat,
-    same_model,
-    standings,
-)
+from sevens_rules.engine.game import drawn_card_for_seat, standings
 from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
 from sevens_rules.engine.positions import PositionWire, bits_of
 from sevens_rules.engine.sjuan_checks import KING, RANK_OF, SjuanChecks
@@ -51,7 +47,6 @@ from sevens_rules.engine.sjuan_position import (
     card_codes,
     card_names,
     card_set,
-    penalty_totals,
     read_position,
     write_move,
     write_state,
@@ -94,6 +89,7 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
     has_stock: ClassVar[bool] = False
     lowest_total_wins = True
     wire_moves = WIRE_MOVES
+    match_type = SjuanMatch
     next_deals = NEXT_DEALS
     move_code = staticmethod(move_code)
 
@@ -134,26 +130,14 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
 
     # ---- deal ------------------------------------------------------------------------------------
 
-    def deal_position(
-        self,
-        players: int,
-        options: SjuanOptions,
-        seeding: Seeding,
-        commitment: str,
-        dealer: int,
-        deal_number: int,
-        deck: Sequence[str] | None,
-        deals: tuple[DealResult, ...],
-        totals: tuple[int, ...],
-    ) -> SjuanPosition:
-        """A freshly dealt deal: from ``deck`` (top first), or from the seeded shuffle of the deal."""
-        cards = list(deck) if deck is not None else seeding.shuffled(FULL_DECK, self.id, deal_number)
+    def deal_position(self, match: SjuanMatch, seeding: Seeding, deck: Sequence[str] | None) -> SjuanPosition:
+        """The first position of the deal of ``match``: dealt from ``deck`` (top first), or from the seeded
+        shuffle of the deal (``seeding``: the match's)."""
+        players, dealer, options = match.players, match.dealer, match.options
+        cards = list(deck) if deck is not None else seeding.shuffled(FULL_DECK, self.id, match.deal_number)
         hand_size = self.hand_size(options) if self.has_stock else 0
         counts, chips = _hand_counts(players, dealer, hand_size)
         hands = tuple(map(card_set, deal_round_robin(cards, players, (dealer + 1) % players, counts)))
-        match = SjuanMatch(
-            players, dealer, deal_number, deals, totals, options, seeding.seed, seeding.entropy, commitment
-        )
         return SjuanPosition(
             hands,
             (),
@@ -229,18 +213,7 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
         if move == DRAW:
             return self._draw(position)
         match = position.match
-        players = match.players
-        return self.deal_position(
-            players,
-            match.options,
-            match.seeding,
-            match.commitment,
-            (match.dealer + 1) % players,
-            match.deal_number + 1,
-            None,
-            match.deals,
-            match.totals,
-        )
+        return self.deal_position(match.following((match.dealer + 1) % match.players), match.seeding, None)
 
     def _draw(self, position: SjuanPosition) -> SjuanPosition:
         """The seat to act draws the top card of the stock: they keep the turn when it is playable (asked
@@ -306,28 +279,8 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
     def deal(
         self, setup: DealSetup[SjuanOptions, SjuanFamilyState]
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        players, previous = setup.players, setup.previous
-        if previous is None:
-            deals: tuple[DealResult, ...] = ()
-            totals = (0,) * players
-            commitment = setup.seeding.commitment
-            before = None
-        else:
-            earlier = self.position(previous)
-            match = earlier.match
-            deals, totals, commitment = match.deals, match.totals, match.commitment
-            before = (previous, earlier)
-        position = self.deal_position(
-            players,
-            setup.options,
-            setup.seeding,
-            commitment,
-            setup.dealer,
-            setup.deal_number,
-            setup.deck,
-            deals,
-            totals,
-        )
+        match, before = self.deal_match(setup)
+        position = self.deal_position(match, setup.seeding, setup.deck)
         state = self.state_of(position, before)
         return state, deal_events(state)
 
@@ -335,30 +288,15 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
         wire = WIRE_MOVES[player]
         return [wire[code] for code in self.position_moves(self.position(state), player)]
 
-    def is_legal_in_deal(self, state: SjuanFamilyState, move: SjuanMove) -> bool:
-        """Whether ``move`` is among :meth:`deal_moves`, without making the wire list: its code is listed,
-        and it equals the listed move of that code (a move naming a deck, or a pass naming a card, does
-        not)."""
-        code = move_code(move)
-        player = move.player
-        return (
-            code is not None
-            and code in self.position_moves(self.position(state), player)
-            and same_model(WIRE_MOVES[player][code], move)
-        )
-
-    def resolve_in_deal(
-        self, state: SjuanFamilyState, move: SjuanMove
+    def write_step(
+        self, state: SjuanFamilyState, position: SjuanPosition, move: int, after: SjuanPosition
     ) -> tuple[SjuanFamilyState, list[SjuanEvent]]:
-        position = self.position(state)
-        code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
-        after = self.position_apply(position, code)
         if after.match is position.match:  # the deal goes on: only what the move changed is written
             written = write_move(after, state, position, self.has_stock)
             self.remember(written, after)
         else:
             written = self.state_of(after, (state, position))
-        return written, move_events(move.player, code, position, after, written)
+        return written, move_events(position.turn, move, position, after, written)  # type: ignore[arg-type]
 
     def playable(self, state: SjuanFamilyState) -> set[str]:
         """Every card that could be played on the table of ``state`` now (whoever holds it)."""
@@ -383,7 +321,7 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
         return SjuanScore(totals=self.seat_totals(state), pot=sum(state.chips), deals=state.deals)
 
     def seat_totals(self, state: SjuanFamilyState) -> list[int]:
-        return list(penalty_totals([deal.penalties for deal in state.deals], len(state.hands)))
+        return list(self.position(state).match.totals)
 
     def event_for_seat(self, event: SjuanEvent, seat: int) -> SjuanEvent:
         """A card drawn from the Domino fan tan stock is seen by its drawer only."""
@@ -406,19 +344,8 @@ def _end_deal(position: SjuanPosition, winner: int | None) -> SjuanPosition:
     cards_left = tuple(hand.bit_count() for hand in position.hands)
     chips = position.chips
     penalties = tuple(map(add, cards_left, chips)) if match.options.chips_count else cards_left
-    totals = tuple(map(add, match.totals, penalties))
     deal = DealResult(match.deal_number, match.dealer, winner, cards_left, chips, penalties)
-    recorded = SjuanMatch(
-        match.players,
-        match.dealer,
-        match.deal_number,
-        (*match.deals, deal),
-        totals,
-        match.options,
-        match.seed,
-        match.entropy,
-        match.commitment,
-    )
+    recorded = match.recorded(deal, penalties)
     return SjuanPosition(
         position.hands,
         position.table,
@@ -426,7 +353,7 @@ def _end_deal(position: SjuanPosition, winner: int | None) -> SjuanPosition:
         position.stock,
         chips,
         None,
-        MATCH_OVER_PHASE if max(totals) >= MATCH_TARGET else DEAL_OVER_PHASE,
+        MATCH_OVER_PHASE if max(recorded.totals) >= MATCH_TARGET else DEAL_OVER_PHASE,
         recorded,
     )
 

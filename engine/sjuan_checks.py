@@ -9,12 +9,7 @@ from typing import Any, ClassVar
 
 from sevens_rules.engine.cards import FULL_DECK, RANKS
 from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import (
-    bound_issues,
-    conservation_issues,
-    length_issues,
-    seat_issues,
-)
+from sevens_rules.engine.game import bound_issues, conservation_issues, length_issues, seat_issues
 from sevens_rules.engine.match import MATCH_OVER_PHASE, PLAY_PHASE, DealtMatch, RecordCheck
 from sevens_rules.engine.sjuan_position import ALL_CARDS, SjuanPosition, card_set
 from sevens_rules.schema.sjuan import SJUAN_MATCH_TARGET as MATCH_TARGET

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple, cast
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import constructed, updated_from
-from sevens_rules.engine.positions import MatchConstants, bits_of
+from sevens_rules.engine.models import constructed, updated_from
+from sevens_rules.engine.positions import ScoredMatch, bits_of
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sjuan import DominoFanTanState, SjuanDeal, SjuanFamilyState, SjuanOptions
 
@@ -55,31 +55,13 @@ class DealResult(NamedTuple):
     penalties: tuple[int, ...]
 
 
-class SjuanMatch(MatchConstants):
-    """What stays the same for a whole deal: the table size, the dealer, the finished deals, the options
-    and the seed. Never changed once made; shared by every position of the deal."""
+class SjuanMatch(ScoredMatch[DealResult]):
+    """What stays the same for a whole deal: the table size, the dealer, the finished deals and each
+    seat's penalty total over them, the options and the seed. Never changed once made; shared by every
+    position of the deal."""
 
-    __slots__ = ("deals", "players", "totals")
+    __slots__ = ()
     options: SjuanOptions
-
-    def __init__(
-        self,
-        players: int,
-        dealer: int,
-        deal_number: int,
-        deals: tuple[DealResult, ...],
-        totals: tuple[int, ...],
-        options: SjuanOptions,
-        seed: str,
-        entropy: Sequence[str],
-        commitment: str,
-    ) -> None:
-        super().__init__(dealer, deal_number, options, seed, entropy, commitment)
-        self.players = players
-        self.deals = deals
-        """The finished deals, oldest first."""
-        self.totals = totals
-        """Each seat's penalty total over the finished deals."""
 
 
 class SjuanPosition:
@@ -196,14 +178,8 @@ def wire_deal(deal: DealResult) -> SjuanDeal:
     )
 
 
-def penalty_totals(penalties: Sequence[Sequence[int]], players: int) -> tuple[int, ...]:
-    """Each seat's penalty total over finished deals (``penalties``: each deal's penalties by seat; a
-    malformed record, asked of before the state is checked, adds to as many seats as it names)."""
-    totals = [0] * players
-    for deal in penalties:
-        for seat, penalty in enumerate(deal):
-            totals[seat] += penalty
-    return tuple(totals)
+def _penalties(deal: DealResult) -> tuple[int, ...]:
+    return deal.penalties
 
 
 def read_position(state: SjuanFamilyState, stock: Sequence[str]) -> SjuanPosition:
@@ -211,24 +187,8 @@ def read_position(state: SjuanFamilyState, stock: Sequence[str]) -> SjuanPositio
     state is checked too (the checks test its sets of cards): each set of cards is the sum of its cards'
     bits, which is the set itself when the cards are distinct."""
     bit = _CARD_BIT.__getitem__
-    players = len(state.hands)
-    if state.deals:
-        deals = tuple(map(deal_result, state.deals))
-        totals = penalty_totals([deal.penalties for deal in deals], players)
-    else:  # the first deal (no record to read)
-        deals, totals = (), (0,) * players
     table = state.table
-    match = SjuanMatch(
-        players,
-        state.dealer,
-        state.deal_number,
-        deals,
-        totals,
-        state.options,
-        state.seed,
-        state.entropy,
-        state.commitment,
-    )
+    match = SjuanMatch.posted(state, deal_result, _penalties)
     return SjuanPosition(
         tuple([sum(map(bit, hand)) for hand in state.hands]),
         tuple(table),

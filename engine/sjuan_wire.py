@@ -5,8 +5,9 @@
 from __future__ import annotations
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import best_seats, event_of, updated
+from sevens_rules.engine.game import best_seats
 from sevens_rules.engine.match import MATCH_OVER_PHASE, PLAY_PHASE
+from sevens_rules.engine.models import event_of, updated
 from sevens_rules.engine.sjuan_position import (
     CARD_INDEX,
     DRAW,

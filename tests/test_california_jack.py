@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import updated
+from sevens_rules.engine.models import updated
 from sevens_rules.engine.seven_up import CaliforniaJack
 from sevens_rules.engine.tricks import card_points
 from sevens_rules.schema.common import Suit

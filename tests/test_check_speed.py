@@ -10,7 +10,8 @@ import random
 from collections import Counter
 
 from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK, RANKS, SUITS
-from sevens_rules.engine.game import conservation_issues, holds_deck_once, updated
+from sevens_rules.engine.game import conservation_issues, holds_deck_once
+from sevens_rules.engine.models import updated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sjuan import SjuanFamily
 from tests.playout import playout

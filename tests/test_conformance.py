@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, MoveError, NotYourTurnError
-from sevens_rules.engine.game import updated
+from sevens_rules.engine.models import updated
 from sevens_rules.engine.registry import GAMES
 from tests.playout import AnyGame, playout
 from tests.seeds import seeding

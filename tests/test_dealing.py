@@ -29,7 +29,7 @@ with warnings.catch_warnings():
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
 from sevens_rules.engine.dealing import DEAL, Seeding, shuffle_context, shuffled, uniform_below, words
-from sevens_rules.engine.game import updated
+from sevens_rules.engine.models import updated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.verification import verify_deal
 from sevens_rules.schema.common import Phase

@@ -32,8 +32,9 @@ from sevens_rules.engine.errors import (
     NotYourTurnError,
     RulesError,
 )
-from sevens_rules.engine.game import Game, listed, same_model, updated, updated_from
+from sevens_rules.engine.game import Game
 from sevens_rules.engine.match import DealtMatch
+from sevens_rules.engine.models import listed, same_model, updated, updated_from
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sedmice import Sedmice
 from sevens_rules.engine.seven_up import SevenUpFamily
@@ -235,12 +236,12 @@ def test_sjuan_legality_check_is_membership_in_the_listed_moves(game_id: str) ->
     for state in sjuan_playout_states(game_id)[::5]:
         players = len(state.hands)
         for move in candidates.setdefault(players, candidate_moves(players)):
-            # the slow way: list the moves and look for this one
-            expected = DealtMatch.is_legal_in_deal(game, state, move)
+            # the slow way: list the moves of the seat to act (only it may move) and look for this one
+            expected = move.player in game.to_act(state) and DealtMatch.is_legal_in_deal(game, state, move)
             assert game.is_legal_in_deal(state, move) == expected, (state, move)
             legal += expected
             illegal += not expected
-    assert legal > 100 and illegal > 1000
+    assert legal > 50 and illegal > 1000
 
 
 @pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
@@ -379,7 +380,8 @@ def test_seven_up_legality_check_is_membership_in_the_move_list(game_id: str) ->
                 continue  # every discard state, every fifth of the rest
             candidates = [*probes, *(m for seat in range(players) for m in game.deal_moves(state, seat))]
             for probe in candidates:
-                legal = probe in game.deal_moves(state, probe.player)
+                # the slow way: list the moves of the seat to act (only it may move) and look for this one
+                legal = probe.player in game.to_act(state) and probe in game.deal_moves(state, probe.player)
                 assert game.is_legal_in_deal(state, probe) == legal, (state, probe)
                 seen.add((probe.type.value, legal))
         seed += 1
@@ -1599,7 +1601,7 @@ def _position_with_table(table: Sequence[str]) -> Any:
     from sevens_rules.engine.match import PLAY_PHASE
     from sevens_rules.engine.sjuan_position import SjuanMatch, SjuanPosition, card_set
 
-    match = SjuanMatch(4, 0, 1, (), (0,) * 4, SjuanOptions(), seeding(0).seed, (), "")
+    match = SjuanMatch(4, (), (0,) * 4, 0, 1, SjuanOptions(), seeding(0).seed, (), "")
     return SjuanPosition((0,) * 4, tuple(table), card_set(table), (), (0,) * 4, 0, PLAY_PHASE, match)
 
 
@@ -1694,10 +1696,12 @@ def test_sjuan_deal_ended_events_are_the_validated_events(game_id: str) -> None:
 
 
 def test_sjuan_totals_are_the_penalties_added_seat_by_seat() -> None:
-    from sevens_rules.engine.sjuan_position import penalty_totals
+    game = GAMES["fan-tan"]
+    final = next(state for state, move in playout(game, 5, 2) if move is None)
 
     def _totals(deals: list[Any], players: int) -> list[int]:
-        return list(penalty_totals([deal.penalties for deal in deals], players))
+        assert len(final.hands) == players
+        return list(game.read(updated(final, deals=deals)).match.totals)  # type: ignore[attr-defined]
 
     def totals_seat_by_seat(deals: list[Any], players: int) -> list[int]:
         totals = [0] * players
@@ -1706,16 +1710,14 @@ def test_sjuan_totals_are_the_penalties_added_seat_by_seat() -> None:
                 totals[seat] += penalty
         return totals
 
-    game = GAMES["fan-tan"]
-    final = next(state for state, move in playout(game, 5, 2) if move is None)
     assert len(final.deals) > 3
     for count in range(len(final.deals) + 1):
         assert _totals(final.deals[:count], 5) == totals_seat_by_seat(final.deals[:count], 5)
     # a record naming fewer seats (a state not yet checked) adds as many seats as it names
     short = updated(final.deals[0], penalties=[3, 4])
     assert _totals([*final.deals, short], 5) == totals_seat_by_seat([*final.deals, short], 5)
-    with pytest.raises(IndexError):  # and one naming more is refused as before
-        _totals([updated(final.deals[0], penalties=[1] * 6)], 5)
+    # and one naming more adds to the seats at the table
+    assert _totals([updated(final.deals[0], penalties=[1] * 6)], 5) == [1] * 5
 
 
 # ---- Sevens, Sedmice, My Ship Sails, third pass -----------------------------------------------------
@@ -1930,7 +1932,7 @@ def test_sjuan_dealt_states_are_those_model_construct_and_validation_make(game_i
 
 # ---- Shared helpers, fourth pass ------------------------------------------------------------------------
 
-from sevens_rules.engine.game import constructed  # noqa: E402 -- this section's own imports, kept with it
+from sevens_rules.engine.models import constructed  # noqa: E402 -- this section's own imports, kept with it
 from sevens_rules.schema.common import SeatOutcome  # noqa: E402
 
 

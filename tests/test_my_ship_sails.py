@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from sevens_rules.engine.cards import FULL_DECK, sort_cards
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError, RulesError
-from sevens_rules.engine.game import updated
+from sevens_rules.engine.models import updated
 from sevens_rules.engine.my_ship_sails import MyShipSails, one_suit
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.my_ship_sails import (

@@ -46,7 +46,7 @@ from sevens_rules.api.sealing import (
     seat_key,
 )
 from sevens_rules.engine.dealing import Seeding
-from sevens_rules.engine.game import updated
+from sevens_rules.engine.models import updated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.common import model_json
 from sevens_rules.schema.my_ship_sails import MyShipSailsEvent

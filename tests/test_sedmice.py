@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from sevens_rules.engine.cards import PIQUET_DECK
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
-from sevens_rules.engine.game import updated
+from sevens_rules.engine.models import updated
 from sevens_rules.engine.sedmice import Sedmice
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sedmice import (

@@ -14,7 +14,7 @@ import pytest
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
-from sevens_rules.engine.game import updated
+from sevens_rules.engine.models import updated
 from sevens_rules.engine.seven_up import FourHandedSevenUp, SevenUp, cut_for_dealer
 from sevens_rules.engine.tricks import card_points, legal_follows, trick_winner
 from sevens_rules.schema.common import Suit

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from sevens_rules.engine.cards import FULL_DECK, sort_cards
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
-from sevens_rules.engine.game import updated
+from sevens_rules.engine.models import updated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.sevens import Sevens
 from sevens_rules.schema.common import Phase, Suit

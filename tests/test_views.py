@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sevens_rules.engine.cards import FULL_DECK, PIQUET_DECK
-from sevens_rules.engine.game import updated
+from sevens_rules.engine.models import updated
 from sevens_rules.engine.registry import GAMES
 from tests.playout import playout
 from tests.seeds import seeding

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.match import DEAL_OVER, MATCH_OVER
+from sevens_rules.engine.models import field_values
 from sevens_rules.engine.simulate import PositionRules, position_rules
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
@@ -43,7 +44,7 @@ def move_key(move: Any) -> Hashable:
     try:
         hash(move)
     except TypeError:
-        return tuple(tuple(v) if isinstance(v, list) else v for v in move.__dict__.values())
+        return tuple(tuple(v) if isinstance(v, list) else v for v in field_values(move).values())
     hashable: Hashable = move
     return hashable
 

@@ -36,7 +36,7 @@ from typing import Any
 
 from sevens_rules.engine.bots.position import AnyGame
 from sevens_rules.engine.dealing import commitment
-from sevens_rules.engine.game import updated
+from sevens_rules.engine.models import updated
 from sevens_rules.schema.my_ship_sails import MyShipSailsChoiceType
 
 
