@@ -65,22 +65,60 @@ from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.errors import IssueAt
+from sevens_rules.engine.game import NewMatch
+from sevens_rules.engine.match import DealSetup
 from sevens_rules.engine.seven_up_checks import SevenUpFamily
-from sevens_rules.engine.seven_up_events import DREW, DREW_UNSEEN, STOCK_TOP_TURNED
-from sevens_rules.engine.seven_up_points import HAND_SIZE, HIGH_KEY, JACK_KEY, LOW_KEY, Outcome, Phase, Reason
+from sevens_rules.engine.seven_up_points import (
+    HAND_SIZE,
+    HIGH_KEY,
+    JACK_KEY,
+    LOW_KEY,
+    OptionsT,
+    Outcome,
+    Phase,
+    Reason,
+    StateT,
+    ViewT,
+)
 from sevens_rules.engine.seven_up_position import (
     ACE,
+    CARD_INDEX,
+    DISCARD,
+    DISCARDING,
+    GIVE_OR_RUN,
     JACK,
+    MATCH_WON,
     PLAYING,
+    STAND_OR_BEG,
     SUIT_INDEX,
     SUIT_SIZE,
+    SUITS,
+    THROWN_IN,
     TWO,
     SevenUpMatch,
     SevenUpPosition,
     Trick,
+    card_names,
+    read_position,
+    write_state,
 )
-from sevens_rules.engine.seven_up_rules import Log, Scored, cut_for_dealer
-from sevens_rules.engine.sjuan_position import CARD_INDEX
+from sevens_rules.engine.seven_up_rules import (
+    GIVE_OR_RUN_CODES,
+    STAND_OR_BEG_CODES,
+    Log,
+    Scored,
+    cut_for_dealer,
+)
+from sevens_rules.engine.seven_up_wire import (
+    DISCARDS,
+    DREW,
+    DREW_UNSEEN,
+    PLAYS,
+    STOCK_TOP_TURNED,
+    WIRE_MOVES,
+    move_code,
+    write_move,
+)
 from sevens_rules.schema.common import GameModels
 from sevens_rules.schema.seven_up import (
     CaliforniaJackOptions,
@@ -88,6 +126,7 @@ from sevens_rules.schema.seven_up import (
     CaliforniaJackView,
     FourHandedSevenUpState,
     FourHandedSevenUpView,
+    SevenUpCutRound,
     SevenUpDeal,
     SevenUpEvent,
     SevenUpMove,
@@ -98,14 +137,180 @@ from sevens_rules.schema.seven_up import (
     SevenUpView,
 )
 
-__all__ = ["CaliforniaJack", "FourHandedSevenUp", "SevenUp", "SevenUpFamily", "cut_for_dealer"]
+__all__ = ["CaliforniaJack", "FourHandedSevenUp", "SevenUp", "SevenUpFamily", "SevenUpWire", "cut_for_dealer"]
 
 _HONOUR_RANKS: tuple[tuple[str, int], ...] = ((HIGH_KEY, ACE), (LOW_KEY, TWO), (JACK_KEY, JACK))
 """California Jack's High, Low and Jack (by their reasons' values) with the rank of the final trump suit
 behind each."""
 
 
-class SevenUp(SevenUpFamily[SevenUpOptions, SevenUpState, SevenUpView]):
+_UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
+SUIT_NAMES = {
+    letter: frozenset(FULL_DECK[suit * SUIT_SIZE : (suit + 1) * SUIT_SIZE])
+    for suit, letter in enumerate("CDHS")
+}
+"""``SUIT_NAMES[suit letter]``: the names of that suit's cards."""
+
+
+class SevenUpWire(SevenUpFamily[OptionsT, StateT, ViewT]):
+    """The Seven-Up family on the wire: each operation reads the state's position (once per state, see
+    :class:`~sevens_rules.engine.positions.PositionWire`) and asks the rules."""
+
+    # ---- the wire side: a state's position, and the state of a position --------------------------
+
+    def read(self, state: StateT) -> SevenUpPosition:
+        return read_position(state, self._seat_sides, self._side_counts[len(state.hands)])
+
+    def state_of(self, position: SevenUpPosition) -> StateT:
+        """The wire state of ``position``, kept with its position as the last state."""
+        state: StateT = write_state(position, self.models.state, self.id)
+        self.remember(state, position)
+        return state
+
+    def _dealt(self, match: SevenUpMatch, deck: Sequence[str]) -> tuple[StateT, list[SevenUpEvent]]:
+        log: list[SevenUpEvent] = []
+        position = self.deal_position(match, deck, log)
+        return self.state_of(position), log
+
+    def start(self, request: NewMatch[OptionsT]) -> tuple[StateT, list[SevenUpEvent]]:
+        players, options, seeding, dealer = request.players, request.options, request.seeding, request.dealer
+        cut: list[SevenUpCutRound] = []
+        if dealer is None:
+            cut, dealer = cut_for_dealer(seeding, self.id, players)
+        zeros = (0,) * self._side_counts[players]
+        match = SevenUpMatch(
+            players, dealer, 1, [], (), zeros, cut, options, seeding.seed, seeding.entropy, seeding.commitment
+        )
+        deck = request.deck if request.deck is not None else seeding.shuffled(FULL_DECK, self.id, 1)
+        return self._dealt(match, deck)
+
+    def deal(self, setup: DealSetup[OptionsT, StateT]) -> tuple[StateT, list[SevenUpEvent]]:
+        previous = setup.previous
+        assert previous is not None  # (start deals the first deal)
+        before = self.position(previous).match
+        seeding = setup.seeding
+        match = SevenUpMatch(
+            setup.players,
+            setup.dealer,
+            setup.deal_number,
+            setup.deals,
+            (),
+            before.totals,
+            before.cut,
+            setup.options,
+            seeding.seed,
+            seeding.entropy,
+            before.commitment,
+        )
+        deck = (
+            setup.deck if setup.deck is not None else seeding.shuffled(FULL_DECK, self.id, setup.deal_number)
+        )
+        return self._dealt(match, deck)
+
+    def deal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
+        """The moves of :meth:`position_moves_to_act` as wire moves; plays in the order the state lists
+        the seat's hand (canonical in every state the engine writes; a posted state may list it otherwise,
+        and its plays follow it)."""
+        position = self.position(state)
+        phase = position.phase
+        if phase is PLAYING:
+            allowed = self.playable(position, player)
+            held = state.hands[player]
+            pick = PLAYS[player].__getitem__
+            if allowed == position.hands[player]:  # every card (a lead, or no card of the led suit)
+                return list(map(pick, held))
+            if not allowed & ~SUITS[position.trick[0] // SUIT_SIZE]:  # the led suit only (picked in C)
+                return list(map(pick, filter(SUIT_NAMES[state.trick[0][1]].__contains__, held)))
+            index = CARD_INDEX
+            return [pick(card) for card in held if allowed >> index[card] & 1]
+        if phase is DISCARDING:
+            hand = position.hands[player]
+            discards = DISCARDS[player]
+            return [discards[card] for card in card_names(hand)] if hand.bit_count() > HAND_SIZE else []
+        if phase is STAND_OR_BEG or phase is GIVE_OR_RUN:
+            moves = WIRE_MOVES[player]
+            codes = STAND_OR_BEG_CODES if phase is STAND_OR_BEG else GIVE_OR_RUN_CODES
+            return [moves[code] for code in codes]
+        return []
+
+    def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
+        """The position's step with its events logged (the rules log them as they go), then the state
+        written once (:func:`write_move`)."""
+        position = self.position(state)
+        code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
+        log: list[SevenUpEvent] = []
+        after = self._play(position, code, log) if code < DISCARD else self.step(position, code, log)
+        written = write_move(state, position, code, after)
+        self.remember(written, after)
+        return written, log
+
+    def write_step(
+        self, state: StateT, position: SevenUpPosition, move: int, after: SevenUpPosition
+    ) -> tuple[StateT, list[SevenUpEvent]]:
+        """The wire state and events of a step already made on positions (:meth:`resolve_in_deal` makes
+        the step and its events at once; this makes the events by stepping again with a log)."""
+        log: list[SevenUpEvent] = []
+        self.step(position, move, log)
+        written = write_move(state, position, move, after)
+        self.remember(written, after)
+        return written, log
+
+    def next_dealer(self, state: StateT) -> int:
+        """Who deals next: the same dealer after a throw-in, else the seat left of the dealer."""
+        if state.deals and state.deals[-1].outcome is THROWN_IN:
+            return state.dealer
+        return (state.dealer + 1) % len(state.hands)
+
+    # ---- view ------------------------------------------------------------------------------------
+
+    def trump_settled(self, state: StateT) -> bool:
+        """Whether the deal the state holds has settled its trump: the eldest stood, the dealer gave, or
+        a run turned a new suit. Never after a throw-in, nor when the first turned Jack won the match
+        before anyone stood or begged (California Jack: always)."""
+        if state.phase in (DISCARDING, PLAYING):
+            return True
+        if state.phase in _UNSETTLED:
+            return False
+        if not state.deals:
+            return True
+        last = state.deals[-1]
+        if last.outcome is THROWN_IN:
+            return False
+        if last.outcome is MATCH_WON and not state.set_aside:
+            return any(p.reason is Reason.gift for p in last.points)
+        return True
+
+    def hand_hidden(self, state: StateT, player: int) -> bool:
+        """Whether ``player`` may not look at their own hand now (Four-handed, seats dealer+2 and
+        dealer+3 while the trump of the deal is not settled, see :meth:`trump_settled`)."""
+        return False
+
+    def stock_top(self, state: StateT) -> str | None:
+        """The stock card a seat sees face up (none: Seven-Up's stock is face down)."""
+        return None
+
+    def seat_view(self, state: StateT, player: int) -> dict[str, object]:
+        hidden = self.hand_hidden(state, player)
+        return dict(
+            to_act=self.to_act(state),
+            hand=[] if hidden else state.hands[player],
+            hand_hidden=hidden,
+            stock_size=len(state.stock),
+            stock_top=self.stock_top(state),
+            turned=state.turned,
+            trump=state.trump,
+            set_aside=state.set_aside,
+            discarded=state.discarded[player],
+            discard_counts=[len(d) for d in state.discarded],
+            leader=state.leader,
+            trick=state.trick,
+            tricks=state.tricks,
+            points=state.points,
+            totals=self.totals(state),
+        )
+
+
+class SevenUp(SevenUpWire[SevenUpOptions, SevenUpState, SevenUpView]):
     """Seven-Up (All Fours): 2 or 3 players, each for themself, first to 7."""
 
     id = "seven-up"
@@ -115,7 +320,7 @@ class SevenUp(SevenUpFamily[SevenUpOptions, SevenUpState, SevenUpView]):
     models = GameModels(SevenUpOptions, SevenUpState, SevenUpMove, SevenUpEvent, SevenUpView, SevenUpScore)
 
 
-class FourHandedSevenUp(SevenUpFamily[SevenUpOptions, FourHandedSevenUpState, FourHandedSevenUpView]):
+class FourHandedSevenUp(SevenUpWire[SevenUpOptions, FourHandedSevenUpState, FourHandedSevenUpView]):
     """Four-handed Seven-Up: partners opposite (0+2, 1+3); seats dealer+2 and dealer+3 may not look at
     their hands until trump is settled."""
 
@@ -143,7 +348,7 @@ class FourHandedSevenUp(SevenUpFamily[SevenUpOptions, FourHandedSevenUpState, Fo
         return player in ((state.dealer + 2) % n, (state.dealer + 3) % n)
 
 
-class CaliforniaJack(SevenUpFamily[CaliforniaJackOptions, CaliforniaJackState, CaliforniaJackView]):
+class CaliforniaJack(SevenUpWire[CaliforniaJackOptions, CaliforniaJackState, CaliforniaJackView]):
     """California Jack: 2 players, rolling trump from the face-up stock, High/Low/Jack of the final
     trump suit, first to 10."""
 

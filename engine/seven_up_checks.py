@@ -27,8 +27,7 @@ from sevens_rules.engine.seven_up_points import (
     StateT,
     ViewT,
 )
-from sevens_rules.engine.seven_up_rules import cut_for_dealer
-from sevens_rules.engine.seven_up_wire import SevenUpWire
+from sevens_rules.engine.seven_up_rules import SevenUpRules, cut_for_dealer
 from sevens_rules.engine.tricks import (
     trick_winner,
 )
@@ -38,7 +37,7 @@ from sevens_rules.schema.seven_up import (
 )
 
 
-class SevenUpFamily(SevenUpWire[OptionsT, StateT, ViewT]):
+class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
     """The Seven-Up family: its rules and the consistency checks of a posted state."""
 
     # ---- consistency --------------------------------------------------------------------------

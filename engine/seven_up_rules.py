@@ -1,12 +1,13 @@
 """The rules of the Seven-Up family, written once on positions
 (:mod:`~sevens_rules.engine.seven_up_position`): dealing, standing and begging, giving and running,
 discarding, trick play, the points of a hand counted until the winning point, deal end, next deal and
-match end, with the hooks its variants override (RULINGS §3); and the wire side of a step, which reads a
-posted state into a position once and writes the state back once (:mod:`~sevens_rules.engine.seven_up_wire`).
+match end, with the hooks its variants override (RULINGS §3); and the points of a wire state's tricks, which
+the consistency checks compare with the recorded ones.
 
-The games themselves (and the decisions taken where the rulings are silent) are in
-:mod:`sevens_rules.engine.seven_up`; the sides, the wire scores and totals in
-:mod:`sevens_rules.engine.seven_up_points`; the consistency checks of a posted state in
+The games themselves (the wire side of a step, which reads a posted state into a position once and writes
+the state back once with :mod:`~sevens_rules.engine.seven_up_wire`, the variants, and the decisions taken
+where the rulings are silent) are in :mod:`sevens_rules.engine.seven_up`; the sides, the wire scores
+and totals in :mod:`sevens_rules.engine.seven_up_points`; the consistency checks of a posted state in
 :mod:`sevens_rules.engine.seven_up_checks`.
 """
 
@@ -20,27 +21,6 @@ from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
 from sevens_rules.engine.game import standings
 from sevens_rules.engine.positions import PositionWire, bits_of
-from sevens_rules.engine.seven_up_events import (
-    BEGGED,
-    DEAL_STARTED,
-    DISCARDED_ONE,
-    GAVE,
-    NEXT_DEALS,
-    RAN,
-    SET_ASIDE,
-    STOOD,
-    THROWN_IN_EVENTS,
-    TURNED,
-    WIRE_MOVES,
-    deal_ended_event,
-    match_ended_event,
-    move_code,
-    point_event,
-    trick_won_event,
-)
-from sevens_rules.engine.seven_up_events import (
-    PLAYED as PLAYED_EVENTS,
-)
 from sevens_rules.engine.seven_up_points import (
     GIFT_KEY,
     HIGH_KEY,
@@ -79,14 +59,37 @@ from sevens_rules.engine.seven_up_position import (
     SUIT_SIZE,
     SUITS,
     THROWN_IN,
+    WIRE_POINTS,
     DealResult,
     Point,
     SevenUpMatch,
     SevenUpPosition,
     Trick,
     card_set,
+    read_trick,
     turn_of,
     wire_deal,
+)
+from sevens_rules.engine.seven_up_wire import (
+    BEGGED,
+    DEAL_STARTED,
+    DISCARDED_ONE,
+    GAVE,
+    NEXT_DEALS,
+    RAN,
+    SET_ASIDE,
+    STOOD,
+    THROWN_IN_EVENTS,
+    TURNED,
+    WIRE_MOVES,
+    deal_ended_event,
+    match_ended_event,
+    move_code,
+    point_event,
+    trick_won_event,
+)
+from sevens_rules.engine.seven_up_wire import (
+    PLAYED as PLAYED_EVENTS,
 )
 from sevens_rules.engine.tricks import strength, unique_best
 from sevens_rules.schema.common import MAX_SEATS, Outcome
@@ -587,3 +590,22 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
             sides = self._seat_sides
             winners = [seat for seat in range(position.match.players) if sides[seat] == side]
         return standings(self.position_totals(position), winners, over, False)
+
+    def hand_points(self, state: StateT) -> list[tuple[Any, str | None]]:
+        """The end-of-hand points of a wire state's tricks (:meth:`hand_points_of`), as wire points."""
+        trump = state.trump
+        tricks = tuple(map(read_trick, state.tricks))
+        scored = self.hand_points_of(
+            tricks, NO_TRUMP if trump is None else SUIT_INDEX[trump], len(state.hands), state.options
+        )
+        return [(WIRE_POINTS[point], card) for point, card in scored]
+
+    def honour_points(self, state: StateT) -> list[tuple[Any, str | None]]:
+        """High, Low and Jack of a wire state's tricks (:meth:`honours`), as wire points."""
+        trump = state.trump
+        scored = self.honours(
+            tuple(map(read_trick, state.tricks)),
+            NO_TRUMP if trump is None else SUIT_INDEX[trump],
+            len(state.hands),
+        )
+        return [(WIRE_POINTS[point], card) for point, card in scored]

@@ -1,236 +1,191 @@
-"""The wire side of the Seven-Up family: a posted state read into its position once
-(:mod:`~sevens_rules.engine.seven_up_position`), the rules (:mod:`~sevens_rules.engine.seven_up_rules`)
-run on it, and the state written back once, with the move's events; and what the wire API answers from
-a state without moving (dealing, move lists, legality, views).
-"""
+"""The Seven-Up family's wire moves and events by move code, and the write of one move: the wire move of
+each move code and the code of a wire move, the events the rules log
+(:mod:`~sevens_rules.engine.seven_up_rules`) when the wire API asks for them, and the wire state a step
+made on positions writes back (:func:`write_move`).
+
+Every move and every event that can be shared is made and validated once. The others are made without
+validation from values the engine computed (tests/test_engine_speed.py compares such models with the
+validated ones)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import NewMatch
-from sevens_rules.engine.match import DealSetup
-from sevens_rules.engine.models import updated_from
-from sevens_rules.engine.seven_up_events import DISCARDS, PLAYS, WIRE_MOVES, move_code
-from sevens_rules.engine.seven_up_points import OptionsT, Reason, StateT, ViewT
+from sevens_rules.engine.models import unvalidated, updated_from
 from sevens_rules.engine.seven_up_position import (
-    CARD_INDEX,
+    BEG,
     DISCARD,
-    DISCARDING,
-    GIVE_OR_RUN,
-    HAND_SIZE,
-    MATCH_WON,
-    NO_TRUMP,
+    GIVE,
+    NEXT_DEAL,
     PLAYING,
-    STAND_OR_BEG,
-    SUIT_INDEX,
-    SUIT_SIZE,
-    SUITS,
-    THROWN_IN,
+    RUN,
+    STAND,
     WIRE_POINTS,
-    SevenUpMatch,
     SevenUpPosition,
     card_names,
-    read_position,
-    read_trick,
     suit_member,
     wire_deal,
     wire_trick,
-    write_state,
 )
-from sevens_rules.engine.seven_up_rules import (
-    GIVE_OR_RUN_CODES,
-    STAND_OR_BEG_CODES,
-    SevenUpRules,
-    cut_for_dealer,
+from sevens_rules.engine.sjuan_position import CARD_INDEX
+from sevens_rules.schema.common import MAX_SEATS, Suit
+from sevens_rules.schema.seven_up import (
+    SevenUpDeal,
+    SevenUpEvent,
+    SevenUpEventType,
+    SevenUpMove,
+    SevenUpMoveType,
+    SevenUpPointReason,
 )
-from sevens_rules.schema.seven_up import SevenUpCutRound, SevenUpEvent, SevenUpMove
 
-_UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
-SUIT_NAMES = {
-    letter: frozenset(FULL_DECK[suit * SUIT_SIZE : (suit + 1) * SUIT_SIZE])
-    for suit, letter in enumerate("CDHS")
+PLAY_TYPE = SevenUpMoveType.play
+DISCARD_TYPE = SevenUpMoveType.discard
+NEXT_DEAL_TYPE = SevenUpMoveType.next_deal
+_DECISION_TYPES = (SevenUpMoveType.stand, SevenUpMoveType.beg, SevenUpMoveType.give, SevenUpMoveType.run)
+_DECISION_CODES = {kind: code for kind, code in zip(_DECISION_TYPES, (STAND, BEG, GIVE, RUN), strict=True)}
+
+_SEATS = range(MAX_SEATS)
+PLAYS: tuple[Mapping[str, SevenUpMove], ...] = tuple(
+    {c: SevenUpMove(type=PLAY_TYPE, player=seat, card=c) for c in FULL_DECK} for seat in _SEATS
+)
+"""``PLAYS[seat][card]``: the ``play`` move of ``card`` by ``seat``."""
+DISCARDS: tuple[Mapping[str, SevenUpMove], ...] = tuple(
+    {c: SevenUpMove(type=DISCARD_TYPE, player=seat, cards=[c]) for c in FULL_DECK} for seat in _SEATS
+)
+"""``DISCARDS[seat][card]``: the ``discard`` move of ``card`` alone by ``seat`` (its one-card list is
+shared like the move: nothing changes it)."""
+NEXT_DEALS = tuple(SevenUpMove(type=NEXT_DEAL_TYPE, player=seat, deck=None) for seat in _SEATS)
+"""``NEXT_DEALS[seat]``: the seat's ``next_deal`` move as the move list shows it (``deck`` set, as None)."""
+WIRE_MOVES = tuple(
+    (
+        *(PLAYS[seat][c] for c in FULL_DECK),
+        *(DISCARDS[seat][c] for c in FULL_DECK),
+        *(SevenUpMove(type=kind, player=seat) for kind in _DECISION_TYPES),
+        NEXT_DEALS[seat],
+    )
+    for seat in _SEATS
+)
+"""``WIRE_MOVES[seat][code]``: the wire move of a move code (see
+:mod:`~sevens_rules.engine.seven_up_position`)."""
+
+
+def move_code(move: SevenUpMove) -> int | None:
+    """The code of a wire move (None: a play or a discard naming no card, or a card not of the deck,
+    which is never legal: a move made in process is not validated as a posted one is). A discard's code
+    is that of its first card; the listed move it must equal names that card alone."""
+    kind = move.type
+    if kind is PLAY_TYPE:
+        return CARD_INDEX.get(move.card)  # type: ignore[arg-type]  # (None is no key)
+    if kind is DISCARD_TYPE:
+        cards = move.cards
+        index = CARD_INDEX.get(cards[0]) if cards else None
+        return None if index is None else DISCARD + index
+    if kind is NEXT_DEAL_TYPE:
+        return NEXT_DEAL
+    return _DECISION_CODES.get(kind)
+
+
+# ---- events ---------------------------------------------------------------------------------------
+
+_SEAT_EVENTS = {
+    kind: tuple(SevenUpEvent(type=kind, player=seat) for seat in _SEATS)
+    for kind in (
+        SevenUpEventType.deal_started,
+        SevenUpEventType.stood,
+        SevenUpEventType.begged,
+        SevenUpEventType.gave,
+        SevenUpEventType.ran,
+        SevenUpEventType.thrown_in,
+    )
 }
-"""``SUIT_NAMES[suit letter]``: the names of that suit's cards."""
+DEAL_STARTED = _SEAT_EVENTS[SevenUpEventType.deal_started]
+STOOD = _SEAT_EVENTS[SevenUpEventType.stood]
+BEGGED = _SEAT_EVENTS[SevenUpEventType.begged]
+GAVE = _SEAT_EVENTS[SevenUpEventType.gave]
+RAN = _SEAT_EVENTS[SevenUpEventType.ran]
+THROWN_IN_EVENTS = _SEAT_EVENTS[SevenUpEventType.thrown_in]
+"""``X[seat]``: the event naming only ``seat`` (the dealer: dealt, ran, threw in; the eldest: stood...)."""
+TURNED = tuple(
+    {
+        c: SevenUpEvent(type=SevenUpEventType.trump_turned, player=seat, card=c, suit=Suit(c[1]))
+        for c in FULL_DECK
+    }
+    for seat in _SEATS
+)
+"""``TURNED[dealer][card]``: ``dealer`` turned ``card``, whose suit is trump."""
+SET_ASIDE = tuple(
+    {c: SevenUpEvent(type=SevenUpEventType.set_aside, player=seat, card=c) for c in FULL_DECK}
+    for seat in _SEATS
+)
+"""``SET_ASIDE[dealer][card]``: ``dealer`` set the refused ``card`` aside."""
+DISCARDED_ONE = tuple(SevenUpEvent(type=SevenUpEventType.discarded, player=seat, count=1) for seat in _SEATS)
+"""``DISCARDED_ONE[seat]``: ``seat`` discarded one card (every ``discard`` move names one)."""
+PLAYED = tuple(
+    tuple(SevenUpEvent(type=SevenUpEventType.played, player=seat, card=c) for c in FULL_DECK)
+    for seat in _SEATS
+)
+"""``PLAYED[seat][card code]``: ``seat`` played the card."""
+DREW = tuple(
+    tuple(SevenUpEvent(type=SevenUpEventType.drew, player=seat, card=c) for c in FULL_DECK) for seat in _SEATS
+)
+"""``DREW[seat][card code]``: ``seat`` drew the face-up card."""
+DREW_UNSEEN = tuple(SevenUpEvent(type=SevenUpEventType.drew, player=seat) for seat in _SEATS)
+"""``DREW_UNSEEN[seat]``: ``seat`` drew the next card, face down."""
+STOCK_TOP_TURNED = {
+    c: SevenUpEvent(type=SevenUpEventType.trump_turned, card=c, suit=Suit(c[1])) for c in FULL_DECK
+}
+"""``STOCK_TOP_TURNED[card]``: ``card`` is the stock's new face-up top card and sets trump."""
+
+_DEFAULT_EVENT = SevenUpEvent(type=SevenUpEventType.point)
+_EVENT_DEFAULTS: Mapping[str, Any] = {
+    name: getattr(_DEFAULT_EVENT, name) for name in SevenUpEvent.model_fields
+}
+"""Every field of an event at its default (``type`` included, to be replaced), in field order."""
+_TRICK_WON_FIELDS = frozenset({"type", "player", "cards"})
+_POINT_FIELDS = frozenset({"type", "player", "side", "card", "reason", "totals"})
+_DEAL_ENDED_FIELDS = frozenset({"type", "player", "deal"})
+_MATCH_ENDED_FIELDS = frozenset({"type", "side", "winners"})
+_TRICK_WON = SevenUpEventType.trick_won
+_POINT = SevenUpEventType.point
+_DEAL_ENDED = SevenUpEventType.deal_ended
+_MATCH_ENDED = SevenUpEventType.match_ended
 
 
-class SevenUpWire(SevenUpRules[OptionsT, StateT, ViewT]):
-    """The Seven-Up family on the wire: each operation reads the state's position (once per state, see
-    :class:`~sevens_rules.engine.positions.PositionWire`) and asks the rules."""
+def trick_won_event(winner: int, cards: tuple[int, ...]) -> SevenUpEvent:
+    """``winner`` took the trick of ``cards`` (codes, from the leader)."""
+    values = {**_EVENT_DEFAULTS, "type": _TRICK_WON, "player": winner, "cards": [FULL_DECK[c] for c in cards]}
+    return unvalidated(SevenUpEvent, values, set(_TRICK_WON_FIELDS))
 
-    # ---- the wire side: a state's position, and the state of a position --------------------------
 
-    def read(self, state: StateT) -> SevenUpPosition:
-        return read_position(state, self._seat_sides, self._side_counts[len(state.hands)])
+def point_event(
+    seat: int | None, side: int, card: str | None, reason: SevenUpPointReason, totals: list[int]
+) -> SevenUpEvent:
+    """A point for ``reason`` to ``seat`` and ``side`` (``card`` behind it, if any), with the match
+    ``totals`` after it (the event's own list)."""
+    values = {
+        **_EVENT_DEFAULTS,
+        "type": _POINT,
+        "player": seat,
+        "side": side,
+        "card": card,
+        "reason": reason,
+        "totals": totals,
+    }
+    return unvalidated(SevenUpEvent, values, set(_POINT_FIELDS))
 
-    def state_of(self, position: SevenUpPosition) -> StateT:
-        """The wire state of ``position``, kept with its position as the last state."""
-        state: StateT = write_state(position, self.models.state, self.id)
-        self.remember(state, position)
-        return state
 
-    def hand_points(self, state: StateT) -> list[tuple[Any, str | None]]:
-        """The end-of-hand points of a wire state's tricks (:meth:`hand_points_of`), as wire points."""
-        trump = state.trump
-        tricks = tuple(map(read_trick, state.tricks))
-        scored = self.hand_points_of(
-            tricks, NO_TRUMP if trump is None else SUIT_INDEX[trump], len(state.hands), state.options
-        )
-        return [(WIRE_POINTS[point], card) for point, card in scored]
+def deal_ended_event(dealer: int, deal: SevenUpDeal) -> SevenUpEvent:
+    """The deal of ``dealer`` ended with the record ``deal``."""
+    values = {**_EVENT_DEFAULTS, "type": _DEAL_ENDED, "player": dealer, "deal": deal}
+    return unvalidated(SevenUpEvent, values, set(_DEAL_ENDED_FIELDS))
 
-    def _dealt(self, match: SevenUpMatch, deck: Sequence[str]) -> tuple[StateT, list[SevenUpEvent]]:
-        log: list[SevenUpEvent] = []
-        position = self.deal_position(match, deck, log)
-        return self.state_of(position), log
 
-    def start(self, request: NewMatch[OptionsT]) -> tuple[StateT, list[SevenUpEvent]]:
-        players, options, seeding, dealer = request.players, request.options, request.seeding, request.dealer
-        cut: list[SevenUpCutRound] = []
-        if dealer is None:
-            cut, dealer = cut_for_dealer(seeding, self.id, players)
-        zeros = (0,) * self._side_counts[players]
-        match = SevenUpMatch(
-            players, dealer, 1, [], (), zeros, cut, options, seeding.seed, seeding.entropy, seeding.commitment
-        )
-        deck = request.deck if request.deck is not None else seeding.shuffled(FULL_DECK, self.id, 1)
-        return self._dealt(match, deck)
-
-    def deal(self, setup: DealSetup[OptionsT, StateT]) -> tuple[StateT, list[SevenUpEvent]]:
-        previous = setup.previous
-        assert previous is not None  # (start deals the first deal)
-        before = self.position(previous).match
-        seeding = setup.seeding
-        match = SevenUpMatch(
-            setup.players,
-            setup.dealer,
-            setup.deal_number,
-            setup.deals,
-            (),
-            before.totals,
-            before.cut,
-            setup.options,
-            seeding.seed,
-            seeding.entropy,
-            before.commitment,
-        )
-        deck = (
-            setup.deck if setup.deck is not None else seeding.shuffled(FULL_DECK, self.id, setup.deal_number)
-        )
-        return self._dealt(match, deck)
-
-    def deal_moves(self, state: StateT, player: int) -> list[SevenUpMove]:
-        """The moves of :meth:`position_moves_to_act` as wire moves; plays in the order the state lists
-        the seat's hand (canonical in every state the engine writes; a posted state may list it otherwise,
-        and its plays follow it)."""
-        position = self.position(state)
-        phase = position.phase
-        if phase is PLAYING:
-            allowed = self.playable(position, player)
-            held = state.hands[player]
-            pick = PLAYS[player].__getitem__
-            if allowed == position.hands[player]:  # every card (a lead, or no card of the led suit)
-                return list(map(pick, held))
-            if not allowed & ~SUITS[position.trick[0] // SUIT_SIZE]:  # the led suit only (picked in C)
-                return list(map(pick, filter(SUIT_NAMES[state.trick[0][1]].__contains__, held)))
-            index = CARD_INDEX
-            return [pick(card) for card in held if allowed >> index[card] & 1]
-        if phase is DISCARDING:
-            hand = position.hands[player]
-            discards = DISCARDS[player]
-            return [discards[card] for card in card_names(hand)] if hand.bit_count() > HAND_SIZE else []
-        if phase is STAND_OR_BEG or phase is GIVE_OR_RUN:
-            moves = WIRE_MOVES[player]
-            codes = STAND_OR_BEG_CODES if phase is STAND_OR_BEG else GIVE_OR_RUN_CODES
-            return [moves[code] for code in codes]
-        return []
-
-    def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
-        """The position's step with its events logged (the rules log them as they go), then the state
-        written once (:func:`write_move`)."""
-        position = self.position(state)
-        code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
-        log: list[SevenUpEvent] = []
-        after = self._play(position, code, log) if code < DISCARD else self.step(position, code, log)
-        written = write_move(state, position, code, after)
-        self.remember(written, after)
-        return written, log
-
-    def write_step(
-        self, state: StateT, position: SevenUpPosition, move: int, after: SevenUpPosition
-    ) -> tuple[StateT, list[SevenUpEvent]]:
-        """The wire state and events of a step already made on positions (:meth:`resolve_in_deal` makes
-        the step and its events at once; this makes the events by stepping again with a log)."""
-        log: list[SevenUpEvent] = []
-        self.step(position, move, log)
-        written = write_move(state, position, move, after)
-        self.remember(written, after)
-        return written, log
-
-    def honour_points(self, state: StateT) -> list[tuple[Any, str | None]]:
-        """High, Low and Jack of a wire state's tricks (:meth:`honours`), as wire points."""
-        trump = state.trump
-        scored = self.honours(
-            tuple(map(read_trick, state.tricks)),
-            NO_TRUMP if trump is None else SUIT_INDEX[trump],
-            len(state.hands),
-        )
-        return [(WIRE_POINTS[point], card) for point, card in scored]
-
-    def next_dealer(self, state: StateT) -> int:
-        """Who deals next: the same dealer after a throw-in, else the seat left of the dealer."""
-        if state.deals and state.deals[-1].outcome is THROWN_IN:
-            return state.dealer
-        return (state.dealer + 1) % len(state.hands)
-
-    # ---- view ------------------------------------------------------------------------------------
-
-    def trump_settled(self, state: StateT) -> bool:
-        """Whether the deal the state holds has settled its trump: the eldest stood, the dealer gave, or
-        a run turned a new suit. Never after a throw-in, nor when the first turned Jack won the match
-        before anyone stood or begged (California Jack: always)."""
-        if state.phase in (DISCARDING, PLAYING):
-            return True
-        if state.phase in _UNSETTLED:
-            return False
-        if not state.deals:
-            return True
-        last = state.deals[-1]
-        if last.outcome is THROWN_IN:
-            return False
-        if last.outcome is MATCH_WON and not state.set_aside:
-            return any(p.reason is Reason.gift for p in last.points)
-        return True
-
-    def hand_hidden(self, state: StateT, player: int) -> bool:
-        """Whether ``player`` may not look at their own hand now (Four-handed, seats dealer+2 and
-        dealer+3 while the trump of the deal is not settled, see :meth:`trump_settled`)."""
-        return False
-
-    def stock_top(self, state: StateT) -> str | None:
-        """The stock card a seat sees face up (none: Seven-Up's stock is face down)."""
-        return None
-
-    def seat_view(self, state: StateT, player: int) -> dict[str, object]:
-        hidden = self.hand_hidden(state, player)
-        return dict(
-            to_act=self.to_act(state),
-            hand=[] if hidden else state.hands[player],
-            hand_hidden=hidden,
-            stock_size=len(state.stock),
-            stock_top=self.stock_top(state),
-            turned=state.turned,
-            trump=state.trump,
-            set_aside=state.set_aside,
-            discarded=state.discarded[player],
-            discard_counts=[len(d) for d in state.discarded],
-            leader=state.leader,
-            trick=state.trick,
-            tricks=state.tricks,
-            points=state.points,
-            totals=self.totals(state),
-        )
+def match_ended_event(side: int, winners: list[int]) -> SevenUpEvent:
+    """``side`` (its seats ``winners``, the event's own list) won the match."""
+    values = {**_EVENT_DEFAULTS, "type": _MATCH_ENDED, "side": side, "winners": winners}
+    return unvalidated(SevenUpEvent, values, set(_MATCH_ENDED_FIELDS))
 
 
 def write_move(state: Any, before: SevenUpPosition, code: int, after: SevenUpPosition) -> Any:

@@ -14,10 +14,10 @@ from sevens_rules.engine import (
     my_ship_sails,
     sedmice,
     sedmice_checks,
-    seven_up_events,
     seven_up_points,
     seven_up_position,
     seven_up_rules,
+    seven_up_wire,
     sevens,
     sevens_checks,
     sevens_table,
@@ -334,9 +334,9 @@ def test_seven_up_move_and_event_tables_are_the_validated_models() -> None:
             play = SevenUpMove(type=SevenUpMoveType.play, player=seat, card=card)
             discard = SevenUpMove(type=SevenUpMoveType.discard, player=seat, cards=[card])
             played = SevenUpEvent(type=SevenUpEventType.played, player=seat, card=card)
-            assert seven_up_events.PLAYS[seat][card] == play
-            assert seven_up_events.DISCARDS[seat][card] == discard
-            assert seven_up_events.PLAYED[seat][FULL_DECK.index(card)] == played
+            assert seven_up_wire.PLAYS[seat][card] == play
+            assert seven_up_wire.DISCARDS[seat][card] == discard
+            assert seven_up_wire.PLAYED[seat][FULL_DECK.index(card)] == played
     assert dict(seven_up_points.SUIT_OF) == {s.value: Suit(s.value) for s in Suit}
 
 
@@ -697,13 +697,13 @@ def test_seven_up_unvalidated_records_and_events_are_the_validated_ones(game_id:
 def test_california_jack_draw_event_tables_are_the_validated_events() -> None:
     for seat in range(MAX_SEATS):
         unseen = SevenUpEvent(type=SevenUpEventType.drew, player=seat)
-        assert _typed_fields(seven_up_events.DREW_UNSEEN[seat]) == _typed_fields(unseen)
+        assert _typed_fields(seven_up_wire.DREW_UNSEEN[seat]) == _typed_fields(unseen)
         for card in FULL_DECK:
             drew = SevenUpEvent(type=SevenUpEventType.drew, player=seat, card=card)
-            assert _typed_fields(seven_up_events.DREW[seat][FULL_DECK.index(card)]) == _typed_fields(drew)
+            assert _typed_fields(seven_up_wire.DREW[seat][FULL_DECK.index(card)]) == _typed_fields(drew)
     for card in FULL_DECK:
         turned = SevenUpEvent(type=SevenUpEventType.trump_turned, card=card, suit=Suit(card[1]))
-        assert _typed_fields(seven_up_events.STOCK_TOP_TURNED[card]) == _typed_fields(turned)
+        assert _typed_fields(seven_up_wire.STOCK_TOP_TURNED[card]) == _typed_fields(turned)
 
 
 def test_trick_helpers_read_ace_high_from_the_table_as_from_the_rank_order() -> None:
@@ -766,7 +766,7 @@ def test_seven_up_decision_move_tables_are_the_validated_moves() -> None:
                 if phase == "stand_or_beg"
                 else seven_up_rules.GIVE_OR_RUN_CODES
             )
-            table = [seven_up_events.WIRE_MOVES[seat][code] for code in codes]
+            table = [seven_up_wire.WIRE_MOVES[seat][code] for code in codes]
             assert _typed_fields(table) == _typed_fields(expected)
 
 
@@ -1494,10 +1494,10 @@ from sevens_rules.schema.seven_up import (  # noqa: E402 -- this section's own i
 
 def test_seven_up_seat_card_and_point_tables_are_the_listed_models() -> None:
     kinds = SevenUpEventType
-    for kind, events in seven_up_events._SEAT_EVENTS.items():
+    for kind, events in seven_up_wire._SEAT_EVENTS.items():
         for seat in range(MAX_SEATS):
             assert _typed_fields(events[seat]) == _typed_fields(listed(SevenUpEvent, type=kind, player=seat))
-    assert set(seven_up_events._SEAT_EVENTS) == {
+    assert set(seven_up_wire._SEAT_EVENTS) == {
         "deal_started",
         "stood",
         "begged",
@@ -1507,12 +1507,12 @@ def test_seven_up_seat_card_and_point_tables_are_the_listed_models() -> None:
     }
     for seat in range(MAX_SEATS):
         discarded = listed(SevenUpEvent, type=kinds.discarded, player=seat, count=1)
-        assert _typed_fields(seven_up_events.DISCARDED_ONE[seat]) == _typed_fields(discarded)
+        assert _typed_fields(seven_up_wire.DISCARDED_ONE[seat]) == _typed_fields(discarded)
         for card in FULL_DECK:
             turned = listed(SevenUpEvent, type=kinds.trump_turned, player=seat, card=card, suit=Suit(card[1]))
-            assert _typed_fields(seven_up_events.TURNED[seat][card]) == _typed_fields(turned)
+            assert _typed_fields(seven_up_wire.TURNED[seat][card]) == _typed_fields(turned)
             aside = listed(SevenUpEvent, type=kinds.set_aside, player=seat, card=card)
-            assert _typed_fields(seven_up_events.SET_ASIDE[seat][card]) == _typed_fields(aside)
+            assert _typed_fields(seven_up_wire.SET_ASIDE[seat][card]) == _typed_fields(aside)
     for (reason, point_seat, side), point in seven_up_points._POINTS.items():
         expected = listed(SevenUpPoint, reason=reason, seat=point_seat, side=side)
         assert _typed_fields(point) == _typed_fields(expected)
