@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 from operator import add
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.match import DEAL_OVER_PHASE, DealSetup
 from sevens_rules.engine.models import same_model
-from sevens_rules.schema.common import Phase
 
 
 def bits_of(cards: int) -> list[int]:
@@ -50,7 +50,8 @@ class Position(Protocol):
     def turn(self) -> int | None: ...
 
     @property
-    def phase(self) -> Phase: ...
+    def phase(self) -> StrEnum:
+        """The common :class:`~sevens_rules.schema.common.Phase`, or a game's own (Seven-Up's)."""
 
     @property
     def match(self) -> DealOfPosition: ...
@@ -256,12 +257,14 @@ class PositionWire(Generic[PositionT]):
     def position_apply(self, position: PositionT, move: int) -> PositionT:
         """The position after move code ``move`` (legal) of the seat to act."""
 
-    @abstractmethod
     def write_step(
         self, state: Any, position: PositionT, move: int, after: PositionT
     ) -> tuple[Any, list[Any]]:
         """The wire state of ``after``, the position move code ``move`` made of ``state``'s ``position``, and
-        the events of the move; the state written is remembered with ``after``."""
+        the events of the move; the state written is remembered with ``after``. Every game on positions
+        defines it, but one whose rules record a move's events as they apply it (the Seven-Up family),
+        which defines :meth:`resolve_in_deal` instead."""
+        raise NotImplementedError(f"{type(self).__name__} resolves its moves in resolve_in_deal")
 
     def deal_match(self, setup: DealSetup[Any, Any]) -> tuple[Any, tuple[Any, PositionT] | None]:
         """For a game with a :class:`ScoredMatch` (its class :attr:`match_type`): the match of the deal

@@ -234,24 +234,14 @@ class SevenUpWire(SevenUpFamily[OptionsT, StateT, ViewT]):
         return []
 
     def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
-        """The position's step with its events logged (the rules log them as they go), then the state
-        written once (:func:`write_move`)."""
+        """The position's step with its events logged (the rules log them as they go, so the family
+        defines this hook rather than the shared cycle's ``write_step``), then the state written once
+        (:func:`write_move`)."""
         position = self.position(state)
         code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
         log: list[SevenUpEvent] = []
         after = self._play(position, code, log) if code < DISCARD else self.step(position, code, log)
         written = write_move(state, position, code, after)
-        self.remember(written, after)
-        return written, log
-
-    def write_step(
-        self, state: StateT, position: SevenUpPosition, move: int, after: SevenUpPosition
-    ) -> tuple[StateT, list[SevenUpEvent]]:
-        """The wire state and events of a step already made on positions (:meth:`resolve_in_deal` makes
-        the step and its events at once; this makes the events by stepping again with a log)."""
-        log: list[SevenUpEvent] = []
-        self.step(position, move, log)
-        written = write_move(state, position, move, after)
         self.remember(written, after)
         return written, log
 

@@ -193,10 +193,7 @@ class SevenUpPosition:
     """One moment of a Seven-Up family match: what a move changes, and the deal's :class:`SevenUpMatch`.
     Never changed once made: a move makes a new one."""
 
-    phase: Any
-    """The phase, a :class:`SevenUpPhase` (typed loosely: the protocol ``Position`` of
-    :mod:`~sevens_rules.engine.positions` names the common ``Phase`` of the other games)."""
-
+    phase: SevenUpPhase
     __slots__ = (
         "discarded",
         "hands",
