@@ -15,18 +15,9 @@ from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import IssueAt
 from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues
 from sevens_rules.engine.match import RecordCheck
-from sevens_rules.engine.seven_up_points import (
-    _ACTIVE,
-    _UNSETTLED,
-    HAND_SIZE,
-    PACKET,
-    OptionsT,
-    Outcome,
-    Phase,
-    Reason,
-    StateT,
-    ViewT,
-)
+from sevens_rules.engine.seven_up_points import _UNSETTLED, HAND_SIZE, PACKET, OptionsT, StateT, ViewT
+from sevens_rules.engine.seven_up_position import ACTIVE as _ACTIVE
+from sevens_rules.engine.seven_up_position import Outcome, Phase, Reason
 from sevens_rules.engine.seven_up_rules import SevenUpRules, cut_for_dealer
 from sevens_rules.engine.tricks import (
     trick_winner,

@@ -13,15 +13,22 @@ from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 from sevens_rules.engine.match import DealtMatch
+from sevens_rules.engine.seven_up_position import (
+    ACTIVE,
+    GIVE_OR_RUN,
+    MATCH_OVER,
+    STAND_OR_BEG,
+    THROWN_IN,
+    Outcome,
+    Reason,
+)
 from sevens_rules.schema import seven_up as variants  # (the variants' own models: the type variables)
 from sevens_rules.schema.common import MAX_SEATS, Suit
 from sevens_rules.schema.seven_up import (
-    SevenUpDealOutcome,
     SevenUpDealScore,
     SevenUpEvent,
     SevenUpMove,
     SevenUpOptions,
-    SevenUpPhase,
     SevenUpPoint,
     SevenUpPointReason,
     SevenUpScore,
@@ -38,22 +45,6 @@ StateT = TypeVar("StateT", SevenUpState, variants.FourHandedSevenUpState, varian
 OptionsT = TypeVar("OptionsT", SevenUpOptions, variants.CaliforniaJackOptions)
 ViewT = TypeVar("ViewT", SevenUpView, variants.FourHandedSevenUpView, variants.CaliforniaJackView)
 
-Phase = SevenUpPhase
-Reason = SevenUpPointReason
-Outcome = SevenUpDealOutcome
-# The phases and deal outcomes as module constants: on the hot paths (every step of a playout
-# reads the phase several times) ``Phase.play`` costs an attribute lookup through the enum's metaclass,
-# several times the cost of reading a global.
-STAND_OR_BEG = Phase.stand_or_beg
-GIVE_OR_RUN = Phase.give_or_run
-DISCARDING = Phase.discard
-PLAYING = Phase.play
-DEAL_OVER = Phase.deal_over
-MATCH_OVER = Phase.match_over
-PLAYED = Outcome.played
-THROWN_IN = Outcome.thrown_in
-MATCH_WON = Outcome.match_won
-_ACTIVE = (STAND_OR_BEG, GIVE_OR_RUN, DISCARDING, PLAYING)
 HIGH = Reason.high
 LOW = Reason.low
 JACK = Reason.jack
@@ -182,7 +173,7 @@ class SevenUpPoints(
         totals = self.totals(state)
         winning = self.winning_side(state, totals)
         deals = [self._deal_score(d.number, d.dealer, d.outcome, d.points, n) for d in state.deals]
-        if state.phase in _ACTIVE:
+        if state.phase in ACTIVE:
             deals.append(self._deal_score(state.deal_number, state.dealer, None, state.points, n))
         return SevenUpScore(
             target=self.target,

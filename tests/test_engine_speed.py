@@ -56,7 +56,15 @@ from sevens_rules.schema.sedmice import (
     SedmiceMoveType,
     SedmiceOptions,
 )
-from sevens_rules.schema.seven_up import SevenUpEvent, SevenUpEventType, SevenUpMove, SevenUpMoveType
+from sevens_rules.schema.seven_up import (
+    SevenUpDealOutcome,
+    SevenUpEvent,
+    SevenUpEventType,
+    SevenUpMove,
+    SevenUpMoveType,
+    SevenUpPhase,
+    SevenUpPointReason,
+)
 from sevens_rules.schema.sevens import (
     SevensDeal,
     SevensEvent,
@@ -733,12 +741,12 @@ def _honour_points_of_every_card(game: SevenUpFamily[Any, Any, Any], state: Any)
         high = tricks.highest(played_by, trump)
         low = tricks.lowest(played_by, trump)
         if high is not None and low is not None:
-            points.append((game._seat_point(seven_up_points.Reason.high, played_by[high]), high))
-            points.append((game._seat_point(seven_up_points.Reason.low, played_by[low]), low))
+            points.append((game._seat_point(SevenUpPointReason.high, played_by[high]), high))
+            points.append((game._seat_point(SevenUpPointReason.low, played_by[low]), low))
         jack = "J" + trump
         for trick in state.tricks:
             if jack in trick.cards:
-                points.append((game._seat_point(seven_up_points.Reason.jack, trick.winner), jack))
+                points.append((game._seat_point(SevenUpPointReason.jack, trick.winner), jack))
                 break
     return points
 
@@ -1516,7 +1524,7 @@ def test_seven_up_seat_card_and_point_tables_are_the_listed_models() -> None:
     for (reason, point_seat, side), point in seven_up_points._POINTS.items():
         expected = listed(SevenUpPoint, reason=reason, seat=point_seat, side=side)
         assert _typed_fields(point) == _typed_fields(expected)
-    assert len(seven_up_points._POINTS) == len(seven_up_points.Reason) * (MAX_SEATS + 1) * MAX_SEATS
+    assert len(seven_up_points._POINTS) == len(SevenUpPointReason) * (MAX_SEATS + 1) * MAX_SEATS
     for card in FULL_DECK:
         assert seven_up_position.CARD_POINTS[FULL_DECK.index(card)] == tricks.card_points([card])
 
@@ -1531,7 +1539,7 @@ def _hand_points_trick_by_trick(game: SevenUpFamily[Any, Any, Any], state: Any) 
             won[game.side_of(trick.winner)] += tricks.card_points(trick.cards)
         side = tricks.unique_best(won)
         if side is not None:
-            points.append((game._point(seven_up_points.Reason.game, game.game_point_seat(side), side), None))
+            points.append((game._point(SevenUpPointReason.game, game.game_point_seat(side), side), None))
     return points
 
 
@@ -1559,7 +1567,7 @@ def _blank_of(model: BaseModel) -> BaseModel:
     if isinstance(model, SevenUpTrick):
         return SevenUpTrick(leader=0, cards=[], trump=None, winner=0)
     return SevenUpDeal(
-        number=1, dealer=0, outcome=seven_up_points.Outcome.played, trump=None, points=[], by_side=[]
+        number=1, dealer=0, outcome=SevenUpDealOutcome.played, trump=None, points=[], by_side=[]
     )
 
 
@@ -1834,7 +1842,7 @@ def test_seven_up_play_choices_are_the_following_rule_card_by_card(game_id: str)
     assert isinstance(game, SevenUpFamily)
     plays = 0
     for state, _, _, _ in _seven_up_transitions(game_id, range(4)):
-        if state.phase is not seven_up_points.Phase.play:
+        if state.phase is not SevenUpPhase.play:
             continue
         seat = game.to_act(state)[0]
         led = state.trick[0][1] if state.trick else None
@@ -2051,7 +2059,7 @@ def test_seven_up_points_counted_by_side_are_those_counted_point_by_point() -> N
     for _ in range(2000):
         totals = [rng.randint(0, 6) for _ in range(2)]
         sides = [rng.randint(0, 1) for _ in range(rng.randint(0, 4))]
-        points = [seven_up_points._POINTS[seven_up_points.Reason.high, side, side] for side in sides]
+        points = [seven_up_points._POINTS[SevenUpPointReason.high, side, side] for side in sides]
         running = list(totals)
         expected = (len(points), False)
         for i, point in enumerate(points):
@@ -2069,7 +2077,7 @@ def test_seven_up_points_counted_by_side_are_those_counted_point_by_point() -> N
 def test_seven_up_point_and_side_tables_are_what_the_rule_methods_give(game_id: str) -> None:
     game = GAMES[game_id]
     assert isinstance(game, SevenUpFamily)
-    reasons = seven_up_points.Reason
+    reasons = SevenUpPointReason
     assert set(game._seat_points) == {reason.value for reason in reasons}
     for reason in reasons:
         for seat in range(MAX_SEATS):
@@ -2113,7 +2121,7 @@ def test_highest_lowest_and_unique_best_in_c_are_the_answers_found_one_by_one() 
 def _honours_read_off_the_records(game: SevenUpFamily[Any, Any, Any], state: Any) -> list[Any]:
     """High, Low and Jack of a played deal read off its trick records, each point looked up in _POINTS by
     its reason, seat and the seat's side (what the tables of points by seat stand for)."""
-    reasons = seven_up_points.Reason
+    reasons = SevenUpPointReason
     n = len(state.hands)
     trump = state.trump
     points: list[Any] = []
@@ -2166,7 +2174,7 @@ def test_seven_up_play_choices_leave_the_trump_option_unread_only_where_it_chang
     for players in game.table_sizes():
         for seed in range(8):
             for state, _ in playout(game, players, seed, options):
-                if state.phase is not seven_up_points.Phase.play:
+                if state.phase is not SevenUpPhase.play:
                     continue
                 seat = game.to_act(state)[0]
                 led = state.trick[0][1] if state.trick else None
