@@ -91,6 +91,33 @@ class MatchConstants:
 DealResultT = TypeVar("DealResultT")
 
 
+class RecordedMatch(MatchConstants, Generic[DealResultT]):
+    """The per-deal constants of a game that keeps the finished deals in two parts (Sedmice, the Seven-Up
+    family): the wire records of those a posted state held, kept as read (the rules never read them),
+    then the deals the rules finished since, as their own records; and the table size."""
+
+    __slots__ = ("finished", "players", "recorded")
+
+    def __init__(
+        self,
+        players: int,
+        recorded: Sequence[Any],
+        finished: tuple[DealResultT, ...],
+        dealer: int,
+        deal_number: int,
+        options: Any,
+        seed: str,
+        entropy: Sequence[str],
+        commitment: str,
+    ) -> None:
+        super().__init__(dealer, deal_number, options, seed, entropy, commitment)
+        self.players = players
+        self.recorded = recorded
+        """The wire records of the deals finished before the position was read, oldest first."""
+        self.finished = finished
+        """The deals finished since, oldest first."""
+
+
 class ScoredMatch(MatchConstants, Generic[DealResultT]):
     """The per-deal constants of a game that keeps its finished deals as the rules record them and a total
     per seat (the Sjuan family, Sevens): the table size, the finished deals, oldest first, and each seat's

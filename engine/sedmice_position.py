@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from sevens_rules.engine.cards import PIQUET_DECK
 from sevens_rules.engine.match import PLAY_PHASE
 from sevens_rules.engine.models import constructed
-from sevens_rules.engine.positions import MatchConstants, bits_of
+from sevens_rules.engine.positions import RecordedMatch, bits_of
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sedmice import SedmiceDeal, SedmiceHitReason, SedmiceOptions, SedmiceState
 
@@ -64,15 +64,12 @@ class DealResult(NamedTuple):
     reason: SedmiceHitReason
 
 
-class SedmiceMatch(MatchConstants):
-    """What stays the same for a whole deal: the table size, the dealer, the finished deals and their
-    hits, the options and the seed. Never changed once made; shared by every position of the deal.
+class SedmiceMatch(RecordedMatch[DealResult]):
+    """What stays the same for a whole deal: the table size, the dealer, the finished deals (the hits
+    their records hold are added up once) and their hits, the options and the seed. Never changed once
+    made; shared by every position of the deal."""
 
-    The finished deals are in two parts: the wire records of those a posted state held (kept as read:
-    the rules never read them, the hits they need are added up once), then the deals the rules finished
-    since, as :class:`DealResult`."""
-
-    __slots__ = ("finished", "hits", "losing_only", "players", "recorded", "target")
+    __slots__ = ("hits", "losing_only", "target")
     options: SedmiceOptions
 
     def __init__(
@@ -88,12 +85,7 @@ class SedmiceMatch(MatchConstants):
         entropy: Sequence[str],
         commitment: str,
     ) -> None:
-        super().__init__(dealer, deal_number, options, seed, entropy, commitment)
-        self.players = players
-        self.recorded = recorded
-        """The wire records of the deals finished before the position was read, oldest first."""
-        self.finished = finished
-        """The deals finished since, oldest first."""
+        super().__init__(players, recorded, finished, dealer, deal_number, options, seed, entropy, commitment)
         self.hits = hits
         """Each side's hits over every finished deal."""
         self.losing_only = options.extend_only_when_losing

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.models import constructed, unvalidated
-from sevens_rules.engine.positions import MatchConstants
+from sevens_rules.engine.positions import RecordedMatch
 from sevens_rules.engine.sjuan_position import CARD_INDEX, SUIT_SIZE, SUITS, card_names, card_set
 from sevens_rules.engine.tricks import ACE_HIGH, GAME_POINTS
 from sevens_rules.schema.common import MAX_SEATS, Suit
@@ -130,14 +130,11 @@ class DealResult(NamedTuple):
     by_side: tuple[int, ...]
 
 
-class SevenUpMatch(MatchConstants):
+class SevenUpMatch(RecordedMatch[DealResult]):
     """What stays the same for a whole deal: the table, the finished deals and their totals, the options,
-    the seed and the cut. Never changed once made; shared by every position of the deal.
+    the seed and the cut. Never changed once made; shared by every position of the deal."""
 
-    The finished deals are in two parts: the wire records of those a posted state held (kept as read),
-    then the deals the rules finished since, as :class:`DealResult`."""
-
-    __slots__ = ("cut", "finished", "may_trump", "players", "recorded", "thrown_in_last", "totals")
+    __slots__ = ("cut", "may_trump", "thrown_in_last", "totals")
 
     def __init__(
         self,
@@ -153,12 +150,7 @@ class SevenUpMatch(MatchConstants):
         entropy: Sequence[str],
         commitment: str,
     ) -> None:
-        super().__init__(dealer, deal_number, options, seed, entropy, commitment)
-        self.players = players
-        self.recorded = recorded
-        """The wire records of the deals finished before the position was read, oldest first."""
-        self.finished = finished
-        """The deals finished since, oldest first."""
+        super().__init__(players, recorded, finished, dealer, deal_number, options, seed, entropy, commitment)
         self.totals = totals
         """Each side's points over every finished deal."""
         self.cut = cut
