@@ -32,6 +32,9 @@ from typing import Any
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.position import AnyGame
 from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.my_ship_sails_position import CHOICE_MASK
+from sevens_rules.engine.my_ship_sails_position import DECLARE as MSS_DECLARE
+from sevens_rules.engine.my_ship_sails_position import SUIT_CARDS as MSS_SUIT_CARDS
 from sevens_rules.engine.sedmice_position import END_TRICK, EXTEND, POINT_CARDS, SEVENS, points_of
 from sevens_rules.engine.sedmice_position import RANK_ROW as PIQUET_RANK_ROW
 from sevens_rules.engine.sedmice_position import SUIT_SIZE as PIQUET_SUIT_SIZE
@@ -191,12 +194,15 @@ _BEYOND: dict[bool, list[dict[str, frozenset[str]]]] = {
 
 
 def position_chooser(game: AnyGame) -> Chooser:
-    """:func:`rules_chooser` of a game on its positions: Sedmice's (:func:`_sedmice_position_chooser`), or
+    """:func:`rules_chooser` of a game on its positions: Sedmice's (:func:`_sedmice_position_chooser`), My
+    Ship Sails' (:func:`_my_ship_sails_position_chooser`), or
     a layout game's (the Sjuan family's :mod:`~sevens_rules.engine.sjuan_position`, Sevens'
     :mod:`~sevens_rules.engine.sevens_position`: hands as sets of card bits, moves as codes): the same
     values of the same moves, so the same choice (the first best in the engine's order)."""
     if game.id == "sedmice":
         return _sedmice_position_chooser()
+    if game.id == "my-ship-sails":
+        return _my_ship_sails_position_chooser
     free = game.id == "free-fan-tan"
     sevens = game.id == "sevens"
     by_start = _BEYOND_BITS[free]
@@ -395,6 +401,23 @@ def _my_ship_sails(game: AnyGame, state: Any, seat: int) -> Scorer:
         return -suits[move.card[1]] * 20 - LOW_ACE.index(move.card[0])
 
     return score
+
+
+def _my_ship_sails_position_chooser(position: Any, seat: int, moves: list[int]) -> int:
+    """:func:`_my_ship_sails`'s choice on My Ship Sails' positions
+    (:mod:`~sevens_rules.engine.my_ship_sails_position`: hands as sets of card bits, a choice's code its
+    seat and its card or the declaration): the same values of the same moves, the first best."""
+    hand = position.hands[seat]
+    best, best_value = moves[0], -1000.0
+    for move in moves:
+        card = move & CHOICE_MASK
+        if card == MSS_DECLARE:
+            value = 100.0
+        else:
+            value = -(hand & MSS_SUIT_CARDS[card // SUIT_SIZE]).bit_count() * 20 - card % SUIT_SIZE
+        if value > best_value:
+            best, best_value = move, value
+    return best
 
 
 _SCORERS: dict[str, Callable[[AnyGame, Any, int], Scorer]] = {
