@@ -259,6 +259,7 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
                 match,
                 position.in_order,
                 position.codes,
+                position.wire_moves,
             )
         if declared:
             return _end_deal(position, position.hands, position.exchanges, _SEATS_OF[declared])
@@ -305,7 +306,11 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
         return state
 
     def to_act(self, state: MyShipSailsState) -> list[int]:
-        return self.position_to_act(self.position(state))
+        last = self._last  # (the state just written, found without a call: every wire step asks)
+        position = last[1] if last is not None and last[0] is state else self.position(state)
+        if position.phase is STEP:
+            return list(_WAITING[position.match.players][position.chosen])
+        return self.position_to_act(position)
 
     def deal(
         self, setup: DealSetup[MyShipSailsOptions, MyShipSailsState]
@@ -342,6 +347,20 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
             events = ended_events(events, wire_deals[-1], position)
         return state, events
 
+    def acting_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
+        """``next_deal`` between deals, else the seat's choices (:meth:`deal_moves`): a list kept with the
+        state's position and shared by the positions of its step (the caller does not change it)."""
+        last = self._last
+        position = last[1] if last is not None and last[0] is state else self.position(state)
+        if position.phase is not STEP:
+            return [NEXT_DEALS[player]]
+        if position.chosen >> player & 1:  # (not a seat to act: nothing to remember for the step)
+            return []
+        moves = position.wire_moves[player]
+        if moves is None:
+            moves = position.wire_moves[player] = self.deal_moves(state, player)
+        return moves
+
     def deal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
         position = self.position(state)
         if position.phase is not STEP or position.chosen >> player & 1:
@@ -351,17 +370,20 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
         wire = WIRE_MOVES[player]
         return [wire[code] for code in _seat_codes(position, player)]
 
+    def is_legal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
+        """In a step, :meth:`is_legal_in_deal` (a ``next_deal`` has a code no seat's list holds); between
+        deals the shared cycle's check of ``next_deal``."""
+        last = self._last
+        position = last[1] if last is not None and last[0] is state else self.position(state)
+        if position.phase is STEP:
+            return _is_legal_choice(position, move)
+        return super().is_legal(state, move)
+
     def is_legal_in_deal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
-        """Whether ``move`` is among :meth:`deal_moves`, without making the wire list: its seat has not
-        chosen in the step, its code is listed, and it equals the listed move of that code (a pass naming a
-        deck, or a declaration naming a card, does not)."""
+        """Whether ``move`` is among :meth:`deal_moves`, without making the wire list
+        (:func:`_is_legal_choice`)."""
         position = self.position(state)
-        player = move.player
-        if position.phase is not STEP or position.chosen >> player & 1:
-            return False
-        code = move_code(move)
-        # (a code of None is in no list: a pass naming no card of the deck is never legal)
-        return code in _seat_codes(position, player) and same_model(WIRE_MOVES[player][code], move)
+        return position.phase is STEP and _is_legal_choice(position, move)
 
     def not_to_act(self, state: MyShipSailsState, player: int, seats: list[int]) -> tuple[str, str]:
         """A seat that has chosen in this step is told so: its choice is final until the step resolves."""
@@ -376,10 +398,11 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
     def resolve_in_deal(
         self, state: MyShipSailsState, move: MyShipSailsMove
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        position = self.position(state)
+        last = self._last
+        position = last[1] if last is not None and last[0] is state else self.position(state)
         code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
         after = self.position_apply(position, code)
-        written = write_move(after, state, position, move.player)
+        written = write_move(after, state, position, code)
         self.remember(written, after)
         return written, move_events(state, code, position, after, written)
 
@@ -418,6 +441,18 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
             unused_size=len(state.unused),
             exchanges=state.exchanges,
         )
+
+
+def _is_legal_choice(position: MyShipSailsPosition, move: MyShipSailsMove) -> bool:
+    """Whether ``move`` is a legal choice in the step of ``position``: its seat has not chosen, its code is
+    listed for the seat, and it equals the listed move of that code (a pass naming a deck, or a
+    declaration naming a card, does not)."""
+    player = move.player
+    if position.chosen >> player & 1:
+        return False
+    code = move_code(move)
+    # (a code of None is in no list: a pass naming no card of the deck is never legal)
+    return code in _seat_codes(position, player) and same_model(WIRE_MOVES[player][code], move)
 
 
 def _end_deal(

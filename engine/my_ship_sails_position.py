@@ -130,6 +130,7 @@ class MyShipSailsPosition:
         "match",
         "passed",
         "phase",
+        "wire_moves",
     )
 
     turn = None
@@ -146,6 +147,7 @@ class MyShipSailsPosition:
         match: MyShipSailsMatch,
         in_order: bool = True,
         codes: list[list[int] | None] | None = None,
+        wire_moves: list[list[Any] | None] | None = None,
     ) -> None:
         self.hands = hands
         """Each seat's seven cards (a set of cards)."""
@@ -166,6 +168,9 @@ class MyShipSailsPosition:
         self.codes: list[list[int] | None] = [None] * len(hands) if codes is None else codes
         """Each seat's move codes with these hands once asked (a memo shared by the positions of a step,
         whose hands are the same: every choice lists again the moves of the seats still to choose)."""
+        self.wire_moves: list[list[Any] | None] = [None] * len(hands) if wire_moves is None else wire_moves
+        """Each seat's wire moves with these hands once asked (a memo shared by the positions of a step, as
+        :attr:`codes` is)."""
         self.listed: list[int] | None = None
         """The move codes of every seat to act once asked (a memo: the wire API lists a state's moves,
         then checks a move against them on the same state)."""
@@ -230,7 +235,7 @@ def read_position(state: MyShipSailsState) -> MyShipSailsPosition:
         state.commitment,
     )
     hands = tuple(map(card_set, state.hands))
-    in_order = all(card_names(hand) == posted for hand, posted in zip(hands, state.hands, strict=True))
+    in_order = all(hand_names(hand) == posted for hand, posted in zip(hands, state.hands, strict=True))
     return MyShipSailsPosition(hands, chosen, declared, passed, state.exchanges, state.phase, match, in_order)
 
 
@@ -249,7 +254,7 @@ def write_state(
         "commitment": match.commitment,
         "entropy": list(match.entropy),
         "phase": position.phase,
-        "hands": [card_names(hand) for hand in position.hands],
+        "hands": [hand_names(hand) for hand in position.hands],
         "unused": list(match.unused),
         "pending": [wire_choice(position, seat) for seat in range(match.players)],
         "exchanges": position.exchanges,
@@ -259,19 +264,20 @@ def write_state(
 
 
 def write_move(
-    position: MyShipSailsPosition, state: MyShipSailsState, earlier: MyShipSailsPosition, seat: int
+    position: MyShipSailsPosition, state: MyShipSailsState, earlier: MyShipSailsPosition, move: int
 ) -> MyShipSailsState:
-    """The wire state of ``position``, which ``seat``'s choice made from ``earlier``, the position of
+    """The wire state of ``position``, which the choice ``move`` made from ``earlier``, the position of
     ``state``: the state's fields with those the move changed written anew (the choice recorded; or the
     step resolved: the hands and the count after an exchange, the records and the phase at the deal's
     end)."""
     if position.chosen:  # the step goes on: the choice recorded
         pending = list(state.pending)
-        pending[seat] = wire_choice(position, seat)
+        choice = move & CHOICE_MASK
+        pending[move >> SEAT_SHIFT] = DECLARE_CHOICE if choice == DECLARE else PASS_CHOICES[choice]
         return updated_from(state, {"pending": pending})
     changes: dict[str, object] = {}
     if position.exchanges != earlier.exchanges:
-        changes["hands"] = [card_names(hand) for hand in position.hands]
+        changes["hands"] = [hand_names(hand) for hand in position.hands]
         changes["exchanges"] = position.exchanges
     match = position.match
     if match is not earlier.match:  # the deal's end
@@ -279,6 +285,37 @@ def write_move(
         changes["phase"] = position.phase
     changes["pending"] = [None] * len(position.hands)
     return updated_from(state, changes)
+
+
+_SUIT_NAMES: list[dict[int, tuple[str, ...]]] = [{} for _ in SUIT_CARDS]
+"""Per suit, the card names of each 13-bit set of that suit's cards met so far."""
+
+
+def hand_names(hand: int) -> list[str]:
+    """A hand as the wire lists it: card names in canonical order (what
+    :func:`~sevens_rules.engine.sjuan_position.card_names` answers, with the four suits written out: every
+    exchange writes every hand)."""
+    clubs, diamonds, hearts, spades = _SUIT_NAMES
+    names: list[str] = []
+    part = hand & 0x1FFF
+    if part:
+        names += clubs.get(part) or _suit_names(0, part)
+    part = hand >> SUIT_SIZE & 0x1FFF
+    if part:
+        names += diamonds.get(part) or _suit_names(1, part)
+    part = hand >> 2 * SUIT_SIZE & 0x1FFF
+    if part:
+        names += hearts.get(part) or _suit_names(2, part)
+    part = hand >> 3 * SUIT_SIZE
+    if part:
+        names += spades.get(part) or _suit_names(3, part)
+    return names
+
+
+def _suit_names(suit: int, part: int) -> tuple[str, ...]:
+    """The names of the cards of ``suit`` whose ranks are the bits of ``part``, remembered."""
+    found = _SUIT_NAMES[suit][part] = tuple(FULL_DECK[suit * SUIT_SIZE + rank] for rank in bits_of(part))
+    return found
 
 
 _SUIT_CODES: list[list[dict[int, tuple[int, ...]]]] = [[{} for _ in SUIT_CARDS] for _ in range(MAX_SEATS)]
@@ -325,4 +362,4 @@ def deal_cards(cards: Sequence[str], players: int, dealer: int) -> tuple[tuple[i
     hands = [0] * players
     for place in range(players):
         hands[(first + place) % players] = card_set(cards[place:dealt:players])
-    return tuple(hands), card_names(card_set(cards[dealt:]))
+    return tuple(hands), card_names(card_set(cards[dealt:]))  # (unused: not one hand, any number of cards)

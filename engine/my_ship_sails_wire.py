@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.game import best_seats, event_of, updated
@@ -64,11 +64,21 @@ _DEAL_ENDED = MyShipSailsEvent(
 """A validated ``deal_ended`` event, copied with each finished deal's record."""
 
 
-@cache
-def received_event(seat: int, card: str, giver: int) -> MyShipSailsEvent:
-    """The ``received`` event of ``seat`` getting ``card`` from ``giver``, made once and then shared (every
-    exchange reports one per seat; the event is frozen)."""
-    return MyShipSailsEvent(type=MyShipSailsEventType.received, player=seat, card=card, from_player=giver)
+_RECEIVED: list[list[list[MyShipSailsEvent | None]]] = [
+    [[None] * len(FULL_DECK) for _giver in _SEATS] for _seat in _SEATS
+]
+"""``_RECEIVED[seat][giver][card]``: the ``received`` event once made (every exchange reports one per
+seat; the event is frozen, so one is shared)."""
+
+
+def received_event(seat: int, card: int, giver: int) -> MyShipSailsEvent:
+    """The ``received`` event of ``seat`` getting the card ``card`` (a code) from ``giver``."""
+    event = _RECEIVED[seat][giver][card]
+    if event is None:
+        event = _RECEIVED[seat][giver][card] = MyShipSailsEvent(
+            type=MyShipSailsEventType.received, player=seat, card=FULL_DECK[card], from_player=giver
+        )
+    return event
 
 
 def move_code(move: MyShipSailsMove) -> int | None:
@@ -115,7 +125,7 @@ def move_events(
         n = len(after.hands)
         # every card passed: the cards chosen before and this one (a seat passes its card among them)
         passed = before.passed | 1 << (code & CHOICE_MASK)
-        given = [FULL_DECK[(hand & passed).bit_length() - 1] for hand in before.hands]
+        given = [(hand & passed).bit_length() - 1 for hand in before.hands]
         events.append(updated(_EXCHANGED, exchange=after.exchanges))
         # each seat receives from seat - 1, its right-hand neighbour (-1 wraps to the last seat)
         events += [received_event(seat, given[seat - 1], (seat - 1) % n) for seat in range(n)]
