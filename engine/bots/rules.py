@@ -34,7 +34,7 @@ from sevens_rules.engine.bots.position import AnyGame
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.my_ship_sails_position import CHOICE_MASK
 from sevens_rules.engine.my_ship_sails_position import DECLARE as MSS_DECLARE
-from sevens_rules.engine.my_ship_sails_position import SUIT_CARDS as MSS_SUIT_CARDS
+from sevens_rules.engine.my_ship_sails_position import SEAT_SHIFT as MSS_SEAT_SHIFT
 from sevens_rules.engine.sedmice_position import END_TRICK, EXTEND, POINT_CARDS, SEVENS, points_of
 from sevens_rules.engine.sedmice_position import RANK_ROW as PIQUET_RANK_ROW
 from sevens_rules.engine.sedmice_position import SUIT_SIZE as PIQUET_SUIT_SIZE
@@ -406,18 +406,24 @@ def _my_ship_sails(game: AnyGame, state: Any, seat: int) -> Scorer:
 def _my_ship_sails_position_chooser(position: Any, seat: int, moves: list[int]) -> int:
     """:func:`_my_ship_sails`'s choice on My Ship Sails' positions
     (:mod:`~sevens_rules.engine.my_ship_sails_position`: hands as sets of card bits, a choice's code its
-    seat and its card or the declaration): the same values of the same moves, the first best."""
+    seat and its card or the declaration), ``moves`` being the seat's listed codes: the declaration when
+    listed (last), else the same values of the same moves, the first best. A pass's value, minus 20 per
+    card held of its suit minus its rank, orders the passes by the count of their suit, then by rank (a rank
+    is below 20), then by suit (the listed order): so the best pass is the lowest card of the suit held
+    least, the lowest such card, the first suit of those."""
+    declare = moves[-1]
+    if declare & CHOICE_MASK == MSS_DECLARE:
+        return declare
     hand = position.hands[seat]
-    best, best_value = moves[0], -1000.0
-    for move in moves:
-        card = move & CHOICE_MASK
-        if card == MSS_DECLARE:
-            value = 100.0
-        else:
-            value = -(hand & MSS_SUIT_CARDS[card // SUIT_SIZE]).bit_count() * 20 - card % SUIT_SIZE
-        if value > best_value:
-            best, best_value = move, value
-    return best
+    best, best_key = 0, 1000
+    for suit in range(4):
+        part = hand >> suit * SUIT_SIZE & 0x1FFF
+        if part:
+            rank = (part & -part).bit_length() - 1
+            key = part.bit_count() * 20 + rank
+            if key < best_key:
+                best, best_key = suit * SUIT_SIZE + rank, key
+    return seat << MSS_SEAT_SHIFT | best
 
 
 _SCORERS: dict[str, Callable[[AnyGame, Any, int], Scorer]] = {
