@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import Seeding
-from sevens_rules.engine.game import event_of, same_model, standings
+from sevens_rules.engine.game import same_model, standings
 from sevens_rules.engine.match import DealSetup
 from sevens_rules.engine.my_ship_sails_checks import MyShipSailsChecks
 from sevens_rules.engine.my_ship_sails_checks import (
@@ -93,7 +93,6 @@ from sevens_rules.schema.my_ship_sails import (
 _seat_moves = seat_moves
 """The wire moves of a seat with a wire hand (the sampler draws other seats' choices with it)."""
 
-_event = event_of(MyShipSailsEvent, MyShipSailsEventType)
 _DEAL_STARTED = [
     MyShipSailsEvent(type=MyShipSailsEventType.deal_started, player=seat) for seat in range(MAX_SEATS)
 ]
