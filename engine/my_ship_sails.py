@@ -256,7 +256,7 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
                 position.exchanges,
                 STEP,
                 match,
-                position.in_order,
+                position.hands_canonical,
                 position.codes,
                 position.wire_moves,
             )
@@ -364,10 +364,11 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
         position = self.position(state)
         if position.phase is not STEP or position.chosen >> player & 1:
             return []
-        if not position.in_order:  # a posted hand out of canonical order: the wire lists its order
-            return list(seat_moves(tuple(state.hands[player]), player))
-        wire = WIRE_MOVES[player]
-        return [wire[code] for code in _seat_codes(position, player)]
+        if position.hands_canonical:  # the wire moves of the rules' codes, in their order
+            wire = WIRE_MOVES[player]
+            return [wire[code] for code in _seat_codes(position, player)]
+        # a posted hand, in any order: its moves remembered by hand (each request posts its state afresh)
+        return list(seat_moves(tuple(state.hands[player]), player))
 
     def is_legal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
         """In a step, :meth:`is_legal_in_deal` (a ``next_deal`` has a code no seat's list holds); between
@@ -477,5 +478,5 @@ def _end_deal(
         match.commitment,
     )
     phase = MATCH_OVER if match.deal_number >= DEALS_PER_MATCH else DEAL_OVER
-    in_order = position.in_order if hands is position.hands else True  # (an exchange writes them anew)
-    return MyShipSailsPosition(hands, 0, 0, 0, exchanges, phase, recorded, in_order)
+    canonical = position.hands_canonical or hands is not position.hands  # (an exchange writes them anew)
+    return MyShipSailsPosition(hands, 0, 0, 0, exchanges, phase, recorded, canonical)

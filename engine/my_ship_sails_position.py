@@ -125,7 +125,7 @@ class MyShipSailsPosition:
         "declared",
         "exchanges",
         "hands",
-        "in_order",
+        "hands_canonical",
         "listed",
         "match",
         "passed",
@@ -145,7 +145,7 @@ class MyShipSailsPosition:
         exchanges: int,
         phase: MyShipSailsPhase,
         match: MyShipSailsMatch,
-        in_order: bool = True,
+        hands_canonical: bool = True,
         codes: list[list[int] | None] | None = None,
         wire_moves: list[list[Any] | None] | None = None,
     ) -> None:
@@ -161,10 +161,10 @@ class MyShipSailsPosition:
         """Exchanges completed in the deal."""
         self.phase = phase
         self.match = match
-        self.in_order = in_order
-        """Whether the wire hands list their cards in canonical order (the engine writes them so; a posted
-        hand need not be, and keeps its order until the next exchange: the wire lists a seat's passes in
-        its hand's order)."""
+        self.hands_canonical = hands_canonical
+        """Whether the wire hands are known to list their cards in canonical order: the engine writes a
+        hand so when it deals or exchanges; a posted hand need not be, and keeps its order until the next
+        exchange (the wire lists a seat's passes in its hand's order)."""
         self.codes: list[list[int] | None] = [None] * len(hands) if codes is None else codes
         """Each seat's move codes with these hands once asked (a memo shared by the positions of a step,
         whose hands are the same: every choice lists again the moves of the seats still to choose)."""
@@ -235,8 +235,7 @@ def read_position(state: MyShipSailsState) -> MyShipSailsPosition:
         state.commitment,
     )
     hands = tuple(map(card_set, state.hands))
-    in_order = all(hand_names(hand) == posted for hand, posted in zip(hands, state.hands, strict=True))
-    return MyShipSailsPosition(hands, chosen, declared, passed, state.exchanges, state.phase, match, in_order)
+    return MyShipSailsPosition(hands, chosen, declared, passed, state.exchanges, state.phase, match, False)
 
 
 def write_state(

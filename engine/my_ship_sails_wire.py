@@ -9,7 +9,6 @@ from functools import lru_cache
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.game import best_seats, event_of, updated
-from sevens_rules.engine.my_ship_sails_checks import one_suit
 from sevens_rules.engine.my_ship_sails_position import (
     CHOICE_MASK,
     DECLARE,
@@ -17,8 +16,9 @@ from sevens_rules.engine.my_ship_sails_position import (
     NEXT_DEAL,
     SEAT_SHIFT,
     MyShipSailsPosition,
+    seat_codes,
 )
-from sevens_rules.engine.sjuan_position import CARD_INDEX
+from sevens_rules.engine.sjuan_position import CARD_INDEX, card_set
 from sevens_rules.schema.common import MAX_SEATS
 from sevens_rules.schema.my_ship_sails import (
     MyShipSailsDeal,
@@ -95,15 +95,20 @@ def move_code(move: MyShipSailsMove) -> int | None:
 
 @lru_cache(maxsize=4096)
 def seat_moves(hand: tuple[str, ...], seat: int) -> tuple[MyShipSailsMove, ...]:
-    """The wire moves of ``seat``, to choose in a step with ``hand`` (a wire hand, in its own order): pass
-    any card, in hand order, then declare when the hand is one suit.
+    """The wire moves of ``seat``, to choose in a step with ``hand`` (a wire hand: seven distinct cards of
+    the deck), as the wire lists them: the wire moves of the rules' codes
+    (:func:`~sevens_rules.engine.my_ship_sails_position.seat_codes`: pass any card, declare a one-suit
+    hand), the passes in the hand's own order (a posted hand need not be in canonical order).
 
     A function of its arguments' values alone, remembered (bounded; the moves are frozen and shared): the
-    wire API lists the moves of every seat still to choose at every move of a step, with the same hands."""
-    passes = PASSES[seat]
-    if one_suit(hand):
-        return (*(passes[c] for c in hand), DECLARES[seat])
-    return tuple(passes[c] for c in hand)
+    wire API lists the moves of every seat still to choose at every move of a step, with the same hands,
+    and each request posts the state afresh."""
+    wire = WIRE_MOVES[seat]
+    moves = [wire[code] for code in seat_codes(card_set(hand), seat)]
+    if any(move.card != card for move, card in zip(moves, hand, strict=False)):  # not in canonical order
+        by_card = {move.card: move for move in moves}
+        moves = [by_card[card] for card in hand] + moves[len(hand) :]
+    return tuple(moves)
 
 
 def move_events(
