@@ -201,7 +201,10 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
         """The move codes of ``seat``, a seat to act: in a step, pass each card of its hand (lowest
         first), then declare when the hand is one suit; ``next_deal`` between deals."""
         if position.phase is STEP:
-            return _seat_codes(position, seat)
+            codes = position.codes[seat]  # (_seat_codes without the call: a playout asks at each move)
+            if codes is None:
+                codes = position.codes[seat] = seat_codes(position.hands[seat], seat)
+            return codes
         return [NEXT_DEAL]
 
     def position_moves_to_act(self, position: MyShipSailsPosition) -> list[int]:
@@ -258,7 +261,7 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
                 match,
                 position.hands_canonical,
                 position.codes,
-                position.wire_moves,
+                position.wire_lists,
             )
         if declared:
             return _end_deal(position, position.hands, position.exchanges, _SEATS_OF[declared])
@@ -355,9 +358,12 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
             return [NEXT_DEALS[player]]
         if position.chosen >> player & 1:  # (not a seat to act: nothing to remember for the step)
             return []
-        moves = position.wire_moves[player]
+        lists = position.wire_lists
+        if lists is None:
+            lists = position.wire_lists = [None] * position.match.players
+        moves = lists[player]
         if moves is None:
-            moves = position.wire_moves[player] = self.deal_moves(state, player)
+            moves = lists[player] = self.deal_moves(state, player)
         return moves
 
     def deal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:

@@ -130,7 +130,7 @@ class MyShipSailsPosition:
         "match",
         "passed",
         "phase",
-        "wire_moves",
+        "wire_lists",
     )
 
     turn = None
@@ -147,7 +147,7 @@ class MyShipSailsPosition:
         match: MyShipSailsMatch,
         hands_canonical: bool = True,
         codes: list[list[int] | None] | None = None,
-        wire_moves: list[list[Any] | None] | None = None,
+        wire_lists: list[list[Any] | None] | None = None,
     ) -> None:
         self.hands = hands
         """Each seat's seven cards (a set of cards)."""
@@ -168,9 +168,9 @@ class MyShipSailsPosition:
         self.codes: list[list[int] | None] = [None] * len(hands) if codes is None else codes
         """Each seat's move codes with these hands once asked (a memo shared by the positions of a step,
         whose hands are the same: every choice lists again the moves of the seats still to choose)."""
-        self.wire_moves: list[list[Any] | None] = [None] * len(hands) if wire_moves is None else wire_moves
-        """Each seat's wire moves with these hands once asked (a memo shared by the positions of a step, as
-        :attr:`codes` is)."""
+        self.wire_lists = wire_lists
+        """Each seat's wire moves with these hands once asked (a memo shared by the positions of a step from
+        the first that the wire API asked, as :attr:`codes` is; None until then: playouts never ask)."""
         self.listed: list[int] | None = None
         """The move codes of every seat to act once asked (a memo: the wire API lists a state's moves,
         then checks a move against them on the same state)."""
@@ -339,7 +339,7 @@ def seat_codes(hand: int, seat: int) -> list[int]:
     part = hand >> 3 * SUIT_SIZE
     if part:
         codes += spades.get(part) or _suit_codes(seat, 3, part)
-    if one_suit(hand):
+    if SUIT_OF[(hand & -hand).bit_length() - 1] == SUIT_OF[hand.bit_length() - 1]:  # (one_suit, inline)
         codes.append(seat << SEAT_SHIFT | DECLARE)
     return codes
 

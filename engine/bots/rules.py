@@ -414,16 +414,23 @@ def _my_ship_sails_position_chooser(position: Any, seat: int, moves: list[int]) 
     declare = moves[-1]
     if declare & CHOICE_MASK == MSS_DECLARE:
         return declare
-    hand = position.hands[seat]
-    best, best_key = 0, 1000
-    for suit in range(4):
-        part = hand >> suit * SUIT_SIZE & 0x1FFF
-        if part:
-            rank = (part & -part).bit_length() - 1
-            key = part.bit_count() * 20 + rank
-            if key < best_key:
-                best, best_key = suit * SUIT_SIZE + rank, key
-    return seat << MSS_SEAT_SHIFT | best
+    hand: int = position.hands[seat]
+    keys = (
+        _MSS_PASS_KEY[hand & 0x1FFF],
+        _MSS_PASS_KEY[hand >> SUIT_SIZE & 0x1FFF],
+        _MSS_PASS_KEY[hand >> 2 * SUIT_SIZE & 0x1FFF],
+        _MSS_PASS_KEY[hand >> 3 * SUIT_SIZE],
+    )
+    best = min(keys)  # the first suit of the least key (index finds the first)
+    return seat << MSS_SEAT_SHIFT | keys.index(best) * SUIT_SIZE + best % 20
+
+
+_MSS_PASS_KEY = [
+    part.bit_count() * 20 + (part & -part).bit_length() - 1 if part else 1000
+    for part in range(1 << SUIT_SIZE)
+]
+"""My Ship Sails: for the ranks held of one suit (13 bits), the key of the suit's best pass: 20 per card
+held plus the lowest rank held (the rank is the key modulo 20); 1000 for a suit not held."""
 
 
 _SCORERS: dict[str, Callable[[AnyGame, Any, int], Scorer]] = {
