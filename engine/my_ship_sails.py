@@ -39,8 +39,9 @@ from __future__ import annotations
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import Seeding
-from sevens_rules.engine.game import same_model, standings
+from sevens_rules.engine.game import standings
 from sevens_rules.engine.match import DealSetup
+from sevens_rules.engine.models import same_model
 from sevens_rules.engine.my_ship_sails_checks import MyShipSailsChecks
 from sevens_rules.engine.my_ship_sails_checks import (
     one_suit as one_suit,  # (named here too: the rules' readers and tests ask it of this module)
@@ -401,16 +402,15 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
             )
         return super().not_to_act(state, player, seats)
 
-    def resolve_in_deal(
-        self, state: MyShipSailsState, move: MyShipSailsMove
+    def write_step(
+        self, state: MyShipSailsState, position: MyShipSailsPosition, move: int, after: MyShipSailsPosition
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        last = self._last
-        position = last[1] if last is not None and last[0] is state else self.position(state)
-        code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
-        after = self.position_apply(position, code)
-        written = write_move(after, state, position, code)
+        """The wire state of ``after``, which the choice ``move`` made of ``state``'s ``position`` (only
+        what the move changed written anew), and the move's events; the state is remembered with
+        ``after``."""
+        written = write_move(after, state, position, move)
         self.remember(written, after)
-        return written, move_events(state, code, position, after, written)
+        return written, move_events(state, move, position, after, written)
 
     # ---- score and view --------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import constructed, updated_from
+from sevens_rules.engine.models import constructed, updated_from
 from sevens_rules.engine.positions import MatchConstants, bits_of
 from sevens_rules.engine.sjuan_position import CARD_INDEX, SUIT_SIZE, card_names, card_set
 from sevens_rules.schema.common import MAX_SEATS

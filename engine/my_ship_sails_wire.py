@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import best_seats, event_of, updated
+from sevens_rules.engine.game import best_seats
+from sevens_rules.engine.models import event_of, updated
 from sevens_rules.engine.my_ship_sails_position import (
     CHOICE_MASK,
     DECLARE,

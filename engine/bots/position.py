@@ -21,6 +21,7 @@ from pydantic import BaseModel
 
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.match import DEAL_OVER, MATCH_OVER
+from sevens_rules.engine.models import field_values
 from sevens_rules.engine.my_ship_sails_position import longest_suit
 from sevens_rules.engine.simulate import PositionRules, position_rules
 
