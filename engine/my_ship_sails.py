@@ -38,7 +38,6 @@ Decisions where the rulings and the text are silent (the README refers here):
 from __future__ import annotations
 
 from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.game import standings
 from sevens_rules.engine.match import DealSetup
 from sevens_rules.engine.models import same_model
@@ -63,6 +62,7 @@ from sevens_rules.engine.my_ship_sails_position import (
     longest_suit,
     read_position,
     seat_codes,
+    wins,
     wire_deal,
     write_move,
     write_state,
@@ -145,41 +145,19 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
     )
     wire_moves = WIRE_MOVES
     next_deals = NEXT_DEALS
+    match_type = MyShipSailsMatch
     move_code = staticmethod(move_code)
 
     # ---- deal ------------------------------------------------------------------------------------
 
-    def deal_position(
-        self,
-        options: MyShipSailsOptions,
-        seeding: Seeding,
-        commitment: str,
-        players: int,
-        dealer: int,
-        deal_number: int,
-        deck: list[str] | None,
-        deals: tuple[DealResult, ...],
-        totals: tuple[int, ...],
-    ) -> MyShipSailsPosition:
-        """A freshly dealt deal, from ``deck`` (top first) or from the seeded shuffle of the deal: seven
-        cards each from the dealer's left, the rest unused; with auto_declare a dealt one-suit hand
-        declares and ends the deal at once."""
-        cards = deck if deck is not None else seeding.shuffled(FULL_DECK, self.id, deal_number)
-        hands, unused = deal_cards(cards, players, dealer)
-        match = MyShipSailsMatch(
-            players,
-            dealer,
-            deal_number,
-            deals,
-            totals,
-            unused,
-            options,
-            seeding.seed,
-            seeding.entropy,
-            commitment,
-        )
+    def deal_position(self, match: MyShipSailsMatch, deck: list[str] | None) -> MyShipSailsPosition:
+        """The deal of ``match`` (just made, its cards not dealt still to set), from ``deck`` (top first)
+        or from the seeded shuffle of the deal: seven cards each from the dealer's left, the rest unused;
+        with auto_declare a dealt one-suit hand declares and ends the deal at once."""
+        cards = deck if deck is not None else match.seeding.shuffled(FULL_DECK, self.id, match.deal_number)
+        hands, match.unused = deal_cards(cards, match.players, match.dealer)
         position = MyShipSailsPosition(hands, 0, 0, 0, 0, STEP, match)
-        if options.auto_declare:
+        if match.options.auto_declare:
             declarers = [seat for seat, hand in enumerate(hands) if one_suit_cards(hand)]
             if declarers:
                 return _end_deal(position, hands, 0, declarers)
@@ -231,18 +209,7 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
         every chosen card moves one seat left at once); or the next deal dealt."""
         match = position.match
         if move == NEXT_DEAL:
-            players = match.players
-            return self.deal_position(
-                match.options,
-                match.seeding,
-                match.commitment,
-                players,
-                (match.dealer + 1) % players,
-                match.deal_number + 1,
-                None,
-                match.deals,
-                match.totals,
-            )
+            return self.deal_position(match.following((match.dealer + 1) % match.players), None)
         seat = move >> SEAT_SHIFT
         choice = move & CHOICE_MASK
         chosen = position.chosen | 1 << seat
@@ -318,25 +285,8 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):  # type
     def deal(
         self, setup: DealSetup[MyShipSailsOptions, MyShipSailsState]
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        previous = setup.previous
-        if previous is None:
-            deals: tuple[DealResult, ...] = ()
-            totals = (0,) * setup.players
-            commitment = setup.seeding.commitment
-        else:
-            match = self.position(previous).match
-            deals, totals, commitment = match.deals, match.totals, match.commitment
-        position = self.deal_position(
-            setup.options,
-            setup.seeding,
-            commitment,
-            setup.players,
-            setup.dealer,
-            setup.deal_number,
-            None if setup.deck is None else list(setup.deck),
-            deals,
-            totals,
-        )
+        match, _ = self.deal_match(setup)
+        position = self.deal_position(match, None if setup.deck is None else list(setup.deck))
         wire_deals = list(setup.deals)
         recorded = position.match.deals
         ended = len(recorded) > len(wire_deals)  # auto_declare ended the deal at once
@@ -467,22 +417,8 @@ def _end_deal(
     """The position at the end of ``position``'s deal with these hands and exchanges: each of ``winners``
     (the declarers, in seat order) scores a win; the match is over after the fifth deal."""
     match = position.match
-    totals = list(match.totals)
-    for seat in winners:
-        totals[seat] += 1
     deal = DealResult(match.deal_number, match.dealer, exchanges, tuple(winners))
-    recorded = MyShipSailsMatch(
-        match.players,
-        match.dealer,
-        match.deal_number,
-        (*match.deals, deal),
-        tuple(totals),
-        match.unused,
-        match.options,
-        match.seed,
-        match.entropy,
-        match.commitment,
-    )
+    recorded = match.recorded(deal, wins(winners))
     phase = MATCH_OVER if match.deal_number >= DEALS_PER_MATCH else DEAL_OVER
     canonical = position.hands_canonical or hands is not position.hands  # (an exchange writes them anew)
     return MyShipSailsPosition(hands, 0, 0, 0, exchanges, phase, recorded, canonical)

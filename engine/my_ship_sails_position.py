@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.models import constructed, updated_from
-from sevens_rules.engine.positions import MatchConstants, bits_of
+from sevens_rules.engine.positions import ScoredMatch, bits_of
 from sevens_rules.engine.sjuan_position import CARD_INDEX, SUIT_SIZE, card_names, card_set
 from sevens_rules.schema.common import MAX_SEATS
 from sevens_rules.schema.my_ship_sails import (
@@ -82,37 +82,35 @@ class DealResult(NamedTuple):
     winners: tuple[int, ...]
 
 
-class MyShipSailsMatch(MatchConstants):
-    """What stays the same for a whole deal: the table size, the dealer, the finished deals and their
-    totals, the cards not dealt, the options and the seed. Never changed once made; shared by every
-    position of the deal."""
+class MyShipSailsMatch(ScoredMatch[DealResult]):
+    """What stays the same for a whole deal: the table size, the dealer, the finished deals and each seat's
+    wins over them (:class:`~sevens_rules.engine.positions.ScoredMatch`), the cards not dealt, the options
+    and the seed. Never changed once made (the cards not dealt are set as the deal is dealt or read);
+    shared by every position of the deal."""
 
-    __slots__ = ("all_chosen", "deals", "players", "totals", "unused")
+    __slots__ = ("all_chosen", "unused")
     options: MyShipSailsOptions
 
     def __init__(
         self,
         players: int,
-        dealer: int,
-        deal_number: int,
         deals: tuple[DealResult, ...],
         totals: tuple[int, ...],
-        unused: Sequence[str],
-        options: MyShipSailsOptions,
+        dealer: int,
+        deal_number: int,
+        options: Any,
         seed: str,
         entropy: Sequence[str],
         commitment: str,
     ) -> None:
-        super().__init__(dealer, deal_number, options, seed, entropy, commitment)
-        self.players = players
+        super().__init__(players, deals, totals, dealer, deal_number, options, seed, entropy, commitment)
         self.all_chosen = (1 << players) - 1
         """The set of seats (a bit each) once every seat has chosen."""
-        self.deals = deals
-        """The finished deals, oldest first."""
-        self.totals = totals
-        """Each seat's wins over the finished deals."""
-        self.unused = unused
+        self.unused: Sequence[str] = ()
         """The cards not dealt, as the wire lists them (a posted state's own list: never changed)."""
+
+    def keep_in(self, recorded: MyShipSailsMatch) -> None:
+        recorded.unused = self.unused
 
 
 class MyShipSailsPosition:
@@ -192,13 +190,15 @@ def wire_deal(deal: DealResult) -> MyShipSailsDeal:
     )
 
 
-def win_totals(deals: Sequence[DealResult], players: int) -> tuple[int, ...]:
-    """Each seat's wins over ``deals``."""
-    totals = [0] * players
-    for deal in deals:
-        for seat in deal.winners:
-            totals[seat] += 1
-    return tuple(totals)
+def wins(winners: Sequence[int]) -> list[int]:
+    """Each seat's gain from a deal that ``winners`` won: one win each (as long as the largest table: a
+    match takes its own seats)."""
+    return [int(seat in winners) for seat in range(MAX_SEATS)]
+
+
+def deal_wins(deal: DealResult) -> list[int]:
+    """:func:`wins` of a finished deal."""
+    return wins(deal.winners)
 
 
 def wire_choice(position: MyShipSailsPosition, seat: int) -> MyShipSailsChoice | None:
@@ -212,8 +212,6 @@ def wire_choice(position: MyShipSailsPosition, seat: int) -> MyShipSailsChoice |
 
 def read_position(state: MyShipSailsState) -> MyShipSailsPosition:
     """The position of a (checked) wire state."""
-    players = len(state.hands)
-    deals = tuple(map(deal_result, state.deals))
     chosen = declared = passed = 0
     for seat, choice in enumerate(state.pending):
         if choice is not None:
@@ -222,18 +220,8 @@ def read_position(state: MyShipSailsState) -> MyShipSailsPosition:
                 declared |= 1 << seat
             else:
                 passed |= 1 << CARD_INDEX[choice.card]
-    match = MyShipSailsMatch(
-        players,
-        state.dealer,
-        state.deal_number,
-        deals,
-        win_totals(deals, players),
-        state.unused,
-        state.options,
-        state.seed,
-        state.entropy,
-        state.commitment,
-    )
+    match = MyShipSailsMatch.posted(state, deal_result, deal_wins)
+    match.unused = state.unused
     hands = tuple(map(card_set, state.hands))
     return MyShipSailsPosition(hands, chosen, declared, passed, state.exchanges, state.phase, match, False)
 
