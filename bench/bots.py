@@ -194,22 +194,33 @@ def run_table(
     return tally, sides
 
 
+MID_DEAL_STEPS = 4
+"""Moves per seat that make a deal whose hands keep their size (My Ship Sails) mid-deal."""
+
+
 def mid_deal(game_id: str, players: int) -> tuple[Any, int] | None:
-    """A seeded state halfway through a first deal (the seat to act holds about half its cards and has
-    a choice), and the seat to act; the first of seeds 1, 2, ... that reaches one (None after 20)."""
+    """A seeded state halfway through a first deal (the seat to act holds about half its cards, or in a
+    game whose hands keep their size, :data:`MID_DEAL_STEPS` moves per seat were made; and the seat has a
+    choice), and the seat to act; the first of seeds 1, 2, ... that reaches one (None after 20)."""
     game = GAMES[game_id]
     for seed in range(1, 21):
         state = game.new(players, game.models.options(), Seeding(f"{seed:064x}"), None, 0)
-        full = max(len(hand) for hand in state.hands)
+        dealt = [len(hand) for hand in state.hands]
+        full = max(dealt)
         rng = random.Random(seed)
-        for _ in range(2000):
+        for made in range(2000):
             seats = position.to_act(game, state)
             if not seats:
                 break
             seat = seats[0]
             moves = game.moves(state, seat)[1]
-            if len(state.hands[seat]) <= (full + 1) // 2 and len(moves) > 1:
+            halfway = len(state.hands[seat]) <= (full + 1) // 2 or (
+                made >= MID_DEAL_STEPS * players and [len(hand) for hand in state.hands] == dealt
+            )
+            if halfway and len(moves) > 1:
                 return state, seat
+            if [len(hand) for hand in state.hands] != dealt:
+                dealt = []  # the hands change size: only the first test says mid-deal
             state = game.apply(state, moves[rng.randrange(len(moves))])[0]
     return None
 

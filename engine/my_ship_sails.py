@@ -1,5 +1,9 @@
 """My Ship Sails (RULINGS §4, text 003): collect seven cards of one suit by passing cards left.
 
+The rules run on :class:`~sevens_rules.engine.my_ship_sails_position.MyShipSailsPosition` (card bitmasks,
+choices as ints); the wire hooks at the end of the class read a state's position once, ask the rules and
+write the state back once (:mod:`~sevens_rules.engine.my_ship_sails_wire`: the wire moves and events).
+
 Four to seven players get seven cards each, dealt one at a time clockwise from the dealer's left; the
 rest of the deck is unused for the whole deal. The deal runs in **steps**. In a step every seat chooses
 in secret: ``pass`` one of its cards, or ``declare`` (legal only with all seven cards of one suit, which
@@ -33,117 +37,94 @@ Decisions where the rulings and the text are silent (the README refers here):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache, lru_cache
-
-from sevens_rules.engine.cards import FULL_DECK, deal_round_robin
-from sevens_rules.engine.game import best_seats
+from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.game import standings
 from sevens_rules.engine.match import DealSetup
-from sevens_rules.engine.models import event_of, updated
-from sevens_rules.engine.my_ship_sails_checks import (
-    CHOICE_PASS,
-    HAND_SIZE,
-    MATCH_OVER,
-    STEP,
-    MyShipSailsChecks,
-)
+from sevens_rules.engine.models import same_model
+from sevens_rules.engine.my_ship_sails_checks import MyShipSailsChecks
 from sevens_rules.engine.my_ship_sails_checks import (
     one_suit as one_suit,  # (named here too: the rules' readers and tests ask it of this module)
 )
-from sevens_rules.schema.common import INT32_MAX, MAX_SEATS, GameModels, model_json
+from sevens_rules.engine.my_ship_sails_position import (
+    CHOICE_MASK,
+    DEAL_OVER,
+    DECLARE,
+    DECLARE_CHOICE,
+    MATCH_OVER,
+    NEXT_DEAL,
+    PASS_CHOICES,
+    SEAT_SHIFT,
+    STEP,
+    DealResult,
+    MyShipSailsMatch,
+    MyShipSailsPosition,
+    deal_cards,
+    longest_suit,
+    read_position,
+    seat_codes,
+    wins,
+    wire_deal,
+    write_move,
+    write_state,
+)
+from sevens_rules.engine.my_ship_sails_position import one_suit as one_suit_cards
+from sevens_rules.engine.my_ship_sails_wire import (
+    NEXT_DEALS,
+    WIRE_MOVES,
+    declared_events,
+    ended_events,
+    move_code,
+    move_events,
+    seat_moves,
+)
+from sevens_rules.engine.positions import PositionWire
+from sevens_rules.schema.common import INT32_MAX, MAX_SEATS, GameModels, Outcome, model_json
 from sevens_rules.schema.my_ship_sails import (
     DEALS_PER_MATCH,
-    MyShipSailsChoice,
     MyShipSailsChoiceType,
-    MyShipSailsDeal,
     MyShipSailsEvent,
     MyShipSailsEventType,
     MyShipSailsMove,
-    MyShipSailsMoveType,
     MyShipSailsOptions,
-    MyShipSailsPhase,
     MyShipSailsScore,
     MyShipSailsState,
     MyShipSailsView,
 )
 
-PASS = MyShipSailsMoveType("pass")
-DECLARE = MyShipSailsMoveType.declare
-NEXT_DEAL = MyShipSailsMoveType.next_deal
-CHOICE_DECLARE = MyShipSailsChoiceType.declare
-DEAL_OVER = MyShipSailsPhase.deal_over
+_seat_moves = seat_moves
+"""The wire moves of a seat with a wire hand (the sampler draws other seats' choices with it)."""
 
-_CARD_ORDER = {c: i for i, c in enumerate(FULL_DECK)}
-# Moves and choices are frozen, so one instance of each can be shared by every list that holds it;
-# building them once keeps listing moves cheap (pydantic construction dominates otherwise).
-_PASS_MOVES = [
-    {c: MyShipSailsMove(type=PASS, player=seat, card=c) for c in FULL_DECK} for seat in range(MAX_SEATS)
+_DEAL_STARTED = [
+    MyShipSailsEvent(type=MyShipSailsEventType.deal_started, player=seat) for seat in range(MAX_SEATS)
 ]
-_DECLARE_MOVES = [MyShipSailsMove(type=DECLARE, player=seat) for seat in range(MAX_SEATS)]
-_NEXT_DEAL_MOVES = [MyShipSailsMove(type=NEXT_DEAL, player=seat) for seat in range(MAX_SEATS)]
-_PASS_CHOICES = {c: MyShipSailsChoice(type=CHOICE_PASS, card=c) for c in FULL_DECK}
-_DECLARE_CHOICE = MyShipSailsChoice(type=CHOICE_DECLARE)
+"""``_DEAL_STARTED[seat]``: the event of ``seat`` dealing."""
+
 # A pending choice's JSON length tells a pass from a declaration (its card is as long as "null", its type
 # is not): a sealed token pads each one to the longest, so that its length shows only who has chosen.
-_DECLARE_LENGTH = len(model_json(_DECLARE_CHOICE))
-_PASS_LENGTH = len(model_json(_PASS_CHOICES[FULL_DECK[0]]))
+_DECLARE_LENGTH = len(model_json(DECLARE_CHOICE))
+_PASS_LENGTH = len(model_json(PASS_CHOICES[0]))
 _LONGEST_CHOICE = max(_DECLARE_LENGTH, _PASS_LENGTH)
+CHOICE_DECLARE = MyShipSailsChoiceType.declare
 
-
-_event = event_of(MyShipSailsEvent, MyShipSailsEventType)
-
-
-_CHOSEN_EVENTS = [
-    MyShipSailsEvent(type=MyShipSailsEventType.chosen, player=seat) for seat in range(MAX_SEATS)
+_WAITING = [
+    [[seat for seat in range(n) if not chosen >> seat & 1] for chosen in range(1 << n)]
+    for n in range(MAX_SEATS)
 ]
-"""The ``chosen`` event of each seat (every move reports one)."""
+"""``_WAITING[players][chosen]``: the seats still to choose when the seats of ``chosen`` (a bit each) have."""
+_SEATS_OF = [[seat for seat in range(MAX_SEATS) if seats >> seat & 1] for seats in range(1 << MAX_SEATS)]
+"""``_SEATS_OF[seats]``: the seats of a set of seats (a bit each), in seat order."""
 
 
-_EXCHANGED_EVENT = MyShipSailsEvent(type=MyShipSailsEventType.exchanged, exchange=1)
-"""A validated ``exchanged`` event, copied with each exchange's number (as
-:func:`~sevens_rules.engine.game.updated` copies states): the number grows through a deal, and
-:func:`~sevens_rules.engine.game.listed` validates afresh every number it has not made yet (each one, in a
-long deal)."""
+def _seat_codes(position: MyShipSailsPosition, seat: int) -> list[int]:
+    """:func:`~sevens_rules.engine.my_ship_sails_position.seat_codes` of ``seat`` in ``position``,
+    remembered by the positions of its step (a list the caller does not change)."""
+    codes = position.codes[seat]
+    if codes is None:
+        codes = position.codes[seat] = seat_codes(position.hands[seat], seat)
+    return codes
 
 
-@cache
-def _received_event(seat: int, card: str, giver: int) -> MyShipSailsEvent:
-    """The ``received`` event of ``seat`` getting ``card`` from ``giver``, made once and then shared (every
-    exchange reports one per seat; the event is frozen)."""
-    return MyShipSailsEvent(type=MyShipSailsEventType.received, player=seat, card=card, from_player=giver)
-
-
-def _in_deck_order(cards: Sequence[str]) -> list[str]:
-    # sort_cards would build its order table again at every call (five calls a deal)
-    return sorted(cards, key=_CARD_ORDER.__getitem__)
-
-
-@lru_cache(maxsize=4096)
-def _seat_moves(hand: tuple[str, ...], seat: int) -> tuple[MyShipSailsMove, ...]:
-    """The moves of ``seat``, to choose in a step with ``hand``: pass any card, in hand order, then
-    declare when the hand is one suit.
-
-    A function of its arguments' values alone, remembered (bounded; the moves are frozen and shared):
-    every move of a step lists again the moves of every seat still to choose, with the same hands."""
-    passes = _PASS_MOVES[seat]
-    if one_suit(hand):
-        return (*(passes[c] for c in hand), _DECLARE_MOVES[seat])
-    return tuple(passes[c] for c in hand)
-
-
-def _is_legal_choice(
-    move_type: MyShipSailsMoveType, card: str | None, deck: list[str] | None, hand: Sequence[str]
-) -> bool:
-    """Whether a seat that has not chosen in this step, holding ``hand``, may make the move of this type,
-    card and deck (not ``next_deal``): pass a card of its hand, or declare a one-suit hand."""
-    if deck is not None:
-        return False
-    if move_type == PASS:
-        return card in hand
-    return card is None and one_suit(hand)
-
-
-class MyShipSails(MyShipSailsChecks):
+class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):
     """My Ship Sails: simultaneous steps of passing one card left until someone holds one suit."""
 
     id = "my-ship-sails"
@@ -160,62 +141,201 @@ class MyShipSails(MyShipSailsChecks):
         MyShipSailsView,
         MyShipSailsScore,
     )
+    wire_moves = WIRE_MOVES
+    next_deals = NEXT_DEALS
+    match_type = MyShipSailsMatch
+    move_code = staticmethod(move_code)
 
     # ---- deal ------------------------------------------------------------------------------------
+
+    def deal_position(self, match: MyShipSailsMatch, deck: list[str] | None) -> MyShipSailsPosition:
+        """The deal of ``match`` (just made, its cards not dealt still to set), from ``deck`` (top first)
+        or from the seeded shuffle of the deal: seven cards each from the dealer's left, the rest unused;
+        with auto_declare a dealt one-suit hand declares and ends the deal at once."""
+        cards = deck if deck is not None else match.seeding.shuffled(FULL_DECK, self.id, match.deal_number)
+        hands, match.unused = deal_cards(cards, match.players, match.dealer)
+        position = MyShipSailsPosition(hands, 0, 0, 0, 0, STEP, match)
+        if match.options.auto_declare:
+            declarers = [seat for seat, hand in enumerate(hands) if one_suit_cards(hand)]
+            if declarers:
+                return _end_deal(position, hands, 0, declarers)
+        return position
+
+    # ---- to act and legal moves ------------------------------------------------------------------
+
+    def position_to_act(self, position: MyShipSailsPosition) -> list[int]:
+        """The seats still to choose in a step, the next dealer between deals, nobody once the match is
+        over."""
+        phase = position.phase
+        match = position.match
+        if phase is STEP:
+            return list(_WAITING[match.players][position.chosen])
+        if phase is DEAL_OVER:
+            return [(match.dealer + 1) % match.players]
+        return []
+
+    def position_moves(self, position: MyShipSailsPosition, seat: int) -> list[int]:
+        """The move codes of ``seat``, a seat to act: in a step, pass each card of its hand (lowest
+        first), then declare when the hand is one suit; ``next_deal`` between deals."""
+        if position.phase is STEP:
+            codes = position.codes[seat]  # (_seat_codes without the call: a playout asks at each move)
+            if codes is None:
+                codes = position.codes[seat] = seat_codes(position.hands[seat], seat)
+            return codes
+        return [NEXT_DEAL]
+
+    def position_moves_to_act(self, position: MyShipSailsPosition) -> list[int]:
+        """The move codes of every seat to act, seat by seat (the position's own list, kept for the next
+        question: not to be changed)."""
+        listed = position.listed
+        if listed is None:
+            phase = position.phase
+            if phase is STEP:
+                listed = []
+                for seat in _WAITING[position.match.players][position.chosen]:
+                    listed += _seat_codes(position, seat)
+            else:
+                listed = [NEXT_DEAL] if phase is DEAL_OVER else []
+            position.listed = listed
+        return listed
+
+    # ---- resolve ---------------------------------------------------------------------------------
+
+    def position_apply(self, position: MyShipSailsPosition, move: int) -> MyShipSailsPosition:
+        """The position after ``move``, a move code :meth:`position_moves` listed for a seat to act: the
+        choice recorded, and the step resolved when it was the last (declarations end the deal, otherwise
+        every chosen card moves one seat left at once); or the next deal dealt."""
+        match = position.match
+        if move == NEXT_DEAL:
+            return self.deal_position(match.following((match.dealer + 1) % match.players), None)
+        seat = move >> SEAT_SHIFT
+        choice = move & CHOICE_MASK
+        chosen = position.chosen | 1 << seat
+        declared, passed = position.declared, position.passed
+        if choice == DECLARE:
+            declared |= 1 << seat
+        else:
+            passed |= 1 << choice
+        if chosen != match.all_chosen:  # seats still to choose: the choice waits, hidden
+            return MyShipSailsPosition(
+                position.hands,
+                chosen,
+                declared,
+                passed,
+                position.exchanges,
+                STEP,
+                match,
+                position.hands_canonical,
+                position.codes,
+                position.wire_lists,
+            )
+        if declared:
+            return _end_deal(position, position.hands, position.exchanges, _SEATS_OF[declared])
+        # every chosen card moves one seat left: seat s gives its card and takes the one of seat s - 1
+        # (-1 wraps to the last seat); a hand's card among the passed ones is the card it passes
+        given = [hand & passed for hand in position.hands]
+        hands = tuple([hand ^ given[seat] | given[seat - 1] for seat, hand in enumerate(position.hands)])
+        exchanges = position.exchanges + 1
+        options = match.options
+        if options.auto_declare:
+            declarers = [seat for seat, hand in enumerate(hands) if one_suit_cards(hand)]
+            if declarers:
+                return _end_deal(position, hands, exchanges, declarers)
+        limit = options.max_exchanges
+        if (limit is not None and exchanges >= limit) or exchanges >= INT32_MAX:
+            # the hard stop at 2**31 - 1 keeps the counter a 32-bit integer; unreachable in practice
+            return _end_deal(position, hands, exchanges, [])
+        return MyShipSailsPosition(hands, 0, 0, 0, exchanges, STEP, match)
+
+    def position_outcome(self, position: MyShipSailsPosition) -> Outcome:
+        """Whether the match is over, its winners (the most wins) and each seat's wins and place."""
+        totals = position.match.totals
+        over = position.phase is MATCH_OVER
+        winners = self.match_winners(position, totals) if over else []  # type: ignore[arg-type]
+        return standings(totals, winners, over, self.lowest_total_wins)
+
+    def position_totals(self, position: MyShipSailsPosition) -> list[int]:
+        """Each seat's wins over the finished deals."""
+        return list(position.match.totals)
+
+    def position_progress(self, position: MyShipSailsPosition) -> list[int]:
+        """Each seat's most cards of one suit (seven wins): how far it is toward winning the deal."""
+        return [longest_suit(hand) for hand in position.hands]
+
+    # ---- the wire side: a state's position, and the state of a position --------------------------
+
+    def read(self, state: MyShipSailsState) -> MyShipSailsPosition:
+        return read_position(state)
+
+    def state_of(self, position: MyShipSailsPosition) -> MyShipSailsState:
+        """The wire state of ``position``, kept with its position as the last state."""
+        state = write_state(position)
+        self.remember(state, position)
+        return state
+
+    def to_act(self, state: MyShipSailsState) -> list[int]:
+        position = self.position(state)
+        if position.phase is STEP:
+            return list(_WAITING[position.match.players][position.chosen])
+        return self.position_to_act(position)
 
     def deal(
         self, setup: DealSetup[MyShipSailsOptions, MyShipSailsState]
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        """Deal seven each from the dealer's left; with auto_declare a dealt one-suit hand ends the deal."""
-        players, options, dealer, deck = setup.players, setup.options, setup.dealer, setup.deck
-        cards = (
-            list(deck) if deck is not None else setup.seeding.shuffled(FULL_DECK, self.id, setup.deal_number)
-        )
-        dealt = deal_round_robin(cards, players, (dealer + 1) % players, [HAND_SIZE] * players)
-        state = MyShipSailsState(
-            game="my-ship-sails",
-            options=options,
-            dealer=dealer,
-            deal_number=setup.deal_number,
-            **setup.seeding.state_fields(),
-            phase=STEP,
-            hands=[_in_deck_order(h) for h in dealt],
-            unused=_in_deck_order(cards[HAND_SIZE * players :]),
-            pending=[None] * players,
-            exchanges=0,
-            deals=setup.deals,
-        )
-        events = [_event(MyShipSailsEventType.deal_started, player=dealer)]
-        if options.auto_declare:
-            return self._auto_declare(state, events)
+        match, _ = self.deal_match(setup)
+        position = self.deal_position(match, None if setup.deck is None else list(setup.deck))
+        wire_deals = list(setup.deals)
+        recorded = position.match.deals
+        ended = len(recorded) > len(wire_deals)  # auto_declare ended the deal at once
+        if ended:
+            wire_deals.append(wire_deal(recorded[-1]))
+        state = write_state(position, wire_deals)
+        self.remember(state, position)
+        events = [_DEAL_STARTED[setup.dealer]]
+        if ended:
+            events += declared_events(state.hands, wire_deals[-1].winners, True)
+            events = ended_events(events, wire_deals[-1], position)
         return state, events
 
-    def next_deal_move(self, player: int, deck: list[str] | None = None) -> MyShipSailsMove:
-        if deck is None:
-            return _NEXT_DEAL_MOVES[player]
-        return MyShipSailsMove(type=NEXT_DEAL, player=player, deck=deck)
-
-    # ---- to act and legal moves ------------------------------------------------------------------
-
-    def to_act(self, state: MyShipSailsState) -> list[int]:
-        if state.phase is STEP:
-            return [seat for seat, choice in enumerate(state.pending) if choice is None]
-        if state.phase is DEAL_OVER:
-            return [(state.dealer + 1) % len(state.hands)]
-        return []
+    def acting_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
+        """``next_deal`` between deals, else the seat's choices (:meth:`deal_moves`): a list kept with the
+        state's position and shared by the positions of its step (the caller does not change it)."""
+        position = self.position(state)
+        if position.phase is not STEP:
+            return [NEXT_DEALS[player]]
+        if position.chosen >> player & 1:  # (not a seat to act: nothing to remember for the step)
+            return []
+        lists = position.wire_lists
+        if lists is None:
+            lists = position.wire_lists = [None] * position.match.players
+        moves = lists[player]
+        if moves is None:
+            moves = lists[player] = self.deal_moves(state, player)
+        return moves
 
     def deal_moves(self, state: MyShipSailsState, player: int) -> list[MyShipSailsMove]:
-        if state.phase is not STEP or state.pending[player] is not None:
+        position = self.position(state)
+        if position.phase is not STEP or position.chosen >> player & 1:
             return []
-        return list(_seat_moves(tuple(state.hands[player]), player))
+        if position.hands_canonical:  # the wire moves of the rules' codes, in their order
+            wire = WIRE_MOVES[player]
+            return [wire[code] for code in _seat_codes(position, player)]
+        # a posted hand, in any order: its moves remembered by hand (each request posts its state afresh)
+        return list(seat_moves(tuple(state.hands[player]), player))
+
+    def is_legal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
+        """In a step, :meth:`is_legal_in_deal` (a ``next_deal`` has a code no seat's list holds); between
+        deals the shared cycle's check of ``next_deal``."""
+        position = self.position(state)
+        if position.phase is STEP:
+            return _is_legal_choice(position, move)
+        return super().is_legal(state, move)
 
     def is_legal_in_deal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
-        if state.phase is not STEP:
-            return False
-        player = move.player
-        if state.pending[player] is not None:
-            return False
-        return _is_legal_choice(move.type, move.card, move.deck, state.hands[player])
+        """Whether ``move`` is among :meth:`deal_moves`, without making the wire list
+        (:func:`_is_legal_choice`)."""
+        position = self.position(state)
+        return position.phase is STEP and _is_legal_choice(position, move)
 
     def not_to_act(self, state: MyShipSailsState, player: int, seats: list[int]) -> tuple[str, str]:
         """A seat that has chosen in this step is told so: its choice is final until the step resolves."""
@@ -227,105 +347,27 @@ class MyShipSails(MyShipSailsChecks):
             )
         return super().not_to_act(state, player, seats)
 
-    # ---- resolve ---------------------------------------------------------------------------------
-
-    def resolve_in_deal(
-        self, state: MyShipSailsState, move: MyShipSailsMove
+    def write_step(
+        self, state: MyShipSailsState, position: MyShipSailsPosition, move: int, after: MyShipSailsPosition
     ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        return self._choose(state, move.player, move.type, move.card, state.pending)
-
-    def _choose(
-        self,
-        state: MyShipSailsState,
-        player: int,
-        move_type: MyShipSailsMoveType,
-        card: str | None,
-        pending: list[MyShipSailsChoice | None],
-    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        """:meth:`resolve_in_deal` of a legal choice of ``player`` (its type and card, and the state's
-        pending choices, as the caller read them): recorded, and the step resolved when it was
-        the last."""
-        pending = list(pending)
-        pending[player] = _DECLARE_CHOICE if move_type == DECLARE else _PASS_CHOICES[card or ""]
-        events = [_CHOSEN_EVENTS[player]]
-        if any(choice is None for choice in pending):
-            return updated(state, pending=pending), events
-        return self._resolve_step(state, pending, events)
-
-    def _auto_declare(
-        self, state: MyShipSailsState, events: list[MyShipSailsEvent]
-    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        """With auto_declare: if any hand is one suit, those seats declare and the deal ends now."""
-        declarers = [seat for seat, hand in enumerate(state.hands) if one_suit(hand)]
-        if not declarers:
-            return state, events
-        return self._end_deal(state, declarers, auto=True, events=events)
-
-    def _resolve_step(
-        self,
-        state: MyShipSailsState,
-        pending: list[MyShipSailsChoice | None],
-        events: list[MyShipSailsEvent],
-    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        """Every seat has chosen: declarations end the deal, otherwise all chosen cards move left at once."""
-        declarers = [
-            seat for seat, choice in enumerate(pending) if choice is not None and choice.card is None
-        ]
-        if declarers:
-            return self._end_deal(state, declarers, auto=False, events=events)
-        state_hands = state.hands
-        n = len(state_hands)
-        # every choice is a pass here (no declarer), so every card is set
-        passed = [choice.card or "" for choice in pending if choice is not None]
-        hands = []
-        for seat, hand in enumerate(state_hands):
-            kept = [c for c in hand if c != passed[seat]]
-            kept.append(passed[seat - 1])  # seat - 1 is the right-hand neighbour (-1 wraps to n - 1)
-            kept.sort(key=_CARD_ORDER.__getitem__)
-            hands.append(kept)
-        exchanges = state.exchanges + 1
-        events.append(updated(_EXCHANGED_EVENT, exchange=exchanges))
-        events += [_received_event(seat, passed[seat - 1], (seat - 1) % n) for seat in range(n)]
-        after = updated(state, hands=hands, pending=[None] * n, exchanges=exchanges)
-        if state.options.auto_declare:
-            after, events = self._auto_declare(after, events)
-            if after.phase is not STEP:
-                return after, events
-        limit = state.options.max_exchanges
-        if (limit is not None and exchanges >= limit) or exchanges >= INT32_MAX:
-            # the hard stop at 2**31 - 1 keeps the counter a 32-bit integer; unreachable in practice
-            return self._end_deal(after, [], auto=False, events=events)
-        return after, events
-
-    def _end_deal(
-        self, state: MyShipSailsState, declarers: list[int], auto: bool, events: list[MyShipSailsEvent]
-    ) -> tuple[MyShipSailsState, list[MyShipSailsEvent]]:
-        n = len(state.hands)
-        for seat in declarers:
-            events.append(
-                _event(MyShipSailsEventType.declared, player=seat, cards=state.hands[seat], auto=auto)
-            )
-        deal = MyShipSailsDeal(
-            number=state.deal_number,
-            dealer=state.dealer,
-            exchanges=state.exchanges,
-            winners=declarers,
-        )
-        deals = [*state.deals, deal]
-        events.append(_event(MyShipSailsEventType.deal_ended, deal=deal))
-        phase = DEAL_OVER
-        if state.deal_number >= DEALS_PER_MATCH:
-            phase = MATCH_OVER
-            events.append(_event(MyShipSailsEventType.match_ended, winners=best_seats(_totals(deals, n))))
-        return updated(state, deals=deals, phase=phase, pending=[None] * n), events
+        """The wire state of ``after``, which the choice ``move`` made of ``state``'s ``position`` (only
+        what the move changed written anew), and the move's events; the state is remembered with
+        ``after``."""
+        written = write_move(after, state, position, move)
+        self.remember(written, after)
+        return written, move_events(state, move, position, after, written)
 
     # ---- score and view --------------------------------------------------------------------------
 
     def score(self, state: MyShipSailsState) -> MyShipSailsScore:
-        return MyShipSailsScore(totals=_totals(state.deals, len(state.hands)), deals=state.deals)
+        return MyShipSailsScore(totals=self.seat_totals(state), deals=state.deals)
 
     def seat_totals(self, state: MyShipSailsState) -> list[int]:
-        return _totals(state.deals, len(state.hands))
+        totals = [0] * len(state.hands)
+        for deal in state.deals:
+            for seat in deal.winners:
+                totals[seat] += 1
+        return totals
 
     def hidden_length_slack(self, state: MyShipSailsState) -> int:
         """Spaces that make the state's JSON as long whatever the pending choices are (a pass and a
@@ -352,9 +394,26 @@ class MyShipSails(MyShipSailsChecks):
         )
 
 
-def _totals(deals: Sequence[MyShipSailsDeal], players: int) -> list[int]:
-    totals = [0] * players
-    for deal in deals:
-        for seat in deal.winners:
-            totals[seat] += 1
-    return totals
+def _is_legal_choice(position: MyShipSailsPosition, move: MyShipSailsMove) -> bool:
+    """Whether ``move`` is a legal choice in the step of ``position``: its seat has not chosen, its code is
+    listed for the seat, and it equals the listed move of that code (a pass naming a deck, or a
+    declaration naming a card, does not)."""
+    player = move.player
+    if position.chosen >> player & 1:
+        return False
+    code = move_code(move)
+    # (a code of None is in no list: a pass naming no card of the deck is never legal)
+    return code in _seat_codes(position, player) and same_model(WIRE_MOVES[player][code], move)
+
+
+def _end_deal(
+    position: MyShipSailsPosition, hands: tuple[int, ...], exchanges: int, winners: list[int]
+) -> MyShipSailsPosition:
+    """The position at the end of ``position``'s deal with these hands and exchanges: each of ``winners``
+    (the declarers, in seat order) scores a win; the match is over after the fifth deal."""
+    match = position.match
+    deal = DealResult(match.deal_number, match.dealer, exchanges, tuple(winners))
+    recorded = match.recorded(deal, wins(winners))
+    phase = MATCH_OVER if match.deal_number >= DEALS_PER_MATCH else DEAL_OVER
+    canonical = position.hands_canonical or hands is not position.hands  # (an exchange writes them anew)
+    return MyShipSailsPosition(hands, 0, 0, 0, exchanges, phase, recorded, canonical)

@@ -2,7 +2,8 @@
 
 A bot reads wire states (the state it is asked about, the states the sampler draws). What a search plays
 out from them is the *bots' state*: for a game with an internal representation
-(:func:`~sevens_rules.engine.simulate.position_rules`: today the Sjuan family, Sevens and Sedmice) the
+(:func:`~sevens_rules.engine.simulate.position_rules`: today the Sjuan family, Sevens, Sedmice and My Ship
+Sails) the
 game's position, played with move codes (:func:`play_out_from`, :func:`playout_steps`); for every other
 game the wire state, through the public engine API (``Game.acting_moves``, ``Game.resolve``,
 ``Game.score``'s totals).
@@ -21,6 +22,7 @@ from pydantic import BaseModel
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.match import DEAL_OVER, MATCH_OVER
 from sevens_rules.engine.models import field_values
+from sevens_rules.engine.my_ship_sails_position import longest_suit
 from sevens_rules.engine.simulate import PositionRules, position_rules
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
@@ -115,6 +117,8 @@ def progress(game: AnyGame, state: Any) -> list[int] | None:
     most cards of one suit in the seat's hand, seven wins); None elsewhere."""
     if game.id != "my-ship-sails":
         return None
+    if _positions_of(game, state) is not None:  # a position: hands as sets of card bits
+        return [longest_suit(hand) for hand in state.hands]
     return [max(Counter(card[1] for card in hand).values()) for hand in state.hands]
 
 

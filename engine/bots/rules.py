@@ -32,6 +32,9 @@ from typing import Any
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.position import AnyGame
 from sevens_rules.engine.cards import FULL_DECK
+from sevens_rules.engine.my_ship_sails_position import CHOICE_MASK
+from sevens_rules.engine.my_ship_sails_position import DECLARE as MSS_DECLARE
+from sevens_rules.engine.my_ship_sails_position import SEAT_SHIFT as MSS_SEAT_SHIFT
 from sevens_rules.engine.sedmice_position import END_TRICK, EXTEND, POINT_CARDS, SEVENS, points_of
 from sevens_rules.engine.sedmice_position import RANK_ROW as PIQUET_RANK_ROW
 from sevens_rules.engine.sedmice_position import SUIT_SIZE as PIQUET_SUIT_SIZE
@@ -200,7 +203,8 @@ _BEYOND: dict[bool, list[dict[str, frozenset[str]]]] = {
 
 def position_chooser(game: AnyGame) -> Chooser:
     """:func:`rules_chooser` of a game on its positions: Sedmice's (:func:`_sedmice_position_chooser`), the
-    Seven-Up family's (:func:`_seven_up_position_chooser`), or
+    Seven-Up family's (:func:`_seven_up_position_chooser`), My Ship Sails'
+    (:func:`_my_ship_sails_position_chooser`), or
     a layout game's (the Sjuan family's :mod:`~sevens_rules.engine.sjuan_position`, Sevens'
     :mod:`~sevens_rules.engine.sevens_position`: hands as sets of card bits, moves as codes): the same
     values of the same moves, so the same choice (the first best in the engine's order)."""
@@ -208,6 +212,8 @@ def position_chooser(game: AnyGame) -> Chooser:
         return _sedmice_position_chooser()
     if _SCORERS.get(game.id) is _seven_up:
         return _seven_up_position_chooser(game)
+    if game.id == "my-ship-sails":
+        return _my_ship_sails_position_chooser
     free = game.id == "free-fan-tan"
     sevens = game.id == "sevens"
     by_start = _BEYOND_BITS[free]
@@ -470,6 +476,36 @@ def _my_ship_sails(game: AnyGame, state: Any, seat: int) -> Scorer:
         return -suits[move.card[1]] * 20 - LOW_ACE.index(move.card[0])
 
     return score
+
+
+def _my_ship_sails_position_chooser(position: Any, seat: int, moves: list[int]) -> int:
+    """:func:`_my_ship_sails`'s choice on My Ship Sails' positions
+    (:mod:`~sevens_rules.engine.my_ship_sails_position`: hands as sets of card bits, a choice's code its
+    seat and its card or the declaration), ``moves`` being the seat's listed codes: the declaration when
+    listed (last), else the same values of the same moves, the first best. A pass's value, minus 20 per
+    card held of its suit minus its rank, orders the passes by the count of their suit, then by rank (a rank
+    is below 20), then by suit (the listed order): so the best pass is the lowest card of the suit held
+    least, the lowest such card, the first suit of those."""
+    declare = moves[-1]
+    if declare & CHOICE_MASK == MSS_DECLARE:
+        return declare
+    hand: int = position.hands[seat]
+    keys = (
+        _MSS_PASS_KEY[hand & 0x1FFF],
+        _MSS_PASS_KEY[hand >> SUIT_SIZE & 0x1FFF],
+        _MSS_PASS_KEY[hand >> 2 * SUIT_SIZE & 0x1FFF],
+        _MSS_PASS_KEY[hand >> 3 * SUIT_SIZE],
+    )
+    best = min(keys)  # the first suit of the least key (index finds the first)
+    return seat << MSS_SEAT_SHIFT | keys.index(best) * SUIT_SIZE + best % 20
+
+
+_MSS_PASS_KEY = [
+    part.bit_count() * 20 + (part & -part).bit_length() - 1 if part else 1000
+    for part in range(1 << SUIT_SIZE)
+]
+"""My Ship Sails: for the ranks held of one suit (13 bits), the key of the suit's best pass: 20 per card
+held plus the lowest rank held (the rank is the key modulo 20); 1000 for a suit not held."""
 
 
 _SCORERS: dict[str, Callable[[AnyGame, Any, int], Scorer]] = {
