@@ -234,11 +234,7 @@ def write_state(
     match = position.match
     values: dict[str, Any] = {
         "game": "my-ship-sails",
-        "options": match.options,
-        "dealer": match.dealer,
-        "deal_number": match.deal_number,
-        "seed": match.seed,
-        "commitment": match.commitment,
+        **match.state_fields(),
         "entropy": list(match.entropy),
         "phase": position.phase,
         "hands": [hand_names(hand) for hand in position.hands],

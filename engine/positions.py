@@ -44,10 +44,13 @@ class DealOfPosition(Protocol):
 
 class Position(Protocol):
     """What :class:`PositionWire` reads of a position: the seat whose turn it is (None between deals), the
-    phase and the deal's match."""
+    phase and the deal's match. Every game's position also holds ``hands``, each seat's cards as a set of
+    cards (an int with each card's bit set), and names its fields as here."""
 
     @property
-    def turn(self) -> int | None: ...
+    def turn(self) -> int | None:
+        """The seat to act while a deal is played; None between deals and once the match is over (and in
+        a simultaneous step, where every seat still to choose acts)."""
 
     @property
     def phase(self) -> StrEnum:
@@ -80,6 +83,17 @@ class MatchConstants:
         changed)."""
         self.commitment = commitment
         """The seed's commitment (computed once, when the match was made)."""
+
+    def state_fields(self) -> dict[str, Any]:
+        """The fields of a wire state that are the match's, in the state's order: the options, the dealer,
+        the deal's number, the seed and its commitment."""
+        return {
+            "options": self.options,
+            "dealer": self.dealer,
+            "deal_number": self.deal_number,
+            "seed": self.seed,
+            "commitment": self.commitment,
+        }
 
     @property
     def seeding(self) -> Seeding:

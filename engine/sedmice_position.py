@@ -130,7 +130,6 @@ class SedmicePosition:
         match: SedmiceMatch,
     ) -> None:
         self.hands = hands
-        """Each seat's cards (a set of cards)."""
         self.stock = stock
         """The face-down stock, top card first (card names)."""
         self.played = played
@@ -143,7 +142,6 @@ class SedmicePosition:
         self.leader = leader
         """The leader of the trick on the table or of the next one; after a deal, its last taker."""
         self.turn = turn
-        """The seat to act while a deal is played; None between deals and once the match is over."""
         self.taken = taken
         """Each side's taken cards this deal, in the order they were taken (card names)."""
         self.tricks = tricks
@@ -280,11 +278,7 @@ def write_state(position: SedmicePosition) -> SedmiceState:
     taken = position.taken
     values: dict[str, Any] = {
         "game": "sedmice",
-        "options": match.options,
-        "dealer": match.dealer,
-        "deal_number": match.deal_number,
-        "seed": match.seed,
-        "commitment": match.commitment,
+        **match.state_fields(),
         "entropy": list(match.entropy),
         "phase": position.phase,
         "leader": position.leader,

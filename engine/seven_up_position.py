@@ -221,7 +221,6 @@ class SevenUpPosition:
         match: SevenUpMatch,
     ) -> None:
         self.hands = hands
-        """Each seat's cards (a set of cards)."""
         self.stock = stock
         """The undealt pack, top card first (card names; California Jack: its top card is face up)."""
         self.turned = turned
@@ -394,11 +393,7 @@ def write_state(position: SevenUpPosition, model: Any, game_id: str) -> Any:
     match = position.match
     values: dict[str, Any] = {
         "game": game_id,
-        "options": match.options,
-        "dealer": match.dealer,
-        "deal_number": match.deal_number,
-        "seed": match.seed,
-        "commitment": match.commitment,
+        **match.state_fields(),
         "entropy": list(match.entropy),
         "phase": position.phase,
         "cut": list(match.cut),

@@ -97,7 +97,6 @@ class SevensPosition:
         match: SevensMatch,
     ) -> None:
         self.hands = hands
-        """Each seat's cards (a set of cards)."""
         self.table = table
         """Every card on the table (the runs and the cards laid apart from them)."""
         self.runs = runs
@@ -109,7 +108,6 @@ class SevensPosition:
         self.bust = bust
         """Seats that went bust, in order."""
         self.turn = turn
-        """The seat to act while a deal is played; None between deals and once the match is over."""
         self.phase = phase
         self.match = match
         self.listed: list[int] | None = None
@@ -227,11 +225,7 @@ def write_state(
     table = position.table
     values: dict[str, Any] = {
         "game": "sevens",
-        "options": match.options,
-        "dealer": match.dealer,
-        "deal_number": match.deal_number,
-        "seed": match.seed,
-        "commitment": match.commitment,
+        **match.state_fields(),
         "entropy": entropy,
         "phase": position.phase,
         "turn": position.turn,

@@ -97,7 +97,6 @@ class SjuanPosition:
         match: SjuanMatch,
     ) -> None:
         self.hands = hands
-        """Each seat's cards (a set of cards)."""
         self.table = table
         """The cards on the table, in the order they were played, by name (the order is the wire's alone:
         the rules read :attr:`on_table`, and free fan tan the first card's rank)."""
@@ -108,7 +107,6 @@ class SjuanPosition:
         self.chips = chips
         """Chips each seat paid in the current deal."""
         self.turn = turn
-        """The seat to act while a deal is played; None between deals and once the match is over."""
         self.phase = phase
         self.match = match
         self.playable: int | None = None
@@ -228,11 +226,7 @@ def write_state(
             return write_move(position, state, earlier, has_stock, deals)
     values: dict[str, Any] = {
         "game": game_id,
-        "options": match.options,
-        "dealer": match.dealer,
-        "deal_number": match.deal_number,
-        "seed": match.seed,
-        "commitment": match.commitment,
+        **match.state_fields(),
         "entropy": entropy,
         "phase": position.phase,
         "turn": position.turn,
