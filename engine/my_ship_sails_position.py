@@ -91,20 +91,10 @@ class MyShipSailsMatch(ScoredMatch[DealResult]):
     __slots__ = ("all_chosen", "unused")
     options: MyShipSailsOptions
 
-    def __init__(
-        self,
-        players: int,
-        deals: tuple[DealResult, ...],
-        totals: tuple[int, ...],
-        dealer: int,
-        deal_number: int,
-        options: Any,
-        seed: str,
-        entropy: Sequence[str],
-        commitment: str,
-    ) -> None:
-        super().__init__(players, deals, totals, dealer, deal_number, options, seed, entropy, commitment)
-        self.all_chosen = (1 << players) - 1
+    def __init__(self, *constants: Any) -> None:
+        """``constants`` as :class:`~sevens_rules.engine.positions.ScoredMatch` takes them."""
+        super().__init__(*constants)
+        self.all_chosen = (1 << self.players) - 1
         """The set of seats (a bit each) once every seat has chosen."""
         self.unused: Sequence[str] = ()
         """The cards not dealt, as the wire lists them (a posted state's own list: never changed)."""
