@@ -1,10 +1,10 @@
 """What every game with an internal representation shares at its wire boundary, written once.
 
-A game on positions (the Sjuan family, Sevens, Sedmice) runs its rules on a position of its own module
-(``engine/<game>_position.py``) and meets the wire API through :class:`PositionWire`: a posted state is
-read into its position once, the rules run on it, and the state it makes is written back once. Its moves
-are small ints (move codes), and the wire move of each code is made once, in the game's
-``engine/<game>_wire.py``.
+Every game (the Sjuan family, Sevens, Sedmice, the Seven-Up family, My Ship Sails) runs its rules on a
+position of its own module (``engine/<game>_position.py``) and meets the wire API through
+:class:`PositionWire`: a posted state is read into its position once, the rules run on it, and the state
+it makes is written back once. Its moves are small ints (move codes), and the wire move of each code is
+made once, in the game's ``engine/<game>_wire.py``.
 """
 
 from __future__ import annotations

@@ -38,8 +38,8 @@ A search sees only its own seat's view; filling in the hidden cards (determiniza
 business: build a state with them and start a :class:`Simulation` from it.
 
 Speed: :class:`Simulation` runs on the wire models (its apply skips the public checks, its moves and
-states are the service's). A game with an internal representation (today the Sjuan family: Sjuan, Fan
-Tan, free fan tan, Domino fan tan; Sevens; Sedmice; My Ship Sails) also offers
+states are the service's). Every game also has an internal representation (the Sjuan family: Sjuan,
+Fan Tan, free fan tan, Domino fan tan; Sevens; Sedmice; the Seven-Up family; My Ship Sails) and offers
 :class:`PositionSimulation`, the same contract on its positions and move codes, with no wire model made
 between the first position and the last: that is the rate the bench reports as *internal*
 (bench/README.md).
@@ -119,11 +119,12 @@ PositionT = TypeVar("PositionT")
 
 class PositionRules(Protocol[PositionT]):
     """What a game with an internal representation offers a search: its positions, their moves as small
-    ints (move codes), and the conversions at the wire boundary. Today the Sjuan family
-    (:class:`~sevens_rules.engine.sjuan.SjuanFamily`), Sevens (:class:`~sevens_rules.engine.sevens.Sevens`)
-    Sedmice (:class:`~sevens_rules.engine.sedmice.Sedmice`) and My Ship Sails
+    ints (move codes), and the conversions at the wire boundary. Every game has one: the Sjuan family
+    (:class:`~sevens_rules.engine.sjuan.SjuanFamily`), Sevens (:class:`~sevens_rules.engine.sevens.Sevens`),
+    Sedmice (:class:`~sevens_rules.engine.sedmice.Sedmice`), the Seven-Up family
+    (:class:`~sevens_rules.engine.seven_up.SevenUpWire`) and My Ship Sails
     (:class:`~sevens_rules.engine.my_ship_sails.MyShipSails`, whose simultaneous steps have several seats
-    to act, each choice's code naming its seat) have one."""
+    to act, each choice's code naming its seat)."""
 
     def position(self, state: Any) -> PositionT:
         """The position of a (checked) wire state."""

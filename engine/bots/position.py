@@ -2,11 +2,9 @@
 
 A bot reads wire states (the state it is asked about, the states the sampler draws). What a search plays
 out from them is the *bots' state*: for a game with an internal representation
-(:func:`~sevens_rules.engine.simulate.position_rules`: today the Sjuan family, Sevens, Sedmice and My Ship
-Sails) the
-game's position, played with move codes (:func:`play_out_from`, :func:`playout_steps`); for every other
-game the wire state, through the public engine API (``Game.acting_moves``, ``Game.resolve``,
-``Game.score``'s totals).
+(:func:`~sevens_rules.engine.simulate.position_rules`: today every game) the game's position, played with
+move codes (:func:`play_out_from`, :func:`playout_steps`); for a game without one, the wire state, through
+the public engine API (``Game.acting_moves``, ``Game.resolve``, ``Game.score``'s totals).
 A search clones nothing: positions and wire states are immutable, and every move makes a new one.
 """
 
