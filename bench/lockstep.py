@@ -30,6 +30,7 @@ import json
 import random
 import sys
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -45,7 +46,8 @@ from sevens_rules.schema.sevens import SevensMove, SevensMoveType, SevensState
 
 GAME: Any = GAMES["sevens"]
 """The game played (set by :func:`main`)."""
-OPERATIONS: dict[str, Any] = {}
+OPERATIONS: dict[str, dict[str, Any]] = {}
+"""Each game's plain REST operations by name, made when first asked."""
 SEEN: Counter[str] = Counter()
 """What the matches met (event types, joins, errors, shuffled hands), printed to stderr at the end."""
 
@@ -63,11 +65,14 @@ def error_text(error: RulesError) -> str:
     return json.dumps([type(error).__name__, error.detail, issues, error.argument, listed])
 
 
-def operation_answer(name: str, body: str) -> str:
-    """The REST operation's answer to a JSON body (its problem for an engine error)."""
-    if not OPERATIONS:
-        OPERATIONS.update((op.name, op) for op in all_operations() if op.game.id == GAME.id and not op.sealed)
-    operation = OPERATIONS[name]
+def operation_answer(game: Any, name: str, body: str) -> str:
+    """``game``'s REST operation's answer to a JSON body (its problem for an engine error)."""
+    operations = OPERATIONS.get(game.id)
+    if operations is None:
+        operations = OPERATIONS[game.id] = {
+            op.name: op for op in all_operations() if op.game.id == game.id and not op.sealed
+        }
+    operation = operations[name]
     try:
         request = operation.request.model_validate_json(body)
     except ValidationError as error:
@@ -252,18 +257,66 @@ def seven_up_options(rng: random.Random) -> Any:
     return GAME.models.options(**{name: rng.random() < 0.5 for name in fields})
 
 
-def check_answer(posted: str) -> str:
-    """What the checks answer a posted state: the schema's refusal, the inconsistencies, or none."""
+def check_answer(game: Any, posted: str) -> str:
+    """What ``game``'s checks answer a posted state: the schema's refusal, the inconsistencies, or none."""
     try:
-        state = GAME.models.state.model_validate_json(posted)
+        state = game.models.state.model_validate_json(posted)
     except ValidationError as error:
         return "invalid " + json.dumps(error.errors(include_url=False), default=str)
     try:
-        GAME.check(state)
+        game.check(state)
     except RulesError as error:
         SEEN["inconsistent"] += 1
         return error_text(error)
     return "consistent"
+
+
+def note_answers(
+    note: Callable[..., None],
+    rng: random.Random,
+    game: Any,
+    state: Any,
+    players: int,
+    odd_moves_of: Callable[[random.Random, Any, list[int], list[Any]], list[Any]],
+    over: tuple[object, ...] = (),
+) -> list[Any]:
+    """Digest (through ``note``) what ``game`` answers about ``state``: the seats to act and their moves,
+    two seats' moves (the seats -1 and ``players`` included in the draw), every seat's legal moves and
+    view, the score and outcome, whether the match is over (with ``over`` after it), now and then the
+    REST operations' answers to the posted JSON, and the odd moves ``odd_moves_of`` tries. The moves
+    listed."""
+    to_act = game.to_act(state)
+    seats, moves = game.moves(state)
+    listed: list[Any] = moves
+    note("moves", to_act, seats, [dumped(move) for move in moves])
+    for player in rng.sample(range(-1, players + 1), 2):
+        try:
+            asked = game.moves(state, player)
+            note("moves of", player, asked[0], [dumped(move) for move in asked[1]])
+        except RulesError as error:
+            note("moves error", player, error_text(error))
+    for seat in range(players):
+        note("legal", seat, [dumped(move) for move in game.legal_moves(state, seat)])
+        note("view", seat, dumped(game.view(state, seat)))
+    note("score", dumped(game.score(state)), dumped(game.outcome(state)), game.seat_totals(state))
+    note("over", game.over(state), game.revealed_seed(state), *over)
+    if rng.random() < 0.05:
+        posted = json.loads(state.model_dump_json())
+        note("api moves", operation_answer(game, "moves", json.dumps({"state": posted})))
+        note("api score", operation_answer(game, "score", json.dumps({"state": posted})))
+        view = json.dumps({"state": posted, "player": rng.randrange(players)})
+        note("api view", operation_answer(game, "view", view))
+        if moves:
+            move = json.loads(rng.choice(moves).model_dump_json())
+            note("api apply", operation_answer(game, "apply", json.dumps({"state": posted, "move": move})))
+    for move in odd_moves_of(rng, state, to_act, moves):
+        try:
+            after, events = game.apply(state, move)
+            note("try", dumped(move), dumped(after), [dumped(event) for event in events])
+        except RulesError as error:
+            SEEN[type(error).__name__] += 1
+            note("try error", dumped(move), error_text(error))
+    return listed
 
 
 def play_match(number: int) -> tuple[int, str]:
@@ -294,41 +347,10 @@ def play_match(number: int) -> tuple[int, str]:
     while True:
         steps += 1
         if rng.random() < 0.2:
-            note("corrupted", check_answer(corrupted_of(rng, state)))
+            note("corrupted", check_answer(GAME, corrupted_of(rng, state)))
         state = posted_again(rng, state)
         GAME.check(state)
-        to_act = GAME.to_act(state)
-        seats, moves = GAME.moves(state)
-        note("moves", to_act, seats, [dumped(move) for move in moves])
-        for player in rng.sample(range(-1, players + 1), 2):
-            try:
-                asked = GAME.moves(state, player)
-                note("moves of", player, asked[0], [dumped(move) for move in asked[1]])
-            except RulesError as error:
-                note("moves error", player, error_text(error))
-        for seat in range(players):
-            note("legal", seat, [dumped(move) for move in GAME.legal_moves(state, seat)])
-            note("view", seat, dumped(GAME.view(state, seat)))
-        note("score", dumped(GAME.score(state)), dumped(GAME.outcome(state)), GAME.seat_totals(state))
-        note("over", GAME.over(state), GAME.revealed_seed(state))
-        if rng.random() < 0.05:
-            posted = json.loads(state.model_dump_json())
-            note("api moves", operation_answer("moves", json.dumps({"state": posted})))
-            note("api score", operation_answer("score", json.dumps({"state": posted})))
-            note(
-                "api view",
-                operation_answer("view", json.dumps({"state": posted, "player": rng.randrange(players)})),
-            )
-            if moves:
-                move = json.loads(rng.choice(moves).model_dump_json())
-                note("api apply", operation_answer("apply", json.dumps({"state": posted, "move": move})))
-        for move in odd_moves_of(rng, state, to_act, moves):
-            try:
-                after, events = GAME.apply(state, move)
-                note("try", dumped(move), dumped(after), [dumped(event) for event in events])
-            except RulesError as error:
-                SEEN[type(error).__name__] += 1
-                note("try error", dumped(move), error_text(error))
+        moves = note_answers(note, rng, GAME, state, players, odd_moves_of)
         if not moves:
             return steps, digest.hexdigest()
         move = rng.choice(moves)

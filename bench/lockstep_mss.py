@@ -32,17 +32,11 @@ import hashlib
 import json
 import random
 import sys
-from collections import Counter
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
-from bench.lockstep import dumped, error_text
-from sevens_rules.api.operations import all_operations
-from sevens_rules.api.problems import from_rules_error
+from bench.lockstep import SEEN, check_answer, dumped, note_answers
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import Seeding
-from sevens_rules.engine.errors import RulesError
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.my_ship_sails import (
     MyShipSailsMove,
@@ -52,28 +46,11 @@ from sevens_rules.schema.my_ship_sails import (
 )
 
 GAME: Any = GAMES["my-ship-sails"]
-OPERATIONS = {op.name: op for op in all_operations() if op.game.id == "my-ship-sails" and not op.sealed}
-SEEN: Counter[str] = Counter()
-"""What the matches met (event types, errors, shuffled hands), printed to stderr at the end."""
 MOST_STEPS = 300
 """Steps a match is played for at most."""
 PASS = MyShipSailsMoveType("pass")
 DECLARE = MyShipSailsMoveType.declare
 NEXT_DEAL = MyShipSailsMoveType.next_deal
-
-
-def operation_answer(name: str, body: str) -> str:
-    """The REST operation's answer to a JSON body (its problem for an engine error)."""
-    operation = OPERATIONS[name]
-    try:
-        request = operation.request.model_validate_json(body)
-    except ValidationError as error:
-        return "invalid " + json.dumps(error.errors(include_url=False), default=str)
-    try:
-        answer: BaseModel = operation.run(request)
-        return dumped(answer)
-    except RulesError as error:
-        return dumped(from_rules_error(error, operation.problem))
 
 
 def suited_deck(rng: random.Random, players: int, dealer: int) -> list[str]:
@@ -201,20 +178,6 @@ def corrupted(rng: random.Random, state: MyShipSailsState) -> str:
     return json.dumps(data)
 
 
-def check_answer(posted: str) -> str:
-    """What the checks answer a posted state: the schema's refusal, the inconsistencies, or none."""
-    try:
-        state = MyShipSailsState.model_validate_json(posted)
-    except ValidationError as error:
-        return "invalid " + json.dumps(error.errors(include_url=False), default=str)
-    try:
-        GAME.check(state)
-    except RulesError as error:
-        SEEN["inconsistent"] += 1
-        return error_text(error)
-    return "consistent"
-
-
 def chosen_move(rng: random.Random, moves: list[MyShipSailsMove]) -> MyShipSailsMove:
     """A listed move: a declaration when one is listed (mostly), else any."""
     declarations = [move for move in moves if move.type is DECLARE]
@@ -245,41 +208,10 @@ def play_match(number: int) -> tuple[int, str]:
     note("new", dumped(state), [dumped(event) for event in events])
     for steps in range(1, MOST_STEPS + 1):
         if rng.random() < 0.15:
-            note("corrupted", check_answer(corrupted(rng, state)))
+            note("corrupted", check_answer(GAME, corrupted(rng, state)))
         state = posted_again(rng, state)
         GAME.check(state)
-        to_act = GAME.to_act(state)
-        seats, moves = GAME.moves(state)
-        note("moves", to_act, seats, [dumped(move) for move in moves])
-        for player in rng.sample(range(-1, players + 1), 2):
-            try:
-                asked = GAME.moves(state, player)
-                note("moves of", player, asked[0], [dumped(move) for move in asked[1]])
-            except RulesError as error:
-                note("moves error", player, error_text(error))
-        for seat in range(players):
-            note("legal", seat, [dumped(move) for move in GAME.legal_moves(state, seat)])
-            note("view", seat, dumped(GAME.view(state, seat)))
-        note("score", dumped(GAME.score(state)), dumped(GAME.outcome(state)), GAME.seat_totals(state))
-        note("over", GAME.over(state), GAME.revealed_seed(state), GAME.hidden_length_slack(state))
-        if rng.random() < 0.05:
-            posted = json.loads(state.model_dump_json())
-            note("api moves", operation_answer("moves", json.dumps({"state": posted})))
-            note("api score", operation_answer("score", json.dumps({"state": posted})))
-            note(
-                "api view",
-                operation_answer("view", json.dumps({"state": posted, "player": rng.randrange(players)})),
-            )
-            if moves:
-                move = json.loads(rng.choice(moves).model_dump_json())
-                note("api apply", operation_answer("apply", json.dumps({"state": posted, "move": move})))
-        for move in odd_moves(rng, state, to_act, moves):
-            try:
-                after, events = GAME.apply(state, move)
-                note("try", dumped(move), dumped(after), [dumped(event) for event in events])
-            except RulesError as error:
-                SEEN[type(error).__name__] += 1
-                note("try error", dumped(move), error_text(error))
+        moves = note_answers(note, rng, GAME, state, players, odd_moves, (GAME.hidden_length_slack(state),))
         if not moves:
             return steps, digest.hexdigest()
         move = chosen_move(rng, moves)

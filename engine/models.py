@@ -6,7 +6,7 @@ computed needs. The functions below make the same models with less work, through
 instance layout (``__dict__``, ``__pydantic_fields_set__``, ``__pydantic_extra__``,
 ``__pydantic_private__``); nothing else in the engine reads or sets those. ``tests/test_engine_speed.py``
 compares every one of them with pydantic's own constructor, so that a pydantic upgrade that changes the
-layout fails a test. bench/README.md has what each saves.
+layout fails a test.
 """
 
 from __future__ import annotations
@@ -50,10 +50,8 @@ def updated_from(model: ModelT, changes: dict[str, object]) -> ModelT:
             raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(changes.keys() - known))}")
         fields_set = fields_set.union(changes)
     # What model_copy(update=changes) does, without its general bookkeeping (deep copies, private
-    # attributes, extra fields: wire models are closed and have none). Every applied move runs this, and
-    # model_copy was a quarter of a random playout. Like model_copy, it does not validate: the engine only
-    # updates its own states with values it computed.
-    # (the model's field values are its __dict__, read here whole: the one place rules' copies read it)
+    # attributes, extra fields: wire models are closed and have none), as every applied move runs this.
+    # Like model_copy, it does not validate: the engine only updates its own states with values it computed.
     return unvalidated(cls, {**model.__dict__, **changes}, fields_set)
 
 
@@ -61,9 +59,9 @@ def same_model(listed: object, other: object) -> bool:
     """``listed == other`` for two wire models: the same class and the same field values.
 
     What ``BaseModel.__eq__`` decides for closed wire models (no private attributes, no extra fields,
-    nothing in ``__dict__`` but fields), without its generic-origin, private and extra checks: about a
-    tenth of the work. A legality test compares a posted move with the listed one this way on every
-    applied move that came over the wire (a move picked from a listed list is the same object).
+    nothing in ``__dict__`` but fields), without its generic-origin, private and extra checks. A legality
+    test compares a posted move with the listed one this way on every applied move that came over the
+    wire (a move picked from a listed list is the same object).
     """
     return listed is other or (type(listed) is type(other) and listed.__dict__ == other.__dict__)
 
@@ -86,7 +84,7 @@ def unvalidated(model: type[ModelT], values: dict[str, Any], fields_set: Abstrac
 
 def constructed(model: type[ModelT], **values: Any) -> ModelT:
     """``model.model_construct(**values)`` for values that name every field of ``model``: the same model
-    (every field set), in under half the work, as pydantic's ``model_construct`` also fills in defaults
+    (every field set) with less work, as pydantic's ``model_construct`` also fills in defaults
     and sorts out aliases and extra fields, which a complete set of values does not need. The service's
     answers are made with it, from values the engine computed. Refuses values that miss or add a field.
     """
@@ -110,7 +108,7 @@ _new_instance = object.__new__
 """An instance without running ``__init__`` (what ``cls.__new__(cls)`` does for a model, one lookup less)."""
 # The four slots every pydantic model instance has, set through their descriptors, as
 # object.__setattr__ (what pydantic itself uses to set up a frozen model) would find them: calling the
-# descriptor directly skips the lookup, a third of unvalidated()'s work (it runs on every applied move).
+# descriptor directly skips that lookup (unvalidated() runs on every applied move).
 _set_dict = BaseModel.__dict__["__dict__"].__set__
 _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
@@ -121,7 +119,7 @@ def listed(model: type[ModelT], **fields: object) -> ModelT:
     """The move or event (or any small immutable model) with these fields, made once and then shared.
 
     Legal-move lists are rebuilt for every request and every playout step, and building the same few
-    hundred frozen moves again through validation was a sixth of a random playout; events are made for
+    hundred frozen moves again through validation would be much of a random playout; events are made for
     every applied move. The models are frozen and equal fields make equal models, so a shared instance
     is always the right answer. A model with an unhashable field (a list) is made afresh.
     """
