@@ -418,6 +418,49 @@ def test_a_refused_request_is_explained_and_a_new_match_offered(plain_service: s
         assert browser.errors == []
 
 
+def test_an_answer_that_cannot_be_read_is_asked_once_more(plain_service: str, chromium: object) -> None:
+    """A success that is not a JSON object (a connection cut short) is sent once more and the match goes
+    on; when the second answer cannot be read either, the page says so (with the start of what came) and
+    offers a new match, without asking a third time."""
+    with limited_page(chromium, plain_service) as browser:
+        page = _page(browser)
+        page.goto(f"{plain_service}/play")
+        _start_match(page, "sevens", 4, {"deals": 1})
+        assert _settle(page) == "your-turn"
+        applied = f"{plain_service}/v1/games/sevens/apply"
+        sent: list[str] = []
+
+        def cut_the_first(route: Route) -> None:
+            sent.append(route.request.post_data or "")
+            if len(sent) == 1:
+                route.fulfill(status=200, content_type="application/json", body="")
+            else:
+                route.fallback()
+
+        page.route(applied, cut_the_first)
+        page.locator("button.move").first.click()
+        assert _settle(page) == "your-turn"
+        assert sent[1] == sent[0]  # the person's move sent again (the bots' moves follow)
+        assert page.locator("#error").is_hidden()
+        page.unroute(applied)
+        sent.clear()
+
+        def cut_every_one(route: Route) -> None:
+            sent.append(route.request.post_data or "")
+            route.fulfill(status=200, content_type="application/json", body='{"state": ')
+
+        page.route(applied, cut_every_one)
+        page.locator("button.move").first.click()
+        assert _settle(page) == "error"
+        assert len(sent) == 2 and sent[1] == sent[0]
+        message = page.locator("#error-text").inner_text()
+        assert "could not be read" in message and "client/unexpected-answer" not in message
+        assert '"{\\"state\\": "' in message, message  # what came, as a JSON string
+        assert browser.console_errors == []
+        assert browser.outside == []
+        assert browser.errors == []
+
+
 def test_every_game_is_offered() -> None:
     """The browser matches cover every game the service has."""
     assert set(MATCHES) == set(GAMES)

@@ -18,6 +18,7 @@ import {
   type RequestOf,
   RulesClient,
   type SealedOperation,
+  UNEXPECTED_ANSWER,
   type SealedPath,
 } from "../clients/typescript/client";
 import { cardBack, cardFace, cardName, cardText, RANKS, rankOf, SUIT_NAME, SUIT_SYMBOL, suitOf } from "./cards";
@@ -42,12 +43,39 @@ const rules = new RulesClient("");
 
 function plain<O extends PlainOperation>(game: GameId, operation: O, body: object): Promise<AnswerOf<PlainPath<GameId, O>>> {
   const path = `/v1/games/${game}/${operation}` as PlainPath<GameId, O>;
-  return rules.post(path, body as RequestOf<PlainPath<GameId, O>>);
+  // a plain operation is a function of its request: asking again answers the same
+  return onceMoreIfUnanswered(() => rules.post(path, body as RequestOf<PlainPath<GameId, O>>));
 }
+
+/** The sealed operations that must not be sent twice: a join is never answered twice (README, "One
+ * successor per version"). */
+const SENT_ONCE: ReadonlySet<SealedOperation> = new Set<SealedOperation>(["join"]);
 
 function sealed<O extends SealedOperation>(game: GameId, operation: O, body: object): Promise<AnswerOf<SealedPath<GameId, O>>> {
   const path = `/v1/games/${game}/sealed/${operation}` as SealedPath<GameId, O>;
-  return rules.post(path, body as RequestOf<SealedPath<GameId, O>>);
+  const send = (): Promise<AnswerOf<SealedPath<GameId, O>>> => rules.post(path, body as RequestOf<SealedPath<GameId, O>>);
+  // moves, view, score and bot only read the token; an apply or fill sent again from the same token is
+  // answered as the first was when the service keeps a match store (README, "One successor per version"),
+  // and otherwise seals another successor of the same state; a second new table is never used
+  return SENT_ONCE.has(operation) ? send() : onceMoreIfUnanswered(send);
+}
+
+/** Whether `error` means that no answer arrived whole (the connection failed, or what came was not an
+ * answer), as opposed to a refusal the service explained. */
+function unanswered(error: unknown): boolean {
+  return error instanceof TypeError || (error instanceof ProblemError && error.problem.code === UNEXPECTED_ANSWER);
+}
+
+/** `send()`, sent a second time when the first brought no answer: networks drop connections, and a
+ * person at the table should not lose a match to one. A second failure is shown as it is. */
+async function onceMoreIfUnanswered<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (!unanswered(error)) throw error;
+    console.warn("no answer; asking once more:", error instanceof Error ? error.message : String(error));
+    return await send();
+  }
 }
 
 /** A uniformly random index below `n`, from the browser's CSPRNG. */
@@ -857,7 +885,9 @@ class Table {
   private showError(error: unknown): void {
     const box = byId<HTMLElement>("error");
     let text: string;
-    if (error instanceof ProblemError) {
+    if (error instanceof ProblemError && error.problem.code === UNEXPECTED_ANSWER) {
+      text = `The service's answer could not be read: ${error.problem.detail}`;
+    } else if (error instanceof ProblemError) {
       const where = error.problem.errors?.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
       text = `The service refused a request (${error.status} ${error.problem.code}): ${error.problem.detail}${where ? ` (${where})` : ""}`;
     } else if (error instanceof TypeError) {

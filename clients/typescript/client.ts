@@ -60,7 +60,12 @@ export type SealedPath<G extends GameId, O extends SealedOperation> = `/v1/games
 /** The problem details of a refusal (RFC 9457), as every game's `<Game>Problem` has them. */
 export type Problem = Schemas["Problem"];
 
-/** A refusal by the service: `problem` is its body; `status` the HTTP status. */
+/** The code of the problem this client makes for an answer it cannot read (see {@link ProblemError}). */
+export const UNEXPECTED_ANSWER = "client/unexpected-answer";
+
+/** A refusal by the service: `problem` is its body; `status` the HTTP status. An answer the client cannot
+ * read (a refusal without problem details, or a success that is not a JSON object) is one too, with the
+ * code {@link UNEXPECTED_ANSWER}. */
 export class ProblemError extends Error {
   readonly status: number;
   readonly problem: Problem;
@@ -116,7 +121,13 @@ export class RulesClient {
       body = null;
     }
     if (!response.ok) {
-      throw new ProblemError(response.status, isProblem(body) ? body : fallbackProblem(response.status, text));
+      const detail = `The service answered ${response.status} without problem details`;
+      throw new ProblemError(response.status, isProblem(body) ? body : fallbackProblem(response.status, detail, text));
+    }
+    if (typeof body !== "object" || body === null) {
+      // every answer of the service is a JSON object: anything else was cut short or came from elsewhere
+      const detail = `The service answered ${response.status} with something other than a JSON object`;
+      throw new ProblemError(response.status, fallbackProblem(response.status, detail, text));
     }
     return body;
   }
@@ -126,14 +137,15 @@ function isProblem(body: unknown): body is Problem {
   return typeof body === "object" && body !== null && "code" in body && "detail" in body;
 }
 
-/** A problem for an answer that carried none (a proxy's error page, a cut connection). */
-function fallbackProblem(status: number, text: string): Problem {
+/** The problem of an answer the client cannot read: a refusal without problem details (a proxy's error
+ * page), or a success that is not a JSON object (a cut connection). `text` is the start of what came. */
+function fallbackProblem(status: number, detail: string, text: string): Problem {
   return {
     type: "about:blank",
     title: "Unexpected answer",
     status,
-    code: "client/unexpected-answer",
-    detail: `The service answered ${status} without problem details: ${text.slice(0, 200)}`,
+    code: UNEXPECTED_ANSWER,
+    detail: `${detail}: ${JSON.stringify(text.slice(0, 200))}`,
     errors: [],
     more_errors: 0,
     request_id: "",
