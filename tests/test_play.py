@@ -375,6 +375,15 @@ def test_a_match_with_the_keyboard_alone(plain_service: str, chromium: object) -
         assert browser.console_errors == []
 
 
+def _at_the_first_sevens_turn(page: Page, base: str) -> str:
+    """Opens the table, deals four-seat Sevens (one deal) and waits for the person's first turn; the URL
+    of Sevens' ``apply``, which the tests then answer themselves."""
+    page.goto(f"{base}/play")
+    _start_match(page, "sevens", 4, {"deals": 1})
+    assert _settle(page) == "your-turn"
+    return f"{base}/v1/games/sevens/apply"
+
+
 def test_a_refused_request_is_explained_and_a_new_match_offered(plain_service: str, chromium: object) -> None:
     """When the service refuses a move the page says which problem (its code and detail), stops, and
     offers a new match; taking it deals again."""
@@ -390,10 +399,7 @@ def test_a_refused_request_is_explained_and_a_new_match_offered(plain_service: s
     }
     with limited_page(chromium, plain_service) as browser:
         page = _page(browser)
-        page.goto(f"{plain_service}/play")
-        _start_match(page, "sevens", 4, {"deals": 1})
-        assert _settle(page) == "your-turn"
-        refuse = f"{plain_service}/v1/games/sevens/apply"
+        refuse = _at_the_first_sevens_turn(page, plain_service)
         page.route(
             refuse,
             lambda route: route.fulfill(
@@ -424,10 +430,7 @@ def test_an_answer_that_cannot_be_read_is_asked_once_more(plain_service: str, ch
     offers a new match, without asking a third time."""
     with limited_page(chromium, plain_service) as browser:
         page = _page(browser)
-        page.goto(f"{plain_service}/play")
-        _start_match(page, "sevens", 4, {"deals": 1})
-        assert _settle(page) == "your-turn"
-        applied = f"{plain_service}/v1/games/sevens/apply"
+        applied = _at_the_first_sevens_turn(page, plain_service)
         sent: list[str] = []
 
         def cut_the_first(route: Route) -> None:
