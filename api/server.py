@@ -46,9 +46,9 @@ class HeadDeadline:
     _head_bytes: int = 0
     """Bytes of the unfinished request head received so far."""
     _head_tail: bytes = b""
+    """Its last bytes, where the blank line that ends a head may have begun."""
     _refused: bool = False
     """Whether the connection answered 431 and is reading out what the client still sends."""
-    """Its last bytes, where the blank line that ends a head may have begun."""
 
     # attributes of the uvicorn protocol this is mixed into
     cycle: Any
@@ -100,23 +100,34 @@ class HeadDeadline:
     def _refuse_head(self) -> None:
         """Answer 431 and close: the head is larger than :attr:`max_head_bytes`.
 
-        With no request running, the answer is followed by the end of the stream, and what the client
-        still sends is read and dropped for :data:`LINGER_SECONDS` before the connection is closed: a
-        socket closed with unread input is reset by the kernel, and the client, still sending the rest
-        of its head, could lose the answer with it. A request running (a pipelined head) is told the
-        client left when the connection closes, so that connection is closed at once.
+        Requests still unanswered on the connection (a pipelined head arrives behind them) are told the
+        client left, so their answers are dropped and logged as 499s: the 431 is the connection's last
+        answer. It is followed by the end of the stream, and what the client still sends is read and
+        dropped for :data:`LINGER_SECONDS` before the connection is closed: a socket closed with unread
+        input is reset by the kernel, and the client, still sending the rest of its head, would see the
+        reset instead of the end of the answer (and could lose the answer with it).
         """
         if self.transport.is_closing() or self._refused:
             return
         logger.info("closed a connection from %s: request head too large", _peer(self.client))
+        self._leave_unanswered()
         self.transport.write(_HEAD_TOO_LARGE)
-        if self._request_running() or not self.transport.can_write_eof():
+        if not self.transport.can_write_eof():
             self.transport.close()
             return
         self._refused = True
         self._disarm_head_deadline()
         self.transport.write_eof()
+        self.transport.resume_reading()  # reading may be paused behind queued requests
         self.loop.call_later(LINGER_SECONDS, self.transport.close)
+
+    def _leave_unanswered(self) -> None:
+        """Mark every request not yet answered as disconnected (its answer is dropped) and its client as
+        gone (logged as a 499)."""
+        if self._request_running():
+            self.cycle.disconnected = True
+            self.cycle.message_event.set()
+            mark_client_left(self.cycle.scope)
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Drop the clock with the connection; a request still being answered is logged as a 499."""
@@ -218,13 +229,18 @@ if HAS_HTTPTOOLS:
 
         def connection_lost(self, exc: Exception | None) -> None:
             """Mark every request not yet answered as disconnected, not only uvicorn's latest."""
+            self._leave_unanswered()
+            super().connection_lost(exc)
+
+        def _leave_unanswered(self) -> None:
+            """Every request not yet answered, the ones queued behind the latest included."""
             for cycle in self._earlier_cycles:
                 if not cycle.response_complete:
                     cycle.disconnected = True
                     cycle.message_event.set()
                     mark_client_left(cycle.scope)
             self._earlier_cycles = ()
-            super().connection_lost(exc)
+            super()._leave_unanswered()
 
     class HeadTooLargeError(Exception):
         """A pipelined request head is larger than :data:`MAX_HEAD_BYTES`."""
