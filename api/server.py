@@ -52,6 +52,7 @@ class HeadDeadline:
 
     # attributes of the uvicorn protocol this is mixed into
     cycle: Any
+    flow: Any
     loop: asyncio.AbstractEventLoop
     transport: asyncio.Transport
     client: tuple[str, int] | None
@@ -118,7 +119,7 @@ class HeadDeadline:
         self._refused = True
         self._disarm_head_deadline()
         self.transport.write_eof()
-        self.transport.resume_reading()  # reading may be paused behind queued requests
+        self.flow.resume_reading()  # reading may be paused behind queued requests
         self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
     def _leave_unanswered(self) -> None:
@@ -130,10 +131,9 @@ class HeadDeadline:
             mark_client_left(self.cycle.scope)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """Drop the clock with the connection; a request still being answered is logged as a 499."""
+        """Drop the clock with the connection; every request still being answered is logged as a 499."""
         self._disarm_head_deadline()
-        if self._request_running():
-            mark_client_left(self.cycle.scope)
+        self._leave_unanswered()
         super().connection_lost(exc)  # type: ignore[misc]
 
     def _disarm_head_deadline(self) -> None:
@@ -227,13 +227,9 @@ if HAS_HTTPTOOLS:
                 return
             super().send_400_response(msg)
 
-        def connection_lost(self, exc: Exception | None) -> None:
-            """Mark every request not yet answered as disconnected, not only uvicorn's latest."""
-            self._leave_unanswered()
-            super().connection_lost(exc)
-
         def _leave_unanswered(self) -> None:
-            """Every request not yet answered, the ones queued behind the latest included."""
+            """Every request not yet answered, the ones queued behind the latest included (uvicorn marks
+            only its latest one when the connection is lost)."""
             for cycle in self._earlier_cycles:
                 if not cycle.response_complete:
                     cycle.disconnected = True
