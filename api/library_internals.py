@@ -51,7 +51,10 @@ from strawberry.utils.operation import get_first_operation, get_operation_type
 
 # uvicorn: its HTTP protocol classes (``uvicorn.Config(http=...)`` takes a protocol class). api/server.py
 # extends them with a request-head deadline and size bound, which uvicorn has no setting for, and marks
-# every pipelined request disconnected when the client leaves (uvicorn marks only its latest one).
+# every pipelined request disconnected when the client leaves (uvicorn marks only its latest one). On
+# httptools it also gives each request's cycle (uvicorn's ``RequestResponseCycle``: its ``transport``,
+# ``on_response`` and ``response_started`` attributes) a transport that writes an answer's head with its
+# body, one write per answer where uvicorn makes two; tests/test_http_writes.py records the writes.
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HAS_HTTPTOOLS = importlib.util.find_spec("httptools") is not None

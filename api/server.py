@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from sevens_rules.api.context import mark_client_left
@@ -199,17 +200,21 @@ if HAS_HTTPTOOLS:
         _head_too_large: bool = False
 
         def on_headers_complete(self) -> None:
-            """Refuse a pipelined head over the limit; start or queue the request as uvicorn does."""
+            """Refuse a pipelined head over the limit; start or queue the request as uvicorn does, its
+            answer written through :class:`OneWriteAnswer`."""
             earlier = self.cycle
             if earlier is None or earlier.response_complete:  # not pipelined: measured on arrival
                 super().on_headers_complete()
-                return
-            if _head_size(self.url, self.headers) > self.max_head_bytes:
-                # raised inside httptools' callback: uvicorn stops parsing and calls send_400_response
-                self._head_too_large = True
-                raise HeadTooLargeError
-            super().on_headers_complete()
-            self._earlier_cycles = (*(c for c in self._earlier_cycles if not c.response_complete), earlier)
+            else:
+                if _head_size(self.url, self.headers) > self.max_head_bytes:
+                    # raised inside httptools' callback: uvicorn stops parsing and calls send_400_response
+                    self._head_too_large = True
+                    raise HeadTooLargeError
+                super().on_headers_complete()
+                unanswered = (c for c in self._earlier_cycles if not c.response_complete)
+                self._earlier_cycles = (*unanswered, earlier)
+            if self.cycle is not earlier:  # a request began (an upgrade request begins none)
+                OneWriteAnswer.install(self.cycle)
 
         def pipelined_head_too_large(self) -> bool:
             """Whether a request that began behind the running one has an unfinished head over the limit
@@ -237,6 +242,64 @@ if HAS_HTTPTOOLS:
                     mark_client_left(cycle.scope)
             self._earlier_cycles = ()
             super()._leave_unanswered()
+
+    class OneWriteAnswer:
+        """The transport as one request's cycle writes its answer through: the answer's head (status line
+        and headers) is held and written together with the first part of its body.
+
+        uvicorn writes the head when the app sends ``http.response.start`` and the body when it sends
+        ``http.response.body``: two writes, so two ``send`` calls and usually two TCP segments for every
+        answer, each of which may wake the client. Joined, an answer of one body message (every
+        answer of this service) is one write. What is written, and in what order, is unchanged; a head is
+        never held past the end of its answer (an answer with no body written, such as one to a ``HEAD``
+        request, writes it when it completes) or past a close. Writes before the answer starts (the
+        ``100 Continue`` interim answer) go out at once.
+        """
+
+        __slots__ = ("_completed", "_cycle", "_head", "_head_seen", "_transport")
+
+        def __init__(self, cycle: Any) -> None:
+            self._cycle = cycle
+            self._transport: asyncio.Transport = cycle.transport
+            self._completed: Callable[[], None] = cycle.on_response
+            self._head: bytes | None = None
+            self._head_seen = False
+
+        @classmethod
+        def install(cls, cycle: Any) -> None:
+            """Route ``cycle``'s writes and its completion through a new instance."""
+            joined = cls(cycle)
+            cycle.transport = joined
+            cycle.on_response = joined.completed
+
+        def write(self, data: bytes) -> None:
+            """Hold the answer's head; write anything else, after the held head if there is one."""
+            if self._head is not None:
+                data, self._head = self._head + data, None
+            elif not self._head_seen and self._cycle.response_started:  # the first write of the answer
+                self._head, self._head_seen = data, True
+                return
+            self._transport.write(data)
+
+        def flush(self) -> None:
+            """Write the held head, if any."""
+            if self._head is not None:
+                head, self._head = self._head, None
+                self._transport.write(head)
+
+        def completed(self) -> None:
+            """The answer is whole: write what is held, then let uvicorn go on with the connection."""
+            self.flush()
+            self._completed()
+
+        def close(self) -> None:
+            """Write what is held, then close the connection."""
+            self.flush()
+            self._transport.close()
+
+        def is_closing(self) -> bool:
+            """Whether the connection is closing."""
+            return self._transport.is_closing()
 
     class HeadTooLargeError(Exception):
         """A pipelined request head is larger than :data:`MAX_HEAD_BYTES`."""
