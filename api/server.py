@@ -198,6 +198,55 @@ if HAS_HTTPTOOLS:
         """The requests a pipelined request was queued behind, until they are answered (uvicorn's
         ``cycle`` is the latest request only)."""
         _head_too_large: bool = False
+        _idle_since: float = 0.0
+        """When the connection's last answer was complete (the event loop's clock)."""
+        _keep_alive_check: asyncio.TimerHandle | None = None
+
+        def on_response_complete(self) -> None:
+            """uvicorn's, with a cheaper keep-alive clock: start the next pipelined request, or note when
+            the connection became idle.
+
+            uvicorn arms a timer after every answer and cancels it when the next request's bytes arrive,
+            so a kept-alive connection pays for both on every request. Here a connection has one check
+            (:meth:`_check_keep_alive`), armed after an answer only when none is pending, which closes the
+            connection once it has been idle for uvicorn's ``timeout_keep_alive`` and otherwise looks
+            again when that time would be up.
+            """
+            self.server_state.total_requests += 1
+            if self.transport.is_closing():
+                return
+            self.flow.resume_reading()
+            if self.pipeline:
+                cycle, app = self.pipeline.pop()
+                self._start_asgi_task(cycle, app)
+                return
+            self._idle_since = self.loop.time()
+            if self._keep_alive_check is None:
+                self._keep_alive_check = self.loop.call_later(self.timeout_keep_alive, self._check_keep_alive)
+
+        def _check_keep_alive(self) -> None:
+            """Close the connection if it has been idle for the keep-alive timeout; look again when it would
+            be if it is idle for less; nothing while a request is arriving or being answered (the next
+            answer arms the check again; a head still arriving has its own deadline)."""
+            self._keep_alive_check = None
+            cycle = self.cycle
+            # idle: the last request is answered and no other has begun (uvicorn gives a request its own
+            # scope when its first bytes are parsed)
+            idle = cycle is not None and cycle.response_complete and self.scope is cycle.scope
+            if self.transport.is_closing() or not idle or self.pipeline:
+                return
+            left = self._idle_since + self.timeout_keep_alive - self.loop.time()
+            if left > 0:
+                self._keep_alive_check = self.loop.call_later(left, self._check_keep_alive)
+            else:
+                self.timeout_keep_alive_handler()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            """Drop the keep-alive check with the connection."""
+            if self._keep_alive_check is not None:
+                self._keep_alive_check.cancel()
+                self._keep_alive_check = None
+            super().connection_lost(exc)
 
         def on_headers_complete(self) -> None:
             """Refuse a pipelined head over the limit; start or queue the request as uvicorn does, its

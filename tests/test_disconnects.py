@@ -12,12 +12,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 
-from sevens_rules.__main__ import server_options
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.server import MAX_HEAD_BYTES, HeadTimeoutH11Protocol, HeadTimeoutHttpToolsProtocol
+from tests.threaded_server import served
 
 WAIT_SECONDS = 30.0
 """How long a test waits for the server to log what it expects (a bound for a busy machine)."""
@@ -54,20 +53,8 @@ class _SmallBuffersH11(HeadTimeoutH11Protocol):
 @pytest.fixture(scope="module", params=[_SmallBuffersHttpTools, _SmallBuffersH11], ids=["httptools", "h11"])
 def server(request: pytest.FixtureRequest) -> Iterator[tuple[type, int]]:
     """The service on uvicorn with its options, on a free loopback port, on each HTTP protocol."""
-    options = server_options(Settings(host="127.0.0.1", port=0))
-    options.update(http=request.param, timeout_graceful_shutdown=1, log_level="info", log_config=None)
-    instance = uvicorn.Server(uvicorn.Config(create_app(Settings()), **options))
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    started = threading.Event()
-    for _ in range(int(WAIT_SECONDS * 100)):
-        if instance.started:
-            break
-        started.wait(0.01)
-    assert instance.started
-    yield request.param, instance.servers[0].sockets[0].getsockname()[1]
-    instance.should_exit = True
-    thread.join(10)
+    with served(create_app(Settings()), http=request.param, log_level="info") as (_, port):
+        yield request.param, port
 
 
 def _read_all(connection: socket.socket) -> bytes:

@@ -16,7 +16,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -67,6 +66,7 @@ from tests.test_api_errors import (
     post,
     post_raw,
 )
+from tests.threaded_server import served
 
 DEFAULTS = Settings()
 ANSWER_BUDGET = 64 * 1024
@@ -530,22 +530,9 @@ class _QuickHttpTools(HeadTimeoutHttpToolsProtocol):
 def server(request: pytest.FixtureRequest) -> Iterator[tuple[uvicorn.Server, int]]:
     """A real uvicorn server on a free loopback port, with the service's options and short timeouts, on
     each HTTP protocol the service may run."""
-    options = server_options(Settings(host="127.0.0.1", port=0))
-    options.update(http=request.param, timeout_graceful_shutdown=1, log_level="warning", log_config=None)
-    config = uvicorn.Config(create_app(Settings(body_timeout=0.2)), **options)
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    for _ in range(1000):
-        if instance.started:
-            break
-        threading.Event().wait(0.01)
-    assert instance.started
-    port = instance.servers[0].sockets[0].getsockname()[1]
-    yield instance, port
-    instance.should_exit = True
-    thread.join(10)
-    assert not thread.is_alive(), "the server did not stop after its graceful-shutdown timeout"
+    app = create_app(Settings(body_timeout=0.2))
+    with served(app, http=request.param, log_level="warning") as (instance, port):
+        yield instance, port
 
 
 def _connect(port: int) -> socket.socket:

@@ -1,25 +1,26 @@
 """A real uvicorn server on the service's httptools protocol, its transport's writes recorded: an answer
 leaves in one write (its head joined to its body), and nothing is held back or reordered (``HEAD``
-answers, ``100 Continue``, pipelined requests, a connection that closes after its answer)."""
+answers, ``100 Continue``, pipelined requests, a connection that closes after its answer); a kept-alive
+connection is closed once idle for the keep-alive timeout."""
 
 from __future__ import annotations
 
 import socket
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import orjson
 import pytest
-import uvicorn
 
-from sevens_rules.__main__ import server_options
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.server import HeadTimeoutHttpToolsProtocol
+from tests.threaded_server import served
 
 WAIT_SECONDS = 30.0
 """How long a test waits for an answer (a bound for a busy machine)."""
+KEEP_ALIVE_SECONDS = 0.5
+"""The test server's keep-alive timeout (short, so that the tests that wait for it are quick)."""
 
 written: list[bytes] = []
 """What the server wrote to its connections' transports, one item per write, in order."""
@@ -47,20 +48,9 @@ class _RecordingProtocol(HeadTimeoutHttpToolsProtocol):
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
     """The service on uvicorn with its options and the recording protocol, on a free loopback port."""
-    options = server_options(Settings(host="127.0.0.1", port=0))
-    options.update(http=_RecordingProtocol, timeout_graceful_shutdown=1, log_config=None)
-    instance = uvicorn.Server(uvicorn.Config(create_app(Settings()), **options))
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    started = threading.Event()
-    for _ in range(int(WAIT_SECONDS * 100)):
-        if instance.started:
-            break
-        started.wait(0.01)
-    assert instance.started
-    yield instance.servers[0].sockets[0].getsockname()[1]
-    instance.should_exit = True
-    thread.join(10)
+    app = create_app(Settings())
+    with served(app, http=_RecordingProtocol, timeout_keep_alive=KEEP_ALIVE_SECONDS) as (_, port):
+        yield port
 
 
 def _exchange(port: int, *requests: bytes) -> bytes:
@@ -148,3 +138,32 @@ def test_pipelined_requests_are_answered_in_order_one_write_each(port: int) -> N
     assert b"".join(written) == answer
     games = [orjson.loads(_head_and_body(write)[1])["state"]["game"] for write in written]
     assert games == ["sjuan", "fan-tan"]
+
+
+def _read_answer(connection: socket.socket) -> bytes:
+    """One whole answer with a ``content-length`` from ``connection``."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += connection.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    lengths = [line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")]
+    length = int(lengths[0].split(b":", 1)[1])
+    while len(body) < length:
+        body += connection.recv(65536)
+    assert len(body) == length
+    return head + b"\r\n\r\n" + body
+
+
+def test_an_idle_kept_alive_connection_is_closed_after_the_keep_alive_timeout(port: int) -> None:
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT_SECONDS) as connection:
+        connection.sendall(_post("/v1/games/sjuan/new", NEW, close=False))
+        assert _read_answer(connection).startswith(b"HTTP/1.1 200 ")
+        assert connection.recv(65536) == b""  # closed by the server, without another answer
+
+
+def test_a_connection_answered_again_and_again_is_closed_once_idle(port: int) -> None:
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT_SECONDS) as connection:
+        for _ in range(20):
+            connection.sendall(_post("/v1/games/sjuan/new", NEW, close=False))
+            assert _read_answer(connection).startswith(b"HTTP/1.1 200 ")
+        assert connection.recv(65536) == b""
