@@ -162,6 +162,9 @@ def _head_too_large() -> bytes:
     return head.encode() + body
 
 
+JOINED_BODY_BYTES = 64 * 1024
+"""The largest part of an answer's body written in one write with the head (see ``OneWriteAnswer``)."""
+
 _HEAD_TOO_LARGE = _head_too_large()
 _HEAD_END = b"\r\n\r\n"
 
@@ -302,7 +305,9 @@ if HAS_HTTPTOOLS:
         answer of this service) is one write. What is written, and in what order, is unchanged; a head is
         never held past the end of its answer (an answer with no body written, such as one to a ``HEAD``
         request, writes it when it completes) or past a close. Writes before the answer starts (the
-        ``100 Continue`` interim answer) go out at once.
+        ``100 Continue`` interim answer) go out at once. A body part over :data:`JOINED_BODY_BYTES` is
+        written after the head rather than copied behind it: for a large answer the extra write costs
+        little next to the copy.
         """
 
         __slots__ = ("_completed", "_cycle", "_head", "_head_seen", "_transport")
@@ -324,7 +329,11 @@ if HAS_HTTPTOOLS:
         def write(self, data: bytes) -> None:
             """Hold the answer's head; write anything else, after the held head if there is one."""
             if self._head is not None:
-                data, self._head = self._head + data, None
+                head, self._head = self._head, None
+                if len(data) <= JOINED_BODY_BYTES:
+                    data = head + data
+                else:
+                    self._transport.write(head)
             elif not self._head_seen and self._cycle.response_started:  # the first write of the answer
                 self._head, self._head_seen = data, True
                 return

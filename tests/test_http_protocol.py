@@ -14,7 +14,7 @@ import pytest
 
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
-from sevens_rules.api.server import HeadTimeoutHttpToolsProtocol
+from sevens_rules.api.server import JOINED_BODY_BYTES, HeadTimeoutHttpToolsProtocol
 from tests.threaded_server import served
 
 WAIT_SECONDS = 30.0
@@ -92,6 +92,15 @@ def test_an_answer_is_written_in_one_write(port: int) -> None:
     assert head.startswith(b"HTTP/1.1 200 ")
     assert orjson.loads(body)["state"]["game"] == "sjuan"
     assert written == [answer]
+
+
+def test_a_large_answer_is_written_after_its_head(port: int) -> None:
+    answer = _exchange(port, b"GET /openapi.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    head, body = _head_and_body(answer)
+    assert head.startswith(b"HTTP/1.1 200 ")
+    assert len(body) > JOINED_BODY_BYTES  # the whole contract
+    assert orjson.loads(body)["openapi"].startswith("3.1")
+    assert written == [head + b"\r\n\r\n", body]
 
 
 def test_a_problem_answer_is_written_in_one_write(port: int) -> None:
