@@ -11,6 +11,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
@@ -149,14 +151,19 @@ def test_pipelined_requests_are_answered_in_order_one_write_each(port: int) -> N
     assert games == ["sjuan", "fan-tan"]
 
 
+def _content_length(head: bytes) -> int:
+    """The ``content-length`` of an answer's head."""
+    lengths = [line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")]
+    return int(lengths[0].split(b":", 1)[1])
+
+
 def _read_answer(connection: socket.socket) -> bytes:
     """One whole answer with a ``content-length`` from ``connection``."""
     data = b""
     while b"\r\n\r\n" not in data:
         data += connection.recv(65536)
     head, _, body = data.partition(b"\r\n\r\n")
-    lengths = [line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")]
-    length = int(lengths[0].split(b":", 1)[1])
+    length = _content_length(head)
     while len(body) < length:
         body += connection.recv(65536)
     assert len(body) == length
@@ -176,3 +183,50 @@ def test_a_connection_answered_again_and_again_is_closed_once_idle(port: int) ->
             connection.sendall(_post("/v1/games/sjuan/new", NEW, close=False))
             assert _read_answer(connection).startswith(b"HTTP/1.1 200 ")
         assert connection.recv(65536) == b""
+
+
+REQUEST_KINDS: dict[str, tuple[bytes, bytes]] = {
+    "new": (_post("/v1/games/sjuan/new", NEW, close=False), b"200"),
+    "bad json": (_post("/v1/games/sjuan/new", b"{", close=False), b"400"),
+    "games": (b"GET /v1/games HTTP/1.1\r\nHost: x\r\n\r\n", b"200"),
+    "head": (b"HEAD /v1/games HTTP/1.1\r\nHost: x\r\n\r\n", b"200"),
+    "unknown game": (_post("/v1/games/chess/new", NEW, close=False), b"404"),
+}
+"""Requests sent on one kept-alive connection, and the status each is answered with."""
+CLOSE = b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+"""The last request of a connection: the server answers it and closes."""
+
+
+def _split_answers(received: bytes, heads_only: list[bool]) -> list[bytes]:
+    """``received`` cut into its answers (``heads_only``: whether each answers a ``HEAD`` request, whose
+    ``content-length`` announces a body that is not sent)."""
+    answers = []
+    for head_only in heads_only:
+        end = received.index(b"\r\n\r\n") + 4
+        lengths = [
+            line for line in received[:end].split(b"\r\n") if line.lower().startswith(b"content-length:")
+        ]
+        if not head_only:
+            end += int(lengths[0].split(b":", 1)[1])
+        answers.append(received[:end])
+        received = received[end:]
+    assert received == b""
+    return answers
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    kinds=st.lists(st.sampled_from(sorted(REQUEST_KINDS)), min_size=1, max_size=6),
+    cuts=st.lists(st.integers(min_value=1, max_value=4000), max_size=8),
+)
+def test_requests_in_any_split_are_answered_in_order_one_write_each(
+    port: int, kinds: list[str], cuts: list[int]
+) -> None:
+    sent = b"".join(REQUEST_KINDS[kind][0] for kind in kinds) + CLOSE
+    points = sorted({cut for cut in cuts if cut < len(sent)})
+    chunks = [sent[start:end] for start, end in zip([0, *points], [*points, len(sent)], strict=True)]
+    received = _exchange(port, *chunks)
+    answers = _split_answers(received, [kind == "head" for kind in kinds] + [False])
+    statuses = [answer.split(b" ", 2)[1] for answer in answers]
+    assert statuses == [REQUEST_KINDS[kind][1] for kind in kinds] + [b"200"]
+    assert written == answers
