@@ -53,11 +53,11 @@ from strawberry.utils.operation import get_first_operation, get_operation_type
 # extends them with a request-head deadline and size bound, which uvicorn has no setting for, and marks
 # every pipelined request disconnected when the client leaves (uvicorn marks only its latest one). On
 # httptools it also gives each request's cycle (uvicorn's ``RequestResponseCycle``: its ``transport``,
-# ``on_response`` and ``response_started`` attributes) a transport that writes an answer's head with its
-# body, one write per answer where uvicorn makes two, and replaces the protocol's ``on_response_complete``
-# (uvicorn's, with one keep-alive check per connection instead of a timer armed after every answer and
-# cancelled at the next request). tests/test_http_protocol.py records the writes and waits for the
-# keep-alive close.
+# ``on_response`` and ``waiting_for_100_continue`` attributes) a transport that writes an answer's head
+# with its body, one write per answer where uvicorn makes two, and replaces the protocol's
+# ``on_response_complete`` (uvicorn's, with one keep-alive check per connection instead of a timer armed
+# after every answer and cancelled at the next request). tests/test_http_protocol.py records the writes
+# and waits for the keep-alive close.
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HAS_HTTPTOOLS = importlib.util.find_spec("httptools") is not None

@@ -304,25 +304,31 @@ if HAS_HTTPTOOLS:
         answer, each of which may wake the client. Joined, an answer of one body message (every
         answer of this service) is one write. What is written, and in what order, is unchanged; a head is
         never held past the end of its answer (an answer with no body written, such as one to a ``HEAD``
-        request, writes it when it completes) or past a close. Writes before the answer starts (the
-        ``100 Continue`` interim answer) go out at once. A body part over :data:`JOINED_BODY_BYTES` is
-        written after the head rather than copied behind it: for a large answer the extra write costs
+        request, writes it when it completes) or past a close. A body part over :data:`JOINED_BODY_BYTES`
+        is written after the head rather than copied behind it: for a large answer the extra write costs
         little next to the copy.
+
+        The cycle's first write is its answer's head, except for a request that asks for ``100 Continue``
+        (uvicorn writes the interim answer first, when the app reads the body): such a request keeps
+        uvicorn's own writes. The instance holds no reference to its cycle, so a cycle and its transport
+        are freed together when the cycle is, without waiting for the garbage collector.
         """
 
-        __slots__ = ("_completed", "_cycle", "_head", "_head_seen", "_transport")
+        __slots__ = ("_completed", "_head", "_head_seen", "_transport")
 
-        def __init__(self, cycle: Any) -> None:
-            self._cycle = cycle
-            self._transport: asyncio.Transport = cycle.transport
-            self._completed: Callable[[], None] = cycle.on_response
+        def __init__(self, transport: asyncio.Transport, completed: Callable[[], None]) -> None:
+            self._transport = transport
+            self._completed = completed
             self._head: bytes | None = None
             self._head_seen = False
 
         @classmethod
         def install(cls, cycle: Any) -> None:
-            """Route ``cycle``'s writes and its completion through a new instance."""
-            joined = cls(cycle)
+            """Route ``cycle``'s writes and its completion through a new instance (unless its request asks
+            for ``100 Continue``)."""
+            if cycle.waiting_for_100_continue:
+                return
+            joined = cls(cycle.transport, cycle.on_response)
             cycle.transport = joined
             cycle.on_response = joined.completed
 
@@ -334,7 +340,7 @@ if HAS_HTTPTOOLS:
                     data = head + data
                 else:
                     self._transport.write(head)
-            elif not self._head_seen and self._cycle.response_started:  # the first write of the answer
+            elif not self._head_seen:  # the first write: the answer's head
                 self._head, self._head_seen = data, True
                 return
             self._transport.write(data)
