@@ -52,6 +52,7 @@ from sevens_rules.api.library_internals import (
     assume_not_async_iterable,
     assume_not_awaitable,
     coerce_default_value,
+    drop_self_reference,
     get_variable_signature,
 )
 
@@ -354,6 +355,8 @@ def execute(
             f"The answer would hold more than {max_values} values; RULES_GRAPHQL_MAX_VALUES allows "
             f"{max_values}. Select less.",
         ) from None
+    finally:
+        drop_self_reference(executor_or_errors)
     if not isinstance(result, ExecutionResult):  # as execute_sync: no awaitables, no @defer
         raise RuntimeError("GraphQL execution failed to complete synchronously.")
     return result

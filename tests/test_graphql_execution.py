@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import gc
 import inspect
 import random
 from collections.abc import Iterator
@@ -130,6 +131,31 @@ def test_answer_is_what_strawberry_execute_answers(query: str, variables: Any, n
     assert answered(SCHEMA, query, variables, name) == executed(SCHEMA, query, variables, name)
     # and again, from the document caches
     assert answered(SCHEMA, query, variables, name) == executed(SCHEMA, query, variables, name)
+
+
+EXECUTED_CASES = [c for c in CASES if c[0] in ("moves", "moves of a seat", "apply", "illegal move", "games")]
+"""Documents that run an operation, answers and problems as data: what the service executes most."""
+
+
+@pytest.mark.parametrize(
+    ("query", "variables", "name"), [c[1:] for c in EXECUTED_CASES], ids=[c[0] for c in EXECUTED_CASES]
+)
+def test_an_executed_document_leaves_nothing_for_the_garbage_collector(
+    query: str, variables: Any, name: str | None
+) -> None:
+    # graphql-core's executor refers to itself; the service drops that reference once the execution is
+    # over, so what a request made is freed by reference counting, not left to the collector (documents
+    # that graphql-core refuses still leave its validation's and its errors' cycles)
+    answered(SCHEMA, query, variables, name)  # the document caches filled
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(5):
+            answered(SCHEMA, query, variables, name)
+        left_for_the_collector = gc.collect()
+    finally:
+        gc.enable()
+    assert left_for_the_collector == 0
 
 
 LIMIT_CASES: list[tuple[str, str, str]] = [
