@@ -335,11 +335,10 @@ if HAS_HTTPTOOLS:
         def write(self, data: bytes) -> None:
             """Hold the answer's head; write anything else, after the held head if there is one."""
             if self._head is not None:
-                head, self._head = self._head, None
-                if len(data) <= JOINED_BODY_BYTES:
-                    data = head + data
+                if len(data) > JOINED_BODY_BYTES:
+                    self.flush()
                 else:
-                    self._transport.write(head)
+                    data, self._head = self._head + data, None
             elif not self._head_seen:  # the first write: the answer's head
                 self._head, self._head_seen = data, True
                 return
