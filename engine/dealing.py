@@ -94,11 +94,14 @@ def words(seed: str, context: bytes, first_block: int = 0) -> Iterator[int]:
         yield from block_words(keyed, context, block, 1)
 
 
+@lru_cache(maxsize=1024)
 def seed_hmac(seed: str) -> HMAC:
     """HMAC-SHA256 keyed with ``seed`` (64 hex digits), from the ``cryptography`` package.
 
-    Every block of a shuffle copies it (the key is set up once per shuffle); copying its keyed state
-    takes about half the time of hashlib's ``hmac`` module doing the same."""
+    Every block of a shuffle copies it and never updates it, so one keyed object serves every shuffle of
+    a match: remembered for the matches being played, bounded (as :func:`_known_commitment` remembers
+    their commitments). Copying its keyed state takes about half the time of hashlib's ``hmac`` module
+    doing the same."""
     return HMAC(bytes.fromhex(seed), SHA256())
 
 
@@ -146,11 +149,23 @@ def shuffled(
 
 def fisher_yates(cards: list[str], stream: Iterator[int]) -> list[str]:
     """``cards`` shuffled in place (and returned) from the last position down, each position swapped with
-    a position at or below it drawn from ``stream`` by :func:`uniform_below`."""
+    a position at or below it drawn from ``stream`` as :func:`uniform_below` draws it (written out here,
+    with the limits looked up, because every deal runs this loop)."""
+    limits = _limits(len(cards))
     for i in range(len(cards) - 1, 0, -1):
-        j = uniform_below(stream, i + 1)
+        word = next(stream)
+        while word >= limits[i]:
+            word = next(stream)
+        j = word % (i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
+
+
+@lru_cache(maxsize=64)
+def _limits(size: int) -> tuple[int, ...]:
+    """``_limits(size)[i]``: the words :func:`uniform_below` accepts for the bound ``i + 1`` are those
+    below it, for every ``i`` below ``size``."""
+    return tuple(_WORD_RANGE - _WORD_RANGE % (i + 1) for i in range(size))
 
 
 class SeededState(Protocol):

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
 from sevens_rules.engine.game import standings
+from sevens_rules.engine.models import constructed
 from sevens_rules.engine.positions import PositionWire, bits_of
 from sevens_rules.engine.seven_up_points import (
     GIFT_KEY,
@@ -91,7 +92,7 @@ from sevens_rules.engine.seven_up_wire import (
 from sevens_rules.engine.seven_up_wire import (
     PLAYED as PLAYED_EVENTS,
 )
-from sevens_rules.engine.tricks import strength, unique_best
+from sevens_rules.engine.tricks import CARD_STRENGTH, unique_best
 from sevens_rules.schema.common import MAX_SEATS, Outcome
 from sevens_rules.schema.seven_up import SEVEN_UP_MAX_DEALS, SevenUpCutRound, SevenUpEvent
 
@@ -118,12 +119,12 @@ def cut_for_dealer(seeding: Seeding, game_id: str, players: int) -> tuple[list[S
     while position + len(seats) <= len(pack):
         cards = pack[position : position + len(seats)]
         position += len(seats)
-        rounds.append(SevenUpCutRound(seats=seats, cards=cards))
-        best = max(strength(c) for c in cards)
-        tied = [s for s, c in zip(seats, cards, strict=True) if strength(c) == best]
-        if len(tied) == 1:
-            return rounds, tied[0]
-        seats = tied
+        rounds.append(constructed(SevenUpCutRound, seats=seats, cards=cards))  # the engine's own values
+        cut = [CARD_STRENGTH[card] for card in cards]
+        best = max(cut)
+        if cut.count(best) == 1:
+            return rounds, seats[cut.index(best)]
+        seats = [seat for seat, card in zip(seats, cut, strict=True) if card == best]
     return rounds, seats[0]
 
 
