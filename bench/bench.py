@@ -36,7 +36,6 @@ from bench.endpoints import (
 from bench.inprocess import EngineResult, bench_game, in_process_table, table_size
 from bench.load import WRK_INSTALL, WrkResult, combine, run_wrk
 from bench.redis_server import redis_server
-from bench.reference import reference_rate
 from bench.sealed import bench_sealed, sealed_table
 from bench.servers import ROOT, BenchError, Memory, Stack
 from sevens_rules.engine.registry import GAMES
@@ -251,14 +250,12 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     print(header(args))
     if args.only in (None, "inprocess"):
-        log("in process: the reference workload")
-        host_reference = reference_rate()
         results: list[EngineResult] = []
         for game in GAMES.values():
             log(f"in process: {game.id}")
             results.append(bench_game(game, args.playout_seconds))
         print("\n## In process\n")
-        print(in_process_table(results, host_reference))
+        print(in_process_table(results))
     if args.only in (None, "sealed"):
         sealed_results = []
         for game in GAMES.values():

@@ -10,9 +10,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
-from bench.reference import CI_REFERENCE_ROUNDS_PER_SECOND, at_reference_speed
+from bench.reference import CI_REFERENCE_ROUNDS_PER_SECOND, at_reference_speed, reference_run
 from sevens_rules.api.operations import Operation, all_operations
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.simulate import PositionSimulation, Simulation, position_rules
@@ -74,49 +74,128 @@ def mid_deal(game: AnyGame, players: int) -> tuple[Any, list[Any]]:
     return state, path
 
 
-def playout_rate(game: AnyGame, players: int, seconds: float) -> tuple[float, float, int, int]:
-    """Random seeded playouts (list moves, pick one, apply) for about ``seconds``.
+class PairedClock:
+    """Times playouts in slices of about :data:`SLICE_SECONDS`, each slice right after one run of the
+    reference workload, and reads every slice's rate at the host's speed of that moment.
 
-    Returns moves per second of wall time and per second of this process's CPU time (the steadier number
-    on a crowded machine), moves applied and matches finished. The clocks include dealing each match.
+    A shared host's speed changes within seconds, and a virtual machine's CPU clock runs on while its
+    core serves a neighbour, so a reference timed once per bench run (or once per game) can be timed at
+    another speed than the playouts it scales. Paired slices cancel that: the rate at reference speed is
+    the median over slices of each slice's moves/CPU-s scaled by the reference run just before it. The
+    reference runs are left out of the playouts' clocks; the playouts get their ``seconds`` in full.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.moves = 0
+        """Moves applied in the finished slices."""
+        self.cpu = 0.0
+        """CPU seconds of the finished slices (reference runs left out)."""
+        self.wall = 0.0
+        """Wall seconds of the finished slices."""
+        self.scaled: list[float] = []
+        """Each finished slice's moves/CPU-s at reference speed."""
+        self.references: list[float] = []
+        """The reference rate (rounds/CPU-s) timed before each slice."""
+        self._left = seconds
+        self._begin(0)
+
+    def _begin(self, applied: int) -> None:
+        started = time.process_time()
+        reference_run(PAIRED_REFERENCE_ROUNDS)
+        self.references.append(PAIRED_REFERENCE_ROUNDS / max(time.process_time() - started, 1e-9))
+        self._applied_at = applied
+        self._cpu_at = time.process_time()
+        self._wall_at = time.perf_counter()
+        self._slice_end = self._wall_at + min(SLICE_SECONDS, self._left)
+
+    def going(self, applied: int) -> bool:
+        """Whether to play on, given ``applied``, the moves applied so far; closes the slice when its time
+        is up (and starts the next after a reference run, while time is left)."""
+        now = time.perf_counter()
+        if now < self._slice_end:
+            return True
+        cpu = time.process_time() - self._cpu_at
+        moves = applied - self._applied_at
+        self.moves += moves
+        self.cpu += cpu
+        self.wall += now - self._wall_at
+        self._left -= now - self._wall_at
+        if moves and cpu > 0:
+            self.scaled.append(at_reference_speed(moves / cpu, self.references[-1]))
+        if self._left <= 0:
+            return False
+        self._begin(applied)
+        return True
+
+    def result(self) -> PairedRate:
+        """The rates of the finished slices."""
+        return PairedRate(
+            self.moves / self.cpu,
+            statistics.median(self.scaled),
+            statistics.median(self.references),
+            self.moves / self.wall,
+        )
+
+
+SLICE_SECONDS = 0.15
+"""Playout time between two reference runs (:class:`PairedClock`)."""
+PAIRED_REFERENCE_ROUNDS = 1_000
+"""Rounds of the reference workload run before each slice."""
+
+
+@dataclass(frozen=True)
+class PairedRate:
+    """A playout rate measured by :class:`PairedClock`."""
+
+    per_cpu_second: float
+    """Moves per CPU-second over every slice."""
+    at_reference_speed: float
+    """The median slice's moves/CPU-s at reference speed."""
+    host_reference: float
+    """The median reference rate (rounds/CPU-s) timed before the slices."""
+    per_second: float
+    """Moves per second of wall time over every slice."""
+
+
+def playout_rate(game: AnyGame, players: int, seconds: float) -> tuple[PairedRate, int, int]:
+    """Random seeded playouts (list moves, pick one, apply) for about ``seconds`` of playout time.
+
+    Returns their :class:`PairedRate` (moves per second of wall time and of this process's CPU time, the
+    steadier number on a crowded machine, and at reference speed), moves applied and matches finished. The
+    clocks include dealing each match.
     """
     moves_of, apply = game.moves, game.apply
     new_state(game, players, 0)  # outside the clock: the first call builds the service's models once
     applied = finished = number = 0
-    cpu_start = time.process_time()
-    start = now = time.perf_counter()
-    deadline = start + seconds
-    while now < deadline:
+    clock = PairedClock(seconds)
+    going = True
+    while going:
         rng = random.Random(number)
         state = new_state(game, players, number)
         number += 1
-        while True:
+        while going:
             _, moves = moves_of(state)
             if not moves:
                 finished += 1
                 break
             state, _ = apply(state, rng.choice(moves))
             applied += 1
-            now = time.perf_counter()
-            if now >= deadline:
-                break
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu_start
-    return applied / elapsed, applied / cpu, applied, finished
+            going = clock.going(applied)
+    return clock.result(), applied, finished
 
 
-def simulation_rate(game: AnyGame, players: int, seconds: float) -> float:
-    """Moves per CPU-second of the same playouts as :func:`playout_rate` through the bots' entry point
+def simulation_rate(game: AnyGame, players: int, seconds: float) -> PairedRate:
+    """The rate of the same playouts as :func:`playout_rate` through the bots' entry point
     (:class:`~sevens_rules.engine.simulate.Simulation`: legal moves, then the chosen move applied without
     the public checks), dealing included."""
     return _simulated_rate(game, players, seconds, lambda state: Simulation(game, state))
 
 
-def internal_rate(game: AnyGame, players: int, seconds: float) -> float | None:
-    """Moves per CPU-second of the same playouts as :func:`playout_rate` on the game's internal
-    representation (:class:`~sevens_rules.engine.simulate.PositionSimulation`: each match dealt as the
-    service deals it and converted once, then move codes listed and applied until the match is over),
-    dealing and the conversion included; None for a game without one."""
+def internal_rate(game: AnyGame, players: int, seconds: float) -> PairedRate | None:
+    """The rate of the same playouts as :func:`playout_rate` on the game's internal representation
+    (:class:`~sevens_rules.engine.simulate.PositionSimulation`: each match dealt as the service deals it
+    and converted once, then move codes listed and applied until the match is over), dealing and the
+    conversion included; None for a game without one."""
     if position_rules(game) is None:
         return None
 
@@ -128,14 +207,14 @@ def internal_rate(game: AnyGame, players: int, seconds: float) -> float | None:
     return _simulated_rate(game, players, seconds, start)
 
 
-def _simulated_rate(game: AnyGame, players: int, seconds: float, start: Callable[[Any], Any]) -> float:
-    """Moves per CPU-second of seeded random matches played to the end on the simulation ``start`` makes
-    of each newly dealt state (its ``legal_moves()`` and ``apply(move)``), dealing included."""
+def _simulated_rate(game: AnyGame, players: int, seconds: float, start: Callable[[Any], Any]) -> PairedRate:
+    """The rate of seeded random matches played to the end on the simulation ``start`` makes of each
+    newly dealt state (its ``legal_moves()`` and ``apply(move)``), dealing included; the slices of the
+    :class:`PairedClock` end between matches."""
     new_state(game, players, 0)
     applied = number = 0
-    cpu_start = time.process_time()
-    deadline = time.perf_counter() + seconds
-    while time.perf_counter() < deadline:
+    clock = PairedClock(seconds)
+    while clock.going(applied):
         rng = random.Random(number)
         sim = start(new_state(game, players, number))
         number += 1
@@ -145,7 +224,7 @@ def _simulated_rate(game: AnyGame, players: int, seconds: float, start: Callable
             apply(choice(moves))
             applied += 1
             moves = legal()
-    return applied / (time.process_time() - cpu_start)
+    return clock.result()
 
 
 def median_us(call: Callable[[], object], seconds: float, min_calls: int = 200) -> float:
@@ -168,68 +247,73 @@ class EngineResult:
 
     game: str
     players: int
-    moves_per_second: float
-    moves_per_cpu_second: float
+    wire: PairedRate
+    """Playouts through the public wire-model API."""
     applied: int
     finished: int
     moves_us: float
     apply_us: float
-    simulation_moves_per_cpu_second: float
-    internal_moves_per_cpu_second: float | None
+    simulation: PairedRate
+    internal: PairedRate | None
     """None: the game has no internal representation yet."""
+
+    @property
+    def host_reference(self) -> float:
+        """The median reference rate of the game's three playout measurements."""
+        rates = [self.wire.host_reference, self.simulation.host_reference]
+        if self.internal is not None:
+            rates.append(self.internal.host_reference)
+        return statistics.median(rates)
 
 
 def bench_game(game: AnyGame, seconds: float) -> EngineResult:
-    """Playout rate and the medians of one ``moves`` and one ``apply`` on a mid-deal state."""
+    """Playout rates and the medians of one ``moves`` and one ``apply`` on a mid-deal state."""
     players = table_size(game)
     state, _ = mid_deal(game, players)
     move = game.moves(state)[1][0]
-    rate, cpu_rate, applied, finished = playout_rate(game, players, seconds)
+    wire, applied, finished = playout_rate(game, players, seconds)
     timing = max(0.1, seconds / 6)
     moves_us = median_us(lambda: game.moves(state), timing)
     apply_us = median_us(lambda: game.apply(state, move), timing)
     simulated = simulation_rate(game, players, seconds / 2)
     internal = internal_rate(game, players, seconds)
-    return EngineResult(
-        game.id, players, rate, cpu_rate, applied, finished, moves_us, apply_us, simulated, internal
-    )
+    return EngineResult(game.id, players, wire, applied, finished, moves_us, apply_us, simulated, internal)
 
 
-def in_process_table(results: list[EngineResult], host_reference: float) -> str:
-    """The in-process markdown table with the target line; ``host_reference`` is this host's
-    :func:`~bench.reference.reference_rate`, measured in the same run."""
+def in_process_table(results: list[EngineResult]) -> str:
+    """The in-process markdown table with the target lines (every rate at reference speed is read slice
+    by slice, see :class:`PairedClock`)."""
     lines = [
         "| game | players | moves/s | moves/CPU-s | at reference speed | median moves µs | median apply µs "
         "| ≥ target? | simulation, at reference speed | internal, moves/CPU-s | internal, at reference speed "
-        "| internal ≥ target? |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |",
+        "| internal ≥ target? | host reference, rounds/CPU-s |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: |",
     ]
-    scaled = {r.game: at_reference_speed(r.moves_per_cpu_second, host_reference) for r in results}
     for r in results:
-        met = "yes" if scaled[r.game] >= WIRE_API_TARGET else "no"
+        met = "yes" if r.wire.at_reference_speed >= WIRE_API_TARGET else "no"
         lines.append(
-            f"| {r.game} | {r.players} | {r.moves_per_second:,.0f} | {r.moves_per_cpu_second:,.0f} "
-            f"| {scaled[r.game]:,.0f} | {r.moves_us:.1f} | {r.apply_us:.1f} "
-            f"| {met} | {at_reference_speed(r.simulation_moves_per_cpu_second, host_reference):,.0f} "
-            f"| {_internal_columns(r.internal_moves_per_cpu_second, host_reference)} |"
+            f"| {r.game} | {r.players} | {r.wire.per_second:,.0f} | {r.wire.per_cpu_second:,.0f} "
+            f"| {r.wire.at_reference_speed:,.0f} | {r.moves_us:.1f} | {r.apply_us:.1f} "
+            f"| {met} | {r.simulation.at_reference_speed:,.0f} | {_internal_columns(r.internal)} "
+            f"| {r.host_reference:,.0f} |"
         )
-    below = [r.game for r in results if scaled[r.game] < WIRE_API_TARGET]
+    below = [r.game for r in results if r.wire.at_reference_speed < WIRE_API_TARGET]
+    references = [r.host_reference for r in results]
     lines.append("")
     lines.append(
-        f"Reference workload (python -m bench.reference): {host_reference:,.0f} rounds/CPU-s on this host, "
-        f"{CI_REFERENCE_ROUNDS_PER_SECOND:,} on the CI machine; *at reference speed* = moves/CPU-s times "
-        f"{CI_REFERENCE_ROUNDS_PER_SECOND / host_reference:.2f}."
+        f"Reference workload (python -m bench.reference): {min(references):,.0f} to {max(references):,.0f} "
+        f"rounds/CPU-s on this host (each game's median), {CI_REFERENCE_ROUNDS_PER_SECOND:,} on the CI "
+        "machine; *at reference speed* = the median over slices of a slice's moves/CPU-s times the CI "
+        "machine's rate over the reference rate timed just before that slice."
     )
     lines.append(
         f"Target ≥ {WIRE_API_TARGET:,} moves/s through the public wire-model API at reference speed: met by "
         f"{len(results) - len(below)} of {len(results)} games"
         + (f" (not: {', '.join(below)})." if below else ".")
     )
-    internal = [r for r in results if r.internal_moves_per_cpu_second is not None]
+    internal = [r.internal for r in results if r.internal is not None]
     internal_below = [
-        r.game
-        for r in internal
-        if at_reference_speed(cast(float, r.internal_moves_per_cpu_second), host_reference) < INTERNAL_TARGET
+        r.game for r in results if r.internal is not None and r.internal.at_reference_speed < INTERNAL_TARGET
     ]
     lines.append(
         f"Target ≥ {INTERNAL_TARGET:,} moves/s on the internal representation at reference speed: met by "
@@ -247,10 +331,10 @@ def in_process_table(results: list[EngineResult], host_reference: float) -> str:
     return "\n".join(lines)
 
 
-def _internal_columns(rate: float | None, host_reference: float) -> str:
+def _internal_columns(rate: PairedRate | None) -> str:
     """The internal-representation cells of a row: moves/CPU-s, at reference speed, target met (— for a
     game without one)."""
     if rate is None:
         return "— | — | —"
-    scaled = at_reference_speed(rate, host_reference)
-    return f"{rate:,.0f} | {scaled:,.0f} | {'yes' if scaled >= INTERNAL_TARGET else 'no'}"
+    scaled = rate.at_reference_speed
+    return f"{rate.per_cpu_second:,.0f} | {scaled:,.0f} | {'yes' if scaled >= INTERNAL_TARGET else 'no'}"
