@@ -5,7 +5,9 @@ One *round* deals a shuffled 52-card deck into four hands, sorts each hand, coun
 dict and sums the counts by suit: the kinds of work a playout does (small lists, sorting, dict and
 attribute-free integer arithmetic), with no library code of this project or of its dependencies, so that
 an engine change never moves it. :func:`reference_rate` times it as the best of several short runs (the
-least disturbed by other work on a shared machine) on the process's CPU clock.
+least disturbed by other work on a shared machine) on the process's CPU clock; the in-process bench
+instead times one :func:`reference_run` before each slice of its playouts and scales that slice by it
+(``bench.inprocess.PairedClock``), since a shared host's speed changes within seconds.
 
 :data:`CI_REFERENCE_ROUNDS_PER_SECOND` is the rate measured on the two-core CI machine the targets were
 set on (bench/README.md); a rate measured here is read "at the reference speed" by scaling it with
