@@ -33,7 +33,7 @@ from bench.endpoints import (
     plain_setup,
     sealed_setup,
 )
-from bench.inprocess import EngineResult, bench_game, in_process_table, table_size
+from bench.inprocess import SLICE_SECONDS, EngineResult, bench_game, in_process_table, table_size
 from bench.load import WRK_INSTALL, WrkResult, combine, run_wrk
 from bench.redis_server import redis_server
 from bench.sealed import bench_sealed, sealed_table
@@ -242,6 +242,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         args.playout_seconds = 0.5 if args.quick else 1.5
     if args.duration < 1:
         parser.error("--duration must be at least 1 (wrk counts whole seconds)")
+    if args.playout_seconds < 2 * SLICE_SECONDS:
+        # the simulation playouts run for half of it, and need one slice at least to be read at all
+        parser.error(f"--playout-seconds must be at least {2 * SLICE_SECONDS}")
     return args
 
 
