@@ -96,7 +96,7 @@ class PairedClock:
         """Each finished slice's moves/CPU-s at reference speed."""
         self.references: list[float] = []
         """The reference rate (rounds/CPU-s) timed before each slice."""
-        self._left = seconds
+        self._seconds = seconds
         self._begin(0)
 
     def _begin(self, applied: int) -> None:
@@ -106,7 +106,7 @@ class PairedClock:
         self._applied_at = applied
         self._cpu_at = time.process_time()
         self._wall_at = time.perf_counter()
-        self._slice_end = self._wall_at + min(SLICE_SECONDS, self._left)
+        self._slice_end = self._wall_at + min(SLICE_SECONDS, self._seconds - self.wall)
 
     def going(self, applied: int) -> bool:
         """Whether to play on, given ``applied``, the moves applied so far; closes the slice when its time
@@ -119,10 +119,9 @@ class PairedClock:
         self.moves += moves
         self.cpu += cpu
         self.wall += now - self._wall_at
-        self._left -= now - self._wall_at
         if moves and cpu > 0:
             self.scaled.append(at_reference_speed(moves / cpu, self.references[-1]))
-        if self._left <= 0:
+        if self.wall >= self._seconds:
             return False
         self._begin(applied)
         return True

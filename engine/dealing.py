@@ -119,7 +119,7 @@ def block_words(keyed: HMAC, context: bytes, first: int, blocks: int) -> tuple[i
 def uniform_below(stream: Iterator[int], bound: int) -> int:
     """A uniform integer in ``0..bound-1`` from ``stream``: words at or above the largest multiple of
     ``bound`` are skipped, so that every value is equally likely."""
-    limit = _WORD_RANGE - _WORD_RANGE % bound
+    limit = _limit(bound)
     word = next(stream)
     while word >= limit:
         word = next(stream)
@@ -161,11 +161,15 @@ def fisher_yates(cards: list[str], stream: Iterator[int]) -> list[str]:
     return cards
 
 
+def _limit(bound: int) -> int:
+    """The largest multiple of ``bound`` not above 2^32: the words drawn for ``bound`` must be below it."""
+    return _WORD_RANGE - _WORD_RANGE % bound
+
+
 @lru_cache(maxsize=64)
 def _limits(size: int) -> tuple[int, ...]:
-    """``_limits(size)[i]``: the words :func:`uniform_below` accepts for the bound ``i + 1`` are those
-    below it, for every ``i`` below ``size``."""
-    return tuple(_WORD_RANGE - _WORD_RANGE % (i + 1) for i in range(size))
+    """``_limits(size)[i]``: :func:`_limit` of the bound ``i + 1``, for every ``i`` below ``size``."""
+    return tuple(_limit(i + 1) for i in range(size))
 
 
 class SeededState(Protocol):
