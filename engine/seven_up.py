@@ -80,7 +80,6 @@ from sevens_rules.engine.seven_up_points import (
 from sevens_rules.engine.seven_up_position import (
     ACE,
     CARD_INDEX,
-    DISCARD,
     DISCARDING,
     GIVE_OR_RUN,
     JACK,
@@ -240,7 +239,7 @@ class SevenUpWire(SevenUpFamily[OptionsT, StateT, ViewT]):
         position = self.position(state)
         code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
         log: list[SevenUpEvent] = []
-        after = self._play(position, code, log) if code < DISCARD else self.step(position, code, log)
+        after = self.position_apply(position, code, log)
         written = write_move(state, position, code, after)
         self.remember(written, after)
         return written, log

@@ -302,16 +302,68 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
 
     # ---- resolve ---------------------------------------------------------------------------------
 
-    def position_apply(self, position: SevenUpPosition, move: int) -> SevenUpPosition:
-        """The position after ``move``, a move code :meth:`position_moves` listed for the seat to act."""
-        if move < DISCARD:
-            return self._play(position, move, None)
-        return self.step(position, move, None)
+    def position_apply(self, position: SevenUpPosition, move: int, log: Log = None) -> SevenUpPosition:
+        """The position after ``move``, a move code :meth:`position_moves` listed for the seat to act, its
+        wire events added to ``log`` when one is given. A card played, the commonest move, is played here
+        (the last card of a trick gives it to its winner, who leads next after California Jack's draws; the
+        last trick ends the hand, which is scored); every other move by :meth:`_step_outside_play`."""
+        if move >= DISCARD:
+            return self._step_outside_play(position, move, log)
+        player: int = position.turn  # type: ignore[assignment]
+        match = position.match
+        n = match.players
+        hands = list(position.hands)
+        hands[player] ^= 1 << move
+        trick = (*position.trick, move)
+        if log is not None:
+            log.append(PLAYED_EVENTS[player][move])
+        if len(trick) < n:
+            return SevenUpPosition(
+                tuple(hands),
+                position.stock,
+                position.turned,
+                position.trump,
+                position.set_aside,
+                position.discarded,
+                position.leader,
+                trick,
+                position.tricks,
+                position.points,
+                position.totals,
+                PLAYING,
+                (player + 1) % n,
+                match,
+            )
+        leader: int = position.leader  # type: ignore[assignment]  # (a trick in play has a leader)
+        trump = position.trump
+        winner = (leader + trick_winner_index(trick, trump)) % n
+        if log is not None:
+            log.append(trick_won_event(winner, trick))
+        tricks = (*position.tricks, Trick(leader, trick, trump, winner))
+        stock, trump = self.draw_after_trick(position, hands, winner, log)
+        after = SevenUpPosition(
+            tuple(hands),
+            stock,
+            position.turned,
+            trump,
+            position.set_aside,
+            position.discarded,
+            winner,
+            (),
+            tricks,
+            position.points,
+            position.totals,
+            PLAYING,
+            winner,
+            match,
+        )
+        if any(hands):
+            return after
+        return self._award(after, self.hand_points_of(tricks, trump, n, match.options), log, end_of_hand=True)
 
-    def step(self, position: SevenUpPosition, move: int, log: Log) -> SevenUpPosition:
-        """The position after ``move`` (listed), its wire events added to ``log`` when one is given."""
-        if move < DISCARD:
-            return self._play(position, move, log)
+    def _step_outside_play(self, position: SevenUpPosition, move: int, log: Log) -> SevenUpPosition:
+        """The position after ``move`` (listed), any move but a card played: a discard, standing or
+        begging, giving or running, the next deal."""
         if move < STAND:
             return self._discard(position, move - DISCARD, log)
         player: int = position.turn  # type: ignore[assignment]  # (a seat is to act in a deal)
@@ -410,61 +462,6 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
             )
         return position.but(hands=tuple(hands), discarded=tuple(discarded), turn=turn)
 
-    def _play(self, position: SevenUpPosition, card: int, log: Log) -> SevenUpPosition:
-        """The seat to act plays ``card``; the last card of a trick gives it to its winner, who leads
-        next (after California Jack's draws); the last trick ends the hand, which is scored."""
-        player: int = position.turn  # type: ignore[assignment]
-        match = position.match
-        n = match.players
-        hands = list(position.hands)
-        hands[player] ^= 1 << card
-        trick = (*position.trick, card)
-        if log is not None:
-            log.append(PLAYED_EVENTS[player][card])
-        if len(trick) < n:
-            return SevenUpPosition(
-                tuple(hands),
-                position.stock,
-                position.turned,
-                position.trump,
-                position.set_aside,
-                position.discarded,
-                position.leader,
-                trick,
-                position.tricks,
-                position.points,
-                position.totals,
-                PLAYING,
-                (player + 1) % n,
-                match,
-            )
-        leader: int = position.leader  # type: ignore[assignment]  # (a trick in play has a leader)
-        trump = position.trump
-        winner = (leader + trick_winner_index(trick, trump)) % n
-        if log is not None:
-            log.append(trick_won_event(winner, trick))
-        tricks = (*position.tricks, Trick(leader, trick, trump, winner))
-        stock, trump = self.draw_after_trick(position, hands, winner, log)
-        after = SevenUpPosition(
-            tuple(hands),
-            stock,
-            position.turned,
-            trump,
-            position.set_aside,
-            position.discarded,
-            winner,
-            (),
-            tricks,
-            position.points,
-            position.totals,
-            PLAYING,
-            winner,
-            match,
-        )
-        if any(hands):
-            return after
-        return self._award(after, self.hand_points_of(tricks, trump, n, match.options), log, end_of_hand=True)
-
     def draw_after_trick(
         self, position: SevenUpPosition, hands: list[int], winner: int, log: Log
     ) -> tuple[Sequence[str], int]:
@@ -526,13 +523,21 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
             if log is not None:
                 sides = self._seat_sides
                 log.append(match_ended_event(winning, [s for s in range(n) if sides[s] == winning]))
-        return position.but(
-            points=(),
-            totals=totals,
-            phase=phase,
-            leader=None,
-            turn=None,
-            match=current.but((*current.finished, deal), totals),
+        return SevenUpPosition(
+            position.hands,
+            position.stock,
+            position.turned,
+            position.trump,
+            position.set_aside,
+            position.discarded,
+            None,
+            position.trick,
+            position.tricks,
+            (),
+            totals,
+            phase,
+            None,
+            current.but((*current.finished, deal), totals),
         )
 
     def honours(self, tricks: Sequence[Trick], trump: int, n: int) -> Scored:
