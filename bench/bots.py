@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bench.inprocess import PAIRED_REFERENCE_ROUNDS
+from bench.reference import at_reference_speed, host_rate_now
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.levels import choose
 from sevens_rules.engine.bots.search import REWARDS, Reward
@@ -228,33 +230,41 @@ def mid_deal(game_id: str, players: int) -> tuple[Any, int] | None:
 def search_speed(args: argparse.Namespace) -> None:
     """Search iterations per second on a mid-deal state of every game, four seats where it is played: the
     best of ``args.speed_repeats`` searches of ``args.speed_seconds`` each (on a shared machine the other
-    processes slow some searches down, by cache and memory traffic, even per CPU second)."""
+    processes slow some searches down, by cache and memory traffic, even per CPU second). Each search comes
+    right after a run of the reference workload and its rate per CPU second is also read at the reference
+    speed (:func:`~bench.reference.at_reference_speed`, as the in-process bench reads its slices)."""
     print(
         f"search speed: best of {args.speed_repeats} searches of {args.speed_seconds} s on a mid-deal state, "
-        "one process"
+        "one process; each after a reference run"
     )
-    print("\n| game | seats | hand | legal moves | iterations | it/s (wall) | it/CPU-s |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "\n| game | seats | hand | legal moves | iterations | it/s (wall) | it/CPU-s | host reference "
+        "(rounds/CPU-s) | it/CPU-s at reference speed |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     for game_id in args.games:
         sizes = GAMES[game_id].table_sizes()
         players = 4 if 4 in sizes else sizes[-1]
         found = mid_deal(game_id, players)
         if found is None:
-            print(f"| {game_id} | {players} | - | - | no mid-deal choice in 20 seeded deals | - | - |")
+            print(f"| {game_id} | {players} | - | - | no mid-deal choice in 20 seeded deals |{' - |' * 4}")
             continue
         state, seat = found
         moves = GAMES[game_id].moves(state, seat)[1]
         budget_ms = int(args.speed_seconds * 1000)
-        best: tuple[float, float, int] = (0.0, 0.0, 0)
+        best: tuple[float, float, float, float, int] = (0.0, 0.0, 0.0, 0.0, 0)
         for _ in range(args.speed_repeats):
+            host = host_rate_now(PAIRED_REFERENCE_ROUNDS)
             wall, cpu = time.perf_counter(), time.process_time()
             choice = choose(GAMES[game_id], state, seat, BotLevel.search, budget_ms, None)
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            best = max(best, (choice.iterations / cpu, choice.iterations / wall, choice.iterations))
-        per_cpu, per_wall, iterations = best
+            per_cpu = choice.iterations / cpu
+            at_reference = at_reference_speed(per_cpu, host)
+            best = max(best, (at_reference, per_cpu, choice.iterations / wall, host, choice.iterations))
+        at_reference, per_cpu, per_wall, host, iterations = best
         print(
             f"| {game_id} | {players} | {len(state.hands[seat])} | {len(moves)} | {iterations} | "
-            f"{per_wall:,.0f} | {per_cpu:,.0f} |",
+            f"{per_wall:,.0f} | {per_cpu:,.0f} | {host:,.0f} | {at_reference:,.0f} |",
             flush=True,
         )
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from bench.reference import CI_REFERENCE_ROUNDS_PER_SECOND, at_reference_speed, reference_run
+from bench.reference import CI_REFERENCE_ROUNDS_PER_SECOND, at_reference_speed, host_rate_now
 from sevens_rules.api.operations import Operation, all_operations
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.simulate import PositionSimulation, Simulation, position_rules
@@ -100,9 +100,7 @@ class PairedClock:
         self._begin(0)
 
     def _begin(self, applied: int) -> None:
-        started = time.process_time()
-        reference_run(PAIRED_REFERENCE_ROUNDS)
-        self.references.append(PAIRED_REFERENCE_ROUNDS / max(time.process_time() - started, 1e-9))
+        self.references.append(host_rate_now(PAIRED_REFERENCE_ROUNDS))
         self._applied_at = applied
         self._cpu_at = time.process_time()
         self._wall_at = time.perf_counter()

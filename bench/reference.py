@@ -65,6 +65,14 @@ def reference_rate(runs: int = 7) -> float:
     return ROUNDS_PER_RUN / best
 
 
+def host_rate_now(rounds: int) -> float:
+    """Rounds per CPU-second of this process from one run of ``rounds`` rounds: the host's speed at this
+    moment (a shared host's changes within seconds), for a measurement taken right after it."""
+    started = time.process_time()
+    reference_run(rounds)
+    return rounds / max(time.process_time() - started, 1e-9)
+
+
 def at_reference_speed(rate: float, host_rounds_per_second: float) -> float:
     """``rate``, measured on a host that runs :func:`reference_round` ``host_rounds_per_second`` times a
     second, as the CI machine would measure it (rates of pure-Python work scale with the host's speed)."""

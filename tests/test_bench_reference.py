@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bench import inprocess
+from bench import inprocess, reference
 from bench.inprocess import PAIRED_REFERENCE_ROUNDS, SLICE_SECONDS, PairedClock
 from bench.reference import (
     CI_REFERENCE_ROUNDS_PER_SECOND,
@@ -59,8 +59,9 @@ class _Host:
 
 def test_each_slice_is_read_at_the_host_speed_of_its_own_moment(monkeypatch: pytest.MonkeyPatch) -> None:
     host = _Host()
-    monkeypatch.setattr(inprocess, "time", host)
-    monkeypatch.setattr(inprocess, "reference_run", host.reference_run)
+    for module in (inprocess, reference):  # the slices' clocks, and the reference runs' own
+        monkeypatch.setattr(module, "time", host)
+    monkeypatch.setattr(reference, "reference_run", host.reference_run)
     late = 1e-6  # each slice is closed by the first check after its time is up
     clock = PairedClock(2 * SLICE_SECONDS)  # its first reference run: 50,000 rounds a second
     host.now += SLICE_SECONDS + late  # the engine plays 100 moves in the first slice
