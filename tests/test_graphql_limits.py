@@ -245,12 +245,12 @@ def test_a_document_far_over_the_token_limit_is_refused_before_it_is_parsed(
     fresh: tuple[TestClient, GraphQLEndpoint], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client, _ = fresh
-    import sevens_rules.api.graphql as graphql_module
+    import sevens_rules.api.graphql_documents as documents_module
 
     def no_parsing(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("parsed a document the token count refuses")
 
-    monkeypatch.setattr(graphql_module, "parse", no_parsing)
+    monkeypatch.setattr(documents_module, "parse", no_parsing)
     query = "{ " + " ".join(f"f{i}" for i in range(6000)) + " }"
     refused(graphql(client, query), "RULES_GRAPHQL_MAX_TOKENS")
 
