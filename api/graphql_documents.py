@@ -47,9 +47,10 @@ from sevens_rules.api.library_internals import (
 from sevens_rules.api.limits import Settings
 from sevens_rules.schema.common import MAX_LISTED_ISSUES
 
-FREE_ROOT_FIELDS = frozenset({"games", "__typename", "__schema", "__type"})
-"""Root fields that cost nothing per request (static data, introspection); every other root field runs
-an operation on its arguments."""
+ROOT_FIELDS_WITHOUT_OPERATION = frozenset({"games", "__typename", "__schema", "__type"})
+"""Root fields that run no operation (static data, introspection); every other root field runs an
+operation on its arguments. (The limits checked before validation are stricter:
+:data:`~sevens_rules.api.graphql_limits.FREE_ROOT_FIELDS` counts introspection too.)"""
 
 
 class OneOperationField(ValidationRule):
@@ -68,7 +69,7 @@ class OneOperationField(ValidationRule):
         """Count a root field that runs an operation; report the second one."""
         if self.context.get_parent_type() is not self.context.schema.query_type:
             return
-        if node.name.value in FREE_ROOT_FIELDS:
+        if node.name.value in ROOT_FIELDS_WITHOUT_OPERATION:
             return
         self.operation_fields += 1
         if self.operation_fields == 2:
