@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -231,11 +232,13 @@ def search_speed(args: argparse.Namespace) -> None:
     """Search iterations per second on a mid-deal state of every game, four seats where it is played: the
     best of ``args.speed_repeats`` searches of ``args.speed_seconds`` each (on a shared machine the other
     processes slow some searches down, by cache and memory traffic, even per CPU second). Each search comes
-    right after a run of the reference workload and its rate per CPU second is also read at the reference
-    speed (:func:`~bench.reference.at_reference_speed`, as the in-process bench reads its slices)."""
+    right after a run of the reference workload, which scales its rate per CPU second to the reference
+    speed (:func:`~bench.reference.at_reference_speed`); as the in-process bench reads its slices, the
+    table gives the median of the searches so scaled, and the median reference rate (the best would
+    favour a search whose reference run met a slow moment)."""
     print(
         f"search speed: best of {args.speed_repeats} searches of {args.speed_seconds} s on a mid-deal state, "
-        "one process; each after a reference run"
+        "one process; each after a reference run (the last two columns: medians over the searches)"
     )
     print(
         "\n| game | seats | hand | legal moves | iterations | it/s (wall) | it/CPU-s | host reference "
@@ -252,19 +255,22 @@ def search_speed(args: argparse.Namespace) -> None:
         state, seat = found
         moves = GAMES[game_id].moves(state, seat)[1]
         budget_ms = int(args.speed_seconds * 1000)
-        best: tuple[float, float, float, float, int] = (0.0, 0.0, 0.0, 0.0, 0)
+        best: tuple[float, float, int] = (0.0, 0.0, 0)
+        hosts: list[float] = []
+        scaled: list[float] = []
         for _ in range(args.speed_repeats):
-            host = host_rate_now(PAIRED_REFERENCE_ROUNDS)
+            hosts.append(host_rate_now(PAIRED_REFERENCE_ROUNDS))
             wall, cpu = time.perf_counter(), time.process_time()
             choice = choose(GAMES[game_id], state, seat, BotLevel.search, budget_ms, None)
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
             per_cpu = choice.iterations / cpu
-            at_reference = at_reference_speed(per_cpu, host)
-            best = max(best, (at_reference, per_cpu, choice.iterations / wall, host, choice.iterations))
-        at_reference, per_cpu, per_wall, host, iterations = best
+            scaled.append(at_reference_speed(per_cpu, hosts[-1]))
+            best = max(best, (per_cpu, choice.iterations / wall, choice.iterations))
+        per_cpu, per_wall, iterations = best
         print(
             f"| {game_id} | {players} | {len(state.hands[seat])} | {len(moves)} | {iterations} | "
-            f"{per_wall:,.0f} | {per_cpu:,.0f} | {host:,.0f} | {at_reference:,.0f} |",
+            f"{per_wall:,.0f} | {per_cpu:,.0f} | {statistics.median(hosts):,.0f} | "
+            f"{statistics.median(scaled):,.0f} |",
             flush=True,
         )
 
