@@ -1,4 +1,5 @@
-"""A fixed amount of engine work, for counting instructions: ``python -m bench.fixed_playout GAME MOVES``.
+"""A fixed amount of engine work, for counting instructions: ``python -m bench.fixed_playout GAME MOVES
+[--internal]``.
 
 Plays seeded random playouts of ``GAME`` (matches numbered 0, 1, 2, ... dealt as :mod:`bench.inprocess`
 deals them, each move picked by ``random.Random(match number)``) until ``MOVES`` moves are applied, and
@@ -9,6 +10,9 @@ CPU instructions this command executes does not, so two versions of the engine c
         python -m bench.fixed_playout sevens 3000
 
 minus the same command with ``0`` moves (imports and setup), divided by 3000: instructions per move.
+With ``--internal`` the same matches are played on the game's internal representation, as the in-process
+bench's *internal* column plays them (each match dealt through the service's ``new``, then move codes
+listed and applied on a :class:`~sevens_rules.engine.simulate.PositionSimulation`).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import sys
 
 from bench.inprocess import new_state, table_size
 from sevens_rules.engine.registry import GAMES
+from sevens_rules.engine.simulate import PositionSimulation, position_rules
 
 
 def fixed_playout(game_id: str, moves: int) -> int:
@@ -40,12 +45,41 @@ def fixed_playout(game_id: str, moves: int) -> int:
     return applied
 
 
+def fixed_internal_playout(game_id: str, moves: int) -> int:
+    """:func:`fixed_playout` on the game's internal representation (the same matches and picks)."""
+    game = GAMES[game_id]
+    players = table_size(game)
+    PositionSimulation.of(game, new_state(game, players, 0))  # models and tables built before counting
+    applied = 0
+    number = 0
+    while applied < moves:
+        rng = random.Random(number)
+        simulation = PositionSimulation.of(game, new_state(game, players, number))
+        assert simulation is not None  # (main refuses a game without an internal representation)
+        number += 1
+        legal = simulation.legal_moves()
+        while legal and applied < moves:
+            simulation.apply(rng.choice(legal))
+            applied += 1
+            legal = simulation.legal_moves()
+    return applied
+
+
 def main(argv: list[str]) -> int:
-    """Run :func:`fixed_playout` from the command line."""
-    if len(argv) != 2 or argv[0] not in GAMES or not argv[1].isdigit():
-        print(f"usage: python -m bench.fixed_playout {{{','.join(GAMES)}}} MOVES", file=sys.stderr)
+    """Run :func:`fixed_playout` (or :func:`fixed_internal_playout`) from the command line."""
+    internal = "--internal" in argv
+    arguments = [argument for argument in argv if argument != "--internal"]
+    if (
+        len(arguments) != 2
+        or arguments[0] not in GAMES
+        or not arguments[1].isdigit()
+        or (internal and position_rules(GAMES[arguments[0]]) is None)
+    ):
+        usage = f"usage: python -m bench.fixed_playout {{{','.join(GAMES)}}} MOVES [--internal]"
+        print(usage, file=sys.stderr)
         return 2
-    print(fixed_playout(argv[0], int(argv[1])))
+    play = fixed_internal_playout if internal else fixed_playout
+    print(play(arguments[0], int(arguments[1])))
     return 0
 
 

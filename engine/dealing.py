@@ -149,24 +149,15 @@ def shuffled(
 
 def fisher_yates(cards: list[str], stream: Iterator[int]) -> list[str]:
     """``cards`` shuffled in place (and returned) from the last position down, each position swapped with
-    a position at or below it drawn from ``stream`` (endless, as :func:`words` is) as :func:`uniform_below`
-    draws it. Written out here, with the limits looked up, because every deal runs this loop: a word is
-    refused with a chance below ``len(cards) / 2**32``, so the loop takes one word per position until a
-    word is refused, and only from there draws as :func:`uniform_below` does."""
+    a position at or below it drawn from ``stream`` as :func:`uniform_below` draws it (written out here,
+    with the limits looked up, because every deal runs this loop)."""
     limits = _limits(len(cards))
-    for i, word in zip(range(len(cards) - 1, 0, -1), stream, strict=False):  # (the stream is endless)
-        if word >= limits[i]:
-            break
+    for i in range(len(cards) - 1, 0, -1):
+        word = next(stream)
+        while word >= limits[i]:
+            word = next(stream)
         j = word % (i + 1)
         cards[i], cards[j] = cards[j], cards[i]
-    else:
-        return cards
-    for k in range(i, 0, -1):  # from the position whose word was refused
-        word = next(stream)
-        while word >= limits[k]:
-            word = next(stream)
-        j = word % (k + 1)
-        cards[k], cards[j] = cards[j], cards[k]
     return cards
 
 

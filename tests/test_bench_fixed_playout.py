@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.fixed_playout import fixed_playout, main
+from bench.fixed_playout import fixed_internal_playout, fixed_playout, main
 from sevens_rules.engine.registry import GAMES
 
 
@@ -13,6 +13,8 @@ def test_fixed_playout_applies_exactly_the_moves_asked_across_matches(game_id: s
     # 400 moves run past the end of a short match (Seven-Up's) into the next one
     assert fixed_playout(game_id, 400) == 400
     assert fixed_playout(game_id, 0) == 0
+    assert fixed_internal_playout(game_id, 400) == 400
+    assert fixed_internal_playout(game_id, 0) == 0
 
 
 def test_fixed_playout_refuses_an_unknown_game_or_count(capsys: pytest.CaptureFixture[str]) -> None:
@@ -21,3 +23,5 @@ def test_fixed_playout_refuses_an_unknown_game_or_count(capsys: pytest.CaptureFi
     assert "usage" in capsys.readouterr().err
     assert main(["sevens", "3"]) == 0
     assert capsys.readouterr().out.strip() == "3"
+    assert main(["seven-up", "30", "--internal"]) == 0
+    assert capsys.readouterr().out.strip() == "30"
