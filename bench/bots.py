@@ -30,7 +30,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bench.inprocess import PAIRED_REFERENCE_ROUNDS
 from bench.reference import at_reference_speed, host_rate_now
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.levels import choose
@@ -259,7 +258,7 @@ def search_speed(args: argparse.Namespace) -> None:
         hosts: list[float] = []
         scaled: list[float] = []
         for _ in range(args.speed_repeats):
-            hosts.append(host_rate_now(PAIRED_REFERENCE_ROUNDS))
+            hosts.append(host_rate_now())
             wall, cpu = time.perf_counter(), time.process_time()
             choice = choose(GAMES[game_id], state, seat, BotLevel.search, budget_ms, None)
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu

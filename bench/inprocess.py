@@ -12,7 +12,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from bench.reference import CI_REFERENCE_ROUNDS_PER_SECOND, at_reference_speed, host_rate_now
+from bench.reference import (
+    CI_REFERENCE_ROUNDS_PER_SECOND,
+    at_reference_speed,
+    host_rate_now,
+)
 from sevens_rules.api.operations import Operation, all_operations
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.simulate import PositionSimulation, Simulation, position_rules
@@ -100,7 +104,7 @@ class PairedClock:
         self._begin(0)
 
     def _begin(self, applied: int) -> None:
-        self.references.append(host_rate_now(PAIRED_REFERENCE_ROUNDS))
+        self.references.append(host_rate_now())
         self._applied_at = applied
         self._cpu_at = time.process_time()
         self._wall_at = time.perf_counter()
@@ -136,8 +140,6 @@ class PairedClock:
 
 SLICE_SECONDS = 0.15
 """Playout time between two reference runs (:class:`PairedClock`)."""
-PAIRED_REFERENCE_ROUNDS = 1_000
-"""Rounds of the reference workload run before each slice."""
 
 
 @dataclass(frozen=True)

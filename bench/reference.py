@@ -65,7 +65,12 @@ def reference_rate(runs: int = 7) -> float:
     return ROUNDS_PER_RUN / best
 
 
-def host_rate_now(rounds: int) -> float:
+PAIRED_REFERENCE_ROUNDS = 1_000
+"""Rounds of the reference workload run right before each measurement read at its moment's speed (each
+slice of the in-process playouts, each search of ``python -m bench bots --speed``)."""
+
+
+def host_rate_now(rounds: int = PAIRED_REFERENCE_ROUNDS) -> float:
     """Rounds per CPU-second of this process from one run of ``rounds`` rounds: the host's speed at this
     moment (a shared host's changes within seconds), for a measurement taken right after it."""
     started = time.process_time()

@@ -523,21 +523,13 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
             if log is not None:
                 sides = self._seat_sides
                 log.append(match_ended_event(winning, [s for s in range(n) if sides[s] == winning]))
-        return SevenUpPosition(
-            position.hands,
-            position.stock,
-            position.turned,
-            position.trump,
-            position.set_aside,
-            position.discarded,
-            None,
-            position.trick,
-            position.tricks,
-            (),
-            totals,
-            phase,
-            None,
-            current.but((*current.finished, deal), totals),
+        return position.but(
+            points=(),
+            totals=totals,
+            phase=phase,
+            leader=None,
+            turn=None,
+            match=current.but((*current.finished, deal), totals),
         )
 
     def honours(self, tricks: Sequence[Trick], trump: int, n: int) -> Scored:

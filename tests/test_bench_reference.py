@@ -7,9 +7,10 @@ import random
 import pytest
 
 from bench import inprocess, reference
-from bench.inprocess import PAIRED_REFERENCE_ROUNDS, SLICE_SECONDS, PairedClock
+from bench.inprocess import SLICE_SECONDS, PairedClock
 from bench.reference import (
     CI_REFERENCE_ROUNDS_PER_SECOND,
+    PAIRED_REFERENCE_ROUNDS,
     at_reference_speed,
     reference_round,
     reference_run,
