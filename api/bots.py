@@ -8,19 +8,22 @@ may see (see :mod:`sevens_rules.engine.bots.levels`).
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import cache, partial
 from typing import Any, NoReturn
 
+from sevens_rules.api.context import current_request
 from sevens_rules.api.sealed import DISABLED_DETAIL
 from sevens_rules.api.sealing import Keyring, SealedModeDisabledError, check_seat_key, open_token
-from sevens_rules.engine.bots.levels import BotChoice, choose
+from sevens_rules.engine.bots.levels import BotChoice, choose, seat_moves
 from sevens_rules.engine.bots.sampler import sample_states
 from sevens_rules.engine.errors import InvalidRequestError, IssueAt
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.models import constructed
 from sevens_rules.engine.registry import GAMES
-from sevens_rules.schema.bots import BUDGET_LIMIT_MS, BotModels, build_bot_models
+from sevens_rules.schema.bots import BUDGET_LIMIT_MS, BotLevel, BotModels, build_bot_models
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 
@@ -67,6 +70,33 @@ def checked_budget(budget_ms: int | None) -> int:
     return budget_ms
 
 
+_searching = threading.Semaphore(1)
+"""Held by the one ``search`` a worker process runs at a time: searches share a core, so two at once would
+each think half as much, and the process's event loop would wait longer for its turn to serve requests."""
+
+
+def bot_choice(
+    game: AnyGame, state: Any, seat: int, req: Any, budget_ms: int, argument: str = "player"
+) -> BotChoice:
+    """The move of ``seat``'s bot at the request's level, within ``budget_ms`` counted from the request's
+    arrival. A search waits for the process's searching turn while its budget runs; one whose budget ran
+    out waiting answers the ``rules`` move without searching (``iterations`` 0 tells the caller)."""
+    request = current_request.get()
+    started = time.perf_counter() if request is None else request.arrived
+    level = req.level
+    seed = req.bot_seed
+    think = partial(choose, game, state, seat, level, budget_ms, seed, argument=argument, started=started)
+    moves = seat_moves(game, state, seat, argument)  # a seat that may not move is refused without waiting
+    if level is not BotLevel.search or len(moves) < 2:
+        return think()
+    if not _searching.acquire(timeout=max(started + budget_ms / 1000 - time.perf_counter(), 0.0)):
+        return think()  # the budget is spent: choose answers the rules move
+    try:
+        return think()
+    finally:
+        _searching.release()
+
+
 def _answer(model: type[Any], choice: BotChoice) -> Any:
     return constructed(
         model,
@@ -91,7 +121,7 @@ def plain_runs(game: AnyGame) -> dict[str, Callable[[Any], Any]]:
         game.check(req.state)
         game.check_seat(req.state, req.player, "player")
         budget = checked_budget(req.budget_ms)
-        return _answer(m.bot_response, choose(game, req.state, req.player, req.level, budget, req.bot_seed))
+        return _answer(m.bot_response, bot_choice(game, req.state, req.player, req, budget))
 
     return {"sample": sample, "bot": bot}
 
@@ -119,10 +149,7 @@ def sealed_runs(game: AnyGame, keyring: Keyring | None) -> dict[str, Callable[[A
     def bot(req: Any) -> Any:
         budget = checked_budget(req.budget_ms)
         state = opened(req)
-        return _answer(
-            m.sealed_bot_response,
-            choose(game, state, req.seat, req.level, budget, req.bot_seed, argument="seat"),
-        )
+        return _answer(m.sealed_bot_response, bot_choice(game, state, req.seat, req, budget, "seat"))
 
     return {"sample": sample, "bot": bot}
 

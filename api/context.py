@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import time
 from collections.abc import Callable
 from contextvars import Context, ContextVar
 from typing import Any, TypeVar
@@ -46,9 +47,12 @@ def client_left(scope: Any) -> bool:
 class RequestContext:
     """One request's identity and outcome, as the log line and the metrics report them."""
 
-    __slots__ = ("code", "operation", "request_id")
+    __slots__ = ("arrived", "code", "operation", "request_id")
 
     def __init__(self, request_id: str) -> None:
+        self.arrived = time.perf_counter()
+        """When the request arrived (its headers read), a ``time.perf_counter()`` reading: a bot's thinking
+        budget counts from here, so that waiting for a thread to think in counts against it."""
         self.request_id = request_id
         """The caller's ``X-Request-ID`` when valid, otherwise a fresh one (:func:`new_request_id`)."""
         self.operation: str | None = None

@@ -97,7 +97,7 @@ class GraphQLEndpoint:
             return
         try:
             query, variables, operation_name = _graphql_request(body)
-            if self.documents.is_quick(query, operation_name) and not self._sealed(query):
+            if self.documents.is_quick(query, operation_name) and not self._waits(query):
                 payload = self._respond(query, variables, operation_name)
             else:
                 # a document not known to be quick (new, or slow last time) is parsed, validated and
@@ -115,10 +115,12 @@ class GraphQLEndpoint:
             return
         await _send_json(send, payload)
 
-    def _sealed(self, query: str) -> bool:
-        """Whether the document may run a sealed field that asks the match store (a coroutine on the
-        event loop, which execution, synchronous, waits for from a worker thread)."""
-        return self.store_fields and "Sealed" in query
+    def _waits(self, query: str) -> bool:
+        """Whether the document may wait, however quick its last answer: a sealed field that asks the match
+        store (a coroutine on the event loop, which execution, synchronous, waits for from a worker
+        thread), or a bot's move (a ``…Bot`` field: a search takes its budget, whatever level the last
+        answer's variables asked for)."""
+        return (self.store_fields and "Sealed" in query) or "Bot" in query
 
     def _respond(self, query: str, variables: dict[str, Any] | None, operation_name: str | None) -> bytes:
         """The JSON answer to a GraphQL request, timed for :meth:`Documents.answered_in`; raises the

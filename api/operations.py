@@ -47,6 +47,12 @@ class Operation:
     """A referee-mode operation (token and seat key instead of a posted state)."""
 
     @property
+    def thinks(self) -> bool:
+        """Whether answering may take the request's ``budget_ms`` (a bot's move): REST answers it in a
+        worker thread, as GraphQL answers every document not known to be quick."""
+        return self.name == "bot"
+
+    @property
     def path(self) -> str:
         """The REST path."""
         return f"/v1/games/{self.game.id}/{'sealed/' if self.sealed else ''}{self.name}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import CoroutineType
 
+import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -50,11 +51,15 @@ class OperationEndpoint:
     request object, its body stream and its response object (bench/README.md, "Counting instructions instead
     of seconds"). Answers are the same bytes (``content-length`` then ``content-type``, as Starlette's
     ``Response`` writes them).
+
+    An operation that thinks (a bot's move) is answered in a worker thread, so that the event loop goes on
+    serving other requests while a bot spends its budget.
     """
 
     def __init__(self, op: Operation, body: BodyReader) -> None:
         self.answer = runner(op, op.path)
         self.body = body
+        self.thinks = op.thinks
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         body = await self.body.read(scope, receive, send)
@@ -63,7 +68,10 @@ class OperationEndpoint:
         if not is_json(header(scope, b"content-type")):
             await problem_response(unsupported_media_type())(scope, receive, send)
             return
-        result = self.answer(body)
+        if self.thinks:
+            result = await anyio.to_thread.run_sync(self.answer, body)
+        else:
+            result = self.answer(body)
         if type(result) is CoroutineType:  # a sealed operation asking the match store
             result = await result
         if isinstance(result, Problem):

@@ -1,6 +1,7 @@
-"""``python -m bench.attacks [--seconds S]``: the GraphQL attack catalogue against the service started as
-README says (one worker), four attacking clients per attack, while a probe sends one REST ``sjuan/new``
-every 100 ms; prints a table (see bench/README.md, "Attacks")."""
+"""``python -m bench.attacks [--seconds S]``: the GraphQL attack catalogue and bots searching at the
+largest budget, against the service started as README says (one worker), four attacking clients per
+attack, while a probe sends one REST ``sjuan/new`` every 100 ms; prints a table (see bench/README.md,
+"Attacks")."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from pathlib import Path
 import orjson
 
 from bench import servers
+from bench.inprocess import mid_deal
+from sevens_rules.api.bots import DEFAULT_MAX_BUDGET_MS
+from sevens_rules.engine.registry import GAMES
 
 ATTACKERS = 4
 PROBE_INTERVAL = 0.1
@@ -61,6 +65,34 @@ ATTACKS: dict[str, Callable[[int], str]] = {
 }
 
 
+Request = Callable[[int], tuple[str, bytes]]
+"""An attack's ``n``-th request: its path and body."""
+
+
+def _graphql(make: Callable[[int], str]) -> Request:
+    return lambda n: ("/graphql", orjson.dumps({"query": make(n)}))
+
+
+def _bot_searches() -> dict[str, Request]:
+    """A search of a mid-deal four-seat Sjuan state at the service's default largest budget, over REST and
+    over GraphQL (the state as a variable)."""
+    game = GAMES["sjuan"]
+    state, _ = mid_deal(game, 4)
+    seat = game.moves(state)[0][0]
+    posted = state.model_dump(mode="json")
+    budget = DEFAULT_MAX_BUDGET_MS
+    rest = orjson.dumps({"state": posted, "player": seat, "level": "search", "budget_ms": budget})
+    query = (
+        "query($s: SjuanStateInput!, $p: Int!) { sjuanBot(state: $s, player: $p, level: search, "
+        f"budget_ms: {budget}) {{ ... on SjuanBotResponse {{ move {{ card }} iterations }} }} }}"
+    )
+    graphql = orjson.dumps({"query": query, "variables": {"s": posted, "p": seat}})
+    return {
+        "REST bot search": lambda n: ("/v1/games/sjuan/bot", rest),
+        "GraphQL bot search": lambda n: ("/graphql", graphql),
+    }
+
+
 def _post(connection: http.client.HTTPConnection, path: str, body: bytes) -> int:
     connection.request("POST", path, body, {"content-type": "application/json"})
     response = connection.getresponse()
@@ -69,13 +101,15 @@ def _post(connection: http.client.HTTPConnection, path: str, body: bytes) -> int
 
 
 def _attacker(
-    port: int, make: Callable[[int], str], stop: threading.Event, counter: itertools.count[int]
+    port: int, make: Request, stop: threading.Event, counter: itertools.count[int], answered: list[float]
 ) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     while not stop.is_set():
-        n = next(counter)
+        path, body = make(next(counter))
+        start = time.monotonic()
         try:
-            _post(connection, "/graphql", orjson.dumps({"query": make(n)}))
+            _post(connection, path, body)
+            answered.append(time.monotonic() - start)
         except (OSError, http.client.HTTPException):
             connection.close()
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -99,22 +133,27 @@ def _probe(port: int, stop: threading.Event, latencies: list[float], failures: l
         stop.wait(max(0.0, next_at - time.monotonic()))
 
 
-def run(seconds: float) -> str:
+def run(seconds: float, only: str | None = None) -> str:
+    """The table of every attack (``only``: the attacks whose names contain it)."""
     rows = [
-        "| attack | attack requests | probe p50 ms | probe p99 ms | probe max ms | failed probes "
-        "| RSS MiB before / peak / after |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| attack | attack requests | attack answer p50 / max ms | probe p50 ms | probe p99 ms "
+        "| probe max ms | failed probes | RSS MiB before / peak / after |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
+    attacks = {name: _graphql(make) for name, make in ATTACKS.items()} | _bot_searches()
+    attacks = {name: make for name, make in attacks.items() if only is None or only in name}
     with tempfile.TemporaryDirectory() as workdir, servers.service(Path(workdir), {}) as server:
         port = int(server.base_url.rsplit(":", 1)[1])
-        for name, make in ATTACKS.items():
+        for name, make in attacks.items():
             before = servers.memory(server.pid)
             stop = threading.Event()
             counter = itertools.count()
             latencies: list[float] = []
             failures: list[str] = []
+            answered: list[float] = []
             threads = [
-                threading.Thread(target=_attacker, args=(port, make, stop, counter)) for _ in range(ATTACKERS)
+                threading.Thread(target=_attacker, args=(port, make, stop, counter, answered))
+                for _ in range(ATTACKERS)
             ]
             threads.append(threading.Thread(target=_probe, args=(port, stop, latencies, failures)))
             for thread in threads:
@@ -128,13 +167,17 @@ def run(seconds: float) -> str:
             for thread in threads:
                 thread.join()
             after = servers.memory(server.pid)
-            attacks = next(counter)  # the numbers the attackers took, one per request
+            sent = next(counter)  # the numbers the attackers took, one per request
             ordered = sorted(latencies)
             p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+            answer = (
+                f"{statistics.median(answered) * 1000:.1f} / {max(answered) * 1000:.1f}" if answered else "-"
+            )
             rows.append(
-                f"| {name} | {attacks} | {statistics.median(ordered) * 1000:.1f} | {p99 * 1000:.1f} | "
-                f"{ordered[-1] * 1000:.1f} | {len(failures)} | {before.rss_kib / 1024:.1f} / "
-                f"{max(peak, after.rss_kib) / 1024:.1f} / {after.rss_kib / 1024:.1f} |"
+                f"| {name} | {sent} | {answer} | {statistics.median(ordered) * 1000:.1f} | "
+                f"{p99 * 1000:.1f} | {ordered[-1] * 1000:.1f} | {len(failures)} | "
+                f"{before.rss_kib / 1024:.1f} / {max(peak, after.rss_kib) / 1024:.1f} / "
+                f"{after.rss_kib / 1024:.1f} |"
             )
             print(rows[-1], file=sys.stderr, flush=True)
     return "\n".join(rows)
@@ -143,11 +186,12 @@ def run(seconds: float) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.attacks", description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=30.0, help="per attack (default 30)")
+    parser.add_argument("--only", help="the attacks whose names contain this text (e.g. 'bot')")
     args = parser.parse_args(argv)
     print(
         f"{ATTACKERS} attackers per attack, {args.seconds:g} s each, probe every {PROBE_INTERVAL * 1000:g} ms"
     )
-    print(run(args.seconds))
+    print(run(args.seconds, args.only))
     return 0
 
 

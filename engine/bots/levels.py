@@ -72,15 +72,20 @@ def choose(
     clock: Callable[[], float] = time.perf_counter,
     sampler: Draws | None = None,
     reward: Reward | None = None,
+    started: float | None = None,
 ) -> BotChoice:
     """The move ``seat``'s bot makes at ``level`` within ``budget_ms`` (``iterations``: a search stops
     after that many instead, within the budget still; reproducible for the same ``bot_seed``). A refusal
     names ``argument``, the request field holding the seat. ``clock`` measures the budget: the service's
     is wall time; a tournament on a shared machine passes ``time.process_time``, so that every move
     thinks for the same CPU time whatever the other processes do. ``sampler`` and ``reward`` replace the
-    search's own (:func:`search.search_move`): the bench's experiments, never the service."""
-    started = time.perf_counter()
-    budget_started = started if clock is time.perf_counter else clock()
+    search's own (:func:`search.search_move`): the bench's experiments, never the service. ``started``
+    is when the budget began, a ``time.perf_counter()`` reading (the service: when the request arrived,
+    so that time spent waiting for a thread to think in counts against the budget; default: now); a
+    search whose budget is spent before it starts answers the ``rules`` move with no iteration."""
+    if started is None:
+        started = time.perf_counter()
+    deadline = (started if clock is time.perf_counter else clock()) + budget_ms / 1000
     moves = seat_moves(game, state, seat, argument)
     rng = rng_for(bot_seed)
     ran = 0
@@ -88,12 +93,11 @@ def choose(
         move = moves[0]
     elif level is BotLevel.random:
         move = moves[rng.randrange(len(moves))]
-    elif level is BotLevel.rules:
+    elif level is BotLevel.rules or clock() >= deadline:  # (a search with no time left: the rules move)
         move = rules_move(game, state, seat, moves, rng)
     else:
         from sevens_rules.engine.bots.search import search_move
 
-        deadline = budget_started + budget_ms / 1000
         if iterations is None and bot_seed is not None:
             iterations = budget_ms * SEEDED_ITERATIONS_PER_MS
         move, ran = search_move(game, state, seat, moves, rng, deadline, iterations, clock, sampler, reward)

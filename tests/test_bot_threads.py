@@ -1,0 +1,159 @@
+"""A bot's search thinks in a worker thread, one search per worker process at a time, within its budget
+counted from the request's arrival (README, "Bots and the sampler")."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import threading
+import time
+from typing import Any
+
+import httpx
+import pytest
+from starlette.testclient import TestClient
+
+from sevens_rules.api import bots as api_bots
+from sevens_rules.api.app import create_app
+from sevens_rules.api.bots import MAX_BUDGET_VARIABLE
+from sevens_rules.api.limits import Settings
+from sevens_rules.api.telemetry import THREAD_SWITCH_SECONDS
+from sevens_rules.engine.bots.levels import choose
+from sevens_rules.engine.bots.rules import rules_move
+from sevens_rules.engine.bots.sampler import rng_for
+from sevens_rules.engine.dealing import Seeding
+from sevens_rules.engine.errors import NotYourTurnError
+from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.bots import BotLevel
+
+THINKING_MS = 1000
+"""A search budget long beside answering a ``moves`` request (a few milliseconds)."""
+
+
+def choosing_state(game_id: str) -> tuple[Any, int]:
+    """A seeded Sevens-like state whose seat to act has at least two legal moves, and that seat."""
+    game = GAMES[game_id]
+    state = game.new(4, game.models.options(), Seeding("ab" * 32), None, None)
+    rng = random.Random(7)
+    while True:
+        seats, moves = game.moves(state)
+        if len(moves) >= 2:
+            return state, seats[0]
+        state, _ = game.apply(state, rng.choice(moves))
+
+
+def as_json(state: Any) -> Any:
+    return state.model_dump(mode="json")
+
+
+@pytest.fixture
+def thinks(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Allows budgets of :data:`THINKING_MS`; the event is set when a bot starts choosing a move."""
+    monkeypatch.setenv(MAX_BUDGET_VARIABLE, str(THINKING_MS))
+    started = threading.Event()
+    choosing = api_bots.bot_choice
+
+    def noted(*args: Any, **kwargs: Any) -> Any:
+        started.set()
+        return choosing(*args, **kwargs)
+
+    monkeypatch.setattr(api_bots, "bot_choice", noted)
+    return started
+
+
+async def answered_while_thinking(thinks: threading.Event, graphql: bool = False) -> None:
+    """Send a search of :data:`THINKING_MS` and, once it thinks (``thinks`` is set), three ``moves``
+    requests: each is answered before the search (on the event loop, which the search does not hold)."""
+    state, seat = choosing_state("sevens")
+    app = create_app(Settings())
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://rules") as client:
+        if graphql:
+            query = (
+                "query($s: SevensStateInput!, $p: Int!, $l: BotLevel!, $b: Int) { sevensBot(state: $s, "
+                "player: $p, level: $l, budget_ms: $b) { ... on SevensBotResponse { level iterations } } }"
+            )
+
+            def bot(level: str) -> Any:
+                variables = {"s": as_json(state), "p": seat, "l": level, "b": THINKING_MS}
+                return client.post("/graphql", json={"query": query, "variables": variables})
+
+            for _ in range(2):  # answered quickly at the rules level: the document is kept as a quick one
+                quick = await bot("rules")
+                assert quick.json()["data"]["sevensBot"]["level"] == "rules"
+            thinks.clear()
+            thinking = asyncio.create_task(bot("search"))
+        else:
+            body = {"state": as_json(state), "player": seat, "level": "search", "budget_ms": THINKING_MS}
+            thinking = asyncio.create_task(client.post("/v1/games/sevens/bot", json=body))
+        await asyncio.to_thread(thinks.wait)
+        for _ in range(3):
+            moves = await client.post("/v1/games/sevens/moves", json={"state": as_json(state)})
+            assert moves.status_code == 200 and moves.json()["to_act"] == [seat]
+            assert not thinking.done()
+        answer = (await thinking).json()
+    found = answer["data"]["sevensBot"] if graphql else answer
+    assert found["level"] == "search" and found["iterations"] > 0
+
+
+def test_other_requests_are_answered_while_a_rest_bot_thinks(thinks: threading.Event) -> None:
+    asyncio.run(answered_while_thinking(thinks))
+
+
+def test_other_requests_are_answered_while_a_graphql_bot_thinks_even_after_quick_answers(
+    thinks: threading.Event,
+) -> None:
+    asyncio.run(answered_while_thinking(thinks, graphql=True))
+
+
+class BotRequest:
+    """The fields of a bot request that :func:`api_bots.bot_choice` reads."""
+
+    def __init__(self, level: BotLevel) -> None:
+        self.level = level
+        self.bot_seed = "waiting"
+
+
+def test_a_search_that_waits_out_its_budget_answers_the_rules_move() -> None:
+    game = GAMES["sjuan"]
+    state, seat = choosing_state("sjuan")
+    moves = game.moves(state, seat)[1]
+    held = api_bots._searching.acquire(blocking=False)  # another search is thinking
+    assert held
+    try:
+        choice = api_bots.bot_choice(game, state, seat, BotRequest(BotLevel.search), 30)
+    finally:
+        api_bots._searching.release()
+    assert choice.level is BotLevel.search and choice.iterations == 0
+    assert choice.move == rules_move(game, state, seat, moves, rng_for("waiting"))
+
+
+def test_a_search_whose_budget_was_spent_before_it_started_answers_the_rules_move() -> None:
+    game = GAMES["fan-tan"]
+    state, seat = choosing_state("fan-tan")
+    moves = game.moves(state, seat)[1]
+    long_ago = time.perf_counter() - 1.0
+    choice = choose(game, state, seat, BotLevel.search, 200, "late", started=long_ago)
+    assert choice.iterations == 0 and choice.level is BotLevel.search
+    assert choice.move == rules_move(game, state, seat, moves, rng_for("late"))
+
+
+def test_a_seat_not_to_act_is_refused_without_waiting_for_a_search_turn() -> None:
+    game = GAMES["sjuan"]
+    state, seat = choosing_state("sjuan")
+    other = (seat + 1) % 4
+    assert api_bots._searching.acquire(blocking=False)
+    try:
+        with pytest.raises(NotYourTurnError):
+            api_bots.bot_choice(game, state, other, BotRequest(BotLevel.search), 10_000)
+    finally:
+        api_bots._searching.release()
+
+
+def test_a_worker_hands_the_interpreter_lock_on_within_a_millisecond() -> None:
+    usual = sys.getswitchinterval()
+    try:
+        with TestClient(create_app(Settings())):  # the worker's startup
+            assert sys.getswitchinterval() == pytest.approx(THREAD_SWITCH_SECONDS)
+    finally:
+        sys.setswitchinterval(usual)
