@@ -17,21 +17,22 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from sevens_rules.api.context import REQUEST_ID_HEADER
-from sevens_rules.api.docs import docs_routes
-from sevens_rules.api.examples import sealed_examples, with_examples
-from sevens_rules.api.graphql import build_schema
-from sevens_rules.api.graphql_http import GraphQLEndpoint
-from sevens_rules.api.limits import BodyReader, Settings, SettingsError
-from sevens_rules.api.match_store import MatchStore, store_from_setting
-from sevens_rules.api.openapi import openapi_document, openapi_json
-from sevens_rules.api.operations import all_operations
-from sevens_rules.api.probes import probe_routes
-from sevens_rules.api.problems import problem
-from sevens_rules.api.rest import problem_response, routes
-from sevens_rules.api.sealing import Keyring, SealKeysError
-from sevens_rules.api.telemetry import GRAPHQL_PATH, AccessMiddleware, lifespan, metrics
 from sevens_rules.engine.registry import GAMES
+
+from .context import REQUEST_ID_HEADER
+from .docs import docs_routes
+from .examples import sealed_examples, with_examples
+from .graphql import build_schema
+from .graphql_http import GraphQLEndpoint
+from .limits import BodyReader, Settings, SettingsError
+from .match_store import MatchStore, store_from_setting
+from .openapi import openapi_document, openapi_json
+from .operations import all_operations
+from .probes import probe_routes
+from .problems import problem
+from .rest import problem_response, routes
+from .sealing import Keyring, SealKeysError
+from .telemetry import GRAPHQL_PATH, AccessMiddleware, lifespan, metrics
 
 OPERATIONS = tuple(dict.fromkeys(op.name for op in all_operations() if not op.sealed))
 """The operation names of every game, in the operation list's order (new, moves, apply, ...)."""

@@ -14,9 +14,6 @@ from collections.abc import Callable, Mapping
 from functools import cache, partial
 from typing import Any, NoReturn
 
-from sevens_rules.api.context import current_request
-from sevens_rules.api.sealed import DISABLED_DETAIL
-from sevens_rules.api.sealing import Keyring, SealedModeDisabledError, check_seat_key, open_token
 from sevens_rules.engine.bots.levels import BotChoice, choose, seat_moves
 from sevens_rules.engine.bots.sampler import sample_states
 from sevens_rules.engine.errors import InvalidRequestError, IssueAt
@@ -24,6 +21,10 @@ from sevens_rules.engine.game import Game
 from sevens_rules.engine.models import constructed
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.bots import BUDGET_LIMIT_MS, BotLevel, BotModels, build_bot_models
+
+from .context import current_request
+from .sealed import DISABLED_DETAIL
+from .sealing import Keyring, SealedModeDisabledError, check_seat_key, open_token
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 

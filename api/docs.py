@@ -29,12 +29,13 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from sevens_rules.api.examples import console_examples
-from sevens_rules.api.operations import rules_path
-from sevens_rules.api.problems import problem
-from sevens_rules.api.rest import problem_response
-from sevens_rules.api.rules_pages import RulesRenderer, first_heading, html_page, prefers_markdown
 from sevens_rules.engine.registry import GAMES
+
+from .examples import console_examples
+from .operations import rules_path
+from .problems import problem
+from .rest import problem_response
+from .rules_pages import RulesRenderer, first_heading, html_page, prefers_markdown
 
 MARKDOWN_MEDIA_TYPE = "text/markdown; charset=utf-8"
 

@@ -27,18 +27,19 @@ import orjson
 import strawberry
 from graphql import GraphQLField, GraphQLObjectType, GraphQLUnionType, get_named_type
 
-from sevens_rules.api.graphql import whole_fragment
-from sevens_rules.api.library_internals import core_schema
-from sevens_rules.api.limits import Settings, too_large_detail
-from sevens_rules.api.match_store import MatchStore
-from sevens_rules.api.operations import AnyGame, Operation, all_operations, games_response
-from sevens_rules.api.problems import dump, from_rules_error, problem, runner
-from sevens_rules.api.rest import unsupported_media_type
-from sevens_rules.api.sealed import DISABLED_DETAIL
-from sevens_rules.api.sealing import Keyring, SealedModeDisabledError
 from sevens_rules.engine.dealing import commitment
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.common import Problem
+
+from .graphql import whole_fragment
+from .library_internals import core_schema
+from .limits import Settings, too_large_detail
+from .match_store import MatchStore
+from .operations import AnyGame, Operation, all_operations, games_response
+from .problems import dump, from_rules_error, problem, runner
+from .rest import unsupported_media_type
+from .sealed import DISABLED_DETAIL
+from .sealing import Keyring, SealedModeDisabledError
 
 EXAMPLE_SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 """The seed of every plain example's deal (the README's worked example)."""

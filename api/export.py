@@ -14,9 +14,9 @@ from pathlib import Path
 
 import strawberry
 
-from sevens_rules.api.graphql import build_schema, contract_fragments
-from sevens_rules.api.openapi import openapi_json
-from sevens_rules.api.reference import with_reference
+from .graphql import build_schema, contract_fragments
+from .openapi import openapi_json
+from .reference import with_reference
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI_PATH = ROOT / "openapi" / "openapi.json"

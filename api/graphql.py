@@ -39,25 +39,26 @@ from strawberry.types.base import StrawberryObjectDefinition
 from strawberry.types.graphql import OperationType
 from strawberry.types.unset import UNSET
 
-from sevens_rules.api.context import current_request
-from sevens_rules.api.graphql_documents import Documents
-from sevens_rules.api.graphql_execution import ServiceExecutor, execute
-from sevens_rules.api.graphql_limits import (
+from sevens_rules.schema.common import GameInfo
+from sevens_rules.schema.operations import contract_names
+
+from .context import current_request
+from .graphql_documents import Documents
+from .graphql_execution import ServiceExecutor, execute
+from .graphql_limits import (
     DocumentOverLimitError,
 )
-from sevens_rules.api.library_internals import (
+from .library_internals import (
     core_schema,
     get_first_operation,
     get_operation_type,
     report_errors,
 )
-from sevens_rules.api.limits import Settings
-from sevens_rules.api.match_store import MatchStore
-from sevens_rules.api.operations import Operation, all_operations, games_response
-from sevens_rules.api.problems import runner
-from sevens_rules.api.sealing import Keyring
-from sevens_rules.schema.common import GameInfo
-from sevens_rules.schema.operations import contract_names
+from .limits import Settings
+from .match_store import MatchStore
+from .operations import Operation, all_operations, games_response
+from .problems import runner
+from .sealing import Keyring
 
 Names = dict[type[Any], str]
 """The names one game's contract gives models it may share (:func:`contract_names`); empty elsewhere."""

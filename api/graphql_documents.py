@@ -27,8 +27,10 @@ from graphql import (
     specified_rules,
 )
 
-from sevens_rules.api.graphql_execution import Coercers, PreparedOperation
-from sevens_rules.api.graphql_limits import (
+from sevens_rules.schema.common import MAX_LISTED_ISSUES
+
+from .graphql_execution import Coercers, PreparedOperation
+from .graphql_limits import (
     BYTES_PER_CHARACTER,
     ByteBudgetCache,
     DocumentLimits,
@@ -38,14 +40,13 @@ from sevens_rules.api.graphql_limits import (
     surely_over_tokens,
     too_many_tokens,
 )
-from sevens_rules.api.library_internals import (
+from .library_internals import (
     ValidationAbortedError,
     max_aliases_rule,
     max_depth_rule,
     validate_as_strawberry,
 )
-from sevens_rules.api.limits import Settings
-from sevens_rules.schema.common import MAX_LISTED_ISSUES
+from .limits import Settings
 
 ROOT_FIELDS_WITHOUT_OPERATION = frozenset({"games", "__typename", "__schema", "__type"})
 """Root fields that run no operation (static data, introspection); every other root field runs an

@@ -40,8 +40,8 @@ from graphql import (
 from graphql.execution import default_field_resolver, default_type_resolver
 from graphql.pyutils import Path
 
-from sevens_rules.api.graphql_limits import AnswerOverBudgetError, DocumentOverLimitError
-from sevens_rules.api.library_internals import (
+from .graphql_limits import AnswerOverBudgetError, DocumentOverLimitError
+from .library_internals import (
     MAX_NESTING_DEPTH,
     FieldDetailsList,
     FragmentDetails,

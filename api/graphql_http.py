@@ -20,13 +20,14 @@ from strawberry.exceptions import MissingQueryError
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
 from strawberry.types.graphql import OperationType
 
-from sevens_rules.api.context import current_request
-from sevens_rules.api.graphql import ServiceSchema
-from sevens_rules.api.graphql_limits import DocumentOverLimitError
-from sevens_rules.api.limits import BodyReader
-from sevens_rules.api.problems import problem
-from sevens_rules.api.rest import JSON_CONTENT_TYPE, header, is_json, problem_response
 from sevens_rules.schema.common import MAX_LISTED_ISSUES, Issue, Problem
+
+from .context import current_request
+from .graphql import ServiceSchema
+from .graphql_limits import DocumentOverLimitError
+from .limits import BodyReader
+from .problems import problem
+from .rest import JSON_CONTENT_TYPE, header, is_json, problem_response
 
 MAX_MESSAGE_CHARS = 300
 """GraphQL error messages are cut to this length."""

@@ -27,7 +27,7 @@ from graphql import (
     SelectionSetNode,
 )
 
-from sevens_rules.api.limits import Settings
+from .limits import Settings
 
 FREE_ROOT_FIELDS = frozenset({"__typename", "games"})
 """Root fields that are not operation fields: ``__typename`` and the static game list. Every other root

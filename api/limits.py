@@ -14,8 +14,8 @@ from typing import Any
 
 from starlette.types import Message, Receive, Scope, Send
 
-from sevens_rules.api.context import current_request
-from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE, dump, problem
+from .context import current_request
+from .problems import PROBLEM_MEDIA_TYPE, dump, problem
 
 BODY_TIMEOUT_SECONDS = 10.0
 """The whole request body must arrive within this many seconds of the request head (then a 408)."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from sevens_rules.api.context import current_request
+from .context import current_request
 
 
 class JsonFormatter(logging.Formatter):

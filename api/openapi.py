@@ -11,7 +11,10 @@ from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from sevens_rules import __version__
-from sevens_rules.api.examples import (
+from sevens_rules.schema.common import GamesResponse, Problem
+from sevens_rules.schema.operations import contract_names, type_prefix
+
+from .examples import (
     games_example,
     illegal_apply,
     plain_examples,
@@ -19,10 +22,8 @@ from sevens_rules.api.examples import (
     sealed_new_request,
     with_examples,
 )
-from sevens_rules.api.operations import Operation, all_operations
-from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE
-from sevens_rules.schema.common import GamesResponse, Problem
-from sevens_rules.schema.operations import contract_names, type_prefix
+from .operations import Operation, all_operations
+from .problems import PROBLEM_MEDIA_TYPE
 
 REF_TEMPLATE = "#/components/schemas/{model}"
 

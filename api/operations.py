@@ -12,12 +12,6 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from sevens_rules.api.bots import bot_models, plain_runs
-from sevens_rules.api.bots import sealed_runs as sealed_bot_runs
-from sevens_rules.api.game_models import operation_models
-from sevens_rules.api.match_store import MatchStore
-from sevens_rules.api.sealed import sealed_models, sealed_runs
-from sevens_rules.api.sealing import Keyring
 from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
 from sevens_rules.engine.game import Game
 from sevens_rules.engine.models import constructed, field_values, unvalidated
@@ -26,6 +20,13 @@ from sevens_rules.engine.verification import verify_deal
 from sevens_rules.schema.common import GameInfo, GamesResponse, Problem, WireModel, options_info
 from sevens_rules.schema.dealing import DealVerification, FreshSeed, SeedRequest
 from sevens_rules.schema.operations import field_prefix, named_model, type_prefix
+
+from .bots import bot_models, plain_runs
+from .bots import sealed_runs as sealed_bot_runs
+from .game_models import operation_models
+from .match_store import MatchStore
+from .sealed import sealed_models, sealed_runs
+from .sealing import Keyring
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 

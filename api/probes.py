@@ -12,13 +12,14 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from sevens_rules import __version__
-from sevens_rules.api.context import outside_requests
-from sevens_rules.api.export import contract_digest
-from sevens_rules.api.match_store import MatchStore, StoreUnavailableError
-from sevens_rules.api.operations import all_operations
-from sevens_rules.api.problems import dump, problem
-from sevens_rules.api.rest import JSON_MEDIA_TYPE, problem_response
 from sevens_rules.engine.registry import GAMES
+
+from .context import outside_requests
+from .export import contract_digest
+from .match_store import MatchStore, StoreUnavailableError
+from .operations import all_operations
+from .problems import dump, problem
+from .rest import JSON_MEDIA_TYPE, problem_response
 
 SELF_CHECK_GAME = "sjuan"
 SELF_CHECK_NEW_BODY = b'{"players": 3}'

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from pydantic import BaseModel, ValidationError
 
-from sevens_rules.api.context import current_request
 from sevens_rules.engine.errors import (
     TITLE_BY_CODE,
     IllegalMoveError,
@@ -24,8 +23,10 @@ from sevens_rules.engine.errors import (
 from sevens_rules.schema.common import MAX_LISTED_ISSUES, Issue, Problem, WireModel
 from sevens_rules.schema.sealed import TokenFirst
 
+from .context import current_request
+
 if TYPE_CHECKING:
-    from sevens_rules.api.operations import Operation
+    from .operations import Operation
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 

@@ -11,17 +11,18 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from sevens_rules.api.limits import BodyReader
-from sevens_rules.api.match_store import MatchStore
-from sevens_rules.api.operations import Operation, all_operations, games_response
-from sevens_rules.api.problems import (
+from sevens_rules.schema.common import Problem
+
+from .limits import BodyReader
+from .match_store import MatchStore
+from .operations import Operation, all_operations, games_response
+from .problems import (
     PROBLEM_MEDIA_TYPE,
     dump,
     problem,
     runner,
 )
-from sevens_rules.api.sealing import Keyring
-from sevens_rules.schema.common import Problem
+from .sealing import Keyring
 
 JSON_MEDIA_TYPE = "application/json"
 

@@ -30,9 +30,17 @@ from typing import Any, NoReturn
 import orjson
 from pydantic import TypeAdapter
 
-from sevens_rules.api.game_models import operation_models
-from sevens_rules.api.match_store import MatchStore, Outcome, Replayed
-from sevens_rules.api.sealing import (
+from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
+from sevens_rules.engine.errors import InvalidRequestError, IssueAt, MatchOverError, MoveError
+from sevens_rules.engine.game import Game
+from sevens_rules.engine.models import constructed, field_values
+from sevens_rules.engine.registry import GAMES
+from sevens_rules.schema.common import INT32_MAX, model_json
+from sevens_rules.schema.sealed import SealedModels, build_sealed_models
+
+from .game_models import operation_models
+from .match_store import MatchStore, Outcome, Replayed
+from .sealing import (
     TAG_BYTES,
     Keyring,
     NotYourSeatError,
@@ -49,13 +57,6 @@ from sevens_rules.api.sealing import (
     seal,
     seat_key,
 )
-from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
-from sevens_rules.engine.errors import InvalidRequestError, IssueAt, MatchOverError, MoveError
-from sevens_rules.engine.game import Game
-from sevens_rules.engine.models import constructed, field_values
-from sevens_rules.engine.registry import GAMES
-from sevens_rules.schema.common import INT32_MAX, model_json
-from sevens_rules.schema.sealed import SealedModels, build_sealed_models
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 

@@ -13,9 +13,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from sevens_rules.api.context import mark_client_left
-from sevens_rules.api.library_internals import HAS_HTTPTOOLS, H11Protocol
-from sevens_rules.api.problems import PROBLEM_MEDIA_TYPE, dump, problem
+from .context import mark_client_left
+from .library_internals import HAS_HTTPTOOLS, H11Protocol
+from .problems import PROBLEM_MEDIA_TYPE, dump, problem
 
 logger = logging.getLogger("sevens_rules")
 
@@ -178,7 +178,7 @@ def _peer(client: tuple[str, int] | None) -> str:
 
 
 if HAS_HTTPTOOLS:
-    from sevens_rules.api.library_internals import HttpToolsProtocol
+    from .library_internals import HttpToolsProtocol
 
     class HeadTimeoutHttpToolsProtocol(HeadDeadline, HttpToolsProtocol):
         """uvicorn's httptools protocol (the fast one ``uvicorn[standard]`` picks) with the head deadline,

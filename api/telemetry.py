@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sevens_rules.api.context import (
+from .context import (
     CLIENT_LEFT,
     CLIENT_LEFT_STATUS,
     REQUEST_ID_HEADER,
@@ -30,9 +30,9 @@ from sevens_rules.api.context import (
     current_request,
     request_id_from,
 )
-from sevens_rules.api.metrics import request_metrics
-from sevens_rules.api.problems import problem
-from sevens_rules.api.rest import problem_response
+from .metrics import request_metrics
+from .problems import problem
+from .rest import problem_response
 
 GRAPHQL_PATH = "/graphql"
 UNMATCHED = "unmatched"

@@ -14,9 +14,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from sevens_rules.conformance.playthroughs import FOLDER, Recorder, dump, variants
-from sevens_rules.conformance.replay import SURFACES, Replayer
-from sevens_rules.conformance.transport import AsgiTransport, HttpTransport, Transport
+from .playthroughs import FOLDER, Recorder, dump, variants
+from .replay import SURFACES, Replayer
+from .transport import AsgiTransport, HttpTransport, Transport
 
 
 def in_process() -> Transport:

@@ -20,7 +20,7 @@ from graphql import (
     get_named_type,
 )
 
-from sevens_rules.conformance.transport import Transport
+from .transport import Transport
 
 GRAPHQL_PATH = "/graphql"
 

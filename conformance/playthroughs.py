@@ -29,7 +29,7 @@ from typing import Any
 
 import orjson
 
-from sevens_rules.conformance.transport import Transport
+from .transport import Transport
 
 FORMAT = 1
 FOLDER = Path(__file__).resolve().parent / "playthroughs"

@@ -8,15 +8,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sevens_rules.conformance.graphql_documents import (
+from .graphql_documents import (
     GRAPHQL_PATH,
     Documents,
     root_field,
     served_schema,
     unaliased,
 )
-from sevens_rules.conformance.playthroughs import load, resolve
-from sevens_rules.conformance.transport import Transport
+from .playthroughs import load, resolve
+from .transport import Transport
 
 SURFACES = ("rest", "graphql")
 IGNORED = frozenset({"request_id"})

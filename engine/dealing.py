@@ -30,7 +30,7 @@ from typing import Any, Protocol
 from cryptography.hazmat.primitives.hashes import SHA256
 from cryptography.hazmat.primitives.hmac import HMAC
 
-from sevens_rules.engine.errors import IssueAt
+from .errors import IssueAt
 
 SEED_BYTES = 32
 """A seed is 256 bits."""

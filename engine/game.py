@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, final
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.dealing import Seeding, revealed_seed, seeding_issues, view_fields
-from sevens_rules.engine.errors import (
+from sevens_rules.schema.common import GameModels, Outcome, SeatOutcome, WireModel
+
+from .cards import FULL_DECK
+from .dealing import Seeding, revealed_seed, seeding_issues, view_fields
+from .errors import (
     IllegalMoveError,
     InconsistentStateError,
     InvalidRequestError,
@@ -26,8 +28,7 @@ from sevens_rules.engine.errors import (
     MatchOverError,
     NotYourTurnError,
 )
-from sevens_rules.engine.models import updated
-from sevens_rules.schema.common import GameModels, Outcome, SeatOutcome, WireModel
+from .models import updated
 
 
 class SeatMove(Protocol):

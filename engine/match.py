@@ -16,9 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
-from sevens_rules.engine.dealing import SeededState, Seeding
-from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import (
+from sevens_rules.schema.common import Phase
+
+from .dealing import SeededState, Seeding
+from .errors import IssueAt
+from .game import (
     EventT,
     Game,
     NewMatch,
@@ -28,8 +30,7 @@ from sevens_rules.engine.game import (
     check_deal_limit,
     check_deck,
 )
-from sevens_rules.engine.models import same_model
-from sevens_rules.schema.common import Phase
+from .models import same_model
 
 NEXT_DEAL = "next_deal"
 """The move tag, in every game, that starts the next deal (its enum members compare equal to it)."""

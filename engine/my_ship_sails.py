@@ -37,15 +37,28 @@ Decisions where the rulings and the text are silent (the README refers here):
 
 from __future__ import annotations
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import standings
-from sevens_rules.engine.match import DealSetup
-from sevens_rules.engine.models import same_model
-from sevens_rules.engine.my_ship_sails_checks import MyShipSailsChecks
-from sevens_rules.engine.my_ship_sails_checks import (
+from sevens_rules.schema.common import INT32_MAX, MAX_SEATS, GameModels, Outcome, model_json
+from sevens_rules.schema.my_ship_sails import (
+    DEALS_PER_MATCH,
+    MyShipSailsChoiceType,
+    MyShipSailsEvent,
+    MyShipSailsEventType,
+    MyShipSailsMove,
+    MyShipSailsOptions,
+    MyShipSailsScore,
+    MyShipSailsState,
+    MyShipSailsView,
+)
+
+from .cards import FULL_DECK
+from .game import standings
+from .match import DealSetup
+from .models import same_model
+from .my_ship_sails_checks import MyShipSailsChecks
+from .my_ship_sails_checks import (
     one_suit as one_suit,  # (named here too: the rules' readers and tests ask it of this module)
 )
-from sevens_rules.engine.my_ship_sails_position import (
+from .my_ship_sails_position import (
     CHOICE_MASK,
     DEAL_OVER,
     DECLARE,
@@ -67,8 +80,8 @@ from sevens_rules.engine.my_ship_sails_position import (
     write_move,
     write_state,
 )
-from sevens_rules.engine.my_ship_sails_position import one_suit as one_suit_cards
-from sevens_rules.engine.my_ship_sails_wire import (
+from .my_ship_sails_position import one_suit as one_suit_cards
+from .my_ship_sails_wire import (
     NEXT_DEALS,
     WIRE_MOVES,
     declared_events,
@@ -77,19 +90,7 @@ from sevens_rules.engine.my_ship_sails_wire import (
     move_events,
     seat_moves,
 )
-from sevens_rules.engine.positions import PositionWire
-from sevens_rules.schema.common import INT32_MAX, MAX_SEATS, GameModels, Outcome, model_json
-from sevens_rules.schema.my_ship_sails import (
-    DEALS_PER_MATCH,
-    MyShipSailsChoiceType,
-    MyShipSailsEvent,
-    MyShipSailsEventType,
-    MyShipSailsMove,
-    MyShipSailsOptions,
-    MyShipSailsScore,
-    MyShipSailsState,
-    MyShipSailsView,
-)
+from .positions import PositionWire
 
 _seat_moves = seat_moves
 """The wire moves of a seat with a wire hand (the sampler draws other seats' choices with it)."""

@@ -6,10 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues
-from sevens_rules.engine.match import DealtMatch, RecordCheck
 from sevens_rules.schema import my_ship_sails as wire
 from sevens_rules.schema.common import INT32_MAX
 from sevens_rules.schema.my_ship_sails import (
@@ -20,6 +16,11 @@ from sevens_rules.schema.my_ship_sails import (
 )
 from sevens_rules.schema.my_ship_sails import MyShipSailsScore as Score
 from sevens_rules.schema.my_ship_sails import MyShipSailsView as View
+
+from .cards import FULL_DECK
+from .errors import IssueAt
+from .game import conservation_issues, length_issues, seat_issues
+from .match import DealtMatch, RecordCheck
 
 HAND_SIZE = 7
 """Cards dealt to each player."""

@@ -21,10 +21,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.models import constructed, updated_from
-from sevens_rules.engine.positions import ScoredMatch, bits_of
-from sevens_rules.engine.sjuan_position import CARD_INDEX, SUIT_SIZE, card_names, card_set
 from sevens_rules.schema.common import MAX_SEATS
 from sevens_rules.schema.my_ship_sails import (
     MyShipSailsChoice,
@@ -34,6 +30,11 @@ from sevens_rules.schema.my_ship_sails import (
     MyShipSailsPhase,
     MyShipSailsState,
 )
+
+from .cards import FULL_DECK
+from .models import constructed, updated_from
+from .positions import ScoredMatch, bits_of
+from .sjuan_position import CARD_INDEX, SUIT_SIZE, card_names, card_set
 
 HAND_SIZE = 7
 """Cards dealt to each player."""

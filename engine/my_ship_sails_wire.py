@@ -7,19 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import best_seats
-from sevens_rules.engine.models import event_of, updated
-from sevens_rules.engine.my_ship_sails_position import (
-    CHOICE_MASK,
-    DECLARE,
-    MATCH_OVER,
-    NEXT_DEAL,
-    SEAT_SHIFT,
-    MyShipSailsPosition,
-    seat_codes,
-)
-from sevens_rules.engine.sjuan_position import CARD_INDEX, card_set
 from sevens_rules.schema.common import MAX_SEATS
 from sevens_rules.schema.my_ship_sails import (
     MyShipSailsDeal,
@@ -29,6 +16,20 @@ from sevens_rules.schema.my_ship_sails import (
     MyShipSailsMoveType,
     MyShipSailsState,
 )
+
+from .cards import FULL_DECK
+from .game import best_seats
+from .models import event_of, updated
+from .my_ship_sails_position import (
+    CHOICE_MASK,
+    DECLARE,
+    MATCH_OVER,
+    NEXT_DEAL,
+    SEAT_SHIFT,
+    MyShipSailsPosition,
+    seat_codes,
+)
+from .sjuan_position import CARD_INDEX, card_set
 
 PASS = MyShipSailsMoveType("pass")
 _DECLARE_TYPE = MyShipSailsMoveType.declare

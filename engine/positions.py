@@ -15,9 +15,9 @@ from enum import StrEnum
 from operator import add
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
-from sevens_rules.engine.dealing import Seeding
-from sevens_rules.engine.match import DEAL_OVER_PHASE, DealSetup
-from sevens_rules.engine.models import same_model
+from .dealing import Seeding
+from .match import DEAL_OVER_PHASE, DealSetup
+from .models import same_model
 
 _PART_BITS = 13
 """A set of cards is read in parts of this many bits: a suit of the 52-card deck (Sedmice's 32-card sets

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sevens_rules.engine.game import Game
-from sevens_rules.engine.my_ship_sails import MyShipSails
-from sevens_rules.engine.sedmice import Sedmice
-from sevens_rules.engine.seven_up import CaliforniaJack, FourHandedSevenUp, SevenUp
-from sevens_rules.engine.sevens import Sevens
-from sevens_rules.engine.sjuan import DominoFanTan, FanTan, FreeFanTan, Sjuan
+from .game import Game
+from .my_ship_sails import MyShipSails
+from .sedmice import Sedmice
+from .seven_up import CaliforniaJack, FourHandedSevenUp, SevenUp
+from .sevens import Sevens
+from .sjuan import DominoFanTan, FanTan, FreeFanTan, Sjuan
 
 GAMES: dict[str, Game[Any, Any, Any, Any, Any, Any]] = {
     game.id: game

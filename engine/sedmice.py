@@ -37,13 +37,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from sevens_rules.engine.cards import PIQUET_DECK
-from sevens_rules.engine.dealing import DEAL, shuffled
-from sevens_rules.engine.game import drawn_card_for_seat, standings
-from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
-from sevens_rules.engine.positions import PositionWire, bits_of
-from sevens_rules.engine.sedmice_checks import SedmiceChecks
-from sevens_rules.engine.sedmice_position import (
+from sevens_rules.schema.common import GameModels, Outcome, PiquetDeckOrder
+from sevens_rules.schema.sedmice import (
+    SedmiceDeal,
+    SedmiceEvent,
+    SedmiceMove,
+    SedmiceOptions,
+    SedmiceScore,
+    SedmiceState,
+    SedmiceView,
+)
+
+from .cards import PIQUET_DECK
+from .dealing import DEAL, shuffled
+from .game import drawn_card_for_seat, standings
+from .match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
+from .positions import PositionWire, bits_of
+from .sedmice_checks import SedmiceChecks
+from .sedmice_position import (
     ANSWERING,
     CARD_BIT,
     CARD_INDEX,
@@ -58,11 +69,11 @@ from sevens_rules.engine.sedmice_position import (
     read_position,
     write_state,
 )
-from sevens_rules.engine.sedmice_tricks import HAND_SIZE, hits_of, points
-from sevens_rules.engine.sedmice_tricks import (
+from .sedmice_tricks import HAND_SIZE, hits_of, points
+from .sedmice_tricks import (
     trick_winner as trick_winner,  # (named here too: the bots read a trick's taker from this module)
 )
-from sevens_rules.engine.sedmice_wire import (
+from .sedmice_wire import (
     DEAL_STARTED,
     END_TRICKS,
     EXTENDS,
@@ -72,16 +83,6 @@ from sevens_rules.engine.sedmice_wire import (
     WIRE_MOVES,
     move_code,
     write_move,
-)
-from sevens_rules.schema.common import GameModels, Outcome, PiquetDeckOrder
-from sevens_rules.schema.sedmice import (
-    SedmiceDeal,
-    SedmiceEvent,
-    SedmiceMove,
-    SedmiceOptions,
-    SedmiceScore,
-    SedmiceState,
-    SedmiceView,
 )
 
 

@@ -6,20 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from sevens_rules.engine.cards import PIQUET_DECK
-from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues
-from sevens_rules.engine.match import MATCH_OVER_PHASE, PLAY_PHASE, DealtMatch, RecordCheck
-from sevens_rules.engine.sedmice_tricks import (
-    DEAL_POINTS,
-    HAND_SIZE,
-    SIDES,
-    answers,
-    hit_totals,
-    hits_of,
-    points,
-    trick_winner,
-)
 from sevens_rules.schema.sedmice import (
     SedmiceEvent,
     SedmiceHitReason,
@@ -28,6 +14,21 @@ from sevens_rules.schema.sedmice import (
     SedmiceScore,
     SedmiceState,
     SedmiceView,
+)
+
+from .cards import PIQUET_DECK
+from .errors import IssueAt
+from .game import conservation_issues, length_issues, seat_issues
+from .match import MATCH_OVER_PHASE, PLAY_PHASE, DealtMatch, RecordCheck
+from .sedmice_tricks import (
+    DEAL_POINTS,
+    HAND_SIZE,
+    SIDES,
+    answers,
+    hit_totals,
+    hits_of,
+    points,
+    trick_winner,
 )
 
 

@@ -21,12 +21,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from sevens_rules.engine.cards import PIQUET_DECK
-from sevens_rules.engine.match import PLAY_PHASE
-from sevens_rules.engine.models import constructed
-from sevens_rules.engine.positions import RecordedMatch, bits_of
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sedmice import SedmiceDeal, SedmiceHitReason, SedmiceOptions, SedmiceState
+
+from .cards import PIQUET_DECK
+from .match import PLAY_PHASE
+from .models import constructed
+from .positions import RecordedMatch, bits_of
 
 SUIT_SIZE = 8
 """Cards of a suit in the 32-card deck, 7 to Ace."""

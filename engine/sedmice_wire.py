@@ -5,18 +5,6 @@ that can be shared is made and validated once."""
 
 from __future__ import annotations
 
-from sevens_rules.engine.cards import PIQUET_DECK
-from sevens_rules.engine.match import MATCH_OVER_PHASE, PLAY_PHASE
-from sevens_rules.engine.models import event_of, updated, updated_from
-from sevens_rules.engine.sedmice_position import (
-    CARD_INDEX,
-    END_TRICK,
-    EXTEND,
-    NEXT_DEAL,
-    SedmicePosition,
-    card_names,
-    wire_deal,
-)
 from sevens_rules.schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
@@ -25,6 +13,19 @@ from sevens_rules.schema.sedmice import (
     SedmiceMove,
     SedmiceMoveType,
     SedmiceState,
+)
+
+from .cards import PIQUET_DECK
+from .match import MATCH_OVER_PHASE, PLAY_PHASE
+from .models import event_of, updated, updated_from
+from .sedmice_position import (
+    CARD_INDEX,
+    END_TRICK,
+    EXTEND,
+    NEXT_DEAL,
+    SedmicePosition,
+    card_names,
+    wire_deal,
 )
 
 MOST_PLAYERS = 4

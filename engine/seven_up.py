@@ -63,12 +63,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import NewMatch
-from sevens_rules.engine.match import DealSetup
-from sevens_rules.engine.seven_up_checks import SevenUpFamily
-from sevens_rules.engine.seven_up_points import (
+from sevens_rules.schema.common import GameModels
+from sevens_rules.schema.seven_up import (
+    CaliforniaJackOptions,
+    CaliforniaJackState,
+    CaliforniaJackView,
+    FourHandedSevenUpState,
+    FourHandedSevenUpView,
+    SevenUpCutRound,
+    SevenUpDeal,
+    SevenUpEvent,
+    SevenUpMove,
+    SevenUpOptions,
+    SevenUpPoint,
+    SevenUpScore,
+    SevenUpState,
+    SevenUpView,
+)
+
+from .cards import FULL_DECK
+from .errors import IssueAt
+from .game import NewMatch
+from .match import DealSetup
+from .seven_up_checks import SevenUpFamily
+from .seven_up_points import (
     HAND_SIZE,
     HIGH_KEY,
     JACK_KEY,
@@ -77,7 +95,7 @@ from sevens_rules.engine.seven_up_points import (
     StateT,
     ViewT,
 )
-from sevens_rules.engine.seven_up_position import (
+from .seven_up_position import (
     ACE,
     CARD_INDEX,
     DISCARDING,
@@ -101,14 +119,14 @@ from sevens_rules.engine.seven_up_position import (
     read_position,
     write_state,
 )
-from sevens_rules.engine.seven_up_rules import (
+from .seven_up_rules import (
     GIVE_OR_RUN_CODES,
     STAND_OR_BEG_CODES,
     Log,
     Scored,
     cut_for_dealer,
 )
-from sevens_rules.engine.seven_up_wire import (
+from .seven_up_wire import (
     DISCARDS,
     DREW,
     DREW_UNSEEN,
@@ -117,23 +135,6 @@ from sevens_rules.engine.seven_up_wire import (
     WIRE_MOVES,
     move_code,
     write_move,
-)
-from sevens_rules.schema.common import GameModels
-from sevens_rules.schema.seven_up import (
-    CaliforniaJackOptions,
-    CaliforniaJackState,
-    CaliforniaJackView,
-    FourHandedSevenUpState,
-    FourHandedSevenUpView,
-    SevenUpCutRound,
-    SevenUpDeal,
-    SevenUpEvent,
-    SevenUpMove,
-    SevenUpOptions,
-    SevenUpPoint,
-    SevenUpScore,
-    SevenUpState,
-    SevenUpView,
 )
 
 __all__ = ["CaliforniaJack", "FourHandedSevenUp", "SevenUp", "SevenUpFamily", "SevenUpWire", "cut_for_dealer"]

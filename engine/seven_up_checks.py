@@ -10,21 +10,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.dealing import Seeding
-from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues
-from sevens_rules.engine.match import RecordCheck
-from sevens_rules.engine.seven_up_points import _UNSETTLED, HAND_SIZE, PACKET, OptionsT, StateT, ViewT
-from sevens_rules.engine.seven_up_position import ACTIVE as _ACTIVE
-from sevens_rules.engine.seven_up_position import Outcome, Phase, Reason
-from sevens_rules.engine.seven_up_rules import SevenUpRules, cut_for_dealer
-from sevens_rules.engine.tricks import (
-    trick_winner,
-)
 from sevens_rules.schema.seven_up import (
     SevenUpDeal,
     SevenUpPoint,
+)
+
+from .cards import FULL_DECK
+from .dealing import Seeding
+from .errors import IssueAt
+from .game import conservation_issues, length_issues, seat_issues
+from .match import RecordCheck
+from .seven_up_points import _UNSETTLED, HAND_SIZE, PACKET, OptionsT, StateT, ViewT
+from .seven_up_position import ACTIVE as _ACTIVE
+from .seven_up_position import Outcome, Phase, Reason
+from .seven_up_rules import SevenUpRules, cut_for_dealer
+from .tricks import (
+    trick_winner,
 )
 
 

@@ -12,16 +12,6 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
-from sevens_rules.engine.match import DealtMatch
-from sevens_rules.engine.seven_up_position import (
-    ACTIVE,
-    GIVE_OR_RUN,
-    MATCH_OVER,
-    STAND_OR_BEG,
-    THROWN_IN,
-    Outcome,
-    Reason,
-)
 from sevens_rules.schema import seven_up as variants  # (the variants' own models: the type variables)
 from sevens_rules.schema.common import MAX_SEATS, Suit
 from sevens_rules.schema.seven_up import (
@@ -35,6 +25,17 @@ from sevens_rules.schema.seven_up import (
     SevenUpSideBreakdown,
     SevenUpState,
     SevenUpView,
+)
+
+from .match import DealtMatch
+from .seven_up_position import (
+    ACTIVE,
+    GIVE_OR_RUN,
+    MATCH_OVER,
+    STAND_OR_BEG,
+    THROWN_IN,
+    Outcome,
+    Reason,
 )
 
 HAND_SIZE = 6

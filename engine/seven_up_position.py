@@ -22,11 +22,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.models import constructed, unvalidated
-from sevens_rules.engine.positions import RecordedMatch
-from sevens_rules.engine.sjuan_position import CARD_INDEX, SUIT_SIZE, SUITS, card_names, card_set
-from sevens_rules.engine.tricks import ACE_HIGH, GAME_POINTS
 from sevens_rules.schema.common import MAX_SEATS, Suit
 from sevens_rules.schema.seven_up import (
     SevenUpCutRound,
@@ -37,6 +32,12 @@ from sevens_rules.schema.seven_up import (
     SevenUpPointReason,
     SevenUpTrick,
 )
+
+from .cards import FULL_DECK
+from .models import constructed, unvalidated
+from .positions import RecordedMatch
+from .sjuan_position import CARD_INDEX, SUIT_SIZE, SUITS, card_names, card_set
+from .tricks import ACE_HIGH, GAME_POINTS
 
 __all__ = ["CARD_INDEX", "SUITS", "SUIT_SIZE", "card_names", "card_set"]
 

@@ -17,12 +17,15 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, ClassVar
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.dealing import CUT, Seeding
-from sevens_rules.engine.game import standings
-from sevens_rules.engine.models import constructed
-from sevens_rules.engine.positions import PositionWire, bits_of
-from sevens_rules.engine.seven_up_points import (
+from sevens_rules.schema.common import MAX_SEATS, Outcome
+from sevens_rules.schema.seven_up import SEVEN_UP_MAX_DEALS, SevenUpCutRound, SevenUpEvent
+
+from .cards import FULL_DECK
+from .dealing import CUT, Seeding
+from .game import standings
+from .models import constructed
+from .positions import PositionWire, bits_of
+from .seven_up_points import (
     GIFT_KEY,
     HIGH_KEY,
     JACK_KEY,
@@ -33,7 +36,7 @@ from sevens_rules.engine.seven_up_points import (
     StateT,
     ViewT,
 )
-from sevens_rules.engine.seven_up_position import (
+from .seven_up_position import (
     BEG,
     CARD_POINTS,
     DEAL_OVER,
@@ -71,7 +74,7 @@ from sevens_rules.engine.seven_up_position import (
     turn_of,
     wire_deal,
 )
-from sevens_rules.engine.seven_up_wire import (
+from .seven_up_wire import (
     BEGGED,
     DEAL_STARTED,
     DISCARDED_ONE,
@@ -89,12 +92,10 @@ from sevens_rules.engine.seven_up_wire import (
     point_event,
     trick_won_event,
 )
-from sevens_rules.engine.seven_up_wire import (
+from .seven_up_wire import (
     PLAYED as PLAYED_EVENTS,
 )
-from sevens_rules.engine.tricks import CARD_STRENGTH, unique_best
-from sevens_rules.schema.common import MAX_SEATS, Outcome
-from sevens_rules.schema.seven_up import SEVEN_UP_MAX_DEALS, SevenUpCutRound, SevenUpEvent
+from .tricks import CARD_STRENGTH, unique_best
 
 Log = list[SevenUpEvent] | None
 """Where a move's wire events go: a list when the wire API asks for them, None in a playout."""

@@ -12,9 +12,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.models import unvalidated, updated_from
-from sevens_rules.engine.seven_up_position import (
+from sevens_rules.schema.common import MAX_SEATS, Suit
+from sevens_rules.schema.seven_up import (
+    SevenUpDeal,
+    SevenUpEvent,
+    SevenUpEventType,
+    SevenUpMove,
+    SevenUpMoveType,
+    SevenUpPointReason,
+)
+
+from .cards import FULL_DECK
+from .models import unvalidated, updated_from
+from .seven_up_position import (
     BEG,
     DISCARD,
     GIVE,
@@ -29,16 +39,7 @@ from sevens_rules.engine.seven_up_position import (
     wire_deal,
     wire_trick,
 )
-from sevens_rules.engine.sjuan_position import CARD_INDEX
-from sevens_rules.schema.common import MAX_SEATS, Suit
-from sevens_rules.schema.seven_up import (
-    SevenUpDeal,
-    SevenUpEvent,
-    SevenUpEventType,
-    SevenUpMove,
-    SevenUpMoveType,
-    SevenUpPointReason,
-)
+from .sjuan_position import CARD_INDEX
 
 PLAY_TYPE = SevenUpMoveType.play
 DISCARD_TYPE = SevenUpMoveType.discard

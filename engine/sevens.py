@@ -41,13 +41,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from sevens_rules.engine.cards import FULL_DECK, deal_round_robin
-from sevens_rules.engine.dealing import Seeding
-from sevens_rules.engine.game import standings
-from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
-from sevens_rules.engine.positions import PositionWire, bits_of
-from sevens_rules.engine.sevens_checks import SevensChecks
-from sevens_rules.engine.sevens_position import (
+from sevens_rules.schema.common import GameModels, Outcome
+from sevens_rules.schema.sevens import (
+    SEVENS_PASSES,
+    SEVENS_PLAYERS,
+    SevensEvent,
+    SevensMove,
+    SevensOptions,
+    SevensScore,
+    SevensState,
+    SevensView,
+)
+
+from .cards import FULL_DECK, deal_round_robin
+from .dealing import Seeding
+from .game import standings
+from .match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
+from .positions import PositionWire, bits_of
+from .sevens_checks import SevensChecks
+from .sevens_position import (
     NEXT_DEAL,
     PASS,
     SEVEN_OF_DIAMONDS,
@@ -62,8 +74,8 @@ from sevens_rules.engine.sevens_position import (
     write_move,
     write_state,
 )
-from sevens_rules.engine.sevens_table import CARDS_EACH, POINTS, _active, _totals, deal_places
-from sevens_rules.engine.sevens_wire import (
+from .sevens_table import CARDS_EACH, POINTS, _active, _totals, deal_places
+from .sevens_wire import (
     DEAL_STARTED,
     NEXT_DEALS,
     WIRE_MOVES,
@@ -71,18 +83,7 @@ from sevens_rules.engine.sevens_wire import (
     move_code,
     move_events,
 )
-from sevens_rules.engine.sjuan_position import card_names, card_set
-from sevens_rules.schema.common import GameModels, Outcome
-from sevens_rules.schema.sevens import (
-    SEVENS_PASSES,
-    SEVENS_PLAYERS,
-    SevensEvent,
-    SevensMove,
-    SevensOptions,
-    SevensScore,
-    SevensState,
-    SevensView,
-)
+from .sjuan_position import card_names, card_set
 
 _SEATS_LEFT_OF = [
     [(seat + k) % SEVENS_PLAYERS for k in range(1, SEVENS_PLAYERS + 1)] for seat in range(SEVENS_PLAYERS)

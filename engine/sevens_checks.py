@@ -6,24 +6,6 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Sequence
 
-from sevens_rules.engine.cards import FULL_DECK, SUITS
-from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import conservation_issues, length_issues, seat_issues
-from sevens_rules.engine.match import DealtMatch, RecordCheck
-from sevens_rules.engine.sevens_position import SevensPosition, wire_row
-from sevens_rules.engine.sevens_table import (
-    _POINTS_BY_PLACES,
-    _RANK,
-    _RUN_ROWS,
-    _SEVEN,
-    CARDS_EACH,
-    POINTS,
-    _active,
-    _row,
-    _row_ranks,
-    deal_places,
-)
-from sevens_rules.engine.sjuan_position import ALL_CARDS
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sevens import (
     SEVENS_PASSES,
@@ -37,6 +19,25 @@ from sevens_rules.schema.sevens import (
     SevensState,
     SevensView,
 )
+
+from .cards import FULL_DECK, SUITS
+from .errors import IssueAt
+from .game import conservation_issues, length_issues, seat_issues
+from .match import DealtMatch, RecordCheck
+from .sevens_position import SevensPosition, wire_row
+from .sevens_table import (
+    _POINTS_BY_PLACES,
+    _RANK,
+    _RUN_ROWS,
+    _SEVEN,
+    CARDS_EACH,
+    POINTS,
+    _active,
+    _row,
+    _row_ranks,
+    deal_places,
+)
+from .sjuan_position import ALL_CARDS
 
 
 class SevensChecks(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore]):

@@ -20,11 +20,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from sevens_rules.engine.cards import FULL_DECK, SUITS
-from sevens_rules.engine.models import constructed, updated_from
-from sevens_rules.engine.positions import ScoredMatch
-from sevens_rules.engine.sevens_table import _row_of
-from sevens_rules.engine.sjuan_position import (
+from sevens_rules.schema.common import Phase
+from sevens_rules.schema.sevens import SEVENS_PLAYERS, SevensDeal, SevensOptions, SevensRow, SevensState
+
+from .cards import FULL_DECK, SUITS
+from .models import constructed, updated_from
+from .positions import ScoredMatch
+from .sevens_table import _row_of
+from .sjuan_position import (
     ACES,
     CARD_INDEX,
     KINGS,
@@ -34,8 +37,6 @@ from sevens_rules.engine.sjuan_position import (
     SUIT_SIZE,
     card_names,
 )
-from sevens_rules.schema.common import Phase
-from sevens_rules.schema.sevens import SEVENS_PLAYERS, SevensDeal, SevensOptions, SevensRow, SevensState
 
 __all__ = ["NEXT_DEAL", "PASS", "SEVENS"]  # (the move codes and the 7s, shared with the Sjuan family)
 

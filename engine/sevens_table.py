@@ -11,9 +11,10 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import permutations
 
-from sevens_rules.engine.cards import FULL_DECK, RANKS, SUITS
 from sevens_rules.schema.common import Suit
 from sevens_rules.schema.sevens import SEVENS_PLAYERS, SevensDeal, SevensRow
+
+from .cards import FULL_DECK, RANKS, SUITS
 
 POINTS = (3, 2, 1, 0)
 """Points of a deal by place (index 0 is place 1)."""

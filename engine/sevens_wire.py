@@ -6,16 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import best_seats
-from sevens_rules.engine.match import MATCH_OVER_PHASE, PLAY_PHASE
-from sevens_rules.engine.models import event_of, updated
-from sevens_rules.engine.sevens_position import (
-    NEXT_DEAL,
-    PASS,
-    SevensPosition,
-)
-from sevens_rules.engine.sjuan_position import CARD_INDEX, card_names
 from sevens_rules.schema.sevens import (
     SEVENS_PASSES,
     SEVENS_PLAYERS,
@@ -26,6 +16,17 @@ from sevens_rules.schema.sevens import (
     SevensMoveType,
     SevensState,
 )
+
+from .cards import FULL_DECK
+from .game import best_seats
+from .match import MATCH_OVER_PHASE, PLAY_PHASE
+from .models import event_of, updated
+from .sevens_position import (
+    NEXT_DEAL,
+    PASS,
+    SevensPosition,
+)
+from .sjuan_position import CARD_INDEX, card_names
 
 PLAY = SevensMoveType.play
 _PASS_TYPE = SevensMoveType("pass")

@@ -4,7 +4,7 @@ A :class:`Simulation` holds one game and one state and answers what a search ask
 the service's checks of untrusted input (a search only ever plays moves it was given by
 :meth:`Simulation.legal_moves`)::
 
-    from sevens_rules.engine.simulate import Simulation
+    from .simulate import Simulation
 
     sim = Simulation.new("sevens", players=4, seed="00" * 32)   # or Simulation(game, state) for any state
     while not sim.finished():
@@ -49,10 +49,11 @@ from __future__ import annotations
 
 from typing import Any, Generic, Protocol, TypeVar
 
-from sevens_rules.engine.dealing import Seeding
-from sevens_rules.engine.game import Game
-from sevens_rules.engine.registry import get_game
 from sevens_rules.schema.common import Outcome
+
+from .dealing import Seeding
+from .game import Game
+from .registry import get_game
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 

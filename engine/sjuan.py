@@ -22,14 +22,34 @@ from functools import cache
 from operator import add
 from typing import ClassVar, cast
 
-from sevens_rules.engine.cards import FULL_DECK, RANKS, deal_round_robin
-from sevens_rules.engine.dealing import Seeding
-from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import drawn_card_for_seat, standings
-from sevens_rules.engine.match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
-from sevens_rules.engine.positions import PositionWire, bits_of
-from sevens_rules.engine.sjuan_checks import KING, RANK_OF, SjuanChecks
-from sevens_rules.engine.sjuan_position import (
+from sevens_rules.schema.common import GameModels, Outcome
+from sevens_rules.schema.sjuan import (
+    SJUAN_MATCH_TARGET,
+    DominoFanTanOptions,
+    DominoFanTanState,
+    DominoFanTanView,
+    FanTanState,
+    FanTanView,
+    FreeFanTanOptions,
+    FreeFanTanState,
+    FreeFanTanView,
+    SjuanEvent,
+    SjuanFamilyState,
+    SjuanMove,
+    SjuanOptions,
+    SjuanScore,
+    SjuanState,
+    SjuanView,
+)
+
+from .cards import FULL_DECK, RANKS, deal_round_robin
+from .dealing import Seeding
+from .errors import IssueAt
+from .game import drawn_card_for_seat, standings
+from .match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
+from .positions import PositionWire, bits_of
+from .sjuan_checks import KING, RANK_OF, SjuanChecks
+from .sjuan_position import (
     ACES,
     ALL_CARDS,
     CARD_INDEX,
@@ -51,26 +71,7 @@ from sevens_rules.engine.sjuan_position import (
     write_move,
     write_state,
 )
-from sevens_rules.engine.sjuan_wire import NEXT_DEALS, WIRE_MOVES, deal_events, move_code, move_events
-from sevens_rules.schema.common import GameModels, Outcome
-from sevens_rules.schema.sjuan import (
-    SJUAN_MATCH_TARGET,
-    DominoFanTanOptions,
-    DominoFanTanState,
-    DominoFanTanView,
-    FanTanState,
-    FanTanView,
-    FreeFanTanOptions,
-    FreeFanTanState,
-    FreeFanTanView,
-    SjuanEvent,
-    SjuanFamilyState,
-    SjuanMove,
-    SjuanOptions,
-    SjuanScore,
-    SjuanState,
-    SjuanView,
-)
+from .sjuan_wire import NEXT_DEALS, WIRE_MOVES, deal_events, move_code, move_events
 
 MATCH_TARGET = SJUAN_MATCH_TARGET
 """A match ends after a deal in which some penalty total reaches this."""

@@ -7,13 +7,14 @@ from abc import abstractmethod
 from operator import add
 from typing import Any, ClassVar
 
-from sevens_rules.engine.cards import FULL_DECK, RANKS
-from sevens_rules.engine.errors import IssueAt
-from sevens_rules.engine.game import bound_issues, conservation_issues, length_issues, seat_issues
-from sevens_rules.engine.match import MATCH_OVER_PHASE, PLAY_PHASE, DealtMatch, RecordCheck
-from sevens_rules.engine.sjuan_position import ALL_CARDS, SjuanPosition, card_set
 from sevens_rules.schema.sjuan import SJUAN_MATCH_TARGET as MATCH_TARGET
 from sevens_rules.schema.sjuan import SjuanEvent, SjuanFamilyState, SjuanMove, SjuanScore
+
+from .cards import FULL_DECK, RANKS
+from .errors import IssueAt
+from .game import bound_issues, conservation_issues, length_issues, seat_issues
+from .match import MATCH_OVER_PHASE, PLAY_PHASE, DealtMatch, RecordCheck
+from .sjuan_position import ALL_CARDS, SjuanPosition, card_set
 
 SEVEN = RANKS.index("7")
 KING = RANKS.index("K")

@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple, cast
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.models import constructed, updated_from
-from sevens_rules.engine.positions import ScoredMatch, bits_of
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sjuan import DominoFanTanState, SjuanDeal, SjuanFamilyState, SjuanOptions
+
+from .cards import FULL_DECK
+from .models import constructed, updated_from
+from .positions import ScoredMatch, bits_of
 
 SUIT_SIZE = 13
 CARD_INDEX = {card: index for index, card in enumerate(FULL_DECK)}

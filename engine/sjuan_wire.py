@@ -4,17 +4,6 @@
 
 from __future__ import annotations
 
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.game import best_seats
-from sevens_rules.engine.match import MATCH_OVER_PHASE, PLAY_PHASE
-from sevens_rules.engine.models import event_of, updated
-from sevens_rules.engine.sjuan_position import (
-    CARD_INDEX,
-    DRAW,
-    NEXT_DEAL,
-    PASS,
-    SjuanPosition,
-)
 from sevens_rules.schema.common import MAX_SEATS
 from sevens_rules.schema.sjuan import (
     SjuanDeal,
@@ -23,6 +12,18 @@ from sevens_rules.schema.sjuan import (
     SjuanFamilyState,
     SjuanMove,
     SjuanMoveType,
+)
+
+from .cards import FULL_DECK
+from .game import best_seats
+from .match import MATCH_OVER_PHASE, PLAY_PHASE
+from .models import event_of, updated
+from .sjuan_position import (
+    CARD_INDEX,
+    DRAW,
+    NEXT_DEAL,
+    PASS,
+    SjuanPosition,
 )
 
 PLAY = SjuanMoveType.play

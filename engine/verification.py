@@ -12,12 +12,13 @@ import hmac
 from collections.abc import Sequence
 from typing import Any
 
-from sevens_rules.engine.dealing import DEAL, Seeding
-from sevens_rules.engine.errors import InvalidRequestError, IssueAt, RulesError
-from sevens_rules.engine.game import Game
-from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.common import WireModel
 from sevens_rules.schema.dealing import DealVerification
+
+from .dealing import DEAL, Seeding
+from .errors import InvalidRequestError, IssueAt, RulesError
+from .game import Game
+from .registry import GAMES
 
 
 class EntropyNotAgreedError(RulesError):

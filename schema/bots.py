@@ -12,9 +12,9 @@ from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints
 
-from sevens_rules.schema.common import INTEGRAL, GameModels, IntegralInt, Seat
-from sevens_rules.schema.operations import type_prefix, wire_model
-from sevens_rules.schema.sealed import SeatKey, Token
+from .common import INTEGRAL, GameModels, IntegralInt, Seat
+from .operations import type_prefix, wire_model
+from .sealed import SeatKey, Token
 
 
 class BotLevel(StrEnum):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from sevens_rules.schema.common import Card, CardList, Commitment, Ordinal, Seat, Seed, WireModel
+from .common import Card, CardList, Commitment, Ordinal, Seat, Seed, WireModel
 
 
 class SeedRequest(WireModel):

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import Field, create_model
 
-from sevens_rules.schema.common import (
+from .common import (
     Commitment,
     Entropy,
     GameModels,

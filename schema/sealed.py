@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import pybase64
 from pydantic import Field, StringConstraints
 
-from sevens_rules.schema.common import (
+from .common import (
     ENTROPY_PATTERN,
     MAX_SEATS,
     Commitment,
@@ -23,7 +23,7 @@ from sevens_rules.schema.common import (
     Seat,
     WireModel,
 )
-from sevens_rules.schema.operations import players_field, type_prefix, wire_model
+from .operations import players_field, type_prefix, wire_model
 
 MIN_TOKEN_LENGTH = 1
 """Shortest token a request may carry, in characters (one that short is then refused as malformed)."""

@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
-from sevens_rules.schema.common import (
+from .common import (
     INTEGRAL,
     Count,
     FinishedDeal,

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from sevens_rules.schema.common import (
+from .common import (
     Card,
     CardList,
     Count,

@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from sevens_rules.schema.common import (
+from .common import (
     INTEGRAL,
     Card,
     CardList,

@@ -9,6 +9,7 @@ the repository holds every module and every file the service reads, and serves w
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import shutil
@@ -150,6 +151,36 @@ def test_every_module_of_the_tree_imports_under_its_installed_name() -> None:
         spec = find_spec(name)
         assert spec is not None and spec.origin is not None, f"{name} does not import: {REINSTALL}"
         assert Path(spec.origin).resolve() == path, f"{name} imports from {spec.origin}: {REINSTALL}"
+
+
+def own_layer_imports(path: Path, layer: str) -> list[str]:
+    """The lines of ``path`` that import a module of its own ``layer`` by its absolute name."""
+    own = f"sevens_rules.{layer}."
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        names = [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        found += [f"{node.lineno}: {name}" for name in names if (name + ".").startswith(own)]
+    return found
+
+
+def test_a_layer_imports_its_own_modules_relatively() -> None:
+    # an absolute import of a module of the same layer names sevens_rules/<layer>/, a folder the tree does
+    # not have: tools that draw the structure from the imports lose the arrow (README, the layout)
+    for layer, folder in LAYERS.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            assert not own_layer_imports(path, layer), f"{path.relative_to(ROOT)}: import these relatively"
+
+
+def test_an_absolute_import_of_the_own_layer_is_found(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "from sevens_rules.engine.game import Game\nimport sevens_rules.engine\nfrom .game import Game\n"
+        "from sevens_rules.schema.common import Phase\nfrom ..match import DEAL_OVER\n"
+    )
+    assert own_layer_imports(module, "engine") == ["1: sevens_rules.engine.game", "2: sevens_rules.engine"]
+    assert own_layer_imports(module, "schema") == ["4: sevens_rules.schema.common"]
 
 
 def test_the_installed_package_holds_its_data_files() -> None:

@@ -14,15 +14,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sevens_rules.engine.bots import position
-from sevens_rules.engine.bots.position import AnyGame
-from sevens_rules.engine.bots.rules import rules_move
-from sevens_rules.engine.bots.sampler import rng_for
-from sevens_rules.engine.errors import IssueAt, MatchOverError, NotYourTurnError
 from sevens_rules.schema.bots import BotLevel
 
+from ..errors import IssueAt, MatchOverError, NotYourTurnError
+from . import position
+from .position import AnyGame
+from .rules import rules_move
+from .sampler import rng_for
+
 if TYPE_CHECKING:
-    from sevens_rules.engine.bots.search import Draws, Reward
+    from .search import Draws, Reward
 
 SEEDED_ITERATIONS_PER_MS = 2
 """Search iterations per millisecond of budget when a ``bot_seed`` is given: a seeded search runs a fixed
@@ -96,7 +97,7 @@ def choose(
     elif level is BotLevel.rules or clock() >= deadline:  # (a search with no time left: the rules move)
         move = rules_move(game, state, seat, moves, rng)
     else:
-        from sevens_rules.engine.bots.search import search_move
+        from .search import search_move
 
         if iterations is None and bot_seed is not None:
             iterations = budget_ms * SEEDED_ITERATIONS_PER_MS

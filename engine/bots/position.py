@@ -17,11 +17,11 @@ from typing import Any, cast
 
 from pydantic import BaseModel
 
-from sevens_rules.engine.game import Game
-from sevens_rules.engine.match import DEAL_OVER, MATCH_OVER
-from sevens_rules.engine.models import field_values
-from sevens_rules.engine.my_ship_sails_position import longest_suit
-from sevens_rules.engine.simulate import PositionRules, position_rules
+from ..game import Game
+from ..match import DEAL_OVER, MATCH_OVER
+from ..models import field_values
+from ..my_ship_sails_position import longest_suit
+from ..simulate import PositionRules, position_rules
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 

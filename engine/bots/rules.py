@@ -29,23 +29,23 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from sevens_rules.engine.bots import position
-from sevens_rules.engine.bots.position import AnyGame
-from sevens_rules.engine.cards import FULL_DECK
-from sevens_rules.engine.my_ship_sails_position import CHOICE_MASK
-from sevens_rules.engine.my_ship_sails_position import DECLARE as MSS_DECLARE
-from sevens_rules.engine.my_ship_sails_position import SEAT_SHIFT as MSS_SEAT_SHIFT
-from sevens_rules.engine.sedmice_position import END_TRICK, EXTEND, POINT_CARDS, SEVENS, points_of
-from sevens_rules.engine.sedmice_position import RANK_ROW as PIQUET_RANK_ROW
-from sevens_rules.engine.sedmice_position import SUIT_SIZE as PIQUET_SUIT_SIZE
-from sevens_rules.engine.seven_up_position import DISCARD as SEVEN_UP_DISCARD
-from sevens_rules.engine.seven_up_position import GIVE, STAND, STRENGTH
-from sevens_rules.engine.seven_up_position import SUIT_SIZE as SEVEN_UP_SUIT_SIZE
-from sevens_rules.engine.seven_up_position import SUITS as SEVEN_UP_SUITS
-from sevens_rules.engine.seven_up_rules import trick_winner_index as seven_up_winner_index
-from sevens_rules.engine.simulate import position_rules
-from sevens_rules.engine.sjuan_position import CARD_INDEX, PASS, RANK_ROW, SUIT_SIZE, card_set
-from sevens_rules.engine.tricks import trick_winner_index
+from ..cards import FULL_DECK
+from ..my_ship_sails_position import CHOICE_MASK
+from ..my_ship_sails_position import DECLARE as MSS_DECLARE
+from ..my_ship_sails_position import SEAT_SHIFT as MSS_SEAT_SHIFT
+from ..sedmice_position import END_TRICK, EXTEND, POINT_CARDS, SEVENS, points_of
+from ..sedmice_position import RANK_ROW as PIQUET_RANK_ROW
+from ..sedmice_position import SUIT_SIZE as PIQUET_SUIT_SIZE
+from ..seven_up_position import DISCARD as SEVEN_UP_DISCARD
+from ..seven_up_position import GIVE, STAND, STRENGTH
+from ..seven_up_position import SUIT_SIZE as SEVEN_UP_SUIT_SIZE
+from ..seven_up_position import SUITS as SEVEN_UP_SUITS
+from ..seven_up_rules import trick_winner_index as seven_up_winner_index
+from ..simulate import position_rules
+from ..sjuan_position import CARD_INDEX, PASS, RANK_ROW, SUIT_SIZE, card_set
+from ..tricks import trick_winner_index
+from . import position
+from .position import AnyGame
 
 LOW_ACE = "A23456789TJQK"
 """Rank order of the layout games: Ace low, King high."""
@@ -380,7 +380,7 @@ def _seven_up_position_chooser(game: AnyGame) -> Chooser:
 
 
 def _sedmice(game: AnyGame, state: Any, seat: int) -> Scorer:
-    from sevens_rules.engine.sedmice import trick_winner
+    from ..sedmice import trick_winner
 
     hand = list(state.hands[seat])
     n = len(state.hands)

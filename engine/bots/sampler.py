@@ -34,10 +34,11 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from sevens_rules.engine.bots.position import AnyGame
-from sevens_rules.engine.dealing import commitment
-from sevens_rules.engine.models import updated
 from sevens_rules.schema.my_ship_sails import MyShipSailsChoiceType
+
+from ..dealing import commitment
+from ..models import updated
+from .position import AnyGame
 
 
 @dataclass(frozen=True)
@@ -369,7 +370,7 @@ class Sampler:
         return _deck_order(self.game.deck)
 
     def _choices_accept(self, placed: list[list[str]], rng: random.Random) -> bool:
-        from sevens_rules.engine.my_ship_sails import _seat_moves
+        from ..my_ship_sails import _seat_moves
 
         weight = 1.0
         for pile, cards in zip(self.piles, placed, strict=True):
@@ -380,7 +381,7 @@ class Sampler:
 
     def _pending(self, hands: list[list[str]], rng: random.Random) -> list[Any]:
         """Other seats' secret choices of this step, drawn among the moves their sampled hands allow."""
-        from sevens_rules.engine.my_ship_sails import _seat_moves
+        from ..my_ship_sails import _seat_moves
 
         pending = list(self.state.pending)
         for other, choice in enumerate(pending):

@@ -26,11 +26,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from sevens_rules.engine.bots import position
-from sevens_rules.engine.bots.position import AnyGame
-from sevens_rules.engine.bots.rules import position_chooser, rules_chooser, rules_move
-from sevens_rules.engine.bots.sampler import Sampler
-from sevens_rules.engine.match import DEAL_OVER, MATCH_OVER
+from ..match import DEAL_OVER, MATCH_OVER
+from . import position
+from .position import AnyGame
+from .rules import position_chooser, rules_chooser, rules_move
+from .sampler import Sampler
 
 RANDOM_PLAYOUT_MOVES = 0.1
 """The chance that a playout move is uniform random rather than the rules heuristic's."""
