@@ -158,9 +158,12 @@ def own_layer_imports(path: Path, layer: str) -> list[str]:
     own = f"sevens_rules.{layer}."
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        names = [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        elif isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
+        else:
+            continue
         found += [f"{node.lineno}: {name}" for name in names if (name + ".").startswith(own)]
     return found
 
