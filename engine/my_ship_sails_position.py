@@ -31,10 +31,10 @@ from sevens_rules.schema.my_ship_sails import (
     MyShipSailsState,
 )
 
+from .card_sets import CARD_INDEX, SUIT_SIZE, bits_of, card_names, card_set
 from .cards import FULL_DECK
 from .models import constructed, updated_from
-from .positions import ScoredMatch, bits_of
-from .sjuan_position import CARD_INDEX, SUIT_SIZE, card_names, card_set
+from .positions import ScoredMatch
 
 HAND_SIZE = 7
 """Cards dealt to each player."""
@@ -267,7 +267,7 @@ _SUIT_NAMES: list[dict[int, tuple[str, ...]]] = [{} for _ in SUIT_CARDS]
 
 def hand_names(hand: int) -> list[str]:
     """A hand as the wire lists it: card names in canonical order (what
-    :func:`~sevens_rules.engine.sjuan_position.card_names` answers, with the four suits written out: every
+    :func:`~sevens_rules.engine.card_sets.card_names` answers, with the four suits written out: every
     exchange writes every hand)."""
     clubs, diamonds, hearts, spades = _SUIT_NAMES
     names: list[str] = []

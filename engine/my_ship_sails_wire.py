@@ -17,6 +17,7 @@ from sevens_rules.schema.my_ship_sails import (
     MyShipSailsState,
 )
 
+from .card_sets import CARD_INDEX, card_set
 from .cards import FULL_DECK
 from .game import best_seats
 from .models import event_of, updated
@@ -29,7 +30,6 @@ from .my_ship_sails_position import (
     MyShipSailsPosition,
     seat_codes,
 )
-from .sjuan_position import CARD_INDEX, card_set
 
 PASS = MyShipSailsMoveType("pass")
 _DECLARE_TYPE = MyShipSailsMoveType.declare

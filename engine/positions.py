@@ -19,32 +19,6 @@ from .dealing import Seeding
 from .match import DEAL_OVER_PHASE, DealSetup
 from .models import same_model
 
-_PART_BITS = 13
-"""A set of cards is read in parts of this many bits: a suit of the 52-card deck (Sedmice's 32-card sets
-fit in its first three parts)."""
-_PART = (1 << _PART_BITS) - 1
-_CODES_OF_PART = tuple(
-    tuple(
-        tuple(part * _PART_BITS + bit for bit in range(_PART_BITS) if value >> bit & 1)
-        for value in range(_PART + 1)
-    )
-    for part in range(4)
-)
-"""For each of the four parts, the codes of every value of its bits, lowest first."""
-
-
-def bits_of(cards: int) -> list[int]:
-    """The codes of a set of cards (codes below 52), lowest first (canonical order)."""
-    if not cards & (cards - 1):  # none or one card (common, and cheaper than four lookups)
-        return [cards.bit_length() - 1] if cards else []
-    first, second, third, fourth = _CODES_OF_PART
-    return [
-        *first[cards & _PART],
-        *second[cards >> _PART_BITS & _PART],
-        *third[cards >> 2 * _PART_BITS & _PART],
-        *fourth[cards >> 3 * _PART_BITS],
-    ]
-
 
 class DealOfPosition(Protocol):
     """What :class:`PositionWire` reads of a position's match: the table size and the dealer."""

@@ -48,11 +48,12 @@ from sevens_rules.schema.sedmice import (
     SedmiceView,
 )
 
+from .card_sets import bits_of
 from .cards import PIQUET_DECK
 from .dealing import DEAL, shuffled
 from .game import drawn_card_for_seat, standings
 from .match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
-from .positions import PositionWire, bits_of
+from .positions import PositionWire
 from .sedmice_checks import SedmiceChecks
 from .sedmice_position import (
     ANSWERING,

@@ -24,10 +24,11 @@ from typing import Any, NamedTuple
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sedmice import SedmiceDeal, SedmiceHitReason, SedmiceOptions, SedmiceState
 
+from .card_sets import bits_of
 from .cards import PIQUET_DECK
 from .match import PLAY_PHASE
 from .models import constructed
-from .positions import RecordedMatch, bits_of
+from .positions import RecordedMatch
 
 SUIT_SIZE = 8
 """Cards of a suit in the 32-card deck, 7 to Ace."""

@@ -81,6 +81,7 @@ from sevens_rules.schema.seven_up import (
     SevenUpView,
 )
 
+from .card_sets import CARD_INDEX, SUIT_SIZE, SUITS, card_names
 from .cards import FULL_DECK
 from .errors import IssueAt
 from .game import NewMatch
@@ -97,7 +98,6 @@ from .seven_up_points import (
 )
 from .seven_up_position import (
     ACE,
-    CARD_INDEX,
     DISCARDING,
     GIVE_OR_RUN,
     JACK,
@@ -105,8 +105,6 @@ from .seven_up_position import (
     PLAYING,
     STAND_OR_BEG,
     SUIT_INDEX,
-    SUIT_SIZE,
-    SUITS,
     THROWN_IN,
     TWO,
     Outcome,
@@ -115,7 +113,6 @@ from .seven_up_position import (
     SevenUpMatch,
     SevenUpPosition,
     Trick,
-    card_names,
     read_position,
     write_state,
 )

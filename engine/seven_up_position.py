@@ -33,13 +33,11 @@ from sevens_rules.schema.seven_up import (
     SevenUpTrick,
 )
 
+from .card_sets import CARD_INDEX, card_names, card_set
 from .cards import FULL_DECK
 from .models import constructed, unvalidated
 from .positions import RecordedMatch
-from .sjuan_position import CARD_INDEX, SUIT_SIZE, SUITS, card_names, card_set
 from .tricks import ACE_HIGH, GAME_POINTS
-
-__all__ = ["CARD_INDEX", "SUITS", "SUIT_SIZE", "card_names", "card_set"]
 
 HAND_SIZE = 6
 """Cards in a hand after the deal (and after discarding)."""

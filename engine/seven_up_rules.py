@@ -20,11 +20,12 @@ from typing import Any, ClassVar
 from sevens_rules.schema.common import MAX_SEATS, Outcome
 from sevens_rules.schema.seven_up import SEVEN_UP_MAX_DEALS, SevenUpCutRound, SevenUpEvent
 
+from .card_sets import SUIT_SIZE, SUITS, bits_of, card_set
 from .cards import FULL_DECK
 from .dealing import CUT, Seeding
 from .game import standings
 from .models import constructed
-from .positions import PositionWire, bits_of
+from .positions import PositionWire
 from .seven_up_points import (
     GIFT_KEY,
     HIGH_KEY,
@@ -59,8 +60,6 @@ from .seven_up_position import (
     STAND_OR_BEG,
     STRENGTH,
     SUIT_INDEX,
-    SUIT_SIZE,
-    SUITS,
     THROWN_IN,
     WIRE_POINTS,
     DealResult,
@@ -69,7 +68,6 @@ from .seven_up_position import (
     SevenUpMatch,
     SevenUpPosition,
     Trick,
-    card_set,
     read_trick,
     turn_of,
     wire_deal,

@@ -22,6 +22,7 @@ from sevens_rules.schema.seven_up import (
     SevenUpPointReason,
 )
 
+from .card_sets import CARD_INDEX, card_names
 from .cards import FULL_DECK
 from .models import unvalidated, updated_from
 from .seven_up_position import (
@@ -34,12 +35,10 @@ from .seven_up_position import (
     STAND,
     WIRE_POINTS,
     SevenUpPosition,
-    card_names,
     suit_member,
     wire_deal,
     wire_trick,
 )
-from .sjuan_position import CARD_INDEX
 
 PLAY_TYPE = SevenUpMoveType.play
 DISCARD_TYPE = SevenUpMoveType.discard

@@ -53,11 +53,12 @@ from sevens_rules.schema.sevens import (
     SevensView,
 )
 
+from .card_sets import bits_of, card_names, card_set
 from .cards import FULL_DECK, deal_round_robin
 from .dealing import Seeding
 from .game import standings
 from .match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
-from .positions import PositionWire, bits_of
+from .positions import PositionWire
 from .sevens_checks import SevensChecks
 from .sevens_position import (
     NEXT_DEAL,
@@ -83,7 +84,6 @@ from .sevens_wire import (
     move_code,
     move_events,
 )
-from .sjuan_position import card_names, card_set
 
 _SEATS_LEFT_OF = [
     [(seat + k) % SEVENS_PLAYERS for k in range(1, SEVENS_PLAYERS + 1)] for seat in range(SEVENS_PLAYERS)

@@ -20,6 +20,7 @@ from sevens_rules.schema.sevens import (
     SevensView,
 )
 
+from .card_sets import ALL_CARDS
 from .cards import FULL_DECK, SUITS
 from .errors import IssueAt
 from .game import conservation_issues, length_issues, seat_issues
@@ -37,7 +38,6 @@ from .sevens_table import (
     _row_ranks,
     deal_places,
 )
-from .sjuan_position import ALL_CARDS
 
 
 class SevensChecks(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEvent, SevensView, SevensScore]):

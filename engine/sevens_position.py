@@ -23,20 +23,12 @@ from typing import Any, NamedTuple
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sevens import SEVENS_PLAYERS, SevensDeal, SevensOptions, SevensRow, SevensState
 
+from .card_sets import CARD_BIT, CARD_INDEX, SUIT_SIZE, card_names
 from .cards import FULL_DECK, SUITS
 from .models import constructed, updated_from
 from .positions import ScoredMatch
 from .sevens_table import _row_of
-from .sjuan_position import (
-    ACES,
-    CARD_INDEX,
-    KINGS,
-    NEXT_DEAL,
-    PASS,
-    SEVENS,
-    SUIT_SIZE,
-    card_names,
-)
+from .sjuan_position import ACES, KINGS, NEXT_DEAL, PASS, SEVENS
 
 __all__ = ["NEXT_DEAL", "PASS", "SEVENS"]  # (the move codes and the 7s, shared with the Sjuan family)
 
@@ -44,8 +36,6 @@ __all__ = ["NEXT_DEAL", "PASS", "SEVENS"]  # (the move codes and the 7s, shared 
 NOT_ACES = ((1 << len(FULL_DECK)) - 1) & ~ACES
 NOT_KINGS = ((1 << len(FULL_DECK)) - 1) & ~KINGS
 SEVEN_OF_DIAMONDS = 1 << CARD_INDEX["7D"]
-
-_CARD_BIT = {card: 1 << index for index, card in enumerate(FULL_DECK)}
 
 
 class DealResult(NamedTuple):
@@ -167,7 +157,7 @@ def read_position(state: SevensState) -> SevensPosition:
     """The position of a wire state. Asked before the state is checked too (the checks test its sets of
     cards): each set of cards is the sum of its cards' bits, which is the set itself when the cards are
     distinct."""
-    bit = _CARD_BIT.__getitem__
+    bit = CARD_BIT.__getitem__
     runs = laid = 0
     for row in state.table:
         runs += sum(map(bit, row.run))

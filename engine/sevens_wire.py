@@ -17,6 +17,7 @@ from sevens_rules.schema.sevens import (
     SevensState,
 )
 
+from .card_sets import CARD_INDEX, card_names
 from .cards import FULL_DECK
 from .game import best_seats
 from .match import MATCH_OVER_PHASE, PLAY_PHASE
@@ -26,7 +27,6 @@ from .sevens_position import (
     PASS,
     SevensPosition,
 )
-from .sjuan_position import CARD_INDEX, card_names
 
 PLAY = SevensMoveType.play
 _PASS_TYPE = SevensMoveType("pass")

@@ -42,31 +42,25 @@ from sevens_rules.schema.sjuan import (
     SjuanView,
 )
 
+from .card_sets import ALL_CARDS, CARD_INDEX, RANK_ROW, SUIT_SIZE, bits_of, card_codes, card_names, card_set
 from .cards import FULL_DECK, RANKS, deal_round_robin
 from .dealing import Seeding
 from .errors import IssueAt
 from .game import drawn_card_for_seat, standings
 from .match import DEAL_OVER_PHASE, MATCH_OVER_PHASE, PLAY_PHASE, DealSetup
-from .positions import PositionWire, bits_of
+from .positions import PositionWire
 from .sjuan_checks import KING, RANK_OF, SjuanChecks
 from .sjuan_position import (
     ACES,
-    ALL_CARDS,
-    CARD_INDEX,
     DRAW,
     KINGS,
     NEXT_DEAL,
     PASS,
-    RANK_ROW,
     SEVEN_OF_HEARTS,
     SEVENS,
-    SUIT_SIZE,
     DealResult,
     SjuanMatch,
     SjuanPosition,
-    card_codes,
-    card_names,
-    card_set,
     read_position,
     write_move,
     write_state,

@@ -10,11 +10,12 @@ from typing import Any, ClassVar
 from sevens_rules.schema.sjuan import SJUAN_MATCH_TARGET as MATCH_TARGET
 from sevens_rules.schema.sjuan import SjuanEvent, SjuanFamilyState, SjuanMove, SjuanScore
 
+from .card_sets import ALL_CARDS, card_set
 from .cards import FULL_DECK, RANKS
 from .errors import IssueAt
 from .game import bound_issues, conservation_issues, length_issues, seat_issues
 from .match import MATCH_OVER_PHASE, PLAY_PHASE, DealtMatch, RecordCheck
-from .sjuan_position import ALL_CARDS, SjuanPosition, card_set
+from .sjuan_position import SjuanPosition
 
 SEVEN = RANKS.index("7")
 KING = RANKS.index("K")

@@ -19,19 +19,11 @@ from typing import Any, NamedTuple, cast
 from sevens_rules.schema.common import Phase
 from sevens_rules.schema.sjuan import DominoFanTanState, SjuanDeal, SjuanFamilyState, SjuanOptions
 
+from .card_sets import CARD_BIT, CARD_INDEX, RANK_ROW, SUIT_SIZE, card_codes, card_names
 from .cards import FULL_DECK
 from .models import constructed, updated_from
-from .positions import ScoredMatch, bits_of
+from .positions import ScoredMatch
 
-SUIT_SIZE = 13
-CARD_INDEX = {card: index for index, card in enumerate(FULL_DECK)}
-"""Each card's index (the bit it is in a set of cards)."""
-ALL_CARDS = (1 << len(FULL_DECK)) - 1
-"""The set of every card."""
-SUITS = tuple(((1 << SUIT_SIZE) - 1) << (suit * SUIT_SIZE) for suit in range(4))
-"""Each suit's cards, Clubs to Spades."""
-RANK_ROW = tuple(sum(1 << (suit * SUIT_SIZE + rank) for suit in range(4)) for rank in range(SUIT_SIZE))
-"""``RANK_ROW[rank]``: the four cards of a rank (0 the Aces, 12 the Kings)."""
 ACES = RANK_ROW[0]
 KINGS = RANK_ROW[SUIT_SIZE - 1]
 SEVENS = RANK_ROW[6]
@@ -118,38 +110,6 @@ class SjuanPosition:
         checks a move against them on the same state)."""
 
 
-def card_set(cards: Sequence[str]) -> int:
-    """The set of ``cards``, distinct cards (as every list of a checked state or deck holds): their bits
-    added up without a Python loop."""
-    return sum(map(_CARD_BIT.__getitem__, cards))
-
-
-_CARD_BIT = {card: 1 << index for index, card in enumerate(FULL_DECK)}
-
-
-def card_codes(cards: Sequence[str]) -> tuple[int, ...]:
-    """``cards`` as their codes, in their order."""
-    return tuple(map(CARD_INDEX.__getitem__, cards))
-
-
-_SUIT_CARDS: list[dict[int, tuple[str, ...]]] = [{} for _ in range(4)]
-"""Per suit, the card names of each 13-bit set of that suit's ranks met so far."""
-
-
-def card_names(cards: int) -> list[str]:
-    """A set of cards as the wire lists it: card names in canonical order. Each suit's part is read from
-    a table filled as its sets are met (at most 8,192 per suit), not bit by bit."""
-    names: list[str] = []
-    for suit, known in enumerate(_SUIT_CARDS):
-        part = (cards >> (suit * SUIT_SIZE)) & 0x1FFF
-        if part:
-            found = known.get(part)
-            if found is None:
-                found = known[part] = tuple(FULL_DECK[suit * SUIT_SIZE + rank] for rank in bits_of(part))
-            names += found
-    return names
-
-
 def deal_result(deal: SjuanDeal) -> DealResult:
     """A wire deal record as the rules record it."""
     return DealResult(
@@ -185,7 +145,7 @@ def read_position(state: SjuanFamilyState, stock: Sequence[str]) -> SjuanPositio
     """The position of a wire state (``stock``: its stock, empty for a game without one). Asked before the
     state is checked too (the checks test its sets of cards): each set of cards is the sum of its cards'
     bits, which is the set itself when the cards are distinct."""
-    bit = _CARD_BIT.__getitem__
+    bit = CARD_BIT.__getitem__
     table = state.table
     match = SjuanMatch.posted(state, deal_result, _penalties)
     return SjuanPosition(

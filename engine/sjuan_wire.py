@@ -14,17 +14,12 @@ from sevens_rules.schema.sjuan import (
     SjuanMoveType,
 )
 
+from .card_sets import CARD_INDEX
 from .cards import FULL_DECK
 from .game import best_seats
 from .match import MATCH_OVER_PHASE, PLAY_PHASE
 from .models import event_of, updated
-from .sjuan_position import (
-    CARD_INDEX,
-    DRAW,
-    NEXT_DEAL,
-    PASS,
-    SjuanPosition,
-)
+from .sjuan_position import DRAW, NEXT_DEAL, PASS, SjuanPosition
 
 PLAY = SjuanMoveType.play
 

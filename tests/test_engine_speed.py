@@ -1378,8 +1378,8 @@ def test_a_next_deal_move_is_legal_whether_or_not_it_is_the_listed_instance() ->
 def test_sevens_position_table_is_the_cards_of_the_rows() -> None:
     """A state's position holds the cards on the table and, apart, the cards of the runs through the 7s;
     the cards one rank outside the runs, not on the table, are the playable cards read off the rows."""
+    from sevens_rules.engine.card_sets import card_names, card_set
     from sevens_rules.engine.sevens_position import run_ends
-    from sevens_rules.engine.sjuan_position import card_names, card_set
 
     game = GAMES["sevens"]
     assert isinstance(game, Sevens)
@@ -1606,8 +1606,9 @@ def playable_on_by_scanning(table: tuple[str, ...]) -> frozenset[str]:
 def _position_with_table(table: Sequence[str]) -> Any:
     """A position of a deal of four whose table holds ``table`` (hands and the rest are arbitrary: the
     playable cards read the table only)."""
+    from sevens_rules.engine.card_sets import card_set
     from sevens_rules.engine.match import PLAY_PHASE
-    from sevens_rules.engine.sjuan_position import SjuanMatch, SjuanPosition, card_set
+    from sevens_rules.engine.sjuan_position import SjuanMatch, SjuanPosition
 
     match = SjuanMatch(4, (), (0,) * 4, 0, 1, SjuanOptions(), seeding(0).seed, (), "")
     return SjuanPosition((0,) * 4, tuple(table), card_set(table), (), (0,) * 4, 0, PLAY_PHASE, match)
@@ -1615,7 +1616,7 @@ def _position_with_table(table: Sequence[str]) -> Any:
 
 def test_sjuan_playable_cards_of_a_table_are_the_definition() -> None:
     # the playable set is computed with shifts of the table's bits: the slow way scans the whole deck
-    from sevens_rules.engine.sjuan_position import card_names
+    from sevens_rules.engine.card_sets import card_names
 
     game = GAMES["fan-tan"]
     assert isinstance(game, SjuanFamily)
@@ -1969,8 +1970,8 @@ def test_constructed_refuses_values_that_miss_or_add_a_field() -> None:
 def test_sevens_wire_rows_of_card_sets_are_the_rows_read_off_the_table() -> None:
     """The wire row written for a suit's cards on the table (a position's bits) is the row read off those
     cards: runs alone from the 7 alone to the whole suit, and runs with cards laid apart."""
+    from sevens_rules.engine.card_sets import card_set
     from sevens_rules.engine.sevens_position import wire_row
-    from sevens_rules.engine.sjuan_position import card_set
 
     rng = random.Random(12)
     for suit_index, suit in enumerate("CDHS"):

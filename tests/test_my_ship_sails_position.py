@@ -14,6 +14,7 @@ from sevens_rules.engine.bots import position as bots_position
 from sevens_rules.engine.bots.rules import position_chooser, rules_chooser
 from sevens_rules.engine.bots.sampler import Sampler
 from sevens_rules.engine.bots.search import playout
+from sevens_rules.engine.card_sets import card_set
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.my_ship_sails_position import (
     DECLARE,
@@ -26,7 +27,6 @@ from sevens_rules.engine.my_ship_sails_position import (
 )
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.simulate import PositionSimulation, position_rules
-from sevens_rules.engine.sjuan_position import card_set
 from sevens_rules.schema.my_ship_sails import MyShipSailsOptions, MyShipSailsState
 from tests.seeds import seeding
 

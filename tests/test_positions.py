@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from sevens_rules.engine.positions import bits_of
+from sevens_rules.engine.card_sets import bits_of
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 6, 13, 26, 51, 52])

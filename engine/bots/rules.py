@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from ..card_sets import CARD_INDEX, RANK_ROW, SUIT_SIZE, SUITS, card_set
 from ..cards import FULL_DECK
 from ..my_ship_sails_position import CHOICE_MASK
 from ..my_ship_sails_position import DECLARE as MSS_DECLARE
@@ -38,11 +39,9 @@ from ..sedmice_position import RANK_ROW as PIQUET_RANK_ROW
 from ..sedmice_position import SUIT_SIZE as PIQUET_SUIT_SIZE
 from ..seven_up_position import DISCARD as SEVEN_UP_DISCARD
 from ..seven_up_position import GIVE, STAND, STRENGTH
-from ..seven_up_position import SUIT_SIZE as SEVEN_UP_SUIT_SIZE
-from ..seven_up_position import SUITS as SEVEN_UP_SUITS
 from ..seven_up_rules import trick_winner_index as seven_up_winner_index
 from ..simulate import position_rules
-from ..sjuan_position import CARD_INDEX, PASS, RANK_ROW, SUIT_SIZE, card_set
+from ..sjuan_position import PASS
 from ..tricks import trick_winner_index
 from . import position
 from .position import AnyGame
@@ -312,11 +311,9 @@ def _seven_up(game: AnyGame, state: Any, seat: int) -> Scorer:
     return score
 
 
-_TENS = sum(1 << (suit * SEVEN_UP_SUIT_SIZE + ACE_LOW.index("T")) for suit in range(4))
+_TENS = sum(1 << (suit * SUIT_SIZE + ACE_LOW.index("T")) for suit in range(4))
 """The four tens (Game's ten points each)."""
-_HONOUR_CARDS = sum(
-    1 << (suit * SEVEN_UP_SUIT_SIZE + ACE_LOW.index(rank)) for suit in range(4) for rank in HONOURS
-)
+_HONOUR_CARDS = sum(1 << (suit * SUIT_SIZE + ACE_LOW.index(rank)) for suit in range(4) for rank in HONOURS)
 """The Aces, Kings, Queens and Jacks."""
 _KEEP_VALUE = tuple(STRENGTH[card] + (10 if _TENS >> card & 1 else 0) for card in range(52))
 """:func:`_seven_up`'s ``value`` of each card but the trump bonus."""
@@ -332,7 +329,7 @@ def _seven_up_position_chooser(game: AnyGame) -> Chooser:
     def choose(place: Any, seat: int, moves: list[int]) -> int:
         hand = place.hands[seat]
         trump = place.trump
-        trump_cards = SEVEN_UP_SUITS[trump] if trump >= 0 else 0
+        trump_cards = SUITS[trump] if trump >= 0 else 0
         trumps = hand & trump_cards
         count = trumps.bit_count()
         strong = count >= 2 or bool(trumps & _HONOUR_CARDS)
