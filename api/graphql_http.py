@@ -119,9 +119,9 @@ class GraphQLEndpoint:
     def _waits(self, query: str) -> bool:
         """Whether the document may wait, however quick its last answer: a sealed field that asks the match
         store (a coroutine on the event loop, which execution, synchronous, waits for from a worker
-        thread), or a bot's move (a ``…Bot`` field: a search takes its budget, whatever level the last
-        answer's variables asked for)."""
-        return (self.store_fields and "Sealed" in query) or "Bot" in query
+        thread), a bot's move or a sample (a ``…Bot`` or ``…Sample`` field: a search takes its budget, a
+        sample of many states tens of milliseconds, whatever the last answer's variables asked for)."""
+        return (self.store_fields and "Sealed" in query) or "Bot" in query or "Sample" in query
 
     def _respond(self, query: str, variables: dict[str, Any] | None, operation_name: str | None) -> bytes:
         """The JSON answer to a GraphQL request, timed for :meth:`Documents.answered_in`; raises the

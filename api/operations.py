@@ -49,9 +49,10 @@ class Operation:
 
     @property
     def thinks(self) -> bool:
-        """Whether answering may take the request's ``budget_ms`` (a bot's move): REST answers it in a
-        worker thread, as GraphQL answers every document not known to be quick."""
-        return self.name == "bot"
+        """Whether answering may take long: a bot's move (up to the request's ``budget_ms``) or a sample
+        (up to 16 drawn states, tens of milliseconds in the largest games). REST answers it in a worker
+        thread, as GraphQL answers every document not known to be quick."""
+        return self.name in ("bot", "sample")
 
     @property
     def path(self) -> str:

@@ -53,8 +53,8 @@ class OperationEndpoint:
     of seconds"). Answers are the same bytes (``content-length`` then ``content-type``, as Starlette's
     ``Response`` writes them).
 
-    An operation that thinks (a bot's move) is answered in a worker thread, so that the event loop goes on
-    serving other requests while a bot spends its budget.
+    An operation that thinks (a bot's move, a sample) is answered in a worker thread, so that the event
+    loop goes on serving other requests while a bot spends its budget or the sampler draws.
     """
 
     def __init__(self, op: Operation, body: BodyReader) -> None:

@@ -21,7 +21,7 @@ from sevens_rules.api.limits import Settings
 from sevens_rules.api.telemetry import THREAD_SWITCH_SECONDS
 from sevens_rules.engine.bots.levels import choose
 from sevens_rules.engine.bots.rules import rules_move
-from sevens_rules.engine.bots.sampler import rng_for
+from sevens_rules.engine.bots.sampler import rng_for, sample_states
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import NotYourTurnError
 from sevens_rules.engine.registry import GAMES
@@ -157,3 +157,28 @@ def test_a_worker_hands_the_interpreter_lock_on_within_a_millisecond() -> None:
             assert sys.getswitchinterval() == pytest.approx(THREAD_SWITCH_SECONDS)
     finally:
         sys.setswitchinterval(usual)
+
+
+def test_other_requests_are_answered_while_a_sample_is_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawing, done = threading.Event(), threading.Event()
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        drawing.set()
+        done.wait(30)  # until the test has been answered meanwhile (on the event loop, were it held)
+        return sample_states(*args, **kwargs)
+
+    monkeypatch.setattr(api_bots, "sample_states", held)
+
+    async def answered_while_drawing() -> None:
+        state, seat = choosing_state("sjuan")
+        app = create_app(Settings())
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://r") as client:
+            body = {"state": as_json(state), "player": seat, "count": 2, "sample_seed": "s"}
+            sampling = asyncio.create_task(client.post("/v1/games/sjuan/sample", json=body))
+            await asyncio.to_thread(drawing.wait)
+            moves = await client.post("/v1/games/sjuan/moves", json={"state": as_json(state)})
+            assert moves.status_code == 200 and not sampling.done()
+            done.set()
+            assert len((await sampling).json()["states"]) == 2
+
+    asyncio.run(answered_while_drawing())
