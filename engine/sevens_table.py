@@ -15,6 +15,7 @@ from sevens_rules.schema.common import Suit
 from sevens_rules.schema.sevens import SEVENS_PLAYERS, SevensDeal, SevensRow
 
 from .cards import FULL_DECK, RANKS, SUITS
+from .models import constructed
 
 POINTS = (3, 2, 1, 0)
 """Points of a deal by place (index 0 is place 1)."""
@@ -50,7 +51,8 @@ def _row_of(suit: str, present: frozenset[int]) -> SevensRow:
         high += 1
     # (the deck's own card strings, which the cards of a dealt hand are: comparing them finds them equal
     # by identity)
-    return SevensRow.model_construct(
+    return constructed(
+        SevensRow,
         suit=_SUIT_ENUM[suit],
         run=[_DECK_CARD[RANKS[r] + suit] for r in range(low, high + 1)],
         laid=[_DECK_CARD[RANKS[r] + suit] for r in sorted(present) if r < low or r > high],
