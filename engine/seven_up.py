@@ -1,4 +1,4 @@
-"""The Seven-Up family (RULINGS §3): Seven-Up, Four-handed Seven-Up and California Jack.
+"""The Seven-Up family (RULINGS §3, text 002): Seven-Up, Four-handed Seven-Up and California Jack.
 
 Trick taking with a 52-card pack, Ace high; the trick, following and card-point rules live in
 :mod:`engine.tricks`. Seven-Up turns a card for trump, lets the eldest stand or beg and the dealer give or

@@ -1,4 +1,4 @@
-"""The Sjuan family (RULINGS §1): Sjuan, Fan Tan, free fan tan and Domino fan tan.
+"""The Sjuan family (RULINGS §1, text 000): Sjuan, Fan Tan, free fan tan and Domino fan tan.
 
 All four are layout games on one table of suit rows. They differ in who opens and with what, in how a
 row grows (both ways from the 7, or upward only from a start rank), and in whether there is a stock.
