@@ -78,8 +78,9 @@ def build_bot_models(game_id: str, game_name: str, models: GameModels) -> BotMod
         BudgetMs | None,
         Field(
             default=None,
-            description="Milliseconds the bot may think (search); at most the service's configured maximum "
-            "(200 unless set otherwise). Omitted: 100, or the maximum when lower.",
+            description="Milliseconds the bot may take (search), counted from the request's arrival; at most "
+            "the service's configured maximum (200 unless set otherwise). Omitted: 100, or the maximum when "
+            "lower.",
         ),
     )
     bot_seed = (
@@ -110,9 +111,17 @@ def build_bot_models(game_id: str, game_name: str, models: GameModels) -> BotMod
         "level": level,
         "iterations": (
             IntegralInt,
-            Field(ge=0, le=2**31 - 1, description="Search iterations run (0 for random and rules)."),
+            Field(
+                ge=0,
+                le=2**31 - 1,
+                description="Search iterations run: 0 for random and rules, for a single legal move, and "
+                "for a search whose budget ran out before it could start (it answers the rules move).",
+            ),
         ),
-        "elapsed_ms": (float, Field(ge=0, description="Milliseconds the bot spent choosing.")),
+        "elapsed_ms": (
+            float,
+            Field(ge=0, description="Milliseconds from the request's arrival to the chosen move."),
+        ),
     }
     sample_doc = f"Full {game_name} states consistent with one seat's information."
     bot_doc = f"The move a seat's bot makes in {game_name}."
