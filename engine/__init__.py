@@ -1,1 +1,2 @@
-"""The rules engine: pure functions over the wire models of :mod:`schema`; knows nothing of HTTP."""
+"""The rules engine: each game's rules on a representation of its own (positions of ints and card sets),
+read from and written back to the wire models of :mod:`schema` once per request; knows nothing of HTTP."""
