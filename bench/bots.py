@@ -25,6 +25,7 @@ import argparse
 import math
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -193,6 +194,13 @@ def run_table(
             # a side's share of the win is the sum of its seats' shares (partners score alike)
             tally.wins += sum(shares[seat] for seat in mine)
             tally.games += 1
+        # progress on stderr (stdout holds the tables only): a slow table shows how far it is
+        print(
+            f"{game_id}, {players} seats, {tested} against {opponent}: deal {k + 1} of {args.deals}, "
+            f"{tally.games} games, win share so far {tally.wins / tally.games:.0%}",
+            file=sys.stderr,
+            flush=True,
+        )
     return tally, sides
 
 
