@@ -8,6 +8,7 @@ is what the GraphQL-over-HTTP spec asks of a JSON POST; transport errors are pro
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from typing import Any
@@ -98,7 +99,7 @@ class GraphQLEndpoint:
             return
         try:
             query, variables, operation_name = _graphql_request(body)
-            if self.documents.is_quick(query, operation_name) and not self._waits(query):
+            if self.documents.is_quick(query, operation_name):
                 payload = self._respond(query, variables, operation_name)
             else:
                 # a document not known to be quick (new, or slow last time) is parsed, validated and
@@ -136,7 +137,9 @@ class GraphQLEndpoint:
                 return kept
         started = time.thread_time()
         result = self.schema.answer(query, variables, operation_name, _ALLOWED, max_values)
-        self.documents.answered_in(query, operation_name, time.thread_time() - started)
+        # a document that may wait is never kept as a quick one, whatever this answer took
+        spent = math.inf if self._waits(query) else time.thread_time() - started
+        self.documents.answered_in(query, operation_name, spent)
         answer: dict[str, Any] = {"data": result.data}
         if result.errors:
             answer["errors"] = bounded_errors(result.errors)
