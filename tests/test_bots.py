@@ -15,7 +15,7 @@ from sevens_rules.api.bots import max_budget_ms
 from sevens_rules.api.limits import Settings, SettingsError
 from sevens_rules.engine.bots import position
 from sevens_rules.engine.bots.levels import choose
-from sevens_rules.engine.bots.rules import _layout, position_chooser, rules_chooser, rules_move
+from sevens_rules.engine.bots.rules import _layout, mss_lot, position_chooser, rules_chooser, rules_move
 from sevens_rules.engine.bots.sampler import ConstrainedDeal, Sampler, rng_for, sample_states
 from sevens_rules.engine.bots.search import _chosen
 from sevens_rules.engine.dealing import Seeding
@@ -617,3 +617,47 @@ def test_the_seven_up_heuristic_on_positions_chooses_the_move_it_chooses_on_wire
     assert phases["play"] > 200
     if game_id != "california-jack":
         assert min(phases[phase] for phase in ("stand_or_beg", "give_or_run", "discard")) > 5
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7])
+def test_my_ship_sails_deals_between_rules_bots_end(players: int) -> None:
+    # Seats that each collect a suit nobody can complete pass the same cards round for ever unless one of
+    # them gives its suit up: before the lot, 30% of four-seat deals between `rules` seats never ended.
+    # The service's `rules` level plays every seat here, as a table of its bots would.
+    game = GAMES["my-ship-sails"]
+    exchanges = []
+    for deal in range(40 if players == 4 else 15):
+        state = game.new(players, game.models.options(), Seeding(f"{deal + 1:064x}"), None, deal % players)
+        while state.phase == "step" and state.exchanges < 1000:
+            seat = position.to_act(game, state)[0]
+            state = game.apply(state, choose(game, state, seat, BotLevel.rules, 200, None).move)[0]
+        assert state.phase != "step", f"deal {deal + 1} still running after 1000 exchanges"
+        exchanges.append(state.deals[-1].exchanges)
+    assert max(exchanges) < 1000
+
+
+def test_my_ship_sails_lot_draws_one_exchange_in_ten_after_a_round() -> None:
+    for players in (4, 7):
+        for seat in range(players):
+            assert all(mss_lot(seat, exchanges, players) is None for exchanges in range(players))
+            drawn = [mss_lot(seat, exchanges, players) for exchanges in range(players, players + 10_000)]
+            lots = [place for place in drawn if place is not None]
+            assert 800 < len(lots) < 1200
+            assert set(lots) == set(range(7))  # any card of the hand, the collected suit's too
+
+
+def test_my_ship_sails_heuristic_passes_the_card_drawn_by_lot() -> None:
+    game = GAMES["my-ship-sails"]
+    state = game.new(4, game.models.options(), Seeding(SEED), None, 0)
+    rng = random.Random(3)
+    while True:  # random passes until some seat's lot falls at an exchange, with no hand of one suit
+        seats, moves = game.moves(state)
+        lots = [(seat, mss_lot(seat, state.exchanges, 4)) for seat in seats]
+        drawn = [(seat, place) for seat, place in lots if place is not None]
+        if drawn and state.pending[drawn[0][0]] is None:
+            break
+        state = game.apply(state, rng.choice(moves))[0]
+    seat, place = drawn[0]
+    seat_moves = game.moves(state, seat)[1]
+    chosen = rules_move(game, state, seat, seat_moves, random.Random(0))
+    assert chosen.type == "pass" and chosen.card == state.hands[seat][place]

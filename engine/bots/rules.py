@@ -19,7 +19,11 @@ order of the moves).
   points to one's own side's winning trick; otherwise play a plain card that does not answer. As leader
   after a full round, extend when the other side is winning points and one can answer; else end it.
 - **My Ship Sails**: declare when the hand is one suit; otherwise collect the suit one holds most of and
-  pass the lowest card of the suit one holds fewest of.
+  pass the lowest card of the suit one holds fewest of. Once a deal has run as many exchanges as there
+  are seats without a declaration, a seat passes a card drawn by lot (:func:`mss_lot`) one exchange in
+  ten: the text lets a player change the suit they collect at any time, and seats that keep collecting
+  suits none of them can complete (fewer than seven of the suit were dealt, or two seats share it) would
+  otherwise pass the same cards round for ever (30% of four-seat deals between `rules` seats did).
 """
 
 from __future__ import annotations
@@ -29,10 +33,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from sevens_rules.schema.common import MAX_SEATS
+
 from ..card_sets import CARD_INDEX, RANK_ROW, SUIT_SIZE, SUITS, card_set
 from ..cards import FULL_DECK
 from ..my_ship_sails_position import CHOICE_MASK
 from ..my_ship_sails_position import DECLARE as MSS_DECLARE
+from ..my_ship_sails_position import HAND_SIZE as MSS_HAND_SIZE
 from ..my_ship_sails_position import SEAT_SHIFT as MSS_SEAT_SHIFT
 from ..sedmice_position import END_TRICK, EXTEND, POINT_CARDS, SEVENS, points_of
 from ..sedmice_position import RANK_ROW as PIQUET_RANK_ROW
@@ -461,15 +468,44 @@ def _sedmice_position_chooser() -> Chooser:
 # ---- My Ship Sails --------------------------------------------------------------------------------
 
 
+MSS_LOT_ONE_IN = 10
+"""My Ship Sails: after a round of exchanges with no declaration, one exchange in this many a seat passes a
+card drawn by lot (:func:`mss_lot`)."""
+
+_MSS_MIX = 0x9E3779B1
+"""Knuth's multiplicative hash constant (2^32 over the golden ratio): mixes an exchange and a seat into
+32 bits whose high bits serve as the lot."""
+
+
+def mss_lot(seat: int, exchanges: int, players: int) -> int | None:
+    """My Ship Sails: the place (0 to 6, in canonical order) in ``seat``'s hand of the card it passes by lot
+    at the exchange after ``exchanges`` completed ones, or None to pass by the heuristic. No lot before a
+    deal has run ``players`` exchanges; then one exchange in :data:`MSS_LOT_ONE_IN` per seat.
+
+    The lot is a fixed function of the exchange and the seat, both public: the move still depends on the
+    seat's own hand only, the same state always gets the same move, and because the exchange count only
+    grows, no sequence of hands can repeat for ever with the same choices."""
+    if exchanges < players:
+        return None
+    mixed = (exchanges * MAX_SEATS + seat) * _MSS_MIX & 0xFFFFFFFF
+    if (mixed >> 20) % MSS_LOT_ONE_IN:
+        return None
+    return (mixed >> 8 & 0xFFF) % MSS_HAND_SIZE
+
+
 def _my_ship_sails(game: AnyGame, state: Any, seat: int) -> Scorer:
     hand = list(state.hands[seat])
     suits = Counter(c[1] for c in hand)
+    lot = mss_lot(seat, state.exchanges, len(state.hands))
+    drawn = None if lot is None else hand[lot]
 
     def score(move: Any) -> float:
         if move.type == "declare":
-            return 100.0
+            return 1000.0
         if move.type != "pass":
             return 0.0
+        if move.card == drawn:
+            return 100.0
         return -suits[move.card[1]] * 20 - LOW_ACE.index(move.card[0])
 
     return score
@@ -479,7 +515,8 @@ def _my_ship_sails_position_chooser(position: Any, seat: int, moves: list[int]) 
     """:func:`_my_ship_sails`'s choice on My Ship Sails' positions
     (:mod:`~sevens_rules.engine.my_ship_sails_position`: hands as sets of card bits, a choice's code its
     seat and its card or the declaration), ``moves`` being the seat's listed codes: the declaration when
-    listed (last), else the same values of the same moves, the first best. A pass's value, minus 20 per
+    listed (last), else the card drawn by lot (:func:`mss_lot`), else the same values of the same moves,
+    the first best. A pass's value, minus 20 per
     card held of its suit minus its rank, orders the passes by the count of their suit, then by rank (a rank
     is below 20), then by suit (the listed order): so the best pass is the lowest card of the suit held
     least, the lowest such card, the first suit of those."""
@@ -487,6 +524,11 @@ def _my_ship_sails_position_chooser(position: Any, seat: int, moves: list[int]) 
     if declare & CHOICE_MASK == MSS_DECLARE:
         return declare
     hand: int = position.hands[seat]
+    lot = mss_lot(seat, position.exchanges, len(position.hands))
+    if lot is not None:
+        for _ in range(lot):  # drop the lowest card, ``lot`` times: the lowest card left is the drawn one
+            hand &= hand - 1
+        return seat << MSS_SEAT_SHIFT | (hand & -hand).bit_length() - 1
     keys = (
         _MSS_PASS_KEY[hand & 0x1FFF],
         _MSS_PASS_KEY[hand >> SUIT_SIZE & 0x1FFF],
