@@ -114,8 +114,9 @@ def build_bot_models(game_id: str, game_name: str, models: GameModels) -> BotMod
             Field(
                 ge=0,
                 le=2**31 - 1,
-                description="Search iterations run: 0 for random and rules, for a single legal move, and "
-                "for a search whose budget ran out before it could start (it answers the rules move).",
+                description="Search iterations run: 0 for random and rules, for a single legal move, for a "
+                "search whose budget ran out before it could start, and for a My Ship Sails search whose "
+                "rules move is a card drawn by lot (both answer the rules move).",
             ),
         ),
         "elapsed_ms": (

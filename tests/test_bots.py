@@ -661,3 +661,6 @@ def test_my_ship_sails_heuristic_passes_the_card_drawn_by_lot() -> None:
     seat_moves = game.moves(state, seat)[1]
     chosen = rules_move(game, state, seat, seat_moves, random.Random(0))
     assert chosen.type == "pass" and chosen.card == state.hands[seat][place]
+    # the search plays the drawn card too: its draws of the other hands would keep a blocked collection
+    searched = choose(game, state, seat, BotLevel.search, 50, "lot")
+    assert searched.move == chosen and searched.iterations == 0

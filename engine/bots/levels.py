@@ -19,7 +19,7 @@ from sevens_rules.schema.bots import BotLevel
 from ..errors import IssueAt, MatchOverError, NotYourTurnError
 from . import position
 from .position import AnyGame
-from .rules import rules_move
+from .rules import drawn_by_lot, rules_move
 from .sampler import rng_for
 
 if TYPE_CHECKING:
@@ -83,7 +83,8 @@ def choose(
     search's own (:func:`search.search_move`): the bench's experiments, never the service. ``started``
     is when the budget began, a ``time.perf_counter()`` reading (the service: when the request arrived,
     so that time spent waiting for a thread to think in counts against the budget; default: now); a
-    search whose budget is spent before it starts answers the ``rules`` move with no iteration."""
+    search whose budget is spent before it starts answers the ``rules`` move with no iteration, and so
+    does a search whose heuristic draws its move by lot (:func:`~.rules.drawn_by_lot`)."""
     if started is None:
         started = time.perf_counter()
     deadline = (started if clock is time.perf_counter else clock()) + budget_ms / 1000
@@ -94,7 +95,8 @@ def choose(
         move = moves[0]
     elif level is BotLevel.random:
         move = moves[rng.randrange(len(moves))]
-    elif level is BotLevel.rules or clock() >= deadline:  # (a search with no time left: the rules move)
+    elif level is BotLevel.rules or clock() >= deadline or drawn_by_lot(game, state, seat):
+        # a search with no time left, or whose heuristic draws by lot: the rules move
         move = rules_move(game, state, seat, moves, rng)
     else:
         from .search import search_move

@@ -493,6 +493,14 @@ def mss_lot(seat: int, exchanges: int, players: int) -> int | None:
     return (mixed >> 8 & 0xFFF) % MSS_HAND_SIZE
 
 
+def drawn_by_lot(game: AnyGame, state: Any, seat: int) -> bool:
+    """Whether the heuristic's move for ``seat`` in ``state`` is drawn by lot (My Ship Sails, :func:`mss_lot`;
+    a declaration still comes first). The search plays it rather than search: its draws of the other hands
+    cannot tell a deal where the seat's suit is blocked from one where it is open (a state keeps no record
+    of the cards that passed), so they would keep the collection the lot exists to break."""
+    return game.id == "my-ship-sails" and mss_lot(seat, state.exchanges, len(state.hands)) is not None
+
+
 def _my_ship_sails(game: AnyGame, state: Any, seat: int) -> Scorer:
     hand = list(state.hands[seat])
     suits = Counter(c[1] for c in hand)
