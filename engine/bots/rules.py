@@ -524,10 +524,9 @@ def _my_ship_sails_position_chooser(position: Any, seat: int, moves: list[int]) 
     (:mod:`~sevens_rules.engine.my_ship_sails_position`: hands as sets of card bits, a choice's code its
     seat and its card or the declaration), ``moves`` being the seat's listed codes: the declaration when
     listed (last), else the card drawn by lot (:func:`mss_lot`), else the same values of the same moves,
-    the first best. A pass's value, minus 20 per
-    card held of its suit minus its rank, orders the passes by the count of their suit, then by rank (a rank
-    is below 20), then by suit (the listed order): so the best pass is the lowest card of the suit held
-    least, the lowest such card, the first suit of those."""
+    the first best. A pass's value, minus 20 per card held of its suit minus its rank, orders the passes
+    by the count of their suit, then by rank (a rank is below 20), then by suit (the listed order): so the
+    best pass is the lowest card of the suit held least, the lowest such card, the first suit of those."""
     declare = moves[-1]
     if declare & CHOICE_MASK == MSS_DECLARE:
         return declare
