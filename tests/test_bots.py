@@ -664,3 +664,23 @@ def test_my_ship_sails_heuristic_passes_the_card_drawn_by_lot() -> None:
     # the search plays the drawn card too: its draws of the other hands would keep a blocked collection
     searched = choose(game, state, seat, BotLevel.search, 50, "lot")
     assert searched.move == chosen and searched.iterations == 0
+
+
+@pytest.mark.parametrize(("game_id", "players"), TABLES)
+def test_whole_matches_between_rules_bots_end(game_id: str, players: int) -> None:
+    # a table of the service's `rules` bots must finish its match: My Ship Sails' did not before its lot
+    game = GAMES[game_id]
+    rules = position_rules(game)
+    assert rules is not None
+    choose_on_position = position_chooser(game)
+    for match in range(10):
+        state = game.new(players, game.models.options(), Seeding(f"{match + 1:064x}"), None, None)
+        placed = rules.position(state)
+        for _ in range(20_000):
+            seats = rules.position_to_act(placed)
+            if not seats:
+                break
+            moves = rules.position_moves(placed, seats[0])
+            move = moves[0] if len(moves) == 1 else choose_on_position(placed, seats[0], moves)
+            placed = rules.position_apply(placed, move)
+        assert not rules.position_to_act(placed), f"match {match + 1} still running after 20,000 moves"
