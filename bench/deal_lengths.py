@@ -21,6 +21,7 @@ from typing import Any
 
 from sevens_rules.engine.bots.rules import position_chooser
 from sevens_rules.engine.dealing import Seeding
+from sevens_rules.engine.match import DEAL_OVER, MATCH_OVER
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.simulate import PositionSimulation
 
@@ -35,15 +36,11 @@ def deal_rounds(game_id: str, players: int, seed: int, choosers: Sequence[Choose
     sim = PositionSimulation.of(game, state)
     assert sim is not None
     for moves_made in range(cap * players):
-        if sim.position.phase in DEAL_ENDED:
+        if sim.position.phase in (DEAL_OVER, MATCH_OVER):  # every game's phases compare by these values
             return moves_made // players
         seat = sim.to_act()[0]
         sim.apply(choosers[seat](sim.position, seat, sim.legal_moves(seat)))
     return None
-
-
-DEAL_ENDED = ("deal_over", "match_over")
-"""The phases of every game once a deal is over (each game's phase enum has these two values)."""
 
 
 def main(argv: list[str] | None = None) -> int:

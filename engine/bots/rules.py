@@ -475,8 +475,8 @@ MSS_LOT_ONE_IN = 10
 MSS_LOT_AFTER_ROUNDS = 4
 """My Ship Sails: the lot may fall once a deal has run this many exchanges per seat with no declaration.
 Most deals between `rules` seats end by then (a median of 9 exchanges at four seats, 7 at six); a lot
-from the first round on lengthened the search's playouts by a fifth and its median deal against `random`
-seats from 16 exchanges to 25 (300 seeded deals per table size, each way)."""
+from the first round on lengthened the search's playouts by a fifth and a `rules` seat's median deal
+against `random` seats from 16 exchanges to 25 (150 seeded deals at four seats, each way)."""
 
 _MSS_MIX = 0x9E3779B1
 """Knuth's multiplicative hash constant (2^32 over the golden ratio): mixes an exchange and a seat into
