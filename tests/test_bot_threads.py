@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 from sevens_rules.api import bots as api_bots
 from sevens_rules.api.app import create_app
 from sevens_rules.api.bots import MAX_BUDGET_VARIABLE
+from sevens_rules.api.context import RequestContext, current_request
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.telemetry import THREAD_SWITCH_SECONDS
 from sevens_rules.engine.bots.levels import choose
@@ -136,6 +137,28 @@ def test_a_search_whose_budget_was_spent_before_it_started_answers_the_rules_mov
     choice = choose(game, state, seat, BotLevel.search, 200, "late", started=long_ago)
     assert choice.iterations == 0 and choice.level is BotLevel.search
     assert choice.move == rules_move(game, state, seat, moves, rng_for("late"))
+
+
+def test_a_search_stops_the_answer_reserve_before_its_budget_ends() -> None:
+    # arrived 190 ms into a 200 ms budget: less than the reserve is left, so nothing is searched
+    game = GAMES["sjuan"]
+    state, seat = choosing_state("sjuan")
+    moves = game.moves(state, seat)[1]
+    assert api_bots.answer_reserve_ms(200) == api_bots.ANSWER_RESERVE_MS > 10
+    request = RequestContext("reserve-test")
+    request.arrived = time.perf_counter() - 0.190
+    token = current_request.set(request)
+    try:
+        choice = api_bots.bot_choice(game, state, seat, BotRequest(BotLevel.search), 200)
+    finally:
+        current_request.reset(token)
+    assert choice.level is BotLevel.search and choice.iterations == 0
+    assert choice.move == rules_move(game, state, seat, moves, rng_for("waiting"))
+
+
+def test_the_answer_reserve_is_a_quarter_of_a_small_budget() -> None:
+    assert api_bots.answer_reserve_ms(8) == 2
+    assert api_bots.answer_reserve_ms(10_000) == api_bots.ANSWER_RESERVE_MS
 
 
 def test_a_seat_not_to_act_is_refused_without_waiting_for_a_search_turn() -> None:

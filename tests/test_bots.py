@@ -551,9 +551,12 @@ def test_the_layout_heuristic_plays_the_first_of_its_best_scored_moves(game_id: 
             assert rules_move(game, state, seats[0], moves, random.Random(0)) is first_best
 
 
-def test_a_search_measures_its_budget_with_the_clock_it_is_given() -> None:
-    # a clock that advances a second at every reading: a budget of five seconds allows at most five
-    # playouts, however fast the machine (the bench passes CPU time this way)
+@pytest.mark.parametrize(("reserve_ms", "most"), [(0, 3), (2_000, 1)])
+def test_a_search_measures_its_budget_with_the_clock_it_is_given(reserve_ms: int, most: int) -> None:
+    # a clock that advances a second at every reading, however fast the machine (the bench passes CPU
+    # time this way): read for the deadline, before the search and before each playout, a budget of
+    # five seconds allows three playouts, and a reserve of two seconds (the service keeps one to write
+    # its answer) leaves one
     game = GAMES["sevens"]
     readings = itertools.count()
 
@@ -564,8 +567,8 @@ def test_a_search_measures_its_budget_with_the_clock_it_is_given() -> None:
         seat = game.to_act(state)[0]
         if len(game.moves(state, seat)[1]) < 2:
             continue
-        searched = choose(game, state, seat, BotLevel.search, 5_000, None, clock=clock)
-        assert 0 < searched.iterations <= 5
+        searched = choose(game, state, seat, BotLevel.search, 5_000, None, clock=clock, reserve_ms=reserve_ms)
+        assert 0 < searched.iterations <= most
 
 
 @pytest.mark.parametrize(

@@ -74,6 +74,7 @@ def choose(
     sampler: Draws | None = None,
     reward: Reward | None = None,
     started: float | None = None,
+    reserve_ms: float = 0.0,
 ) -> BotChoice:
     """The move ``seat``'s bot makes at ``level`` within ``budget_ms`` (``iterations``: a search stops
     after that many instead, within the budget still; reproducible for the same ``bot_seed``). A refusal
@@ -84,10 +85,11 @@ def choose(
     is when the budget began, a ``time.perf_counter()`` reading (the service: when the request arrived,
     so that time spent waiting for a thread to think in counts against the budget; default: now); a
     search whose budget is spent before it starts answers the ``rules`` move with no iteration, and so
-    does a search whose heuristic draws its move by lot (:func:`~.rules.drawn_by_lot`)."""
+    does a search whose heuristic draws its move by lot (:func:`~.rules.drawn_by_lot`). A search stops
+    ``reserve_ms`` before the budget's end (the service keeps that long to write the answer)."""
     if started is None:
         started = time.perf_counter()
-    deadline = (started if clock is time.perf_counter else clock()) + budget_ms / 1000
+    deadline = (started if clock is time.perf_counter else clock()) + (budget_ms - reserve_ms) / 1000
     moves = seat_moves(game, state, seat, argument)
     rng = rng_for(bot_seed)
     ran = 0
