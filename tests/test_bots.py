@@ -649,24 +649,43 @@ def test_my_ship_sails_lot_draws_one_exchange_in_ten_after_four_rounds() -> None
             assert set(lots) == set(range(7))  # any card of the hand, the collected suit's too
 
 
-def test_my_ship_sails_heuristic_passes_the_card_drawn_by_lot() -> None:
+def my_ship_sails_lot_falling() -> tuple[Any, int, int]:
+    """A four-seat My Ship Sails state where a seat yet to choose passes by lot, with no hand of one suit;
+    that seat and the lot's place in its hand."""
     game = GAMES["my-ship-sails"]
     state = game.new(4, game.models.options(), Seeding(SEED), None, 0)
     rng = random.Random(3)
-    while True:  # random passes until some seat's lot falls at an exchange, with no hand of one suit
+    while True:  # random passes until some seat's lot falls at an exchange
         seats, moves = game.moves(state)
         lots = [(seat, mss_lot(seat, state.exchanges, 4)) for seat in seats]
         drawn = [(seat, place) for seat, place in lots if place is not None]
         if drawn and state.pending[drawn[0][0]] is None:
-            break
+            return state, *drawn[0]
         state = game.apply(state, rng.choice(moves))[0]
-    seat, place = drawn[0]
+
+
+def test_my_ship_sails_heuristic_passes_the_card_drawn_by_lot() -> None:
+    game = GAMES["my-ship-sails"]
+    state, seat, place = my_ship_sails_lot_falling()
     seat_moves = game.moves(state, seat)[1]
     chosen = rules_move(game, state, seat, seat_moves, random.Random(0))
     assert chosen.type == "pass" and chosen.card == state.hands[seat][place]
     # the search plays the drawn card too: its draws of the other hands would keep a blocked collection
     searched = choose(game, state, seat, BotLevel.search, 50, "lot")
     assert searched.move == chosen and searched.iterations == 0
+
+
+def test_my_ship_sails_lot_draws_the_same_card_whatever_order_a_hand_is_posted_in() -> None:
+    # the lot's place counts in canonical order (as on positions): a posted hand may list its cards in any
+    game = GAMES["my-ship-sails"]
+    state, seat, place = my_ship_sails_lot_falling()
+    hands = [list(hand) for hand in state.hands]
+    hands[seat].reverse()
+    reversed_hand = game.models.state.model_validate({**state.model_dump(), "hands": hands})
+    assert not game.consistency_issues(reversed_hand)
+    for posted in (state, reversed_hand):
+        chosen = rules_move(game, posted, seat, game.moves(posted, seat)[1], random.Random(0))
+        assert chosen.card == state.hands[seat][place]
 
 
 @pytest.mark.parametrize(("game_id", "players"), TABLES)

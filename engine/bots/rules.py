@@ -512,7 +512,8 @@ def _my_ship_sails(game: AnyGame, state: Any, seat: int) -> Scorer:
     hand = list(state.hands[seat])
     suits = Counter(c[1] for c in hand)
     lot = mss_lot(seat, state.exchanges, len(state.hands))
-    drawn = None if lot is None else hand[lot]
+    # the lot's place is in canonical order, as on positions: a posted hand may list its cards in any order
+    drawn = None if lot is None else sorted(hand, key=CARD_INDEX.__getitem__)[lot]
 
     def score(move: Any) -> float:
         if move.type == "declare":
