@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from functools import cache, partial
 from typing import Any, NoReturn
 
-from sevens_rules.engine.bots.levels import BotChoice, choose, seat_moves
+from sevens_rules.engine.bots.levels import BotChoice, choose, search_deadline, seat_moves
 from sevens_rules.engine.bots.sampler import sample_states
 from sevens_rules.engine.errors import InvalidRequestError, IssueAt
 from sevens_rules.engine.game import Game
@@ -118,7 +118,7 @@ def bot_choice(
     if level is not BotLevel.search or len(moves) < 2:
         return think()
     if not _searching.acquire(
-        timeout=max(started + (budget_ms - reserve_ms) / 1000 - time.perf_counter(), 0.0)
+        timeout=max(search_deadline(started, budget_ms, reserve_ms) - time.perf_counter(), 0)
     ):
         return think()  # the budget is spent: choose answers the rules move
     try:

@@ -61,6 +61,11 @@ def seat_moves(game: AnyGame, state: Any, seat: int, argument: str = "player") -
     return moves
 
 
+def search_deadline(started: float, budget_ms: int, reserve_ms: float = 0.0) -> float:
+    """When a search whose budget began at ``started`` stops: ``budget_ms`` later, less ``reserve_ms``."""
+    return started + (budget_ms - reserve_ms) / 1000
+
+
 def choose(
     game: AnyGame,
     state: Any,
@@ -89,7 +94,7 @@ def choose(
     ``reserve_ms`` before the budget's end (the service keeps that long to write the answer)."""
     if started is None:
         started = time.perf_counter()
-    deadline = (started if clock is time.perf_counter else clock()) + (budget_ms - reserve_ms) / 1000
+    deadline = search_deadline(started if clock is time.perf_counter else clock(), budget_ms, reserve_ms)
     moves = seat_moves(game, state, seat, argument)
     rng = rng_for(bot_seed)
     ran = 0
@@ -110,4 +115,4 @@ def choose(
     return BotChoice(move, level, ran, round(elapsed, 3))
 
 
-__all__ = ["BotChoice", "choose", "position", "seat_moves"]
+__all__ = ["BotChoice", "choose", "position", "search_deadline", "seat_moves"]
