@@ -4,6 +4,8 @@ information beyond the seat's, legal answers, bounded budgets and refusals."""
 from __future__ import annotations
 
 import itertools
+import json
+import math
 import random
 from collections import Counter
 from typing import Any
@@ -243,6 +245,58 @@ def test_sedmice_samples_keep_each_sides_points() -> None:
                 c[0] in "AT" for c in state.taken[side]
             )
             assert len(sample.taken[side]) == len(state.taken[side])
+
+
+def my_ship_sails_declared(auto_declare: bool) -> dict[str, Any]:
+    """As posted: a four-seat My Ship Sails deal just won by seat 1's seven hearts, declared at once.
+    Seat 0 holds four clubs and three diamonds, so from its seat 9 clubs, 10 diamonds and 13 hearts and
+    spades are hidden (the other hands and the unused cards)."""
+    game = GAMES["my-ship-sails"]
+    order = {card: i for i, card in enumerate(game.deck)}
+    own = ["2C", "3C", "4C", "5C", "2D", "3D", "4D"]
+    winner = ["2H", "3H", "4H", "5H", "6H", "7H", "8H"]
+    rest = sorted(set(game.deck) - set(own) - set(winner), key=order.__getitem__)
+    rng = random.Random(5)
+    rng.shuffle(rest)
+    hands = [own, winner, sorted(rest[:7], key=order.__getitem__), sorted(rest[7:14], key=order.__getitem__)]
+    options = game.models.options.model_validate({"auto_declare": auto_declare})
+    posted: dict[str, Any] = game.new(4, options, Seeding(SEED), None, None).model_dump(mode="json")
+    posted.update(
+        phase="deal_over",
+        hands=hands,
+        unused=sorted(rest[14:], key=order.__getitem__),
+        deals=[{"number": 1, "dealer": posted["dealer"], "exchanges": 0, "winners": [1]}],
+    )
+    return posted
+
+
+@pytest.mark.parametrize("auto_declare", [False, True])
+def test_my_ship_sails_samples_after_a_declaration_give_each_winner_one_suit(auto_declare: bool) -> None:
+    game = GAMES["my-ship-sails"]
+    state = game.models.state.model_validate_json(json.dumps(my_ship_sails_declared(auto_declare)))
+    game.check(state)
+    draws = 3000
+    suits: Counter[str] = Counter()
+    for sample in sample_states(game, state, 0, draws, "declared"):
+        assert not game.consistency_issues(sample)
+        assert public_view(game, sample, 0) == public_view(game, state, 0)
+        (suit,) = {card[1] for card in sample.hands[1]}
+        suits[suit] += 1
+    # the winner's seven cards are any seven of its suit's hidden cards, the rest dealt as before: each
+    # suit in proportion to the ways to choose them (with auto_declare, the few draws that also give
+    # another seat a one-suit hand are drawn again, too few to move the proportions)
+    ways = {"C": math.comb(9, 7), "D": math.comb(10, 7), "H": math.comb(13, 7), "S": math.comb(13, 7)}
+    expected = {suit: draws * w / sum(ways.values()) for suit, w in ways.items()}
+    chi_square = sum((suits[suit] - mean) ** 2 / mean for suit, mean in expected.items())
+    assert chi_square < CHI_SQUARE_999[3]
+
+
+def test_my_ship_sails_sample_after_a_declaration_answers_over_http(client: TestClient) -> None:
+    body = {"state": my_ship_sails_declared(True), "player": 0, "count": 4, "sample_seed": "declared"}
+    response = client.post("/v1/games/my-ship-sails/sample", json=body)
+    assert response.status_code == 200, response.text
+    for sample in response.json()["states"]:
+        assert len({card[1] for card in sample["hands"][1]}) == 1
 
 
 def hidden_twin(game: AnyGame, state: Any, seat: int) -> Any:

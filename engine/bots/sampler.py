@@ -8,7 +8,9 @@ what the rules let the seat infer from what the state keeps:
 - trick games with a following rule (Seven-Up, Four-handed Seven-Up): a seat that did not follow the
   led suit in a trick of this deal (nor trumped, where trumping instead of following is allowed) holds
   none of that suit, as no card returns to a hand while a deal is played;
-- Sedmice: each side's face-down won cards hold as many aces and tens as its public points say.
+- Sedmice: each side's face-down won cards hold as many aces and tens as its public points say;
+- My Ship Sails, once a deal is won (between deals, or the match over): each winner declared, so its
+  hand is seven cards of one suit.
 
 Which states are drawn depends only on the seat's view and the seed: the hidden cards are taken in the
 game's canonical order and the piles in a fixed order, so two states that differ only in hidden cards
@@ -30,8 +32,9 @@ import math
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
+from itertools import permutations
 from typing import Any
 
 from sevens_rules.schema.my_ship_sails import MyShipSailsChoiceType
@@ -188,6 +191,49 @@ def _my_ship_sails_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
     return [*_other_hands(state, seat), Pile("unused", None, len(state.unused), True)]
 
 
+def _declared_suits(state: Any, seat: int, piles: list[Pile]) -> list[list[Pile]]:
+    """My Ship Sails between deals and once the match is over: every winner of the deal just ended
+    declared, so its hand is seven cards of one suit (two winners never share a suit: seven and seven
+    are more than a suit's thirteen). One layout per way to give the other winners distinct suits, each
+    winner's hand holding that suit only; the layouts' assignments never overlap, so drawing a layout in
+    proportion to its count, then an assignment of it, is uniform over them all."""
+    ended = state.phase in ("deal_over", "match_over") and state.deals
+    winners = [w for w in state.deals[-1].winners if w != seat] if ended else []
+    if not winners:
+        return [piles]
+    layouts = []
+    for suits in permutations(SUIT_LETTERS, len(winners)):
+        rule_of = dict(zip(winners, suits, strict=True))
+        layouts.append(
+            [
+                replace(pile, allowed=_only_suit(rule_of[pile.index]))
+                if pile.field == "hands" and pile.index in rule_of
+                else pile
+                for pile in piles
+            ]
+        )
+    return layouts
+
+
+SUIT_LETTERS = "CDHS"
+
+
+@cache
+def _only_suit(suit: str) -> Callable[[str], bool]:
+    return lambda card: card[1] == suit
+
+
+def _one_layout(state: Any, seat: int, piles: list[Pile]) -> list[list[Pile]]:
+    return [piles]
+
+
+_LAYOUTS: dict[str, Callable[[Any, int, list[Pile]], list[list[Pile]]]] = {
+    "my-ship-sails": _declared_suits,
+}
+"""Games where what the seat may infer is one of several alternatives, each a set of pile rules (the
+others: the piles' own rules, one layout)."""
+
+
 _FAMILY: dict[str, Callable[[AnyGame, Any, int], list[Pile]]] = {
     "sjuan": _sjuan_piles,
     "fan-tan": _sjuan_piles,
@@ -307,17 +353,24 @@ class Sampler:
         for name, index, first in {(p.field, p.index, p.first) for p in self.piles}:
             value = getattr(state, name)
             hidden.update((value if index is None else value[index])[first:])
-        self.deal = ConstrainedDeal(
-            sorted(hidden, key=_deck_order(game.deck).__getitem__),
-            [p.size for p in self.piles],
-            [p.allowed for p in self.piles],
-        )
-        if self.deal.total == 0:
+        cards = sorted(hidden, key=_deck_order(game.deck).__getitem__)
+        layouts = _LAYOUTS.get(game.id, _one_layout)(state, seat, self.piles)
+        deals = [
+            ConstrainedDeal(cards, [pile.size for pile in layout], [pile.allowed for pile in layout])
+            for layout in layouts
+        ]
+        self.deals = [deal for deal in deals if deal.total]
+        """The alternatives the seat cannot tell apart, each with its consistent assignments (most games
+        have one)."""
+        if not self.deals:
             raise ValueError("no state is consistent with this seat's information")
 
     def assignment(self, rng: random.Random) -> list[list[str]]:
         """The hidden cards of each pile, drawn uniformly among consistent assignments."""
-        return self.deal.assignment(rng)
+        deals = self.deals
+        if len(deals) > 1:
+            return deals[_weighted_index([deal.total for deal in deals], rng)].assignment(rng)
+        return deals[0].assignment(rng)
 
     def draw(self, rng: random.Random, fresh_seed: bool = True) -> Any:
         """One consistent state. Without ``fresh_seed`` (a search, which never plays past the deal) its
