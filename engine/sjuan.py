@@ -486,3 +486,52 @@ class DominoFanTan(SjuanFamily):
 
     def draws_until_playable(self, options: SjuanOptions) -> bool:
         return cast(DominoFanTanOptions, options).draw_until_playable
+
+    def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
+        issues = super().table_issues(state)
+        if not state.table and state.phase is PLAY_PHASE and state.turn is not None:
+            issues += self.opening_issues(state)
+        return issues
+
+    def opening_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
+        """Before the first card. The 7H holder opens at once, or, with 7H in the stock, the seat left of
+        the dealer with any 7: nobody draws before either. A seat with no 7 to open draws a card; a 7
+        drawn is played at once (the turn stays with the seat until it plays it), any other card passes
+        the turn, so the seats take turns from the dealer's left, a turn drawing one card, and a seat that
+        drew holds no 7 but the one it has just drawn (7H, when a hand holds it after a draw). Drawing until
+        playable, the first seat draws until a 7 comes (7H is in the stock), so only it draws."""
+        hands, turn = state.hands, state.turn
+        size = self.hand_size(state.options)
+        if any(len(hand) < size for hand in hands):
+            return [IssueAt(("hands",), "before the first card no hand is smaller than the deal's")]
+        drawn = [len(hand) - size for hand in hands]
+        holder = next((seat for seat, hand in enumerate(hands) if "7H" in hand), None)
+        first = (state.dealer + 1) % len(hands)
+        if not any(drawn):
+            if turn != (first if holder is None else holder):
+                return [
+                    IssueAt(
+                        ("turn",), "the 7H holder opens, or the seat left of the dealer if 7H is in the stock"
+                    )
+                ]
+            return []
+        just_drew: bool | None  # whether the seat to act holds the 7 it has just drawn (None: it may)
+        if self.draws_until_playable(state.options):
+            taking_turns = turn == first and not drawn[1 - first]
+            just_drew = None
+        else:
+            lead = drawn[first] - drawn[1 - first]
+            taking_turns = lead in (0, 1)
+            just_drew = lead == (1 if turn == first else 0)
+        if not taking_turns or (holder is not None and holder != turn):
+            message = "before the first card the seats take turns drawing, from the dealer's left"
+            return [IssueAt(("turn",), message)]
+        issues = []
+        for seat, hand in enumerate(hands):
+            sevens = sum(card[0] == "7" for card in hand)
+            if seat == turn and just_drew and not sevens:
+                issues.append(IssueAt(("turn",), "a drawn card that is not a 7 passes the turn"))
+            elif drawn[seat] and sevens > (1 if seat == turn and just_drew is not False else 0):
+                message = "a seat that drew before the first card holds no 7 but one just drawn"
+                issues.append(IssueAt(("hands", seat), message))
+        return issues

@@ -21,6 +21,7 @@ from sevens_rules.engine.bots.rules import _layout, mss_lot, position_chooser, r
 from sevens_rules.engine.bots.sampler import ConstrainedDeal, Sampler, rng_for, sample_states
 from sevens_rules.engine.bots.search import _chosen
 from sevens_rules.engine.dealing import Seeding
+from sevens_rules.engine.errors import InconsistentStateError
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.simulate import position_rules
 from sevens_rules.schema.bots import BotLevel
@@ -297,6 +298,19 @@ def test_my_ship_sails_sample_after_a_declaration_answers_over_http(client: Test
     assert response.status_code == 200, response.text
     for sample in response.json()["states"]:
         assert len({card[1] for card in sample["hands"][1]}) == 1
+
+
+def test_a_sampler_that_finds_no_arrangement_refuses_the_state_as_inconsistent() -> None:
+    # Domino fan tan with 7H in the stock and nobody having drawn: the seat left of the dealer opens.
+    # Posted with the dealer to act, the sampler of the dealer's seat finds no hand that could hold 7H
+    # (the engine's check refuses the state first; the sampler does not rely on it).
+    game = GAMES["domino-fan-tan"]
+    deck = [*(card for card in game.deck if card[0] != "7"), "7C", "7D", "7S", "7H"]
+    state = game.new(2, game.models.options.model_validate({"hand_size": 5}), Seeding(SEED), deck, 1)
+    assert state.turn == 0 and "7H" in state.stock
+    impossible = state.model_copy(update={"turn": 1})
+    with pytest.raises(InconsistentStateError):
+        Sampler(game, impossible, 1)
 
 
 def hidden_twin(game: AnyGame, state: Any, seat: int) -> Any:

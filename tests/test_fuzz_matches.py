@@ -4,11 +4,13 @@ ASGI application (sealed mode on), through the same requests a client sends.
 Each run deals a match of a random game at a random table size and option set, plays moves chosen from
 the service's own legal lists (one at a time, or many at once to reach the end of long matches), and
 between moves sends what a hostile client would: a move for a seat not to act, a move that is not listed,
-a tampered state, a sealed token applied twice. After every step it checks that the state is still one a
-match can reach (the service accepts it; every card of the deck lies in exactly one place), that the
-score's outcome agrees with its deals (places by total, winners once over), that each seat's view shows
-no card of another hand, that REST and GraphQL answer ``moves`` alike, that ``outcome`` says over exactly
-when no seat has a move, and that every refusal is a 4xx problem with a code.
+a tampered state, a sealed token applied twice; it also asks for samples of a seat's view (each a state
+the service accepts, showing that seat the same view) and for a bot's move (one of the listed moves).
+After every step it checks that the state is still one a match can reach (the service accepts it; every
+card of the deck lies in exactly one place), that the score's outcome agrees with its deals (places by
+total, winners once over), that each seat's view shows no card of another hand, that REST and GraphQL
+answer ``moves`` alike, that ``outcome`` says over exactly when no seat has a move, and that every
+refusal is a 4xx problem with a code.
 
 The test command runs a bounded profile; ``RULES_FUZZ_PROFILE=long`` runs the long one (README,
 "Conformance suite", gives its time).
@@ -186,6 +188,36 @@ class MatchMachine(RuleBasedStateMachine):
                     refused(again_status, again)
                 self.sealed = self.sealed | {"token": first["token"]}
                 return
+
+    @precondition(lambda self: self.state is not None)
+    @rule(data=st.data(), sample_seed=st.sampled_from(["a", "b", "c"]))
+    def sample_for_a_seat(self, data: st.DataObject, sample_seed: str) -> None:
+        """States drawn for a seat are states the service accepts, and show that seat what it sees."""
+        seat = data.draw(st.integers(0, len(self.state["hands"]) - 1), label="seat")
+        body = {"state": self.state, "player": seat, "count": 2, "sample_seed": sample_seed}
+        status, answer = self.post("sample", body)
+        assert status == 200, answer
+        status, seen = self.post("view", {"state": self.state, "player": seat})
+        assert status == 200, seen
+        for sample in answer["states"]:
+            status, moves = self.post("moves", {"state": sample})
+            assert status == 200, moves
+            status, view = self.post("view", {"state": sample, "player": seat})
+            assert status == 200, view
+            redrawn = {"commitment", "seed", "cut"}  # a fresh seed; Seven-Up's cut is left empty
+            assert {k: v for k, v in view.items() if k not in redrawn} == {
+                k: v for k, v in seen.items() if k not in redrawn
+            }
+
+    @precondition(lambda self: bool(self.moves.get("moves")))
+    @rule(data=st.data(), level=st.sampled_from(["random", "rules", "search"]))
+    def bot_for_a_seat_to_act(self, data: st.DataObject, level: str) -> None:
+        """A bot answers one of the moves listed for its seat."""
+        seat = data.draw(st.sampled_from(self.moves["to_act"]), label="seat")
+        body = {"state": self.state, "player": seat, "level": level, "budget_ms": 20, "bot_seed": "fuzz"}
+        status, answer = self.post("bot", body)
+        assert status == 200, answer
+        assert answer["move"] in self.moves["moves"], (answer["move"], self.moves["moves"])
 
     @invariant()
     def the_state_is_one_a_match_reaches(self) -> None:

@@ -363,6 +363,61 @@ def test_domino_fan_tan_with_the_seven_of_hearts_in_the_stock_left_of_the_dealer
     assert cards_of(moves_of(DOMINO, state)) == (sevens or [None])
 
 
+def domino_before_the_first_card(
+    stock_top: list[str], hand_size: int = 5, until_playable: bool = False
+) -> Any:
+    """A Domino fan tan deal dealt by seat 1 (seat 0 opens) with 7H in the stock and no 7 in either
+    hand: ``stock_top`` is the top of the stock, then the other cards, 7H last."""
+    plain = [card for card in FULL_DECK if card[0] != "7" and card not in stock_top]
+    deck = [*plain[: 2 * hand_size], *stock_top, *plain[2 * hand_size :]]
+    deck += [card for card in ("7C", "7D", "7S", "7H") if card not in deck]
+    options = DominoFanTanOptions(hand_size=hand_size, draw_until_playable=until_playable)
+    return DOMINO.new(2, options, seeding(0), deck, 1)
+
+
+def turn_issues(state: Any) -> list[tuple[str | int, ...]]:
+    return [issue.path for issue in DOMINO.consistency_issues(state)]
+
+
+def test_domino_fan_tan_before_the_first_card_only_the_opener_is_to_act() -> None:
+    state = domino_before_the_first_card([])
+    assert state.turn == 0 and turn_issues(state) == []
+    assert turn_issues(state.model_copy(update={"turn": 1})) == [("turn",)]  # nobody drew: seat 0 opens
+    deck = ["2C", "7H", *(card for card in FULL_DECK if card not in ("2C", "7H"))]
+    dealt = DOMINO.new(2, DOMINO.models.options(), seeding(0), deck, 0)
+    holder = next(seat for seat, hand in enumerate(dealt.hands) if "7H" in hand)
+    assert dealt.turn == holder
+    assert turn_issues(dealt.model_copy(update={"turn": 1 - holder})) == [("turn",)]
+
+
+def test_domino_fan_tan_before_the_first_card_the_seats_take_turns_drawing() -> None:
+    state = domino_before_the_first_card(["2C", "3C", "7C"])
+    state, _ = DOMINO.apply(state, move("draw", 0))  # 2C: not a 7, the turn passes
+    assert state.turn == 1 and turn_issues(state) == []
+    assert turn_issues(state.model_copy(update={"turn": 0})) == [("turn",)]
+    state, _ = DOMINO.apply(state, move("draw", 1))  # 3C
+    assert state.turn == 0 and turn_issues(state) == []
+    state, _ = DOMINO.apply(state, move("draw", 0))  # 7C: seat 0 plays it at once
+    assert state.turn == 0 and cards_of(moves_of(DOMINO, state)) == ["7C"] and turn_issues(state) == []
+    # seat 1 to act would mean seat 0 passed holding the 7 it drew
+    assert turn_issues(state.model_copy(update={"turn": 1})) == [("hands", 0)]
+    # a seat that drew and passed held no 7, and drew none
+    hands = [list(hand) for hand in state.hands]
+    stock = list(state.stock)
+    seven = next(card for card in stock if card[0] == "7")
+    plain = next(card for card in hands[1] if card[0] != "7")
+    hands[1][hands[1].index(plain)], stock[stock.index(seven)] = seven, plain
+    hands[1] = sort_cards(hands[1])
+    assert turn_issues(state.model_copy(update={"hands": hands, "stock": stock})) == [("hands", 1)]
+
+
+def test_domino_fan_tan_drawing_until_playable_before_the_first_card_only_the_opener_draws() -> None:
+    state = domino_before_the_first_card(["2C", "3C"], until_playable=True)
+    state, _ = DOMINO.apply(state, move("draw", 0))
+    assert state.turn == 0 and turn_issues(state) == []
+    assert turn_issues(state.model_copy(update={"turn": 1})) == [("turn",)]
+
+
 def test_domino_fan_tan_a_player_with_no_legal_card_draws_and_must_play_a_legal_draw() -> None:
     state = family_state("domino-fan-tan", [["2C"], ["3C"]], table=["7H"], turn=0, stock=["8H", "4C"])
     assert kinds_of(moves_of(DOMINO, state)) == ["draw"]

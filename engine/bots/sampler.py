@@ -40,6 +40,7 @@ from typing import Any
 from sevens_rules.schema.my_ship_sails import MyShipSailsChoiceType
 
 from ..dealing import commitment
+from ..errors import InconsistentStateError, IssueAt
 from ..models import updated
 from .position import AnyGame
 
@@ -363,7 +364,12 @@ class Sampler:
         """The alternatives the seat cannot tell apart, each with its consistent assignments (most games
         have one)."""
         if not self.deals:
-            raise ValueError("no state is consistent with this seat's information")
+            # the engine's checks passed, yet no arrangement of the hidden cards fits what the seat sees:
+            # the state is one play cannot reach all the same
+            raise InconsistentStateError(
+                f"No state is consistent with what seat {seat} may see.",
+                [IssueAt((), f"no arrangement of the cards seat {seat} cannot see fits its view")],
+            )
 
     def assignment(self, rng: random.Random) -> list[list[str]]:
         """The hidden cards of each pile, drawn uniformly among consistent assignments."""
