@@ -455,6 +455,11 @@ class FreeFanTan(SjuanFamily):
         return issues
 
 
+def first_seat(state: SjuanFamilyState) -> int:
+    """The seat left of the dealer: Domino fan tan's opener when 7H is in the stock."""
+    return (state.dealer + 1) % len(state.hands)
+
+
 class DominoFanTan(SjuanFamily):
     """Domino fan tan: two players, hands of ``hand_size``, a face-down stock to draw from."""
 
@@ -494,44 +499,64 @@ class DominoFanTan(SjuanFamily):
         return issues
 
     def opening_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
-        """Before the first card. The 7H holder opens at once, or, with 7H in the stock, the seat left of
-        the dealer with any 7: nobody draws before either. A seat with no 7 to open draws a card; a 7
-        drawn is played at once (the turn stays with the seat until it plays it), any other card passes
-        the turn, so the seats take turns from the dealer's left, a turn drawing one card, and a seat that
-        drew holds no 7 but the one it has just drawn (7H, when a hand holds it after a draw). Drawing until
-        playable, the first seat draws until a 7 comes (7H is in the stock), so only it draws."""
+        """Before the first card: the turn and the 7s the opening's draws allow (:meth:`sevens_after_draws`),
+        and the 7H holder to open when nobody has drawn (the seat left of the dealer when 7H is in the
+        stock)."""
         hands, turn = state.hands, state.turn
         size = self.hand_size(state.options)
         if any(len(hand) < size for hand in hands):
             return [IssueAt(("hands",), "before the first card no hand is smaller than the deal's")]
-        drawn = [len(hand) - size for hand in hands]
-        holder = next((seat for seat, hand in enumerate(hands) if "7H" in hand), None)
-        first = (state.dealer + 1) % len(hands)
-        if not any(drawn):
-            if turn != (first if holder is None else holder):
+        if all(len(hand) == size for hand in hands):
+            holder = next((seat for seat, hand in enumerate(hands) if "7H" in hand), None)
+            if turn != (first_seat(state) if holder is None else holder):
                 return [
                     IssueAt(
                         ("turn",), "the 7H holder opens, or the seat left of the dealer if 7H is in the stock"
                     )
                 ]
             return []
-        just_drew: bool | None  # whether the seat to act holds the 7 it has just drawn (None: it may)
-        if self.draws_until_playable(state.options):
-            taking_turns = turn == first and not drawn[1 - first]
-            just_drew = None
-        else:
-            lead = drawn[first] - drawn[1 - first]
-            taking_turns = lead in (0, 1)
-            just_drew = lead == (1 if turn == first else 0)
-        if not taking_turns or (holder is not None and holder != turn):
+        allowed = self.sevens_after_draws(state)
+        if allowed is None:
             message = "before the first card the seats take turns drawing, from the dealer's left"
             return [IssueAt(("turn",), message)]
         issues = []
         for seat, hand in enumerate(hands):
-            sevens = sum(card[0] == "7" for card in hand)
-            if seat == turn and just_drew and not sevens:
-                issues.append(IssueAt(("turn",), "a drawn card that is not a 7 passes the turn"))
-            elif drawn[seat] and sevens > (1 if seat == turn and just_drew is not False else 0):
-                message = "a seat that drew before the first card holds no 7 but one just drawn"
-                issues.append(IssueAt(("hands", seat), message))
+            sevens = [card for card in hand if card[0] == "7"]
+            counts = allowed[seat]
+            if counts is None:
+                if "7H" in sevens:
+                    issues.append(
+                        IssueAt(("hands", seat), "7H was in the stock: a seat yet to move holds it not")
+                    )
+            elif len(sevens) not in counts:
+                if counts == (1,) and not sevens:
+                    issues.append(IssueAt(("turn",), "a drawn card that is not a 7 passes the turn"))
+                else:
+                    message = "a seat that drew before the first card holds no 7 but one just drawn"
+                    issues.append(IssueAt(("hands", seat), message))
         return issues
+
+    def sevens_after_draws(self, state: SjuanFamilyState) -> list[tuple[int, ...] | None] | None:
+        """Before the first card of a deal in which a seat has drawn, how many 7s each seat may hold (None:
+        any number, but not 7H); None when the draws do not reach the turn.
+
+        The 7H holder opens at once and the seat left of the dealer opens with any 7 when 7H is in the
+        stock, so a draw means 7H was in the stock. A seat with no 7 to open draws a card; a 7 drawn is
+        played at once (the turn stays with the seat until it plays it), any other card passes the turn.
+        So the seats take turns from the dealer's left, a turn drawing one card, and a seat that drew
+        holds no 7 but the one it has just drawn; a seat yet to move may hold any 7 but 7H. Drawing until
+        playable, the first seat draws until a 7 comes (7H is in the stock): only it draws, and it holds
+        none, or the last it drew."""
+        size = self.hand_size(state.options)
+        drawn = [len(hand) - size for hand in state.hands]
+        first, turn = first_seat(state), state.turn
+        second = 1 - first
+        if self.draws_until_playable(state.options):
+            if turn != first or drawn[second]:
+                return None
+            return [(0, 1) if seat == first else None for seat in range(2)]
+        lead = drawn[first] - drawn[second]
+        if lead not in (0, 1) or (turn == second and not drawn[first]):
+            return None
+        just_drew = lead == (1 if turn == first else 0)  # the seat to act drew a 7 and must play it
+        return [((1,) if seat == turn and just_drew else (0,)) if drawn[seat] else None for seat in range(2)]

@@ -300,6 +300,54 @@ def test_my_ship_sails_sample_after_a_declaration_answers_over_http(client: Test
         assert len({card[1] for card in sample["hands"][1]}) == 1
 
 
+def domino_after_draws(stock_top: list[str]) -> Any:
+    """Domino fan tan, hands of five, dealt by seat 1 with no 7 in either hand and 7H at the bottom of the
+    stock; seat 0 (left of the dealer) draws the first of ``stock_top`` (the stock's top cards)."""
+    game = GAMES["domino-fan-tan"]
+    plain = [card for card in game.deck if card[0] != "7" and card not in stock_top]
+    deck = [*plain[:10], *stock_top, *plain[10:]]
+    deck += [card for card in ("7C", "7D", "7S", "7H") if card not in deck]
+    state = game.new(2, game.models.options.model_validate({"hand_size": 5}), Seeding(SEED), deck, 1)
+    return game.apply(state, game.moves(state)[1][0])[0]  # seat 0's draw
+
+
+def test_domino_fan_tan_samples_after_a_draw_keep_the_opening_s_sevens() -> None:
+    game = GAMES["domino-fan-tan"]
+    passed = domino_after_draws(["2C"])  # seat 0 drew 2C and passed: seat 1 is to act
+    assert passed.turn == 1 and not game.consistency_issues(passed)
+    # every draw is a state the engine accepts: the sampler infers what the check asks, nothing to reject
+    in_hand = Counter[str]()
+    draws = 2000
+    rng = rng_for("drawn")
+    for seat, sampler in enumerate((Sampler(game, passed, 0), Sampler(game, passed, 1))):
+        for _ in range(draws):
+            sample = sampler.draw(rng)
+            assert not game.consistency_issues(sample)
+            if seat == 0:  # seat 1, yet to move, may hold any 7 but 7H, as likely as any other card
+                in_hand.update(card for card in sample.hands[1] if card in ("7C", "7H", "2D"))
+            else:  # seat 0 drew and passed: it holds no 7
+                assert not any(card[0] == "7" for card in sample.hands[0])
+    assert in_hand["7H"] == 0
+    # 7H lies in the stock; the other 45 hidden cards fill seat 1's five places and the stock's forty
+    mean, deviation = draws * 5 / 45, (draws * 5 / 45 * 40 / 45) ** 0.5
+    for card in ("7C", "2D"):
+        assert abs(in_hand[card] - mean) < 4.5 * deviation, (card, in_hand[card], mean)
+
+
+def test_domino_fan_tan_samples_give_a_seat_that_drew_a_7_that_one_7() -> None:
+    game = GAMES["domino-fan-tan"]
+    drew = domino_after_draws(["7C"])  # seat 0 drew 7C and must play it
+    assert drew.turn == 0 and not game.consistency_issues(drew)
+    sampler, rng = Sampler(game, drew, 1), rng_for("seven")
+    sevens = Counter[str]()
+    for _ in range(400):
+        sample = sampler.draw(rng)
+        assert not game.consistency_issues(sample)
+        (seven,) = [card for card in sample.hands[0] if card[0] == "7"]
+        sevens[seven] += 1
+    assert set(sevens) == {"7C", "7D", "7H", "7S"}  # seat 1 cannot tell which 7 it drew
+
+
 def test_a_sampler_that_finds_no_arrangement_refuses_the_state_as_inconsistent() -> None:
     # Domino fan tan with 7H in the stock and nobody having drawn: the seat left of the dealer opens.
     # Posted with the dealer to act, the sampler of the dealer's seat finds no hand that could hold 7H

@@ -9,6 +9,9 @@ what the rules let the seat infer from what the state keeps:
   led suit in a trick of this deal (nor trumped, where trumping instead of following is allowed) holds
   none of that suit, as no card returns to a hand while a deal is played;
 - Sedmice: each side's face-down won cards hold as many aces and tens as its public points say;
+- Sjuan and Domino fan tan before the first card: where 7H is, from the seat to open; in Domino fan
+  tan, once a seat has drawn, 7H was in the stock, a seat that drew holds no 7 but one it has just
+  drawn (and must play), and a seat yet to move holds no 7H;
 - My Ship Sails, once a deal is won (between deals, or the match over): each winner declared, so its
   hand is seven cards of one suit.
 
@@ -192,7 +195,7 @@ def _my_ship_sails_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
     return [*_other_hands(state, seat), Pile("unused", None, len(state.unused), True)]
 
 
-def _declared_suits(state: Any, seat: int, piles: list[Pile]) -> list[list[Pile]]:
+def _declared_suits(game: AnyGame, state: Any, seat: int, piles: list[Pile]) -> list[list[Pile]]:
     """My Ship Sails between deals and once the match is over: every winner of the deal just ended
     declared, so its hand is seven cards of one suit (two winners never share a suit: seven and seven
     are more than a suit's thirteen). One layout per way to give the other winners distinct suits, each
@@ -224,12 +227,63 @@ def _only_suit(suit: str) -> Callable[[str], bool]:
     return lambda card: card[1] == suit
 
 
-def _one_layout(state: Any, seat: int, piles: list[Pile]) -> list[list[Pile]]:
+def _drawn_before_the_first_card(game: AnyGame, state: Any, seat: int, piles: list[Pile]) -> list[list[Pile]]:
+    """Domino fan tan before the first card, once a seat has drawn: 7H was in the stock, a seat that drew
+    holds no 7 but one it has just drawn, a seat yet to move holds no 7H (the game's
+    ``sevens_after_draws``). A hand that holds exactly one 7, or at most one, has one layout per 7 it may
+    be (and one with none): that 7 goes to it alone."""
+    if state.table or state.phase != "play" or state.turn is None:
+        return [piles]
+    if all(len(hand) == state.options.hand_size for hand in state.hands):
+        return [piles]  # nobody drew: the opener says where 7H is (_sjuan_piles)
+    allowed = game.sevens_after_draws(state)  # type: ignore[attr-defined]  # (Domino fan tan's)
+    if allowed is None:
+        return []  # a turn the draws do not reach: no state is consistent
+    hidden_sevens = [card for card in SEVENS if card not in state.hands[seat]]
+    counted = next(
+        (p for p in piles if p.field == "hands" and allowed[p.index] is not None and 1 in allowed[p.index]),
+        None,
+    )
+    choices: list[str | None] = []
+    if counted is None or 0 in allowed[counted.index]:
+        choices.append(None)
+    if counted is not None:
+        choices += hidden_sevens
+    layouts = []
+    for chosen in choices:
+        taken = frozenset() if chosen is None else frozenset((chosen,))
+        layout = []
+        for pile in piles:
+            if pile is counted:
+                rule = _sevens_rule(taken, frozenset())
+            elif pile.field == "hands":
+                counts = allowed[pile.index]
+                rule = (
+                    _sevens_rule(None, taken | {"7H"}) if counts is None else _sevens_rule(frozenset(), taken)
+                )
+            else:
+                rule = _sevens_rule(None, taken)
+            layout.append(replace(pile, allowed=rule))
+        layouts.append(layout)
+    return layouts
+
+
+SEVENS = ("7C", "7D", "7H", "7S")
+
+
+@cache
+def _sevens_rule(sevens: frozenset[str] | None, excluded: frozenset[str]) -> Callable[[str], bool]:
+    """A pile that takes no card of ``excluded``, and of the 7s only ``sevens`` (None: any)."""
+    return lambda card: card not in excluded and (sevens is None or card[0] != "7" or card in sevens)
+
+
+def _one_layout(game: AnyGame, state: Any, seat: int, piles: list[Pile]) -> list[list[Pile]]:
     return [piles]
 
 
-_LAYOUTS: dict[str, Callable[[Any, int, list[Pile]], list[list[Pile]]]] = {
+_LAYOUTS: dict[str, Callable[[AnyGame, Any, int, list[Pile]], list[list[Pile]]]] = {
     "my-ship-sails": _declared_suits,
+    "domino-fan-tan": _drawn_before_the_first_card,
 }
 """Games where what the seat may infer is one of several alternatives, each a set of pile rules (the
 others: the piles' own rules, one layout)."""
@@ -355,7 +409,7 @@ class Sampler:
             value = getattr(state, name)
             hidden.update((value if index is None else value[index])[first:])
         cards = sorted(hidden, key=_deck_order(game.deck).__getitem__)
-        layouts = _LAYOUTS.get(game.id, _one_layout)(state, seat, self.piles)
+        layouts = _LAYOUTS.get(game.id, _one_layout)(game, state, seat, self.piles)
         deals = [
             ConstrainedDeal(cards, [pile.size for pile in layout], [pile.allowed for pile in layout])
             for layout in layouts
