@@ -123,6 +123,37 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
         """Whether a player who drew an unplayable card draws again (while the stock lasts)."""
         return False
 
+    # ---- before the first card -------------------------------------------------------------------
+
+    def opening_passes(self, state: SjuanFamilyState) -> tuple[list[int], int]:
+        """Before the first card of a deal in play: the seats that have passed, in turn (the first to act,
+        :meth:`first_turn`, and each seat after it up to the seat to act), and the cards that could open
+        (:meth:`opening`), none of which a seat that passed holds (it would have had to play one)."""
+        position = self.position(state)
+        n = len(state.hands)
+        first: int = self.first_turn(position.hands, state.dealer)
+        turn: int = state.turn  # type: ignore[assignment]  # (a deal in play has a seat to act)
+        return [(first + k) % n for k in range((turn - first) % n)], self.opening(position)
+
+    def opening_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
+        """Before the first card: the seats the turn has passed (:meth:`opening_passes`) held no card to open
+        with, and each paid a chip for its pass; no seat paid more than that and a short hand's chip. A hand
+        need not hold as many cards as the deal gave it: a position set up by hand (the Swedish text's own
+        example deals 3, 25 and 24 cards) is accepted, so the short hands' chips are not known exactly."""
+        passed, opening = self.opening_passes(state)
+        hands = self.position(state).hands
+        issues = [
+            IssueAt(("turn",), f"seat {seat} holds a card to open with: the turn cannot have passed it")
+            for seat in passed
+            if hands[seat] & opening
+        ]
+        for seat, paid in enumerate(state.chips):
+            passes = int(seat in passed)
+            if not passes <= paid <= passes + 1:
+                message = "before the first card a seat has paid one chip for its pass, one for a short hand"
+                issues.append(IssueAt(("chips", seat), message))
+        return issues
+
     # ---- deal ------------------------------------------------------------------------------------
 
     def deal_position(self, match: SjuanMatch, seeding: Seeding, deck: Sequence[str] | None) -> SjuanPosition:
@@ -384,11 +415,8 @@ class Sjuan(SjuanFamily):
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         issues = super().table_issues(state)
         table = state.table
-        if table:
-            if table[0] != "7H":
-                issues.append(IssueAt(("table", 0), "Sjuan opens with 7H"))
-        elif state.phase is PLAY_PHASE and (turn := state.turn) is not None and "7H" not in state.hands[turn]:
-            issues.append(IssueAt(("turn",), "the 7H holder opens"))
+        if table and table[0] != "7H":
+            issues.append(IssueAt(("table", 0), "Sjuan opens with 7H"))
         return issues
 
 
@@ -492,20 +520,16 @@ class DominoFanTan(SjuanFamily):
     def draws_until_playable(self, options: SjuanOptions) -> bool:
         return cast(DominoFanTanOptions, options).draw_until_playable
 
-    def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
-        issues = super().table_issues(state)
-        if not state.table and state.phase is PLAY_PHASE and state.turn is not None:
-            issues += self.opening_issues(state)
-        return issues
-
     def opening_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
-        """Before the first card: the turn and the 7s the opening's draws allow (:meth:`sevens_after_draws`),
-        and the 7H holder to open when nobody has drawn (the seat left of the dealer when 7H is in the
-        stock)."""
+        """Before the first card: no chip paid, the turn and the 7s the opening's draws allow
+        (:meth:`sevens_after_draws`), and the 7H holder to open when nobody has drawn (the seat left of the
+        dealer when 7H is in the stock)."""
         hands, turn = state.hands, state.turn
         size = self.hand_size(state.options)
         if any(len(hand) < size for hand in hands):
             return [IssueAt(("hands",), "before the first card no hand is smaller than the deal's")]
+        if any(state.chips):  # drawing costs none, and the stock cannot run out before a 7 is drawn
+            return [IssueAt(("chips",), "before the first card nobody has paid a chip")]
         if all(len(hand) == size for hand in hands):
             holder = next((seat for seat, hand in enumerate(hands) if "7H" in hand), None)
             if turn != (first_seat(state) if holder is None else holder):

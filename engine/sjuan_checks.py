@@ -70,6 +70,10 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         ]
 
     @abstractmethod
+    def opening_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
+        """Issues of a deal in play before its first card (asked with a seat to act, every card once)."""
+
+    @abstractmethod
     def blocked(self, state: SjuanFamilyState) -> bool:
         """Whether nobody holds a playable card."""
 
@@ -122,6 +126,8 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
                     issues.append(
                         IssueAt(("hands", i), "an empty hand ends the deal; the phase cannot be 'play'")
                     )
+            if not issues and not table:
+                issues += self.opening_issues(state)
             if not issues and self.blocked(state):
                 issues.append(IssueAt(("phase",), "nobody can play; the deal is over"))
         else:

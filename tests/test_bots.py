@@ -348,6 +348,23 @@ def test_domino_fan_tan_samples_give_a_seat_that_drew_a_7_that_one_7() -> None:
     assert set(sevens) == {"7C", "7D", "7H", "7S"}  # seat 1 cannot tell which 7 it drew
 
 
+def test_fan_tan_samples_before_the_first_card_give_a_seat_that_passed_no_seven() -> None:
+    game = GAMES["fan-tan"]
+    for seed_byte in range(1, 100):
+        state = game.new(4, game.models.options(), Seeding(f"{seed_byte:064x}"), None, None)
+        seats, moves = game.moves(state)
+        if moves[0].type == "pass":
+            break
+    passed = game.apply(state, moves[0])[0]
+    passer = seats[0]
+    for seat in range(4):
+        sampler, rng = Sampler(game, passed, seat), rng_for(f"passed{seat}")
+        for _ in range(200):
+            sample = sampler.draw(rng)
+            assert not game.consistency_issues(sample)
+            assert not any(card[0] == "7" for card in sample.hands[passer])
+
+
 def test_a_sampler_that_finds_no_arrangement_refuses_the_state_as_inconsistent() -> None:
     # Domino fan tan with 7H in the stock and nobody having drawn: the seat left of the dealer opens.
     # Posted with the dealer to act, the sampler of the dealer's seat finds no hand that could hold 7H

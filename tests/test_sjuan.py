@@ -277,6 +277,43 @@ def test_fan_tan_opener_without_a_seven_passes_and_pays() -> None:
     assert after.chips == [0, 1, 0] and after.turn == 2
 
 
+def fan_tan_opener_passed() -> Any:
+    """A seeded four-seat Fan Tan deal whose opener (left of the dealer) held no 7 and passed."""
+    for seed in range(100):
+        state = FAN_TAN.new(4, FAN_TAN.models.options(), seeding(seed), None, None)
+        if kinds_of(moves_of(FAN_TAN, state)) == ["pass"]:
+            return FAN_TAN.apply(state, move("pass", state.turn))[0]
+    raise AssertionError("no seeded deal's opener lacked a 7")
+
+
+def test_fan_tan_before_the_first_card_a_seat_that_passed_held_no_seven_and_paid() -> None:
+    state = fan_tan_opener_passed()
+    passer = (state.turn - 1) % 4
+    assert not FAN_TAN.consistency_issues(state) and state.chips[passer] == 1
+    # the passer holding a 7 (swapped with a card of the seat to act): it could have opened
+    hands = [list(hand) for hand in state.hands]
+    seven = next(card for card in hands[state.turn] if card[0] == "7")
+    given = hands[passer][0]
+    hands[passer][0], hands[state.turn][hands[state.turn].index(seven)] = seven, given
+    hands = [sort_cards(hand) for hand in hands]
+    assert [i.path for i in FAN_TAN.consistency_issues(state.model_copy(update={"hands": hands}))] == [
+        ("turn",)
+    ]
+    unpaid = [0 if seat == passer else chips for seat, chips in enumerate(state.chips)]
+    assert [i.path for i in FAN_TAN.consistency_issues(state.model_copy(update={"chips": unpaid}))] == [
+        ("chips", passer)
+    ]
+
+
+def test_sjuan_and_free_fan_tan_before_the_first_card_the_turn_passes_nobody() -> None:
+    # the 7H holder can always open in Sjuan, and any card opens free fan tan: nobody passes first
+    for game in (SJUAN, FREE):
+        state = game.new(4, game.models.options(), seeding(5), None, None)
+        assert not game.consistency_issues(state)
+        later = state.model_copy(update={"turn": (state.turn + 1) % 4})
+        assert [i.path for i in game.consistency_issues(later)] == [("turn",), ("chips", state.turn)]
+
+
 def test_fan_tan_any_seven_may_be_played_at_a_later_turn() -> None:
     state = family_state("fan-tan", [["7D", "8C", "2C"], ["3C"], ["4C"]], table=["7C"], turn=0)
     assert cards_of(moves_of(FAN_TAN, state)) == ["8C", "7D"]
@@ -286,7 +323,7 @@ def test_fan_tan_any_seven_may_be_played_at_a_later_turn() -> None:
 
 
 def test_free_fan_tan_first_card_may_be_any_card() -> None:
-    state = family_state("free-fan-tan", [["2C", "9D", "KS"], ["3C"], ["4C"]], turn=0)
+    state = family_state("free-fan-tan", [["2C", "9D", "KS"], ["3C"], ["4C"]], turn=0, dealer=2)
     assert cards_of(moves_of(FREE, state)) == ["2C", "9D", "KS"]
 
 

@@ -9,9 +9,10 @@ what the rules let the seat infer from what the state keeps:
   led suit in a trick of this deal (nor trumped, where trumping instead of following is allowed) holds
   none of that suit, as no card returns to a hand while a deal is played;
 - Sedmice: each side's face-down won cards hold as many aces and tens as its public points say;
-- Sjuan and Domino fan tan before the first card: where 7H is, from the seat to open; in Domino fan
-  tan, once a seat has drawn, 7H was in the stock, a seat that drew holds no 7 but one it has just
-  drawn (and must play), and a seat yet to move holds no 7H;
+- the Sjuan family before the first card: where 7H is, from the seat to open (Sjuan, Domino fan tan);
+  in Fan Tan, a seat the turn has passed holds no 7; in Domino fan tan, once a seat has drawn, 7H was
+  in the stock, a seat that drew holds no 7 but one it has just drawn (and must play), and a seat yet
+  to move holds no 7H;
 - My Ship Sails, once a deal is won (between deals, or the match over): each winner declared, so its
   hand is seven cards of one suit.
 
@@ -42,6 +43,7 @@ from typing import Any
 
 from sevens_rules.schema.my_ship_sails import MyShipSailsChoiceType
 
+from ..card_sets import card_names
 from ..dealing import commitment
 from ..errors import InconsistentStateError, IssueAt
 from ..models import updated
@@ -94,13 +96,23 @@ def _other_hands(state: Any, seat: int, allowed: Sequence[Callable[[str], bool] 
 
 
 def _sjuan_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
-    # Passes are counted in chips, but the state keeps no record of when a seat passed: nothing to infer
-    # from them. Before the first card, the seat to open says where 7H is (RULINGS 1): Sjuan's opener
-    # holds it; in Domino fan tan the opener holds it unless the opener is left of the dealer, who opens
-    # when 7H is in the stock.
+    # Passes are counted in chips, but the state keeps no record of when a seat passed once a card is on
+    # the table: nothing to infer from them then. Before the first card, the seat to open says where 7H
+    # is (RULINGS 1): Sjuan's opener holds it; in Domino fan tan the opener holds it unless the opener is
+    # left of the dealer, who opens when 7H is in the stock. In Fan Tan, the seats the turn has passed
+    # before the first card held no 7 (the game's opening_passes).
     n = len(state.hands)
     domino = game.id == "domino-fan-tan"
     opener = state.turn if not state.table and state.phase == "play" else None
+    if opener is not None and not domino:
+        passed, opening = game.opening_passes(state)  # type: ignore[attr-defined]  # (the Sjuan family's)
+        if passed:
+            cannot_open = _without_cards(frozenset(card_names(opening)))
+            return [
+                Pile("hands", other, len(hand), False, cannot_open if other in passed else None)
+                for other, hand in enumerate(state.hands)
+                if other != seat
+            ]
     if domino and any(len(hand) != state.options.hand_size for hand in state.hands):
         opener = None  # someone drew before the first card: the turn has moved on from the opener
     places_of_7h: set[tuple[str, int | None]] | None = None
@@ -165,6 +177,11 @@ def _seven_up_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
     face_up = 1 if rolling_stock and state.stock else 0
     piles.append(Pile("stock", None, len(state.stock) - face_up, True, None, face_up))
     return piles
+
+
+@cache
+def _without_cards(cards: frozenset[str]) -> Callable[[str], bool]:
+    return lambda card: card not in cards
 
 
 @cache
