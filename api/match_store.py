@@ -55,6 +55,8 @@ DATABASE_FILE = "matches.sqlite3"
 CLAIM_TIMEOUT_SECONDS = 5.0
 """How long a claim may wait for the store (a lock held by another worker, a slow Redis) before the
 request is refused with 503 ``store/unavailable``."""
+SETUP_RETRY_SECONDS = 0.01
+"""The pause before setting the database file up again while another process sets it up."""
 
 
 class StoreUnavailableError(SealError):
@@ -230,17 +232,41 @@ class EmbeddedStore:
     def _connect(self) -> sqlite3.Connection:
         if self._connection is not None and self._pid == os.getpid():
             return self._connection
+        deadline = time.monotonic() + CLAIM_TIMEOUT_SECONDS
+        while True:
+            try:
+                connection = self._set_up()
+                break
+            except sqlite3.OperationalError as error:
+                # Workers starting together on a new file set it up at once, and switching it to WAL
+                # needs a lock SQLite does not wait for (its busy handler is not asked then): one of
+                # them is told "database is locked" (measured: 1 start in 60 of four processes on a
+                # fresh directory). The setup is the same for all, so the others try again shortly.
+                if "locked" not in str(error) or time.monotonic() >= deadline:
+                    raise StoreUnavailableError(
+                        f"The match store ({self.path}) cannot be opened: {error}"
+                    ) from None
+                time.sleep(SETUP_RETRY_SECONDS)
+            except (sqlite3.Error, OSError) as error:
+                raise StoreUnavailableError(
+                    f"The match store ({self.path}) cannot be opened: {error}"
+                ) from None
+        self._connection, self._pid = connection, os.getpid()
+        return connection
+
+    def _set_up(self) -> sqlite3.Connection:
+        """A connection to the database file, made and set up (WAL, the tables) if it is new."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(
+            self.path, timeout=CLAIM_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
+        )
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            connection = sqlite3.connect(
-                self.path, timeout=CLAIM_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
-            )
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=NORMAL")
             connection.executescript(_SCHEMA)
-        except (sqlite3.Error, OSError) as error:
-            raise StoreUnavailableError(f"The match store ({self.path}) cannot be opened: {error}") from None
-        self._connection, self._pid = connection, os.getpid()
+        except BaseException:
+            connection.close()
+            raise
         return connection
 
     def _transaction(self, work: Any) -> Any:
