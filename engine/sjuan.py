@@ -531,8 +531,7 @@ class DominoFanTan(SjuanFamily):
         if any(state.chips):  # drawing costs none, and the stock cannot run out before a 7 is drawn
             return [IssueAt(("chips",), "before the first card nobody has paid a chip")]
         if all(len(hand) == size for hand in hands):
-            holder = next((seat for seat, hand in enumerate(hands) if "7H" in hand), None)
-            if turn != (first_seat(state) if holder is None else holder):
+            if turn != self.first_turn(self.position(state).hands, state.dealer):
                 return [
                     IssueAt(
                         ("turn",), "the 7H holder opens, or the seat left of the dealer if 7H is in the stock"

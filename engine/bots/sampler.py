@@ -44,9 +44,11 @@ from typing import Any
 from sevens_rules.schema.my_ship_sails import MyShipSailsChoiceType
 
 from ..card_sets import card_names
+from ..cards import SUITS
 from ..dealing import commitment
 from ..errors import InconsistentStateError, IssueAt
 from ..models import updated
+from ..sjuan_position import SEVENS
 from .position import AnyGame
 
 
@@ -223,7 +225,7 @@ def _declared_suits(game: AnyGame, state: Any, seat: int, piles: list[Pile]) -> 
     if not winners:
         return [piles]
     layouts = []
-    for suits in permutations(SUIT_LETTERS, len(winners)):
+    for suits in permutations(SUITS, len(winners)):
         rule_of = dict(zip(winners, suits, strict=True))
         layouts.append(
             [
@@ -234,9 +236,6 @@ def _declared_suits(game: AnyGame, state: Any, seat: int, piles: list[Pile]) -> 
             ]
         )
     return layouts
-
-
-SUIT_LETTERS = "CDHS"
 
 
 @cache
@@ -256,7 +255,7 @@ def _drawn_before_the_first_card(game: AnyGame, state: Any, seat: int, piles: li
     allowed = game.sevens_after_draws(state)  # type: ignore[attr-defined]  # (Domino fan tan's)
     if allowed is None:
         return []  # a turn the draws do not reach: no state is consistent
-    hidden_sevens = [card for card in SEVENS if card not in state.hands[seat]]
+    hidden_sevens = [card for card in card_names(SEVENS) if card not in state.hands[seat]]
     counted = next(
         (p for p in piles if p.field == "hands" and allowed[p.index] is not None and 1 in allowed[p.index]),
         None,
@@ -283,9 +282,6 @@ def _drawn_before_the_first_card(game: AnyGame, state: Any, seat: int, piles: li
             layout.append(replace(pile, allowed=rule))
         layouts.append(layout)
     return layouts
-
-
-SEVENS = ("7C", "7D", "7H", "7S")
 
 
 @cache
