@@ -19,7 +19,8 @@ A position is built from a wire state once (:func:`read_position`) and written b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NamedTuple
 
 from sevens_rules.schema.common import MAX_SEATS
 from sevens_rules.schema.my_ship_sails import (
@@ -104,65 +105,43 @@ class MyShipSailsMatch(ScoredMatch[DealResult]):
         recorded.unused = self.unused
 
 
+def _no_codes() -> list[list[int] | None]:
+    return [None] * MAX_SEATS
+
+
+@dataclass(slots=True, eq=False)
 class MyShipSailsPosition:
     """One moment of a match of My Ship Sails: what a move changes, and the deal's
     :class:`MyShipSailsMatch`. Never changed once made: a move makes a new one."""
 
-    __slots__ = (
-        "chosen",
-        "codes",
-        "declared",
-        "exchanges",
-        "hands",
-        "hands_canonical",
-        "listed",
-        "match",
-        "passed",
-        "phase",
-        "wire_lists",
-    )
-
-    turn = None
+    turn: ClassVar[None] = None
     """No single seat's turn: every seat still to choose in a step may move (the wire side's protocol)."""
 
-    def __init__(
-        self,
-        hands: tuple[int, ...],
-        chosen: int,
-        declared: int,
-        passed: int,
-        exchanges: int,
-        phase: MyShipSailsPhase,
-        match: MyShipSailsMatch,
-        hands_canonical: bool = True,
-        codes: list[list[int] | None] | None = None,
-        wire_lists: list[list[Any] | None] | None = None,
-    ) -> None:
-        self.hands = hands
-        """Each seat's seven cards (a set of cards)."""
-        self.chosen = chosen
-        """The seats that have chosen in the step (a bit each)."""
-        self.declared = declared
-        """The seats that chose to declare in the step (a bit each)."""
-        self.passed = passed
-        """The cards chosen to pass in the step (a set of cards, one of each hand that chose to pass)."""
-        self.exchanges = exchanges
-        """Exchanges completed in the deal."""
-        self.phase = phase
-        self.match = match
-        self.hands_canonical = hands_canonical
-        """Whether the wire hands are known to list their cards in canonical order: the engine writes a
-        hand so when it deals or exchanges; a posted hand need not be, and keeps its order until the next
-        exchange (the wire lists a seat's passes in its hand's order)."""
-        self.codes: list[list[int] | None] = [None] * len(hands) if codes is None else codes
-        """Each seat's move codes with these hands once asked (a memo shared by the positions of a step,
-        whose hands are the same: every choice lists again the moves of the seats still to choose)."""
-        self.wire_lists = wire_lists
-        """Each seat's wire moves with these hands once asked (a memo shared by the positions of a step from
-        the first that the wire API asked, as :attr:`codes` is; None until then: playouts never ask)."""
-        self.listed: list[int] | None = None
-        """The move codes of every seat to act once asked (a memo: the wire API lists a state's moves,
-        then checks a move against them on the same state)."""
+    hands: tuple[int, ...]
+    """Each seat's seven cards (a set of cards)."""
+    chosen: int
+    """The seats that have chosen in the step (a bit each)."""
+    declared: int
+    """The seats that chose to declare in the step (a bit each)."""
+    passed: int
+    """The cards chosen to pass in the step (a set of cards, one of each hand that chose to pass)."""
+    exchanges: int
+    """Exchanges completed in the deal."""
+    phase: MyShipSailsPhase
+    match: MyShipSailsMatch
+    hands_canonical: bool = True
+    """Whether the wire hands are known to list their cards in canonical order: the engine writes a
+    hand so when it deals or exchanges; a posted hand need not be, and keeps its order until the next
+    exchange (the wire lists a seat's passes in its hand's order)."""
+    codes: list[list[int] | None] = field(default_factory=_no_codes, repr=False)
+    """Each seat's move codes with these hands once asked (a memo shared by the positions of a step,
+    whose hands are the same: every choice lists again the moves of the seats still to choose)."""
+    wire_lists: list[list[Any] | None] | None = field(default=None, repr=False)
+    """Each seat's wire moves with these hands once asked (a memo shared by the positions of a step from
+    the first that the wire API asked, as :attr:`codes` is; None until then: playouts never ask)."""
+    listed: list[int] | None = field(default=None, init=False, repr=False)
+    """The move codes of every seat to act once asked (a memo: the wire API lists a state's moves,
+    then checks a move against them on the same state)."""
 
 
 def deal_result(deal: MyShipSailsDeal) -> DealResult:

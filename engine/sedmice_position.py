@@ -19,6 +19,7 @@ A position is built from a wire state once (:func:`read_position`) and written b
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from sevens_rules.schema.common import Phase
@@ -95,6 +96,7 @@ class SedmiceMatch(RecordedMatch[DealResult]):
         self.target = options.target_hits
 
 
+@dataclass(slots=True, eq=False)
 class SedmicePosition:
     """One moment of a Sedmice match: what a move changes, and the deal's :class:`SedmiceMatch`. Never
     changed once made: a move makes a new one.
@@ -103,53 +105,25 @@ class SedmicePosition:
     (one card per seat, the leader's first), so card ``k`` was played by ``leader + k`` (mod the table
     size) in round ``k // players``."""
 
-    __slots__ = (
-        "answering",
-        "hands",
-        "leader",
-        "match",
-        "phase",
-        "played",
-        "stock",
-        "taken",
-        "tricks",
-        "turn",
-        "winner",
-    )
-
-    def __init__(
-        self,
-        hands: tuple[int, ...],
-        stock: Sequence[str],
-        played: tuple[int, ...],
-        answering: int,
-        winner: int,
-        leader: int,
-        turn: int | None,
-        taken: tuple[Sequence[str], Sequence[str]],
-        tricks: tuple[int, int],
-        phase: Phase,
-        match: SedmiceMatch,
-    ) -> None:
-        self.hands = hands
-        self.stock = stock
-        """The face-down stock, top card first (card names)."""
-        self.played = played
-        """The trick on the table: its cards in play order (empty between tricks)."""
-        self.answering = answering
-        """The cards that answer the trick's led card (0 without a trick)."""
-        self.winner = winner
-        """The seat that would take the trick now: the last whose card answered (the leader without a
-        trick)."""
-        self.leader = leader
-        """The leader of the trick on the table or of the next one; after a deal, its last taker."""
-        self.turn = turn
-        self.taken = taken
-        """Each side's taken cards this deal, in the order they were taken (card names)."""
-        self.tricks = tricks
-        """Each side's tricks this deal."""
-        self.phase = phase
-        self.match = match
+    hands: tuple[int, ...]
+    stock: Sequence[str]
+    """The face-down stock, top card first (card names)."""
+    played: tuple[int, ...]
+    """The trick on the table: its cards in play order (empty between tricks)."""
+    answering: int
+    """The cards that answer the trick's led card (0 without a trick)."""
+    winner: int
+    """The seat that would take the trick now: the last whose card answered (the leader without a
+    trick)."""
+    leader: int
+    """The leader of the trick on the table or of the next one; after a deal, its last taker."""
+    turn: int | None
+    taken: tuple[Sequence[str], Sequence[str]]
+    """Each side's taken cards this deal, in the order they were taken (card names)."""
+    tricks: tuple[int, int]
+    """Each side's tricks this deal."""
+    phase: Phase
+    match: SedmiceMatch
 
 
 def card_set(cards: Sequence[str]) -> int:

@@ -20,6 +20,7 @@ A position is built from a wire state once (:func:`read_position`) and written b
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from sevens_rules.schema.common import MAX_SEATS, Suit
@@ -180,90 +181,37 @@ class SevenUpMatch(RecordedMatch[DealResult]):
         )
 
 
+@dataclass(slots=True, eq=False)
 class SevenUpPosition:
     """One moment of a Seven-Up family match: what a move changes, and the deal's :class:`SevenUpMatch`.
-    Never changed once made: a move makes a new one."""
+    Never changed once made: a move makes a new one (:func:`dataclasses.replace` for the moves that are not
+    on the hot path)."""
 
+    hands: tuple[int, ...]
+    stock: Sequence[str]
+    """The undealt pack, top card first (card names; California Jack: its top card is face up)."""
+    turned: str | None
+    """Seven-Up's turned card (its name), None otherwise."""
+    trump: int
+    """The trump suit now (:data:`NO_TRUMP`: none)."""
+    set_aside: tuple[str, ...]
+    """Turned cards of the refused suit set aside during a run, in order (names)."""
+    discarded: tuple[int, ...]
+    """Each seat's discards (a set of cards)."""
+    leader: int | None
+    """The leader of the trick on the table (play only)."""
+    trick: tuple[int, ...]
+    """The cards played to the current trick, from the leader."""
+    tricks: tuple[Trick, ...]
+    """The deal's completed tricks."""
+    points: tuple[Point, ...]
+    """The points of the deal in progress (emptied when it closes)."""
+    totals: tuple[int, ...]
+    """Each side's match points: the finished deals' and the deal in progress's."""
     phase: SevenUpPhase
-    __slots__ = (
-        "discarded",
-        "hands",
-        "leader",
-        "match",
-        "phase",
-        "points",
-        "set_aside",
-        "stock",
-        "totals",
-        "trick",
-        "tricks",
-        "trump",
-        "turn",
-        "turned",
-    )
-
-    def __init__(
-        self,
-        hands: tuple[int, ...],
-        stock: Sequence[str],
-        turned: str | None,
-        trump: int,
-        set_aside: tuple[str, ...],
-        discarded: tuple[int, ...],
-        leader: int | None,
-        trick: tuple[int, ...],
-        tricks: tuple[Trick, ...],
-        points: tuple[Point, ...],
-        totals: tuple[int, ...],
-        phase: SevenUpPhase,
-        turn: int | None,
-        match: SevenUpMatch,
-    ) -> None:
-        self.hands = hands
-        self.stock = stock
-        """The undealt pack, top card first (card names; California Jack: its top card is face up)."""
-        self.turned = turned
-        """Seven-Up's turned card (its name), None otherwise."""
-        self.trump = trump
-        """The trump suit now (:data:`NO_TRUMP`: none)."""
-        self.set_aside = set_aside
-        """Turned cards of the refused suit set aside during a run, in order (names)."""
-        self.discarded = discarded
-        """Each seat's discards (a set of cards)."""
-        self.leader = leader
-        """The leader of the trick on the table (play only)."""
-        self.trick = trick
-        """The cards played to the current trick, from the leader."""
-        self.tricks = tricks
-        """The deal's completed tricks."""
-        self.points = points
-        """The points of the deal in progress (emptied when it closes)."""
-        self.totals = totals
-        """Each side's match points: the finished deals' and the deal in progress's."""
-        self.phase = phase
-        self.turn = turn
-        """The seat to act inside a deal; None between deals and once the match is over."""
-        self.match = match
-
-    def but(self, **changes: Any) -> SevenUpPosition:
-        """This position with ``changes`` (for the moves that are not on the hot path)."""
-        get = changes.get
-        return SevenUpPosition(
-            get("hands", self.hands),
-            get("stock", self.stock),
-            get("turned", self.turned),
-            get("trump", self.trump),
-            get("set_aside", self.set_aside),
-            get("discarded", self.discarded),
-            get("leader", self.leader),
-            get("trick", self.trick),
-            get("tricks", self.tricks),
-            get("points", self.points),
-            get("totals", self.totals),
-            get("phase", self.phase),
-            get("turn", self.turn),
-            get("match", self.match),
-        )
+    turn: int | None
+    """The seat to act inside a deal; None between deals and once the match is over."""
+    match: SevenUpMatch
 
 
 def turn_of(

@@ -18,6 +18,7 @@ A position is built from a wire state once (:func:`read_position`) and written b
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from sevens_rules.schema.common import Phase
@@ -69,41 +70,28 @@ class SevensMatch(ScoredMatch[DealResult]):
         recorded.in_order = self.in_order
 
 
+@dataclass(slots=True, eq=False)
 class SevensPosition:
     """One moment of a match of Sevens: what a move changes, and the deal's :class:`SevensMatch`. Never
     changed once made: a move makes a new one."""
 
-    __slots__ = ("bust", "hands", "listed", "match", "out", "passes", "phase", "runs", "table", "turn")
-
-    def __init__(
-        self,
-        hands: tuple[int, ...],
-        table: int,
-        runs: int,
-        passes: tuple[int, ...],
-        out: tuple[int, ...],
-        bust: tuple[int, ...],
-        turn: int | None,
-        phase: Phase,
-        match: SevensMatch,
-    ) -> None:
-        self.hands = hands
-        self.table = table
-        """Every card on the table (the runs and the cards laid apart from them)."""
-        self.runs = runs
-        """The cards of the unbroken runs through the 7s (a subset of ``table``)."""
-        self.passes = passes
-        """Passes each seat used in the deal (0-3; the fourth is the bust)."""
-        self.out = out
-        """Seats that emptied their hands, in order."""
-        self.bust = bust
-        """Seats that went bust, in order."""
-        self.turn = turn
-        self.phase = phase
-        self.match = match
-        self.listed: list[int] | None = None
-        """The move codes of the seat to act once asked (a memo: the wire API lists a state's moves, then
-        checks a move against them on the same state)."""
+    hands: tuple[int, ...]
+    table: int
+    """Every card on the table (the runs and the cards laid apart from them)."""
+    runs: int
+    """The cards of the unbroken runs through the 7s (a subset of ``table``)."""
+    passes: tuple[int, ...]
+    """Passes each seat used in the deal (0-3; the fourth is the bust)."""
+    out: tuple[int, ...]
+    """Seats that emptied their hands, in order."""
+    bust: tuple[int, ...]
+    """Seats that went bust, in order."""
+    turn: int | None
+    phase: Phase
+    match: SevensMatch
+    listed: list[int] | None = field(default=None, init=False, repr=False)
+    """The move codes of the seat to act once asked (a memo: the wire API lists a state's moves, then
+    checks a move against them on the same state)."""
 
 
 def joined_runs(runs: int, laid: int) -> int:

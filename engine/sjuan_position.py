@@ -14,6 +14,7 @@ caller chaining ``moves`` and ``apply`` on the state the engine just gave it doe
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
 from sevens_rules.schema.common import Phase
@@ -57,6 +58,7 @@ class SjuanMatch(ScoredMatch[DealResult]):
     options: SjuanOptions
 
 
+@dataclass(slots=True, eq=False)
 class SjuanPosition:
     """One moment of a match of the Sjuan family: what a move changes, and the deal's
     :class:`SjuanMatch`. Never changed once made: a move makes a new one, so a copy is the same object.
@@ -65,49 +67,25 @@ class SjuanPosition:
     slotted instance's fields are read faster (bench/README.md has the measurements). The fields a move
     never changes sit in :class:`SjuanMatch`, so a move copies eight fields, not fifteen."""
 
-    __slots__ = (
-        "chips",
-        "hands",
-        "listed",
-        "match",
-        "on_table",
-        "phase",
-        "playable",
-        "stock",
-        "table",
-        "turn",
-    )
-
-    def __init__(
-        self,
-        hands: tuple[int, ...],
-        table: tuple[str, ...],
-        on_table: int,
-        stock: tuple[int, ...],
-        chips: tuple[int, ...],
-        turn: int | None,
-        phase: Phase,
-        match: SjuanMatch,
-    ) -> None:
-        self.hands = hands
-        self.table = table
-        """The cards on the table, in the order they were played, by name (the order is the wire's alone:
-        the rules read :attr:`on_table`, and free fan tan the first card's rank)."""
-        self.on_table = on_table
-        """The set of the cards on the table."""
-        self.stock = stock
-        """The face-down stock, top first (empty but in Domino fan tan)."""
-        self.chips = chips
-        """Chips each seat paid in the current deal."""
-        self.turn = turn
-        self.phase = phase
-        self.match = match
-        self.playable: int | None = None
-        """The playable cards once a rule has asked (a memo: free fan tan asks after every play whether the
-        deal is blocked, then lists the next seat's moves)."""
-        self.listed: list[int] | None = None
-        """The move codes of the seat to act once asked (a memo: the wire API lists a state's moves, then
-        checks a move against them on the same state)."""
+    hands: tuple[int, ...]
+    table: tuple[str, ...]
+    """The cards on the table, in the order they were played, by name (the order is the wire's alone:
+    the rules read :attr:`on_table`, and free fan tan the first card's rank)."""
+    on_table: int
+    """The set of the cards on the table."""
+    stock: tuple[int, ...]
+    """The face-down stock, top first (empty but in Domino fan tan)."""
+    chips: tuple[int, ...]
+    """Chips each seat paid in the current deal."""
+    turn: int | None
+    phase: Phase
+    match: SjuanMatch
+    playable: int | None = field(default=None, init=False, repr=False)
+    """The playable cards once a rule has asked (a memo: free fan tan asks after every play whether the
+    deal is blocked, then lists the next seat's moves)."""
+    listed: list[int] | None = field(default=None, init=False, repr=False)
+    """The move codes of the seat to act once asked (a memo: the wire API lists a state's moves, then
+    checks a move against them on the same state)."""
 
 
 def deal_result(deal: SjuanDeal) -> DealResult:
