@@ -88,11 +88,13 @@ from .game import NewMatch
 from .match import DealSetup
 from .seven_up_checks import SevenUpFamily
 from .seven_up_points import (
+    _UNSETTLED,
     HAND_SIZE,
     HIGH_KEY,
     JACK_KEY,
     LOW_KEY,
     OptionsT,
+    Scored,
     StateT,
     ViewT,
 )
@@ -120,7 +122,6 @@ from .seven_up_rules import (
     GIVE_OR_RUN_CODES,
     STAND_OR_BEG_CODES,
     Log,
-    Scored,
     cut_for_dealer,
 )
 from .seven_up_wire import (
@@ -141,7 +142,6 @@ _HONOUR_RANKS: tuple[tuple[str, int], ...] = ((HIGH_KEY, ACE), (LOW_KEY, TWO), (
 behind each."""
 
 
-_UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
 SUIT_NAMES = {
     letter: frozenset(FULL_DECK[suit * SUIT_SIZE : (suit + 1) * SUIT_SIZE])
     for suit, letter in enumerate("CDHS")

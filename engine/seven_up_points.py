@@ -1,5 +1,6 @@
-"""Sides and scores of the Seven-Up family on the wire: the sides a seat scores for, the match totals and
-the score a wire state gives, and how many points count towards the target (RULINGS §3).
+"""Sides and points of the Seven-Up family: the sides a seat scores for, the points a hand's tricks earn
+(High, Low, Jack and Game), how many points count towards the target, and the match totals and score a
+wire state gives (RULINGS §3).
 
 :class:`SevenUpPoints` is the base of :class:`~sevens_rules.engine.seven_up_rules.SevenUpRules`, whose
 rules award the points on positions (:mod:`~sevens_rules.engine.seven_up_position`); the variants override
@@ -20,23 +21,35 @@ from sevens_rules.schema.seven_up import (
     SevenUpMove,
     SevenUpOptions,
     SevenUpPoint,
-    SevenUpPointReason,
     SevenUpScore,
     SevenUpSideBreakdown,
     SevenUpState,
     SevenUpView,
 )
 
+from .card_sets import SUIT_SIZE
+from .cards import FULL_DECK
 from .match import DealtMatch
 from .seven_up_position import (
     ACTIVE,
+    CARD_POINTS,
     GIVE_OR_RUN,
     MATCH_OVER,
+    NO_TRUMP,
+    POINTS,
     STAND_OR_BEG,
+    STRENGTH,
+    SUIT_INDEX,
     THROWN_IN,
+    WIRE_POINTS,
     Outcome,
+    Point,
     Reason,
+    Trick,
+    read_trick,
 )
+from .seven_up_position import JACK as JACK_RANK
+from .tricks import unique_best
 
 HAND_SIZE = 6
 """Cards in a hand after the deal (and after discarding)."""
@@ -50,26 +63,19 @@ HIGH = Reason.high
 LOW = Reason.low
 JACK = Reason.jack
 GAME = Reason.game
-# The reasons' values, the keys of a game's table of points by seat (``SevenUpRules._seat_points``)
+# The reasons' values, the keys of a game's table of points by seat (``_points_by_seat``)
 HIGH_KEY: str = HIGH.value
 LOW_KEY: str = LOW.value
 JACK_KEY: str = JACK.value
 TURNED_JACK_KEY: str = Reason.turned_jack.value
 GIFT_KEY: str = Reason.gift.value
 _UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
+Scored = list[tuple[Point, str | None]]
+"""Points in counting order, each with the card behind it (None for Game and a gift)."""
+
 SUIT_OF: Mapping[str, Suit] = {suit.value: suit for suit in Suit}
 """The suit of a card's suit letter (``SUIT_OF[card[1]]``): the same member ``Suit(letter)`` gives, without
 the enum call."""
-
-
-_POINTS: Mapping[tuple[SevenUpPointReason, int | None, int], SevenUpPoint] = {
-    (reason, seat, side): SevenUpPoint(reason=reason, seat=seat, side=side)
-    for reason in SevenUpPointReason
-    for seat in (None, *range(MAX_SEATS))
-    for side in range(MAX_SEATS)
-}
-"""``_POINTS[reason, seat, side]``: the point for ``reason`` earned by ``seat`` (None: a partnership's
-Game) for ``side``."""
 
 
 class SevenUpPoints(
@@ -102,13 +108,10 @@ class SevenUpPoints(
         """Whether Game is scored at the end of a hand."""
         return True
 
-    def _point(self, reason: Reason, seat: int | None, side: int) -> SevenUpPoint:
-        return _POINTS[reason, seat, side]
-
     def _seat_point(self, reason: Reason, seat: int) -> SevenUpPoint:
-        """The point for ``reason`` earned by ``seat`` for its side (read from :attr:`_seat_points`; the
-        member's ``_value_`` is read directly, as its ``value`` property is Python code)."""
-        return self._seat_points[reason._value_][seat]
+        """The wire point for ``reason`` earned by ``seat`` for its side (read from
+        :attr:`_points_by_seat`)."""
+        return WIRE_POINTS[self._points_by_seat[reason._value_][seat]]
 
     # Tables of this game's sides and points, made once per game from the methods that state the rules
     # (side_of, side_count, game_point_seat). The end of every hand asks them several times: a table is
@@ -116,18 +119,19 @@ class SevenUpPoints(
     # member would hash the member in Python code (Enum.__hash__).
 
     @cached_property
-    def _seat_points(self) -> Mapping[str, tuple[SevenUpPoint, ...]]:
-        """``_seat_points[reason's value][seat]``: the point for that reason earned by ``seat`` for its side
-        (``side_of(seat)``), for every seat a point can name."""
+    def _points_by_seat(self) -> dict[str, tuple[Point, ...]]:
+        """``_points_by_seat[reason's value][seat]``: the point for that reason earned by ``seat`` for its
+        side, for every seat a point can name."""
+        sides = self._seat_sides
         return {
-            reason.value: tuple(_POINTS[reason, seat, self.side_of(seat)] for seat in range(MAX_SEATS))
+            reason.value: tuple(POINTS[reason, seat, sides[seat]] for seat in range(MAX_SEATS))
             for reason in Reason
         }
 
     @cached_property
-    def _game_points(self) -> tuple[SevenUpPoint, ...]:
-        """``_game_points[side]``: the Game point of ``side`` (naming ``game_point_seat(side)``)."""
-        return tuple(_POINTS[GAME, self.game_point_seat(side), side] for side in range(MAX_SEATS))
+    def _game_point_of_side(self) -> tuple[Point, ...]:
+        """``_game_point_of_side[side]``: the Game point of ``side`` (naming ``game_point_seat(side)``)."""
+        return tuple(POINTS[Reason.game, self.game_point_seat(side), side] for side in range(MAX_SEATS))
 
     @cached_property
     def _seat_sides(self) -> tuple[int, ...]:
@@ -151,6 +155,67 @@ class SevenUpPoints(
             if side < len(totals):
                 totals[side] += 1
         return totals
+
+    # ---- the points of a hand ------------------------------------------------------------------
+
+    def honours(self, tricks: Sequence[Trick], trump: int, n: int) -> Scored:
+        """High, Low and Jack of a hand whose completed tricks are ``tricks`` at a table of ``n``: High and
+        Low to whoever played the highest and lowest trump (one trump alone takes both), Jack to the
+        winner of the trick holding the trump Jack."""
+        points: Scored = []
+        if trump < 0:
+            return points
+        jack = trump * SUIT_SIZE + JACK_RANK
+        jack_winner: int | None = None
+        played_by: dict[int, int] = {}
+        for leader, cards, _, winner in tricks:
+            for i, card in enumerate(cards):
+                if card // SUIT_SIZE == trump:
+                    played_by[card] = (leader + i) % n
+                    if card == jack:
+                        jack_winner = winner
+        by_seat = self._points_by_seat
+        if played_by:
+            high = max(played_by, key=STRENGTH.__getitem__)
+            low = min(played_by, key=STRENGTH.__getitem__)
+            points.append((by_seat[HIGH_KEY][played_by[high]], FULL_DECK[high]))
+            points.append((by_seat[LOW_KEY][played_by[low]], FULL_DECK[low]))
+        if jack_winner is not None:
+            points.append((by_seat[JACK_KEY][jack_winner], FULL_DECK[jack]))
+        return points
+
+    def hand_points_of(self, tricks: Sequence[Trick], trump: int, n: int, options: Any) -> Scored:
+        """The end-of-hand points in counting order, High, Low, Jack (:meth:`honours`), then Game (when
+        scored: the side with the unique most card points in the tricks it won)."""
+        points = self.honours(tricks, trump, n)
+        if self.game_point(options):
+            seat_sides = self._seat_sides
+            won = [0] * self._side_counts[n]
+            for trick in tricks:
+                won[seat_sides[trick.winner]] += sum(map(CARD_POINTS.__getitem__, trick.cards))
+            side = unique_best(won)
+            if side is not None:
+                points.append((self._game_point_of_side[side], None))
+        return points
+
+    def hand_points(self, state: StateT) -> list[tuple[Any, str | None]]:
+        """The end-of-hand points of a wire state's tricks (:meth:`hand_points_of`), as wire points."""
+        trump = state.trump
+        tricks = tuple(map(read_trick, state.tricks))
+        scored = self.hand_points_of(
+            tricks, NO_TRUMP if trump is None else SUIT_INDEX[trump], len(state.hands), state.options
+        )
+        return [(WIRE_POINTS[point], card) for point, card in scored]
+
+    def honour_points(self, state: StateT) -> list[tuple[Any, str | None]]:
+        """High, Low and Jack of a wire state's tricks (:meth:`honours`), as wire points."""
+        trump = state.trump
+        scored = self.honours(
+            tuple(map(read_trick, state.tricks)),
+            NO_TRUMP if trump is None else SUIT_INDEX[trump],
+            len(state.hands),
+        )
+        return [(WIRE_POINTS[point], card) for point, card in scored]
 
     # ---- counting --------------------------------------------------------------------------------
 

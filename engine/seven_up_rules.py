@@ -1,13 +1,13 @@
 """The rules of the Seven-Up family, written once on positions
 (:mod:`~sevens_rules.engine.seven_up_position`): dealing, standing and begging, giving and running,
 discarding, trick play, the points of a hand counted until the winning point, deal end, next deal and
-match end, with the hooks its variants override (RULINGS §3); and the points of a wire state's tricks, which
-the consistency checks compare with the recorded ones.
+match end, with the hooks its variants override (RULINGS §3).
 
 The games themselves (the wire side of a step, which reads a posted state into a position once and writes
 the state back once with :mod:`~sevens_rules.engine.seven_up_wire`, the variants, and the decisions taken
-where the rulings are silent) are in :mod:`sevens_rules.engine.seven_up`; the sides, the wire scores
-and totals in :mod:`sevens_rules.engine.seven_up_points`; the consistency checks of a posted state in
+where the rulings are silent) are in :mod:`sevens_rules.engine.seven_up`; the sides, the points a hand's
+tricks earn (which the consistency checks also count on a wire state), the wire scores and totals in
+:mod:`sevens_rules.engine.seven_up_points`; the consistency checks of a posted state in
 :mod:`sevens_rules.engine.seven_up_checks`.
 """
 
@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import cached_property
 from typing import Any, ClassVar
 
-from sevens_rules.schema.common import MAX_SEATS, Outcome
+from sevens_rules.schema.common import Outcome
 from sevens_rules.schema.seven_up import SEVEN_UP_MAX_DEALS, SevenUpCutRound, SevenUpEvent
 
 from .card_sets import SUIT_SIZE, SUITS, bits_of, card_set
@@ -29,25 +28,21 @@ from .models import constructed
 from .positions import PositionWire
 from .seven_up_points import (
     GIFT_KEY,
-    HIGH_KEY,
-    JACK_KEY,
-    LOW_KEY,
     TURNED_JACK_KEY,
     OptionsT,
+    Scored,
     SevenUpPoints,
     StateT,
     ViewT,
 )
 from .seven_up_position import (
     BEG,
-    CARD_POINTS,
     DEAL_OVER,
     DISCARD,
     DISCARDING,
     GIVE,
     GIVE_OR_RUN,
     HAND_SIZE,
-    JACK,
     MATCH_OVER,
     MATCH_WON,
     NEXT_DEAL,
@@ -55,21 +50,17 @@ from .seven_up_position import (
     PACKET,
     PLAYED,
     PLAYING,
-    POINTS,
     RUN,
     STAND,
     STAND_OR_BEG,
     STRENGTH,
     SUIT_INDEX,
     THROWN_IN,
-    WIRE_POINTS,
     DealResult,
     Point,
-    Reason,
     SevenUpMatch,
     SevenUpPosition,
     Trick,
-    read_trick,
     turn_of,
     wire_deal,
 )
@@ -94,19 +85,15 @@ from .seven_up_wire import (
 from .seven_up_wire import (
     PLAYED as PLAYED_EVENTS,
 )
-from .tricks import CARD_STRENGTH, unique_best
+from .tricks import CARD_STRENGTH
 
 Log = list[SevenUpEvent] | None
 """Where a move's wire events go: a list when the wire API asks for them, None in a playout."""
-Scored = list[tuple[Point, str | None]]
-"""Points in counting order, each with the card behind it (None for Game and a gift)."""
-
 STAND_OR_BEG_CODES = [STAND, BEG]
 GIVE_OR_RUN_CODES = [GIVE, RUN]
 _NEXT_DEAL = [NEXT_DEAL]
 _NONE: list[int] = []
 """Move lists shared by every position (read only)."""
-_UNSETTLED = (STAND_OR_BEG, GIVE_OR_RUN)
 
 
 def cut_for_dealer(seeding: Seeding, game_id: str, players: int) -> tuple[list[SevenUpCutRound], int]:
@@ -154,21 +141,6 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
     wire_moves = WIRE_MOVES
     next_deals = NEXT_DEALS
     move_code = staticmethod(move_code)
-
-    @cached_property
-    def _points_by_seat(self) -> dict[str, tuple[Point, ...]]:
-        """``_points_by_seat[reason's value][seat]``: the point for that reason earned by ``seat`` for its
-        side, for every seat a point can name."""
-        sides = self._seat_sides
-        return {
-            reason.value: tuple(POINTS[reason, seat, sides[seat]] for seat in range(MAX_SEATS))
-            for reason in Reason
-        }
-
-    @cached_property
-    def _game_point_of_side(self) -> tuple[Point, ...]:
-        """``_game_point_of_side[side]``: the Game point of ``side`` (naming ``game_point_seat(side)``)."""
-        return tuple(POINTS[Reason.game, self.game_point_seat(side), side] for side in range(MAX_SEATS))
 
     # ---- deal ------------------------------------------------------------------------------------
 
@@ -556,46 +528,6 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
             match=current.but((*current.finished, deal), totals),
         )
 
-    def honours(self, tricks: Sequence[Trick], trump: int, n: int) -> Scored:
-        """High, Low and Jack of a hand whose completed tricks are ``tricks`` at a table of ``n``: High and
-        Low to whoever played the highest and lowest trump (one trump alone takes both), Jack to the
-        winner of the trick holding the trump Jack."""
-        points: Scored = []
-        if trump < 0:
-            return points
-        jack = trump * SUIT_SIZE + JACK
-        jack_winner: int | None = None
-        played_by: dict[int, int] = {}
-        for leader, cards, _, winner in tricks:
-            for i, card in enumerate(cards):
-                if card // SUIT_SIZE == trump:
-                    played_by[card] = (leader + i) % n
-                    if card == jack:
-                        jack_winner = winner
-        by_seat = self._points_by_seat
-        if played_by:
-            high = max(played_by, key=STRENGTH.__getitem__)
-            low = min(played_by, key=STRENGTH.__getitem__)
-            points.append((by_seat[HIGH_KEY][played_by[high]], FULL_DECK[high]))
-            points.append((by_seat[LOW_KEY][played_by[low]], FULL_DECK[low]))
-        if jack_winner is not None:
-            points.append((by_seat[JACK_KEY][jack_winner], FULL_DECK[jack]))
-        return points
-
-    def hand_points_of(self, tricks: Sequence[Trick], trump: int, n: int, options: Any) -> Scored:
-        """The end-of-hand points in counting order, High, Low, Jack (:meth:`honours`), then Game (when
-        scored: the side with the unique most card points in the tricks it won)."""
-        points = self.honours(tricks, trump, n)
-        if self.game_point(options):
-            seat_sides = self._seat_sides
-            won = [0] * self._side_counts[n]
-            for trick in tricks:
-                won[seat_sides[trick.winner]] += sum(map(CARD_POINTS.__getitem__, trick.cards))
-            side = unique_best(won)
-            if side is not None:
-                points.append((self._game_point_of_side[side], None))
-        return points
-
     def position_totals(self, position: SevenUpPosition) -> list[int]:
         """Each seat's total: its side's points so far."""
         totals = position.totals
@@ -612,22 +544,3 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
             sides = self._seat_sides
             winners = [seat for seat in range(position.match.players) if sides[seat] == side]
         return standings(self.position_totals(position), winners, over, False)
-
-    def hand_points(self, state: StateT) -> list[tuple[Any, str | None]]:
-        """The end-of-hand points of a wire state's tricks (:meth:`hand_points_of`), as wire points."""
-        trump = state.trump
-        tricks = tuple(map(read_trick, state.tricks))
-        scored = self.hand_points_of(
-            tricks, NO_TRUMP if trump is None else SUIT_INDEX[trump], len(state.hands), state.options
-        )
-        return [(WIRE_POINTS[point], card) for point, card in scored]
-
-    def honour_points(self, state: StateT) -> list[tuple[Any, str | None]]:
-        """High, Low and Jack of a wire state's tricks (:meth:`honours`), as wire points."""
-        trump = state.trump
-        scored = self.honours(
-            tuple(map(read_trick, state.tricks)),
-            NO_TRUMP if trump is None else SUIT_INDEX[trump],
-            len(state.hands),
-        )
-        return [(WIRE_POINTS[point], card) for point, card in scored]

@@ -1521,10 +1521,10 @@ def test_seven_up_seat_card_and_point_tables_are_the_listed_models() -> None:
             assert _typed_fields(seven_up_wire.TURNED[seat][card]) == _typed_fields(turned)
             aside = listed(SevenUpEvent, type=kinds.set_aside, player=seat, card=card)
             assert _typed_fields(seven_up_wire.SET_ASIDE[seat][card]) == _typed_fields(aside)
-    for (reason, point_seat, side), point in seven_up_points._POINTS.items():
+    for (reason, point_seat, side), point in seven_up_position.POINTS.items():
         expected = listed(SevenUpPoint, reason=reason, seat=point_seat, side=side)
-        assert _typed_fields(point) == _typed_fields(expected)
-    assert len(seven_up_points._POINTS) == len(SevenUpPointReason) * (MAX_SEATS + 1) * MAX_SEATS
+        assert _typed_fields(seven_up_position.WIRE_POINTS[point]) == _typed_fields(expected)
+    assert len(seven_up_position.WIRE_POINTS) == len(SevenUpPointReason) * (MAX_SEATS + 1) * MAX_SEATS
     for card in FULL_DECK:
         assert seven_up_position.CARD_POINTS[FULL_DECK.index(card)] == tricks.card_points([card])
 
@@ -1539,7 +1539,8 @@ def _hand_points_trick_by_trick(game: SevenUpFamily[Any, Any, Any], state: Any) 
             won[game.side_of(trick.winner)] += tricks.card_points(trick.cards)
         side = tricks.unique_best(won)
         if side is not None:
-            points.append((game._point(SevenUpPointReason.game, game.game_point_seat(side), side), None))
+            game_point = seven_up_position.POINTS[SevenUpPointReason.game, game.game_point_seat(side), side]
+            points.append((seven_up_position.WIRE_POINTS[game_point], None))
     return points
 
 
@@ -2060,7 +2061,7 @@ def test_seven_up_points_counted_by_side_are_those_counted_point_by_point() -> N
     for _ in range(2000):
         totals = [rng.randint(0, 6) for _ in range(2)]
         sides = [rng.randint(0, 1) for _ in range(rng.randint(0, 4))]
-        points = [seven_up_points._POINTS[SevenUpPointReason.high, side, side] for side in sides]
+        points = [seven_up_position.POINTS[SevenUpPointReason.high, side, side] for side in sides]
         running = list(totals)
         expected = (len(points), False)
         for i, point in enumerate(points):
@@ -2079,15 +2080,15 @@ def test_seven_up_point_and_side_tables_are_what_the_rule_methods_give(game_id: 
     game = GAMES[game_id]
     assert isinstance(game, SevenUpFamily)
     reasons = SevenUpPointReason
-    assert set(game._seat_points) == {reason.value for reason in reasons}
+    assert set(game._points_by_seat) == {reason.value for reason in reasons}
     for reason in reasons:
         for seat in range(MAX_SEATS):
-            expected = seven_up_points._POINTS[reason, seat, game.side_of(seat)]
-            assert game._seat_points[reason.value][seat] is expected
-            assert game._seat_point(reason, seat) is expected
+            expected = seven_up_position.POINTS[reason, seat, game.side_of(seat)]
+            assert game._points_by_seat[reason.value][seat] is expected
+            assert game._seat_point(reason, seat) is seven_up_position.WIRE_POINTS[expected]
     for side in range(MAX_SEATS):
-        expected = seven_up_points._POINTS[reasons.game, game.game_point_seat(side), side]
-        assert game._game_points[side] is expected
+        expected = seven_up_position.POINTS[reasons.game, game.game_point_seat(side), side]
+        assert game._game_point_of_side[side] is expected
     assert game._seat_sides == tuple(game.side_of(seat) for seat in range(MAX_SEATS))
     assert game._side_counts == tuple(game.side_count(players) for players in range(MAX_SEATS + 1))
 
@@ -2120,7 +2121,7 @@ def test_highest_lowest_and_unique_best_in_c_are_the_answers_found_one_by_one() 
 
 
 def _honours_read_off_the_records(game: SevenUpFamily[Any, Any, Any], state: Any) -> list[Any]:
-    """High, Low and Jack of a played deal read off its trick records, each point looked up in _POINTS by
+    """High, Low and Jack of a played deal read off its trick records, each point looked up in POINTS by
     its reason, seat and the seat's side (what the tables of points by seat stand for)."""
     reasons = SevenUpPointReason
     n = len(state.hands)
@@ -2128,7 +2129,9 @@ def _honours_read_off_the_records(game: SevenUpFamily[Any, Any, Any], state: Any
     points: list[Any] = []
 
     def point(reason: Any, seat: int, card: str) -> None:
-        points.append((seven_up_points._POINTS[reason, seat, game.side_of(seat)], card))
+        points.append(
+            (seven_up_position.WIRE_POINTS[seven_up_position.POINTS[reason, seat, game.side_of(seat)]], card)
+        )
 
     if game.id == "california-jack":
         for reason, rank in ((reasons.high, "A"), (reasons.low, "2"), (reasons.jack, "J")):
