@@ -9,13 +9,14 @@ is what the GraphQL-over-HTTP spec asks of a JSON POST; transport errors are pro
 from __future__ import annotations
 
 import math
+import re
 import threading
 import time
 from typing import Any
 
 import anyio.to_thread
 import orjson
-from graphql import GraphQLError, get_introspection_query, parse, print_ast
+from graphql import GraphQLError, GraphQLSyntaxError, get_introspection_query, parse, print_ast
 from starlette.types import Receive, Scope, Send
 from strawberry.exceptions import MissingQueryError
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
@@ -224,10 +225,46 @@ def bounded_errors(errors: list[GraphQLError]) -> list[dict[str, Any]]:
     graphql-core quotes the offending input in its messages (pretty-printed, a line per list item): a
     40 KB document of bad values was a 1 MB answer.
     """
-    shown = [_shortened(dict(error.formatted)) for error in errors[:MAX_LISTED_ISSUES]]
+    shown = [_shortened(_coded(error)) for error in errors[:MAX_LISTED_ISSUES]]
     if len(errors) > MAX_LISTED_ISSUES:
         shown.append({"message": f"... and {len(errors) - MAX_LISTED_ISSUES} more errors."})
     return shown
+
+
+SYNTAX_ERROR = "graphql/syntax"
+"""The code of a document GraphQL cannot parse."""
+INVALID_DOCUMENT = "graphql/invalid-document"
+"""The code of a document that parses but does not validate against the schema (an unknown field, an
+argument of the wrong type written inline, a selection missing...)."""
+INVALID_VARIABLES = "graphql/invalid-variables"
+"""The code of a variable whose value does not fit its type (``pointer``: the offending value)."""
+FIELD_ERROR = "graphql/field-error"
+"""The code of an error raised while a field was resolved (the rules' refusals are answered as data)."""
+
+_VARIABLE_ERROR = re.compile(r"Variable '\$(?P<name>\w+)' (?:has invalid value(?: at (?P<at>[.\w\[\]]+))?)?")
+"""How graphql-core begins the message of a variable it could not coerce: the variable's name, then the
+place of the offending value in it (``.hands[0][1]``)."""
+_PLACE_STEP = re.compile(r"\.(\w+)|\[(\d+)\]")
+
+
+def _coded(error: GraphQLError) -> dict[str, Any]:
+    """The formatted ``error`` with a machine-readable ``code`` in its ``extensions``, and for a variable
+    the JSON Pointer into the request body of the value at fault (``pointer``)."""
+    formatted = dict(error.formatted)
+    extensions: dict[str, Any] = dict(error.extensions or {})
+    variable = _VARIABLE_ERROR.match(error.message) if error.path is None else None
+    if isinstance(error, GraphQLSyntaxError):
+        extensions.setdefault("code", SYNTAX_ERROR)
+    elif error.path is not None:
+        extensions.setdefault("code", FIELD_ERROR)
+    elif variable is not None:
+        steps = (key or index for key, index in _PLACE_STEP.findall(variable["at"] or ""))
+        extensions.setdefault("code", INVALID_VARIABLES)
+        extensions.setdefault("pointer", "/".join(("/variables", variable["name"], *steps)))
+    else:
+        extensions.setdefault("code", INVALID_DOCUMENT)
+    formatted["extensions"] = extensions
+    return formatted
 
 
 def _shortened(error: dict[str, Any]) -> dict[str, Any]:

@@ -144,10 +144,13 @@ def graphql(client: TestClient, query: str, variables: Json | None = None) -> ht
 
 
 def graphql_errors(response: httpx.Response) -> list[str]:
-    """The messages of a GraphQL error response (a client error: never a 5xx)."""
+    """The messages of a GraphQL error response (a client error: never a 5xx): a problem (a document over
+    a limit) or GraphQL errors, each with a machine-readable code."""
     assert response.status_code < 500, response.text
     body = response.json()
     assert body.get("errors"), body
+    codes = [body["code"]] if "code" in body else [error["extensions"]["code"] for error in body["errors"]]
+    assert all(code.startswith("graphql/") for code in codes), body
     return [error["message"] for error in body["errors"]]
 
 
@@ -1010,6 +1013,39 @@ def test_graphql_invalid_state_variable_gives_an_error_not_a_500(client: TestCli
     state = {**new_state(client), "turn": "three", "nonsense": 1}
     messages = graphql_errors(graphql(client, MOVES_QUERY, {"state": state}))
     assert any("$state" in m for m in messages), messages
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer"),
+    [
+        ({"dealer": "x"}, "/variables/state/dealer"),
+        ({"hands": [[1]]}, "/variables/state/hands/0/0"),
+        ({"chips": None}, "/variables/state/chips"),
+        ({"surplus": 1}, "/variables/state"),
+    ],
+)
+def test_graphql_a_variable_of_the_wrong_type_names_its_code_and_place(
+    client: TestClient, change: Json, pointer: str
+) -> None:
+    state = {**new_state(client), **change}
+    body = graphql(client, MOVES_QUERY, {"state": state}).json()
+    assert body["data"] is None
+    assert [error["extensions"] for error in body["errors"]] == [
+        {"code": "graphql/invalid-variables", "pointer": pointer}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("query", "code"),
+    [
+        ("{ games { id ", "graphql/syntax"),
+        ("{ noSuchField }", "graphql/invalid-document"),
+        ("{ sjuanMoves(state: 1) { __typename } }", "graphql/invalid-document"),
+    ],
+)
+def test_graphql_a_document_refused_names_its_code(client: TestClient, query: str, code: str) -> None:
+    errors = graphql(client, query).json()["errors"]
+    assert errors and {error["extensions"]["code"] for error in errors} == {code}
 
 
 @pytest.mark.parametrize(
