@@ -231,15 +231,18 @@ def bounded_errors(errors: list[GraphQLError]) -> list[dict[str, Any]]:
     return shown
 
 
-SYNTAX_ERROR = "graphql/syntax"
-"""The code of a document GraphQL cannot parse."""
-INVALID_DOCUMENT = "graphql/invalid-document"
-"""The code of a document that parses but does not validate against the schema (an unknown field, an
-argument of the wrong type written inline, a selection missing...)."""
-INVALID_VARIABLES = "graphql/invalid-variables"
-"""The code of a variable whose value does not fit its type (``pointer``: the offending value)."""
-FIELD_ERROR = "graphql/field-error"
-"""The code of an error raised while a field was resolved (the rules' refusals are answered as data)."""
+# The codes of GraphQL errors, in ``extensions.code``: Apollo Server's, the convention GraphQL clients
+# and tools (schemathesis among them) read to tell a refused request from a failed server.
+SYNTAX_ERROR = "GRAPHQL_PARSE_FAILED"
+"""The document does not parse."""
+INVALID_DOCUMENT = "GRAPHQL_VALIDATION_FAILED"
+"""The document parses but does not validate against the schema (an unknown field, an argument of the
+wrong type written inline, a selection missing...)."""
+INVALID_VARIABLES = "BAD_USER_INPUT"
+"""A variable's value does not fit its type (``pointer``: the offending value)."""
+FIELD_ERROR = "INTERNAL_SERVER_ERROR"
+"""An error raised while a field was resolved: a fault of the service (the rules' refusals are answered
+as data, never as errors)."""
 
 _VARIABLE_ERROR = re.compile(r"Variable '\$(?P<name>\w+)' (?:has invalid value(?: at (?P<at>[.\w\[\]]+))?)?")
 """How graphql-core begins the message of a variable it could not coerce: the variable's name, then the
