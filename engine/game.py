@@ -105,6 +105,11 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     def to_act(self, state: StateT) -> list[int]:
         """The seats that may move now (several for a simultaneous step; none when the match is over)."""
 
+    def no_seat_to_act(self, state: StateT) -> str:
+        """Why no seat may move in ``state``, a state :meth:`to_act` names nobody in (the start of a
+        ``match/over`` problem's detail): the match is over."""
+        return "The match is over"
+
     @abstractmethod
     def acting_moves(self, state: StateT, player: int) -> list[MoveT]:
         """Every legal move of ``player``, a seat :meth:`to_act` has just named, in a stable order (a list
@@ -294,7 +299,7 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         seats = self.to_act(state)
         if player not in seats:
             if not seats:
-                raise MatchOverError("The match is over; no move is legal.", [])
+                raise MatchOverError(f"{self.no_seat_to_act(state)}; no move is legal.", [])
             # a seat to act is a seat of the table: only a seat not to act may not exist
             self.check_seat(state, player, "move", ("player",))
             detail, why = self.not_to_act(state, player, seats)
@@ -445,16 +450,6 @@ def bound_issues(path: tuple[str | int, ...], values: Sequence[int], most: int, 
         for index, value in enumerate(values)
         if value > most
     ]
-
-
-def check_deal_limit(deals: int, most: int) -> None:
-    """Refuse a ``next_deal`` once a match holds ``most`` deal records, the most a state may carry."""
-    if deals >= most:
-        raise InvalidRequestError(
-            f"This match has {deals} deals, the most this service keeps in one match.",
-            [IssueAt(("type",), f"no deal after the {most}th; start a new match")],
-            argument="move",
-        )
 
 
 def length_issues(path: tuple[str | int, ...], values: Sequence[Any], players: int) -> list[IssueAt]:

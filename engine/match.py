@@ -27,7 +27,6 @@ from .game import (
     OptionsT,
     ScoreT,
     ViewT,
-    check_deal_limit,
     check_deck,
 )
 from .models import same_model
@@ -135,8 +134,22 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
     """A game played as a match of deals, with a ``next_deal`` move between them."""
 
     max_deals: ClassVar[int | None] = None
-    """The most deal records a match may hold when the rules do not bound them (a ``next_deal`` past it is
-    refused); None when the rules end every match in time."""
+    """The most deal records a match may hold when the rules do not bound them: once a match has that many,
+    no deal follows and nobody is to act (:meth:`at_deal_cap`); None when the rules end every match in
+    time."""
+
+    def at_deal_cap(self, deals: int) -> bool:
+        """Whether a match that has played ``deals`` deals may deal no more (:attr:`max_deals`)."""
+        return self.max_deals is not None and deals >= self.max_deals
+
+    def no_seat_to_act(self, state: MatchStateT) -> str:
+        deals = state.deal_number
+        if state.phase == DEAL_OVER and self.at_deal_cap(deals):
+            return (
+                f"This match has played {deals} deals, the most this service keeps in one match, so no "
+                "deal follows (start a new match)"
+            )
+        return super().no_seat_to_act(state)
 
     @abstractmethod
     def deal(self, setup: DealSetup[OptionsT, MatchStateT]) -> tuple[MatchStateT, list[EventT]]:
@@ -216,8 +229,6 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
 
     def next_deal(self, state: MatchStateT, deck: Sequence[str] | None) -> tuple[MatchStateT, list[EventT]]:
         """Deal the next deal of the match (``deck`` is checked against the game's cards first)."""
-        if self.max_deals is not None:
-            check_deal_limit(len(getattr(state, "deals")), self.max_deals)  # noqa: B009 -- as options below
         check_deck(deck, self.deck, argument="move", path=("deck",))
         options: OptionsT = getattr(state, "options")  # noqa: B009 -- every state names its options
         setup = DealSetup(

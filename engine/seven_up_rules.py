@@ -219,8 +219,8 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
         turn = position.turn
         if turn is not None:
             return [turn]
-        if position.phase is DEAL_OVER:
-            match = position.match
+        match = position.match
+        if position.phase is DEAL_OVER and not self.at_deal_cap(match.deal_number):
             return [match.dealer if match.thrown_in_last else (match.dealer + 1) % match.players]
         return []
 
@@ -248,8 +248,9 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
         turn = position.turn
         if phase is PLAYING:
             return bits_of(self.playable(position, turn))  # type: ignore[arg-type]  # (a seat plays)
-        if turn is None:
-            return _NEXT_DEAL if phase is DEAL_OVER else _NONE
+        if turn is None:  # between deals (unless the match is over or at the deal cap) only next_deal
+            dealing = phase is DEAL_OVER and not self.at_deal_cap(position.match.deal_number)
+            return _NEXT_DEAL if dealing else _NONE
         if phase is DISCARDING:
             return [DISCARD + card for card in bits_of(position.hands[turn])]
         return STAND_OR_BEG_CODES if phase is STAND_OR_BEG else GIVE_OR_RUN_CODES

@@ -42,6 +42,7 @@ from sevens_rules.api.server import (
 )
 from sevens_rules.engine.errors import TITLE_BY_CODE
 from sevens_rules.engine.registry import GAMES
+from sevens_rules.engine.simulate import PositionSimulation
 from sevens_rules.schema.common import INT32_MAX, MAX_LISTED_ISSUES
 from sevens_rules.schema.operations import field_prefix
 from sevens_rules.schema.seven_up import SEVEN_UP_MAX_DEALS
@@ -385,14 +386,24 @@ def test_the_largest_state_written_inline_in_graphql_is_accepted(
     assert result == {"data": {field(game, "moves"): {"__typename": "DominoFanTanMovesResponse"}}}
 
 
-def test_the_seven_up_deal_cap_refuses_the_next_deal(client: TestClient) -> None:
+def test_the_seven_up_deal_cap_leaves_nobody_to_act(client: TestClient) -> None:
     state = advance_to_deal_over(client, "seven-up", largest_seven_up_state("seven-up", 3))
     assert len(state["deals"]) == state["deal_number"] == SEVEN_UP_MAX_DEALS
-    dealer = moves_of(client, "seven-up", state)["to_act"][0]
+    # no deal follows the last the service keeps: nothing is listed, and what the dealer would have
+    # dealt with is refused, to apply and to a bot alike, as in a finished match
+    assert moves_of(client, "seven-up", state) == {"to_act": [], "moves": []}
+    dealer = state["dealer"]
     response = post(
         client, "/v1/games/seven-up/apply", {"state": state, "move": {"type": "next_deal", "player": dealer}}
     )
-    assert_problem(response, 422, "request/invalid", "/move/type")
+    assert_problem(response, 409, "match/over")
+    assert "100 deals" in response.json()["detail"]
+    bot = post(client, "/v1/games/seven-up/bot", {"state": state, "player": dealer, "level": "rules"})
+    assert_problem(bot, 409, "match/over")
+    # and a playout on the rules' own representation (what the search plays) stops there too
+    game = GAMES["seven-up"]
+    simulation = PositionSimulation.of(game, game.models.state.model_validate_json(orjson.dumps(state)))
+    assert simulation is not None and simulation.to_act() == [] and simulation.legal_moves() == []
     state["deal_number"] += 1
     assert_problem(
         post(client, "/v1/games/seven-up/moves", {"state": state}), 422, "state/invalid", "/state/deal_number"

@@ -48,7 +48,7 @@ def seat_moves(game: AnyGame, state: Any, seat: int, argument: str = "player") -
     seats, moves = game.moves(state, seat)
     error: MatchOverError | NotYourTurnError | None = None
     if not seats:
-        error = MatchOverError("The match is over; a bot has no move to make.", [])
+        error = MatchOverError(f"{game.no_seat_to_act(state)}; a bot has no move to make.", [])
     elif seat not in seats:
         error = NotYourTurnError(
             f"Seat {seat} is not to act; to act: {', '.join(map(str, seats))}.",
