@@ -135,8 +135,8 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
 
     max_deals: ClassVar[int | None] = None
     """The most deal records a match may hold when the rules do not bound them: once a match has that many,
-    no deal follows and nobody is to act (:meth:`at_deal_cap`); None when the rules end every match in
-    time."""
+    no deal follows and nobody is to act (a game that sets it asks :meth:`at_deal_cap` where it names the
+    seats to act, as the Seven-Up family's positions do); None when the rules end every match in time."""
 
     def at_deal_cap(self, deals: int) -> bool:
         """Whether a match that has played ``deals`` deals may deal no more (:attr:`max_deals`)."""
