@@ -248,6 +248,11 @@ _VARIABLE_ERROR = re.compile(r"Variable '\$(?P<name>\w+)' (?:has invalid value(?
 """How graphql-core begins the message of a variable it could not coerce: the variable's name, then the
 place of the offending value in it (``.hands[0][1]``)."""
 _PLACE_STEP = re.compile(r"\.(\w+)|\[(\d+)\]")
+_UNKNOWN_FIELD = re.compile(
+    r": Expected value of type '\w+!?' not to include unknown field '(?P<field>\w{1,64})'"
+)
+"""How graphql-core says that an input object holds a field its type does not have (the field, when its
+name is short and plain, is the value at fault: it ends the pointer)."""
 
 
 def _coded(error: GraphQLError) -> dict[str, Any]:
@@ -261,7 +266,10 @@ def _coded(error: GraphQLError) -> dict[str, Any]:
     elif error.path is not None:
         extensions.setdefault("code", FIELD_ERROR)
     elif variable is not None:
-        steps = (key or index for key, index in _PLACE_STEP.findall(variable["at"] or ""))
+        steps = [key or index for key, index in _PLACE_STEP.findall(variable["at"] or "")]
+        unknown = _UNKNOWN_FIELD.match(error.message, variable.end())
+        if unknown is not None:
+            steps.append(unknown["field"])
         extensions.setdefault("code", INVALID_VARIABLES)
         extensions.setdefault("pointer", "/".join(("/variables", variable["name"], *steps)))
     else:

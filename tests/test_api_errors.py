@@ -1024,7 +1024,8 @@ def test_graphql_invalid_state_variable_gives_an_error_not_a_500(client: TestCli
         ({"dealer": "x"}, "/variables/state/dealer"),
         ({"hands": [[1]]}, "/variables/state/hands/0/0"),
         ({"chips": None}, "/variables/state/chips"),
-        ({"surplus": 1}, "/variables/state"),
+        ({"surplus": 1}, "/variables/state/surplus"),
+        ({"options": {"chips_count": True, "surplus": 1}}, "/variables/state/options/surplus"),
     ],
 )
 def test_graphql_a_variable_of_the_wrong_type_names_its_code_and_place(
