@@ -260,12 +260,11 @@ def _coded(error: GraphQLError) -> dict[str, Any]:
     the JSON Pointer into the request body of the value at fault (``pointer``)."""
     formatted = dict(error.formatted)
     extensions: dict[str, Any] = dict(error.extensions or {})
-    variable = _VARIABLE_ERROR.match(error.message) if error.path is None else None
     if isinstance(error, GraphQLSyntaxError):
         extensions.setdefault("code", SYNTAX_ERROR)
     elif error.path is not None:
         extensions.setdefault("code", FIELD_ERROR)
-    elif variable is not None:
+    elif (variable := _VARIABLE_ERROR.match(error.message)) is not None:
         steps = [key or index for key, index in _PLACE_STEP.findall(variable["at"] or "")]
         unknown = _UNKNOWN_FIELD.match(error.message, variable.end())
         if unknown is not None:
