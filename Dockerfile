@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # The rules service image. Build from the repository root (see README, "Running in production"):
-#   docker build --build-arg VERSION="$(python3 -c 'import sevens_rules; print(sevens_rules.__version__)')" \
+#   docker build --build-arg VERSION="$(sed -n 's/^__version__ = "\(.*\)"$/\1/p' __init__.py)" \
 #                --build-arg REVISION="$(git rev-parse HEAD)" -t sevens-rules .
 # Dependencies come only from requirements.lock (every package of the tree, pinned and hashed; regenerate
 # with deploy/lock.sh) and sit in their own layer, so a code change rebuilds and ships only the small code
@@ -40,8 +40,9 @@ RUN /opt/build/bin/pip wheel --no-cache-dir --require-hashes --no-deps --no-buil
     && rm -r /tmp/wheels
 
 # The package's wheel, built with the locked build tools, in a stage the image does not keep. It copies the
-# folders pyproject.toml's package-dir maps under sevens_rules (docs/ for the rules pages), not build/ (an
-# editable install's link tree, kept out of the context by .dockerignore).
+# package's own files (the repository's top folder is the package sevens_rules) and the folders
+# pyproject.toml's package-dir maps under it (docs/ for the rules pages), not build/ (an editable install's
+# link tree, kept out of the context by .dockerignore).
 FROM build-tools AS wheel
 WORKDIR /src
 COPY pyproject.toml README.md ./
@@ -49,7 +50,7 @@ COPY api ./api
 COPY conformance ./conformance
 COPY engine ./engine
 COPY schema ./schema
-COPY sevens_rules ./sevens_rules
+COPY __init__.py __main__.py py.typed ./
 COPY docs ./docs
 RUN /opt/build/bin/pip wheel --no-cache-dir --no-deps --no-build-isolation --wheel-dir /dist .
 

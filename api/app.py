@@ -17,8 +17,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from sevens_rules.engine.registry import GAMES
-
+from ..engine.registry import GAMES
 from .context import REQUEST_ID_HEADER
 from .docs import docs_routes
 from .examples import sealed_examples, with_examples

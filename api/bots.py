@@ -14,14 +14,13 @@ from collections.abc import Callable, Mapping
 from functools import cache, partial
 from typing import Any, NoReturn
 
-from sevens_rules.engine.bots.levels import BotChoice, choose, search_deadline, seat_moves
-from sevens_rules.engine.bots.sampler import sample_states
-from sevens_rules.engine.errors import InvalidRequestError, IssueAt
-from sevens_rules.engine.game import Game
-from sevens_rules.engine.models import constructed
-from sevens_rules.engine.registry import GAMES
-from sevens_rules.schema.bots import BUDGET_LIMIT_MS, BotLevel, BotModels, build_bot_models
-
+from ..engine.bots.levels import BotChoice, choose, search_deadline, seat_moves
+from ..engine.bots.sampler import sample_states
+from ..engine.errors import InvalidRequestError, IssueAt
+from ..engine.game import Game
+from ..engine.models import constructed
+from ..engine.registry import GAMES
+from ..schema.bots import BUDGET_LIMIT_MS, BotLevel, BotModels, build_bot_models
 from .context import current_request
 from .sealed import DISABLED_DETAIL
 from .sealing import Keyring, SealedModeDisabledError, check_seat_key, open_token

@@ -29,8 +29,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from sevens_rules.engine.registry import GAMES
-
+from ..engine.registry import GAMES
 from .examples import console_examples
 from .operations import rules_path
 from .problems import problem

@@ -27,10 +27,9 @@ import orjson
 import strawberry
 from graphql import GraphQLField, GraphQLObjectType, GraphQLUnionType, get_named_type
 
-from sevens_rules.engine.dealing import commitment
-from sevens_rules.engine.registry import GAMES
-from sevens_rules.schema.common import Problem
-
+from ..engine.dealing import commitment
+from ..engine.registry import GAMES
+from ..schema.common import Problem
 from .graphql import whole_fragment
 from .library_internals import core_schema
 from .limits import Settings, too_large_detail

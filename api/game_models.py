@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from sevens_rules.engine.registry import GAMES
-from sevens_rules.schema.operations import OperationModels, build_operation_models
+from ..engine.registry import GAMES
+from ..schema.operations import OperationModels, build_operation_models
 
 
 @cache

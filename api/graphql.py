@@ -39,9 +39,8 @@ from strawberry.types.base import StrawberryObjectDefinition
 from strawberry.types.graphql import OperationType
 from strawberry.types.unset import UNSET
 
-from sevens_rules.schema.common import GameInfo
-from sevens_rules.schema.operations import contract_names
-
+from ..schema.common import GameInfo
+from ..schema.operations import contract_names
 from .context import current_request
 from .graphql_documents import Documents
 from .graphql_execution import ServiceExecutor, execute
@@ -494,7 +493,7 @@ def contract_fragments(schema: strawberry.Schema) -> str:
 
 def _fragments(schema: strawberry.Schema, role: str) -> list[str]:
     """The fragment of each game's ``state`` or ``move`` type, named as its contract names it."""
-    from sevens_rules.engine.registry import GAMES  # the registry is needed only to name the types
+    from ..engine.registry import GAMES  # the registry is needed only to name the types
 
     blocks = []
     for game in GAMES.values():

@@ -27,8 +27,7 @@ from graphql import (
     specified_rules,
 )
 
-from sevens_rules.schema.common import MAX_LISTED_ISSUES
-
+from ..schema.common import MAX_LISTED_ISSUES
 from .graphql_execution import Coercers, PreparedOperation
 from .graphql_limits import (
     BYTES_PER_CHARACTER,

@@ -22,8 +22,7 @@ from strawberry.exceptions import MissingQueryError
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
 from strawberry.types.graphql import OperationType
 
-from sevens_rules.schema.common import MAX_LISTED_ISSUES, Issue, Problem
-
+from ..schema.common import MAX_LISTED_ISSUES, Issue, Problem
 from .context import current_request
 from .graphql import ServiceSchema
 from .graphql_limits import DocumentOverLimitError

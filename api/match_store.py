@@ -40,8 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from sevens_rules.engine.errors import IssueAt
-
+from ..engine.errors import IssueAt
 from .sealing import SealError
 
 logger = logging.getLogger("sevens_rules")

@@ -10,10 +10,9 @@ import orjson
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from sevens_rules import __version__
-from sevens_rules.schema.common import GamesResponse, Problem
-from sevens_rules.schema.operations import contract_names, type_prefix
-
+from .. import __version__
+from ..schema.common import GamesResponse, Problem
+from ..schema.operations import contract_names, type_prefix
 from .examples import (
     games_example,
     illegal_apply,

@@ -12,15 +12,14 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
-from sevens_rules.engine.game import Game
-from sevens_rules.engine.models import constructed, field_values, unvalidated
-from sevens_rules.engine.registry import GAMES
-from sevens_rules.engine.verification import verify_deal
-from sevens_rules.schema.common import GameInfo, GamesResponse, Problem, WireModel, options_info
-from sevens_rules.schema.dealing import DealVerification, FreshSeed, SeedRequest
-from sevens_rules.schema.operations import field_prefix, named_model, type_prefix
-
+from ..engine.dealing import Seeding, commitment, fresh_seed
+from ..engine.game import Game
+from ..engine.models import constructed, field_values, unvalidated
+from ..engine.registry import GAMES
+from ..engine.verification import verify_deal
+from ..schema.common import GameInfo, GamesResponse, Problem, WireModel, options_info
+from ..schema.dealing import DealVerification, FreshSeed, SeedRequest
+from ..schema.operations import field_prefix, named_model, type_prefix
 from .bots import bot_models, plain_runs
 from .bots import sealed_runs as sealed_bot_runs
 from .game_models import operation_models

@@ -11,9 +11,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from sevens_rules import __version__
-from sevens_rules.engine.registry import GAMES
-
+from .. import __version__
+from ..engine.registry import GAMES
 from .context import outside_requests
 from .export import contract_digest
 from .match_store import MatchStore, StoreUnavailableError

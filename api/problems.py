@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from pydantic import BaseModel, ValidationError
 
-from sevens_rules.engine.errors import (
+from ..engine.errors import (
     TITLE_BY_CODE,
     IllegalMoveError,
     InconsistentStateError,
@@ -20,9 +20,8 @@ from sevens_rules.engine.errors import (
     NotYourTurnError,
     RulesError,
 )
-from sevens_rules.schema.common import MAX_LISTED_ISSUES, Issue, Problem, WireModel
-from sevens_rules.schema.sealed import TokenFirst
-
+from ..schema.common import MAX_LISTED_ISSUES, Issue, Problem, WireModel
+from ..schema.sealed import TokenFirst
 from .context import current_request
 
 if TYPE_CHECKING:

@@ -11,8 +11,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from sevens_rules.schema.common import Problem
-
+from ..schema.common import Problem
 from .limits import BodyReader
 from .match_store import MatchStore
 from .operations import Operation, all_operations, games_response

@@ -30,14 +30,13 @@ from typing import Any, NoReturn
 import orjson
 from pydantic import TypeAdapter
 
-from sevens_rules.engine.dealing import Seeding, commitment, fresh_seed
-from sevens_rules.engine.errors import InvalidRequestError, IssueAt, MatchOverError, MoveError
-from sevens_rules.engine.game import Game
-from sevens_rules.engine.models import constructed, field_values
-from sevens_rules.engine.registry import GAMES
-from sevens_rules.schema.common import INT32_MAX, model_json
-from sevens_rules.schema.sealed import SealedModels, build_sealed_models
-
+from ..engine.dealing import Seeding, commitment, fresh_seed
+from ..engine.errors import InvalidRequestError, IssueAt, MatchOverError, MoveError
+from ..engine.game import Game
+from ..engine.models import constructed, field_values
+from ..engine.registry import GAMES
+from ..schema.common import INT32_MAX, model_json
+from ..schema.sealed import SealedModels, build_sealed_models
 from .game_models import operation_models
 from .match_store import MatchStore, Outcome, Replayed
 from .sealing import (

@@ -54,8 +54,8 @@ import pybase64
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from sevens_rules.engine.errors import IssueAt, RulesError
-from sevens_rules.schema.sealed import url_safe_base64_decoded
+from ..engine.errors import IssueAt, RulesError
+from ..schema.sealed import url_safe_base64_decoded
 
 ENV_VARIABLE = "RULES_SEAL_KEYS"
 FORMAT = 4

@@ -21,8 +21,8 @@ from .transport import AsgiTransport, HttpTransport, Transport
 
 def in_process() -> Transport:
     """The service of this package, without sealing keys, called in process."""
-    from sevens_rules.api.app import create_app
-    from sevens_rules.api.limits import Settings
+    from ..api.app import create_app
+    from ..api.limits import Settings
 
     return AsgiTransport(create_app(Settings(), None))
 

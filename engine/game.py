@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, final
 
-from sevens_rules.schema.common import GameModels, Outcome, SeatOutcome, WireModel
-
+from ..schema.common import GameModels, Outcome, SeatOutcome, WireModel
 from .cards import FULL_DECK
 from .dealing import Seeding, revealed_seed, seeding_issues, view_fields
 from .errors import (

@@ -16,8 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
-from sevens_rules.schema.common import Phase
-
+from ..schema.common import Phase
 from .dealing import SeededState, Seeding
 from .errors import IssueAt
 from .game import (

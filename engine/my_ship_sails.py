@@ -37,8 +37,8 @@ Decisions where the rulings and the text are silent (the README refers here):
 
 from __future__ import annotations
 
-from sevens_rules.schema.common import INT32_MAX, MAX_SEATS, GameModels, Outcome, model_json
-from sevens_rules.schema.my_ship_sails import (
+from ..schema.common import INT32_MAX, MAX_SEATS, GameModels, Outcome, model_json
+from ..schema.my_ship_sails import (
     DEALS_PER_MATCH,
     MyShipSailsChoiceType,
     MyShipSailsEvent,
@@ -49,7 +49,6 @@ from sevens_rules.schema.my_ship_sails import (
     MyShipSailsState,
     MyShipSailsView,
 )
-
 from .cards import FULL_DECK
 from .game import standings
 from .match import DealSetup

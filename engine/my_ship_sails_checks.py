@@ -6,17 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sevens_rules.schema import my_ship_sails as wire
-from sevens_rules.schema.common import INT32_MAX
-from sevens_rules.schema.my_ship_sails import (
+from ..schema import my_ship_sails as wire
+from ..schema.common import INT32_MAX
+from ..schema.my_ship_sails import (
     DEALS_PER_MATCH,
     MyShipSailsChoiceType,
     MyShipSailsPhase,
     MyShipSailsState,
 )
-from sevens_rules.schema.my_ship_sails import MyShipSailsScore as Score
-from sevens_rules.schema.my_ship_sails import MyShipSailsView as View
-
+from ..schema.my_ship_sails import MyShipSailsScore as Score
+from ..schema.my_ship_sails import MyShipSailsView as View
 from .cards import FULL_DECK
 from .errors import IssueAt
 from .game import conservation_issues, length_issues, seat_issues

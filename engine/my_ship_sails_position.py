@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-from sevens_rules.schema.common import MAX_SEATS
-from sevens_rules.schema.my_ship_sails import (
+from ..schema.common import MAX_SEATS
+from ..schema.my_ship_sails import (
     MyShipSailsChoice,
     MyShipSailsChoiceType,
     MyShipSailsDeal,
@@ -31,7 +31,6 @@ from sevens_rules.schema.my_ship_sails import (
     MyShipSailsPhase,
     MyShipSailsState,
 )
-
 from .card_sets import CARD_INDEX, SUIT_SIZE, bits_of, card_names, card_set
 from .cards import FULL_DECK
 from .models import constructed, updated_from

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from sevens_rules.schema.common import MAX_SEATS
-from sevens_rules.schema.my_ship_sails import (
+from ..schema.common import MAX_SEATS
+from ..schema.my_ship_sails import (
     MyShipSailsDeal,
     MyShipSailsEvent,
     MyShipSailsEventType,
@@ -16,7 +16,6 @@ from sevens_rules.schema.my_ship_sails import (
     MyShipSailsMoveType,
     MyShipSailsState,
 )
-
 from .card_sets import CARD_INDEX, card_set
 from .cards import FULL_DECK
 from .game import best_seats

@@ -37,8 +37,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from sevens_rules.schema.common import GameModels, Outcome, PiquetDeckOrder
-from sevens_rules.schema.sedmice import (
+from ..schema.common import GameModels, Outcome, PiquetDeckOrder
+from ..schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
     SedmiceMove,
@@ -47,7 +47,6 @@ from sevens_rules.schema.sedmice import (
     SedmiceState,
     SedmiceView,
 )
-
 from .card_sets import bits_of
 from .cards import PIQUET_DECK
 from .dealing import DEAL, shuffled

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from sevens_rules.schema.sedmice import (
+from ..schema.sedmice import (
     SedmiceEvent,
     SedmiceHitReason,
     SedmiceMove,
@@ -15,7 +15,6 @@ from sevens_rules.schema.sedmice import (
     SedmiceState,
     SedmiceView,
 )
-
 from .cards import PIQUET_DECK
 from .errors import IssueAt
 from .game import conservation_issues, length_issues, seat_issues

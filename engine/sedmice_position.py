@@ -22,9 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sevens_rules.schema.common import Phase
-from sevens_rules.schema.sedmice import SedmiceDeal, SedmiceHitReason, SedmiceOptions, SedmiceState
-
+from ..schema.common import Phase
+from ..schema.sedmice import SedmiceDeal, SedmiceHitReason, SedmiceOptions, SedmiceState
 from .card_sets import bits_of
 from .cards import PIQUET_DECK
 from .match import PLAY_PHASE

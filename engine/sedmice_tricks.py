@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sevens_rules.schema.sedmice import SedmiceDeal, SedmiceHitReason
+from ..schema.sedmice import SedmiceDeal, SedmiceHitReason
 
 HAND_SIZE = 4
 """Cards each player holds after every refill while the stock lasts."""

@@ -5,7 +5,7 @@ that can be shared is made and validated once."""
 
 from __future__ import annotations
 
-from sevens_rules.schema.sedmice import (
+from ..schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,
     SedmiceEventType,
@@ -14,7 +14,6 @@ from sevens_rules.schema.sedmice import (
     SedmiceMoveType,
     SedmiceState,
 )
-
 from .cards import PIQUET_DECK
 from .match import MATCH_OVER_PHASE, PLAY_PHASE
 from .models import event_of, updated, updated_from

@@ -63,8 +63,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sevens_rules.schema.common import GameModels
-from sevens_rules.schema.seven_up import (
+from ..schema.common import GameModels
+from ..schema.seven_up import (
     CaliforniaJackOptions,
     CaliforniaJackState,
     CaliforniaJackView,
@@ -80,7 +80,6 @@ from sevens_rules.schema.seven_up import (
     SevenUpState,
     SevenUpView,
 )
-
 from .card_sets import CARD_INDEX, SUIT_SIZE, SUITS, card_names
 from .cards import FULL_DECK
 from .errors import IssueAt

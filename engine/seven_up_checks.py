@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sevens_rules.schema.seven_up import (
+from ..schema.seven_up import (
     SevenUpDeal,
     SevenUpPoint,
 )
-
 from .cards import FULL_DECK
 from .dealing import Seeding
 from .errors import IssueAt

@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
-from sevens_rules.schema import seven_up as variants  # (the variants' own models: the type variables)
-from sevens_rules.schema.common import MAX_SEATS, Suit
-from sevens_rules.schema.seven_up import (
+from ..schema import seven_up as variants  # (the variants' own models: the type variables)
+from ..schema.common import MAX_SEATS, Suit
+from ..schema.seven_up import (
     SevenUpDealScore,
     SevenUpEvent,
     SevenUpMove,
@@ -26,7 +26,6 @@ from sevens_rules.schema.seven_up import (
     SevenUpState,
     SevenUpView,
 )
-
 from .card_sets import SUIT_SIZE
 from .cards import FULL_DECK
 from .match import DealtMatch

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sevens_rules.schema.common import MAX_SEATS, Suit
-from sevens_rules.schema.seven_up import (
+from ..schema.common import MAX_SEATS, Suit
+from ..schema.seven_up import (
     SevenUpCutRound,
     SevenUpDeal,
     SevenUpDealOutcome,
@@ -33,7 +33,6 @@ from sevens_rules.schema.seven_up import (
     SevenUpPointReason,
     SevenUpTrick,
 )
-
 from .card_sets import CARD_INDEX, card_names, card_set
 from .cards import FULL_DECK
 from .models import constructed, unvalidated

@@ -17,9 +17,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from sevens_rules.schema.common import Outcome
-from sevens_rules.schema.seven_up import SEVEN_UP_MAX_DEALS, SevenUpCutRound, SevenUpEvent
-
+from ..schema.common import Outcome
+from ..schema.seven_up import SEVEN_UP_MAX_DEALS, SevenUpCutRound, SevenUpEvent
 from .card_sets import SUIT_SIZE, SUITS, bits_of, card_set
 from .cards import FULL_DECK
 from .dealing import CUT, Seeding

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sevens_rules.schema.common import MAX_SEATS, Suit
-from sevens_rules.schema.seven_up import (
+from ..schema.common import MAX_SEATS, Suit
+from ..schema.seven_up import (
     SevenUpDeal,
     SevenUpEvent,
     SevenUpEventType,
@@ -21,7 +21,6 @@ from sevens_rules.schema.seven_up import (
     SevenUpMoveType,
     SevenUpPointReason,
 )
-
 from .card_sets import CARD_INDEX, card_names
 from .cards import FULL_DECK
 from .models import unvalidated, updated_from

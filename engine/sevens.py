@@ -41,8 +41,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from sevens_rules.schema.common import GameModels, Outcome
-from sevens_rules.schema.sevens import (
+from ..schema.common import GameModels, Outcome
+from ..schema.sevens import (
     SEVENS_PASSES,
     SEVENS_PLAYERS,
     SevensEvent,
@@ -52,7 +52,6 @@ from sevens_rules.schema.sevens import (
     SevensState,
     SevensView,
 )
-
 from .card_sets import bits_of, card_names, card_set
 from .cards import FULL_DECK, deal_round_robin
 from .dealing import Seeding

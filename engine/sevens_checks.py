@@ -6,8 +6,8 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Sequence
 
-from sevens_rules.schema.common import Phase
-from sevens_rules.schema.sevens import (
+from ..schema.common import Phase
+from ..schema.sevens import (
     SEVENS_PASSES,
     SEVENS_PLAYERS,
     SevensDeal,
@@ -19,7 +19,6 @@ from sevens_rules.schema.sevens import (
     SevensState,
     SevensView,
 )
-
 from .card_sets import ALL_CARDS
 from .cards import FULL_DECK, SUITS
 from .errors import IssueAt

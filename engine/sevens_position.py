@@ -21,9 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from sevens_rules.schema.common import Phase
-from sevens_rules.schema.sevens import SEVENS_PLAYERS, SevensDeal, SevensOptions, SevensRow, SevensState
-
+from ..schema.common import Phase
+from ..schema.sevens import SEVENS_PLAYERS, SevensDeal, SevensOptions, SevensRow, SevensState
 from .card_sets import CARD_BIT, CARD_INDEX, SUIT_SIZE, card_names
 from .cards import FULL_DECK, SUITS
 from .models import constructed, updated_from

@@ -11,9 +11,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import permutations
 
-from sevens_rules.schema.common import Suit
-from sevens_rules.schema.sevens import SEVENS_PLAYERS, SevensDeal, SevensRow
-
+from ..schema.common import Suit
+from ..schema.sevens import SEVENS_PLAYERS, SevensDeal, SevensRow
 from .cards import FULL_DECK, RANKS, SUITS
 from .models import constructed
 

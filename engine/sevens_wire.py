@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sevens_rules.schema.sevens import (
+from ..schema.sevens import (
     SEVENS_PASSES,
     SEVENS_PLAYERS,
     SevensDeal,
@@ -16,7 +16,6 @@ from sevens_rules.schema.sevens import (
     SevensMoveType,
     SevensState,
 )
-
 from .card_sets import CARD_INDEX, card_names
 from .cards import FULL_DECK
 from .game import best_seats

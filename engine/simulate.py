@@ -49,8 +49,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, Protocol, TypeVar
 
-from sevens_rules.schema.common import Outcome
-
+from ..schema.common import Outcome
 from .dealing import Seeding
 from .game import Game
 from .registry import get_game

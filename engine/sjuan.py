@@ -22,8 +22,8 @@ from functools import cache
 from operator import add
 from typing import ClassVar, cast
 
-from sevens_rules.schema.common import GameModels, Outcome
-from sevens_rules.schema.sjuan import (
+from ..schema.common import GameModels, Outcome
+from ..schema.sjuan import (
     SJUAN_MATCH_TARGET,
     DominoFanTanOptions,
     DominoFanTanState,
@@ -41,7 +41,6 @@ from sevens_rules.schema.sjuan import (
     SjuanState,
     SjuanView,
 )
-
 from .card_sets import ALL_CARDS, CARD_INDEX, RANK_ROW, SUIT_SIZE, bits_of, card_codes, card_names, card_set
 from .cards import FULL_DECK, RANKS, deal_round_robin
 from .dealing import Seeding

@@ -7,9 +7,8 @@ from abc import abstractmethod
 from operator import add
 from typing import Any, ClassVar
 
-from sevens_rules.schema.sjuan import SJUAN_MATCH_TARGET as MATCH_TARGET
-from sevens_rules.schema.sjuan import SjuanEvent, SjuanFamilyState, SjuanMove, SjuanScore
-
+from ..schema.sjuan import SJUAN_MATCH_TARGET as MATCH_TARGET
+from ..schema.sjuan import SjuanEvent, SjuanFamilyState, SjuanMove, SjuanScore
 from .card_sets import ALL_CARDS, card_set
 from .cards import FULL_DECK, RANKS
 from .errors import IssueAt

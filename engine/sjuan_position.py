@@ -17,9 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
-from sevens_rules.schema.common import Phase
-from sevens_rules.schema.sjuan import DominoFanTanState, SjuanDeal, SjuanFamilyState, SjuanOptions
-
+from ..schema.common import Phase
+from ..schema.sjuan import DominoFanTanState, SjuanDeal, SjuanFamilyState, SjuanOptions
 from .card_sets import CARD_BIT, CARD_INDEX, RANK_ROW, SUIT_SIZE, card_codes, card_names
 from .cards import FULL_DECK
 from .models import constructed, updated_from

@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from sevens_rules.schema.common import MAX_SEATS
-from sevens_rules.schema.sjuan import (
+from ..schema.common import MAX_SEATS
+from ..schema.sjuan import (
     SjuanDeal,
     SjuanEvent,
     SjuanEventType,
@@ -13,7 +13,6 @@ from sevens_rules.schema.sjuan import (
     SjuanMove,
     SjuanMoveType,
 )
-
 from .card_sets import CARD_INDEX
 from .cards import FULL_DECK
 from .game import best_seats

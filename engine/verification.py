@@ -12,9 +12,8 @@ import hmac
 from collections.abc import Sequence
 from typing import Any
 
-from sevens_rules.schema.common import WireModel
-from sevens_rules.schema.dealing import DealVerification
-
+from ..schema.common import WireModel
+from ..schema.dealing import DealVerification
 from .dealing import DEAL, Seeding
 from .errors import InvalidRequestError, IssueAt, RulesError
 from .game import Game

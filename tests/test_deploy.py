@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 
 from sevens_rules import __version__
 from sevens_rules.api.limits import Settings
-from tests.test_layout import data_files, package_folders
+from tests.test_layout import wheel_sources
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = ROOT / "Dockerfile"
@@ -118,24 +118,17 @@ def test_image_installs_the_locked_tree_before_the_code() -> None:
     ]
 
 
-def package_directories() -> set[str]:
-    """The top-level folders of the repository the wheel is built from: those that pyproject.toml's
-    package-dir maps its packages to (``sevens_rules.engine`` is ``engine/``, ``sevens_rules.rules`` is
-    ``docs/rules/``), package data included."""
-    sources = [*package_folders().values(), *(path.parent for path in data_files().values())]
-    for source in sources:
-        assert source.is_dir(), source
-    return {source.relative_to(ROOT).parts[0] for source in sources}
-
-
 def test_the_wheel_stage_copies_every_folder_the_packages_come_from() -> None:
     # a folder missing from the build context breaks the wheel's build ("package directory ... does not
     # exist"), which no test that runs on the checkout would notice
     copied = {
-        line.split()[1] for line in stages()["wheel"] if line.startswith("COPY ") and "--from" not in line
+        source
+        for line in stages()["wheel"]
+        if line.startswith("COPY ") and "--from" not in line
+        for source in line.split()[1:-1]
     }
-    assert {"conformance", "docs", "engine", "sevens_rules"} <= package_directories()
-    assert package_directories() <= copied
+    assert {"conformance", "docs", "engine", "__init__.py", "__main__.py", "py.typed"} <= wheel_sources()
+    assert wheel_sources() <= copied
 
 
 def test_image_holds_the_code_once() -> None:

@@ -75,6 +75,15 @@ def tree_modules() -> dict[str, Path]:
     return modules
 
 
+def wheel_sources() -> set[str]:
+    """What the wheel is built from besides pyproject.toml and README.md, as paths from the repository's
+    top: the top-level folders that package-dir maps packages to (``sevens_rules.engine`` is ``engine/``,
+    ``sevens_rules.rules`` is ``docs/rules/``), package data included, and the files of the package that
+    is the top folder itself (``sevens_rules``: its modules and ``py.typed``)."""
+    paths = [*tree_modules().values(), *data_files().values()]
+    return {path.name if path.parent == ROOT else path.relative_to(ROOT).parts[0] for path in paths}
+
+
 def data_files() -> dict[str, Path]:
     """Every package data file pyproject.toml ships, by its path inside the installed package tree."""
     folders = package_folders()
@@ -126,6 +135,7 @@ def test_every_package_folder_is_listed() -> None:
     for layer in LAYERS.values():
         for init in (ROOT / layer).rglob("__init__.py"):
             assert init.parent in listed, f"{init.parent.relative_to(ROOT)} is not in pyproject's packages"
+    assert folders["sevens_rules"] == ROOT  # the repository's top folder is the package
     assert folders["sevens_rules.rules"] == ROOT / "docs" / "rules"
     for name, folder in LAYERS.items():
         assert folders[f"sevens_rules.{name}"] == ROOT / folder
@@ -153,9 +163,10 @@ def test_every_module_of_the_tree_imports_under_its_installed_name() -> None:
         assert Path(spec.origin).resolve() == path, f"{name} imports from {spec.origin}: {REINSTALL}"
 
 
-def own_layer_imports(path: Path, layer: str) -> list[str]:
-    """The lines of ``path`` that import a module of its own ``layer`` by its absolute name."""
-    own = f"sevens_rules.{layer}."
+def layer_imports(path: Path) -> list[str]:
+    """The lines of ``path`` that import a module of a layer (``sevens_rules.api``, ``.engine``, ...) by
+    its absolute name."""
+    layers = tuple(f"sevens_rules.{layer}." for layer in LAYERS)
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.ImportFrom) and not node.level:
@@ -164,26 +175,34 @@ def own_layer_imports(path: Path, layer: str) -> list[str]:
             names = [alias.name for alias in node.names]
         else:
             continue
-        found += [f"{node.lineno}: {name}" for name in names if (name + ".").startswith(own)]
+        found += [f"{node.lineno}: {name}" for name in names if (name + ".").startswith(layers)]
     return found
 
 
-def test_a_layer_imports_its_own_modules_relatively() -> None:
-    # an absolute import of a module of the same layer names sevens_rules/<layer>/, a folder the tree does
-    # not have: tools that draw the structure from the imports lose the arrow (README, the layout)
-    for layer, folder in LAYERS.items():
-        for path in (ROOT / folder).rglob("*.py"):
-            assert not own_layer_imports(path, layer), f"{path.relative_to(ROOT)}: import these relatively"
+def test_the_layers_import_each_other_relatively() -> None:
+    # an absolute name (sevens_rules.schema.common) names a folder the tree does not have
+    # (sevens_rules/schema/): tools that draw the structure from the imports lose the arrow, within a layer
+    # and between layers; a relative one (..schema.common) is the file's own path (README, the layout)
+    package_files = [*ROOT.glob("*.py")]  # the package's own: __init__.py, __main__.py
+    assert package_files
+    for folder in LAYERS.values():
+        package_files += (ROOT / folder).rglob("*.py")
+    for path in package_files:
+        assert not layer_imports(path), f"{path.relative_to(ROOT)}: import these relatively"
 
 
-def test_an_absolute_import_of_the_own_layer_is_found(tmp_path: Path) -> None:
+def test_an_absolute_import_of_a_layer_is_found(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text(
         "from sevens_rules.engine.game import Game\nimport sevens_rules.engine\nfrom .game import Game\n"
         "from sevens_rules.schema.common import Phase\nfrom ..match import DEAL_OVER\n"
+        "from sevens_rules import __version__\nfrom ..schema.common import Phase\n"
     )
-    assert own_layer_imports(module, "engine") == ["1: sevens_rules.engine.game", "2: sevens_rules.engine"]
-    assert own_layer_imports(module, "schema") == ["4: sevens_rules.schema.common"]
+    assert layer_imports(module) == [
+        "1: sevens_rules.engine.game",
+        "2: sevens_rules.engine",
+        "4: sevens_rules.schema.common",
+    ]
 
 
 def test_the_installed_package_holds_its_data_files() -> None:
@@ -200,7 +219,7 @@ def test_the_installed_package_holds_its_data_files() -> None:
     assert playthroughs
     for playthrough in playthroughs:
         assert shipped[f"sevens_rules/conformance/playthroughs/{playthrough.name}"] == playthrough
-    assert shipped["sevens_rules/py.typed"] == ROOT / "sevens_rules" / "py.typed"
+    assert shipped["sevens_rules/py.typed"] == ROOT / "py.typed"
 
 
 WHEEL_CHECK = """
@@ -230,8 +249,11 @@ def test_a_wheel_built_from_the_repository_holds_and_serves_the_tree(
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
-    for top in sorted({folder.relative_to(ROOT).parts[0] for folder in package_folders().values()}):
-        shutil.copytree(ROOT / top, source / top, ignore=shutil.ignore_patterns("__pycache__"))
+    for top in sorted(wheel_sources()):
+        if (ROOT / top).is_dir():
+            shutil.copytree(ROOT / top, source / top, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(ROOT / top, source / top)
     wheels = tmp_path / "wheels"
     build = [*PIP, "wheel", "--no-deps", "--wheel-dir", str(wheels), str(source)]
     built = subprocess.run(build, capture_output=True, text=True, timeout=BUILD_TIMEOUT_SECONDS)

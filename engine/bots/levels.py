@@ -14,8 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sevens_rules.schema.bots import BotLevel
-
+from ...schema.bots import BotLevel
 from ..errors import IssueAt, MatchOverError, NotYourTurnError
 from . import position
 from .position import AnyGame

@@ -41,8 +41,7 @@ from functools import cache, lru_cache
 from itertools import permutations
 from typing import Any
 
-from sevens_rules.schema.my_ship_sails import MyShipSailsChoiceType
-
+from ...schema.my_ship_sails import MyShipSailsChoiceType
 from ..card_sets import card_names
 from ..cards import SUITS
 from ..dealing import commitment

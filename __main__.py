@@ -24,13 +24,13 @@ from typing import Any
 import uvicorn
 from uvicorn.supervisors import Multiprocess
 
-from sevens_rules import __version__
+from . import __version__
 
 # none of these modules imports prometheus_client, which must not load before the metrics directory is chosen
-from sevens_rules.api.limits import Settings, SettingsError
-from sevens_rules.api.logs import STARTUP_LOGGER, log_config
-from sevens_rules.api.sealing import Keyring, SealKeysError
-from sevens_rules.api.server import HTTP_PROTOCOL, MAX_HEAD_BYTES
+from .api.limits import Settings, SettingsError
+from .api.logs import STARTUP_LOGGER, log_config
+from .api.sealing import Keyring, SealKeysError
+from .api.server import HTTP_PROTOCOL, MAX_HEAD_BYTES
 
 APP = "sevens_rules.api.app:app"
 MULTIPROC_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
