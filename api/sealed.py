@@ -35,7 +35,8 @@ from ..engine.errors import InvalidRequestError, IssueAt, MatchOverError, MoveEr
 from ..engine.game import Game
 from ..engine.models import constructed, field_values
 from ..engine.registry import GAMES
-from ..schema.common import INT32_MAX, model_json
+from ..schema.common import model_json
+from ..schema.scalars import INT32_MAX
 from ..schema.sealed import SealedModels, build_sealed_models
 from .game_models import operation_models
 from .match_store import MatchStore, Outcome, Replayed

@@ -37,7 +37,7 @@ Decisions where the rulings and the text are silent (the README refers here):
 
 from __future__ import annotations
 
-from ..schema.common import INT32_MAX, MAX_SEATS, GameModels, Outcome, model_json
+from ..schema.common import GameModels, Outcome, model_json
 from ..schema.my_ship_sails import (
     DEALS_PER_MATCH,
     MyShipSailsChoiceType,
@@ -49,6 +49,7 @@ from ..schema.my_ship_sails import (
     MyShipSailsState,
     MyShipSailsView,
 )
+from ..schema.scalars import INT32_MAX, MAX_SEATS
 from .cards import FULL_DECK
 from .game import standings
 from .match import DealSetup

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..schema import my_ship_sails as wire
-from ..schema.common import INT32_MAX
 from ..schema.my_ship_sails import (
     DEALS_PER_MATCH,
     MyShipSailsChoiceType,
@@ -16,6 +15,7 @@ from ..schema.my_ship_sails import (
 )
 from ..schema.my_ship_sails import MyShipSailsScore as Score
 from ..schema.my_ship_sails import MyShipSailsView as View
+from ..schema.scalars import INT32_MAX
 from .cards import FULL_DECK
 from .errors import IssueAt
 from .game import conservation_issues, length_issues, seat_issues

@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-from ..schema.common import MAX_SEATS
 from ..schema.my_ship_sails import (
     MyShipSailsChoice,
     MyShipSailsChoiceType,
@@ -31,6 +30,7 @@ from ..schema.my_ship_sails import (
     MyShipSailsPhase,
     MyShipSailsState,
 )
+from ..schema.scalars import MAX_SEATS
 from .card_sets import CARD_INDEX, SUIT_SIZE, bits_of, card_names, card_set
 from .cards import FULL_DECK
 from .models import constructed, updated_from

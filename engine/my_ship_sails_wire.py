@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..schema.common import MAX_SEATS
 from ..schema.my_ship_sails import (
     MyShipSailsDeal,
     MyShipSailsEvent,
@@ -16,6 +15,7 @@ from ..schema.my_ship_sails import (
     MyShipSailsMoveType,
     MyShipSailsState,
 )
+from ..schema.scalars import MAX_SEATS
 from .card_sets import CARD_INDEX, card_set
 from .cards import FULL_DECK
 from .game import best_seats

@@ -37,7 +37,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from ..schema.common import GameModels, Outcome, PiquetDeckOrder
+from ..schema.common import GameModels, Outcome
+from ..schema.scalars import PiquetDeckOrder
 from ..schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,

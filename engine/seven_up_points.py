@@ -14,7 +14,8 @@ from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 from ..schema import seven_up as variants  # (the variants' own models: the type variables)
-from ..schema.common import MAX_SEATS, Suit
+from ..schema.common import Suit
+from ..schema.scalars import MAX_SEATS
 from ..schema.seven_up import (
     SevenUpDealScore,
     SevenUpEvent,

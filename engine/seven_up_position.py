@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..schema.common import MAX_SEATS, Suit
+from ..schema.common import Suit
+from ..schema.scalars import MAX_SEATS
 from ..schema.seven_up import (
     SevenUpCutRound,
     SevenUpDeal,

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..schema.common import MAX_SEATS, Suit
+from ..schema.common import Suit
+from ..schema.scalars import MAX_SEATS
 from ..schema.seven_up import (
     SevenUpDeal,
     SevenUpEvent,

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from ..schema.common import MAX_SEATS
+from ..schema.scalars import MAX_SEATS
 from ..schema.sjuan import (
     SjuanDeal,
     SjuanEvent,

@@ -12,8 +12,9 @@ from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints
 
-from .common import INTEGRAL, GameModels, IntegralInt, Seat
+from .common import GameModels
 from .operations import type_prefix, wire_model
+from .scalars import INTEGRAL, IntegralInt, Seat
 from .sealed import SeatKey, Token
 
 

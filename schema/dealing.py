@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .common import Card, CardList, Commitment, Ordinal, Seat, Seed, WireModel
+from .common import WireModel
+from .scalars import Card, CardList, Commitment, Ordinal, Seat, Seed
 
 
 class SeedRequest(WireModel):

@@ -14,23 +14,18 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from .common import (
-    INTEGRAL,
-    Card,
-    CardList,
-    Count,
     FinishedDeal,
-    FullDeckOrder,
     MatchEvent,
     MatchState,
     MatchView,
     MoveBase,
-    Seat,
     SeedShown,
     WireModel,
     deal_number_up_to,
     next_deal_deck,
     seat_list,
 )
+from .scalars import INTEGRAL, Card, CardList, Count, FullDeckOrder, Seat
 
 DEALS_PER_MATCH = 5
 """A match is five deals."""

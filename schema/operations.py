@@ -15,19 +15,8 @@ from typing import Any
 
 from pydantic import Field, create_model
 
-from .common import (
-    Commitment,
-    Entropy,
-    GameModels,
-    IntegralInt,
-    Ordinal,
-    Outcome,
-    Problem,
-    RevealedSeed,
-    Seat,
-    Seed,
-    WireModel,
-)
+from .common import GameModels, Outcome, Problem, WireModel
+from .scalars import Commitment, Entropy, IntegralInt, Ordinal, RevealedSeed, Seat, Seed
 
 
 def type_prefix(game_id: str) -> str:

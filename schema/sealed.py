@@ -13,17 +13,9 @@ from typing import Annotated, Any
 import pybase64
 from pydantic import Field, StringConstraints
 
-from .common import (
-    ENTROPY_PATTERN,
-    MAX_SEATS,
-    Commitment,
-    Count,
-    GameModels,
-    Ordinal,
-    Seat,
-    WireModel,
-)
+from .common import GameModels, WireModel
 from .operations import players_field, type_prefix, wire_model
+from .scalars import ENTROPY_PATTERN, MAX_SEATS, Commitment, Count, Ordinal, Seat
 
 MIN_TOKEN_LENGTH = 1
 """Shortest token a request may carry, in characters (one that short is then refused as malformed)."""

@@ -16,24 +16,18 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field
 
 from .common import (
-    INTEGRAL,
-    Count,
     FinishedDeal,
-    IntegralInt,
     MatchEvent,
     MatchState,
     MatchView,
     MoveBase,
     Phase,
-    PiquetCard,
-    PiquetCardList,
-    PiquetDeckOrder,
-    Seat,
     SeedShown,
     WireModel,
     deal_number_up_to,
     seat_list,
 )
+from .scalars import INTEGRAL, Count, IntegralInt, PiquetCard, PiquetCardList, PiquetDeckOrder, Seat
 
 TARGET_HITS_CHOICES = (1, 5, 10)
 """The match lengths the text allows: the first side to this many hits wins."""

@@ -13,16 +13,11 @@ from typing import Literal
 from pydantic import Field
 
 from .common import (
-    Card,
-    CardList,
-    Count,
     FinishedDeal,
-    FullDeckOrder,
     MatchEvent,
     MatchState,
     MatchView,
     MoveBase,
-    Seat,
     SeedShown,
     Suit,
     WireModel,
@@ -30,6 +25,7 @@ from .common import (
     next_deal_deck,
     seat_list,
 )
+from .scalars import Card, CardList, Count, FullDeckOrder, Seat
 
 SEVEN_UP_MAX_POINTS = 6
 """The most points one deal can score: two during the deal (the first turned card's Jack, then a gift or

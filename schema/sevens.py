@@ -15,20 +15,12 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from .common import (
-    INTEGRAL,
-    Card,
-    CardList,
-    Count,
     FinishedDeal,
-    FullDeckOrder,
-    IntegralInt,
     MatchEvent,
     MatchState,
     MatchView,
     MoveBase,
-    Ordinal,
     Phase,
-    Seat,
     SeedShown,
     Suit,
     WireModel,
@@ -36,6 +28,7 @@ from .common import (
     next_deal_deck,
     seat_list,
 )
+from .scalars import INTEGRAL, Card, CardList, Count, FullDeckOrder, IntegralInt, Ordinal, Seat
 
 SEVENS_PLAYERS = 4
 """Sevens is for exactly four players."""

@@ -12,24 +12,19 @@ from typing import Literal
 from pydantic import Field
 
 from .common import (
-    Card,
-    CardList,
-    Count,
     FinishedDeal,
-    FullDeckOrder,
-    IntegralInt,
     MatchEvent,
     MatchState,
     MatchView,
     MoveBase,
     Phase,
-    Seat,
     SeedShown,
     WireModel,
     deal_number_up_to,
     next_deal_deck,
     seat_list,
 )
+from .scalars import Card, CardList, Count, FullDeckOrder, IntegralInt, Seat
 
 SJUAN_MATCH_TARGET = 100
 """A match ends after a deal in which some penalty total reaches this."""

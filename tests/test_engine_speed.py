@@ -40,13 +40,14 @@ from sevens_rules.engine.sedmice import Sedmice
 from sevens_rules.engine.seven_up import SevenUpFamily
 from sevens_rules.engine.sevens import Sevens
 from sevens_rules.engine.sjuan import SjuanFamily
-from sevens_rules.schema.common import MAX_SEATS, Suit
+from sevens_rules.schema.common import Suit
 from sevens_rules.schema.my_ship_sails import (
     MyShipSailsEvent,
     MyShipSailsEventType,
     MyShipSailsMoveType,
     MyShipSailsOptions,
 )
+from sevens_rules.schema.scalars import MAX_SEATS
 from sevens_rules.schema.sedmice import (
     SedmiceDeal,
     SedmiceEvent,

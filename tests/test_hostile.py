@@ -43,8 +43,9 @@ from sevens_rules.api.server import (
 from sevens_rules.engine.errors import TITLE_BY_CODE
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.simulate import PositionSimulation
-from sevens_rules.schema.common import INT32_MAX, MAX_LISTED_ISSUES
+from sevens_rules.schema.common import MAX_LISTED_ISSUES
 from sevens_rules.schema.operations import field_prefix
+from sevens_rules.schema.scalars import INT32_MAX
 from sevens_rules.schema.seven_up import SEVEN_UP_MAX_DEALS
 from tests.largest_states import (
     graphql_literal,

@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ...schema.common import MAX_SEATS
+from ...schema.scalars import MAX_SEATS
 from ..card_sets import CARD_INDEX, RANK_ROW, SUIT_SIZE, SUITS, card_set
 from ..cards import FULL_DECK
 from ..my_ship_sails_position import CHOICE_MASK
