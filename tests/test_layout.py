@@ -1,10 +1,11 @@
 """The package layout: no symbolic links in the repository, and one installed namespace.
 
-The layers stay at the top of the repository (``api/``, ``conformance/``, ``engine/``, ``schema/``, the
-rules reference in ``docs/rules/``); pyproject.toml's ``[tool.setuptools.package-dir]`` maps them under
-``sevens_rules``. These tests check the mapping from both ends: the tests' own (editable) install imports
-every module of the tree under its ``sevens_rules`` name from the tree's own file, and a wheel built from
-the repository holds every module and every file the service reads, and serves what the tree serves.
+The repository's top folder is the package ``sevens_rules`` and its layers stay at the top (``api/``,
+``conformance/``, ``engine/``, ``schema/``, the rules reference in ``docs/rules/``); pyproject.toml's
+``[tool.setuptools.package-dir]`` maps them. These tests check the mapping from both ends: the tests'
+own (editable) install imports every module of the tree under its ``sevens_rules`` name from the tree's
+own file, and a wheel built from the repository holds every module and every file the service reads, and
+serves what the tree serves.
 """
 
 from __future__ import annotations
@@ -183,11 +184,7 @@ def test_the_layers_import_each_other_relatively() -> None:
     # an absolute name (sevens_rules.schema.common) names a folder the tree does not have
     # (sevens_rules/schema/): tools that draw the structure from the imports lose the arrow, within a layer
     # and between layers; a relative one (..schema.common) is the file's own path (README, the layout)
-    package_files = [*ROOT.glob("*.py")]  # the package's own: __init__.py, __main__.py
-    assert package_files
-    for folder in LAYERS.values():
-        package_files += (ROOT / folder).rglob("*.py")
-    for path in package_files:
+    for path in tree_modules().values():  # every module of the package, its own __main__.py included
         assert not layer_imports(path), f"{path.relative_to(ROOT)}: import these relatively"
 
 
