@@ -333,3 +333,21 @@ class PositionWire(Generic[PositionT]):
             return listed[player]  # (the move listed between deals, and the move usually played)
         first = listed[0]
         return type(first)(type=first.type, player=player, deck=deck)
+
+
+def deal_records(
+    match: ScoredMatch[Any], before: tuple[Any, Any] | None, wire_deal: Callable[[Any], Any]
+) -> tuple[list[Any], list[str], tuple[Any, Any] | None]:
+    """For the wire state of a position with a :class:`ScoredMatch` that a move inside the deal of
+    ``before`` (a state and its position, or None) did not make: its finished deals' wire records and its
+    entropy, lent by ``before``'s state where they did not change; and ``before`` again when the position
+    ends that deal, whose state is then written as the deal's last move with those records."""
+    if before is None:
+        return [wire_deal(deal) for deal in match.deals], list(match.entropy), None
+    state, earlier = before
+    deals = state.deals
+    if match.deals is not earlier.match.deals:
+        deals = [*deals, *map(wire_deal, match.deals[len(deals) :])]
+    if earlier.match.deal_number == match.deal_number:  # the deal's end
+        return deals, [], before
+    return deals, list(state.entropy), None

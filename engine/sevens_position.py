@@ -26,7 +26,7 @@ from ..schema.sevens import SEVENS_PLAYERS, SevensDeal, SevensOptions, SevensRow
 from .card_sets import CARD_BIT, CARD_INDEX, SUIT_SIZE, card_names
 from .cards import FULL_DECK, SUITS
 from .models import constructed, updated_from
-from .positions import ScoredMatch
+from .positions import ScoredMatch, deal_records
 from .sevens_table import _row_of
 from .sjuan_position import ACES, KINGS, NEXT_DEAL, PASS, SEVENS
 
@@ -187,19 +187,11 @@ def write_state(
     made, lends what did not change: its deals and entropy, and within the same deal everything the move
     left as it was (:func:`write_move`)."""
     match = position.match
-    if before is None:
-        deals = [wire_deal(deal) for deal in match.deals]
-        entropy = list(match.entropy)
-    else:
-        state, earlier = before
-        if match is earlier.match:  # a move inside a deal
-            return write_move(position, state, earlier)
-        deals = state.deals
-        if match.deals is not earlier.match.deals:
-            deals = [*deals, *map(wire_deal, match.deals[len(deals) :])]
-        if earlier.match.deal_number == match.deal_number:  # the deal's end
-            return write_move(position, state, earlier, deals)
-        entropy = list(state.entropy)
+    if before is not None and match is before[1].match:  # a move inside a deal
+        return write_move(position, *before)
+    deals, entropy, ended = deal_records(match, before, wire_deal)
+    if ended is not None:  # the deal's last move
+        return write_move(position, *ended, deals)
     table = position.table
     values: dict[str, Any] = {
         "game": "sevens",

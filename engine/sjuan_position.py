@@ -22,7 +22,7 @@ from ..schema.sjuan import DominoFanTanState, SjuanDeal, SjuanFamilyState, Sjuan
 from .card_sets import CARD_BIT, CARD_INDEX, RANK_ROW, SUIT_SIZE, card_codes, card_names
 from .cards import FULL_DECK
 from .models import constructed, updated_from
-from .positions import ScoredMatch
+from .positions import ScoredMatch, deal_records
 
 ACES = RANK_ROW[0]
 KINGS = RANK_ROW[SUIT_SIZE - 1]
@@ -149,19 +149,11 @@ def write_state(
     stock that a move left as they were (a deal's table only grows, its stock only loses its top cards),
     so that a move writes only what it changed."""
     match = position.match
-    if before is None:
-        deals = [wire_deal(deal) for deal in match.deals]
-        entropy = list(match.entropy)
-    else:
-        state, earlier = before
-        if match is earlier.match:  # a move inside a deal
-            return write_move(position, state, earlier, has_stock)
-        deals = state.deals
-        if match.deals is not earlier.match.deals:
-            deals = [*deals, *map(wire_deal, match.deals[len(deals) :])]
-        entropy = state.entropy
-        if earlier.match.deal_number == match.deal_number:  # the deal's end
-            return write_move(position, state, earlier, has_stock, deals)
+    if before is not None and match is before[1].match:  # a move inside a deal
+        return write_move(position, *before, has_stock)
+    deals, entropy, ended = deal_records(match, before, wire_deal)
+    if ended is not None:  # the deal's last move
+        return write_move(position, *ended, has_stock, deals)
     values: dict[str, Any] = {
         "game": game_id,
         **match.state_fields(),
