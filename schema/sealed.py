@@ -35,7 +35,7 @@ def url_safe_base64_decoded(text: str) -> bytes:
 
 # The models check a token's length only; its text is read where the token is opened
 # (api/sealing.open_token refuses all but canonical URL-safe base64 as token/malformed), or matched whole
-# against a token the service sealed or opened (api/sealed.OpenedTokens), so every token outside
+# against a token the service sealed or opened (api/sealed_memory.OpenedTokens), so every token outside
 # TOKEN_PATTERN is still refused. Checking its alphabet here as well, by the pattern's regular expression
 # or by decoding it, would read every character of every token twice.
 Token = Annotated[

@@ -27,11 +27,10 @@ from sevens_rules.api.problems import dump
 from sevens_rules.api.sealed import (
     LOG_VERSIONS,
     OPERATIONS,
-    TAIL_CHARACTERS,
-    OpenedTokens,
     sealed_models,
     sealed_runs,
 )
+from sevens_rules.api.sealed_memory import TAIL_CHARACTERS, OpenedTokens
 from sevens_rules.api.sealing import (
     COMPRESSED_FORMAT,
     FORMAT,
