@@ -194,10 +194,11 @@ def run_table(
             # a side's share of the win is the sum of its seats' shares (partners score alike)
             tally.wins += sum(shares[seat] for seat in mine)
             tally.games += 1
-        # progress on stderr (stdout holds the tables only): a slow table shows how far it is
+        # progress on stderr (stdout holds the tables only): a slow table shows how far it is, and the
+        # exact games won, which runs of the same cell on other seeds are pooled with
         print(
             f"{game_id}, {players} seats, {tested} against {opponent}: deal {k + 1} of {args.deals}, "
-            f"{tally.games} games, win share so far {tally.wins / tally.games:.0%}",
+            f"{tally.games} games, win share so far {tally.wins / tally.games:.0%} ({tally.wins:g} won)",
             file=sys.stderr,
             flush=True,
         )
