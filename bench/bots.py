@@ -10,12 +10,22 @@ played once per seat rotation, so every level sits in every seat of the same car
 
 A game is a deal by default (``--unit deal``: the deal's points decide, penalty games lowest) or a whole
 match (``--unit match``). A win counts 1, a tie for first 1/k among the k tied. The table gives the win
-rate with a 95% confidence interval (normal approximation, at least ±0 and clipped to 0..1), the chance
-share (1/n seats, or 1/2 sides) and the issue's target. Search thinks as the service lets it: for
-``--budget-ms`` per move (default 200, the service's default maximum), measured in CPU time of this
-process (``--clock cpu``) so that the other processes of a shared machine do not shorten its thinking,
-and with no cap on its iterations (the service caps a seeded request at ``budget_ms`` x
-``SEEDED_ITERATIONS_PER_MS``; the bench seeds its bots only to choose reproducibly between equal moves).
+rate with a 95% confidence interval, the chance share (1/n seats, or 1/2 sides) and the issue's target.
+
+The interval is over seeded deals, not games: the games of one seed (its rotations) share the cards, so
+they are not independent draws, and the cards' luck, which one seat's result mostly follows, cancels
+between them (a two-seat deal whose cards decide it gives each level one win). Each seed's share of
+wins (over its rotations) is one observation; the interval is their mean ± Student's t (95%, degrees of
+freedom one less than the seeds) times their standard error, clipped to 0..1 (:meth:`Tally.interval`). A
+binomial interval over the games would treat the rotations as independent: on the runs of 6 December
+with 100 to 300 seeds it came out 1.35 to 1.9 times as wide as this one, and where the rotations' results
+went together it would be too narrow; with a handful of seeds the t quantile makes this one the wider.
+
+Search thinks as the service lets it: for ``--budget-ms`` per move (default 200, the service's default
+maximum), measured in CPU time of this process (``--clock cpu``) so that the other processes of a shared
+machine do not shorten its thinking, and with no cap on its iterations (the service caps a seeded request
+at ``budget_ms`` x ``SEEDED_ITERATIONS_PER_MS``; the bench seeds its bots only to choose reproducibly
+between equal moves).
 ``--iterations N`` runs a fixed number instead, for a run that does not depend on speed at all.
 """
 
@@ -28,7 +38,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bench.reference import at_reference_speed, host_rate_now
@@ -52,22 +62,53 @@ PAIRINGS: tuple[tuple[BotLevel, BotLevel], ...] = (
 """Tested level against opponent level."""
 
 
+_T_975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228)
+"""Student's t two-sided 95% quantiles for 1 to 10 degrees of freedom (standard tables)."""
+
+
+def t_975(freedom: int) -> float:
+    """Student's t 97.5% quantile for ``freedom`` degrees of freedom (at least 1): the table above, then
+    the Cornish-Fisher expansion around the normal quantile (three terms), within 0.001 of the tables
+    from 11 on."""
+    if freedom <= len(_T_975):
+        return _T_975[freedom - 1]
+    z, v = 1.959964, freedom
+    return (
+        z
+        + (z**3 + z) / (4 * v)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3)
+    )
+
+
 @dataclass
 class Tally:
-    """Wins (ties shared) over games played."""
+    """Wins (ties shared) over games played, and each seeded deal's share of its games won."""
 
     wins: float = 0.0
     games: int = 0
     search_moves: int = 0
     search_iterations: int = 0
     search_seconds: float = 0.0
+    seed_shares: list[float] = field(default_factory=list)
+    """For each seed played, the share of its rotations' games won (one observation per seed)."""
+
+    def add_seed(self, wins: float, games: int) -> None:
+        """Count the ``games`` (rotations) of one seed, of which the tested level won ``wins``."""
+        self.wins += wins
+        self.games += games
+        self.seed_shares.append(wins / games)
 
     def interval(self) -> tuple[float, float, float]:
-        """The win rate and its 95% confidence interval."""
+        """The win rate and its 95% confidence interval over the seeds (see the module's documentation);
+        0 to 1 with fewer than two seeds, where no spread can be measured."""
         if not self.games:
             return 0.0, 0.0, 0.0
         rate = self.wins / self.games
-        half = 1.96 * math.sqrt(max(rate * (1 - rate), 0.0) / self.games)
+        seeds = len(self.seed_shares)
+        if seeds < 2:
+            return rate, 0.0, 1.0
+        half = t_975(seeds - 1) * statistics.stdev(self.seed_shares) / math.sqrt(seeds)
         return rate, max(0.0, rate - half), min(1.0, rate + half)
 
 
@@ -169,6 +210,7 @@ def run_table(
     tally = Tally()
     for k in range(args.deals):
         seed = f"{k + args.first_seed:064x}"
+        won = 0.0
         for rotation in range(sides):
             if teams:
                 levels = [tested if seat % 2 == rotation else opponent for seat in range(players)]
@@ -192,8 +234,8 @@ def run_table(
             )
             shares = score_seats(game, start, end, args.unit == "match")
             # a side's share of the win is the sum of its seats' shares (partners score alike)
-            tally.wins += sum(shares[seat] for seat in mine)
-            tally.games += 1
+            won += sum(shares[seat] for seat in mine)
+        tally.add_seed(won, sides)
         # progress on stderr (stdout holds the tables only): a slow table shows how far it is, and the
         # exact games won, which runs of the same cell on other seeds are pooled with
         print(
@@ -339,10 +381,10 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             print(f"\n### {game_id}, {players} seats\n")
             print(
-                "| tested | against | games | win rate | 95% CI | chance | target | met | it/move "
+                "| tested | against | seeds | games | win rate | 95% CI | chance | target | met | it/move "
                 "| it/s (wall) |"
             )
-            print("|---|---|---|---|---|---|---|---|---|---|")
+            print("|---|---|---|---|---|---|---|---|---|---|---|")
             for pairing in args.pairings:
                 tested, opponent = (BotLevel(level) for level in pairing.split("-"))
                 tally, sides = run_table(game_id, players, tested, opponent, args)
@@ -360,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
                     else "- | -"
                 )
                 print(
-                    f"| {tested} | {'all ' if sides > 2 else ''}{opponent} | {tally.games} | {rate:.0%} | "
+                    f"| {tested} | {'all ' if sides > 2 else ''}{opponent} | {len(tally.seed_shares)} "
+                    f"| {tally.games} | {rate:.0%} | "
                     f"{low:.0%}-{high:.0%} | {1 / sides:.0%} | {'>' if tested is BotLevel.rules else '≥'}"
                     f"{goal:.0%} | {met} | {speed} |",
                     flush=True,
