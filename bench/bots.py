@@ -18,8 +18,10 @@ between them (a two-seat deal whose cards decide it gives each level one win). E
 wins (over its rotations) is one observation; the interval is their mean ± Student's t (95%, degrees of
 freedom one less than the seeds) times their standard error, clipped to 0..1 (:meth:`Tally.interval`). A
 binomial interval over the games would treat the rotations as independent: on the runs of 6 December
-with 100 to 300 seeds it came out 1.35 to 1.9 times as wide as this one, and where the rotations' results
-went together it would be too narrow; with a handful of seeds the t quantile makes this one the wider.
+with 50 to 330 seeds it came out 1.35 to 2.45 times as wide as this one per deal and 1.09 to 1.29 times
+per match (a match's later deals part ways between the rotations, so less of the luck cancels), and
+where the rotations' results went together it would be too narrow; with a handful of seeds the t
+quantile makes this one the wider.
 
 Search thinks as the service lets it: for ``--budget-ms`` per move (default 200, the service's default
 maximum), measured in CPU time of this process (``--clock cpu``) so that the other processes of a shared
