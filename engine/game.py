@@ -224,6 +224,15 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         itself and lets a game check a move inside a deal without listing every move."""
         return move in self.acting_moves(state, move.player)
 
+    def resolve_if_legal(self, state: StateT, move: MoveT) -> tuple[StateT, list[EventT]] | None:
+        """The new state and the events of ``move`` when its seat is to act and it is legal now
+        (:meth:`is_legal`, then :meth:`resolve`); None otherwise (:meth:`apply` then says why). A game
+        whose check and step find the same things (the state's position, the move's code) overrides it
+        to find them once; it must accept exactly the moves :meth:`is_legal` accepts."""
+        if move.player in self.to_act(state) and self.is_legal(state, move):
+            return self.resolve(state, move)
+        return None
+
     def not_to_act(self, state: StateT, player: int, seats: list[int]) -> tuple[str, str]:
         """Why a move of ``player``, a seat of the table not among ``seats`` (those to act), is refused: the
         error's detail and its issue's message."""
@@ -293,7 +302,12 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
 
     @final
     def apply(self, state: StateT, move: MoveT) -> tuple[StateT, list[EventT]]:
-        """Apply ``move`` after checking that its seat is to act and that it is legal."""
+        """Apply ``move`` after checking that its seat is to act and that it is legal
+        (:meth:`resolve_if_legal`); a move refused is refused with the reason: the match is over, the seat
+        is not to act, or the move is not legal."""
+        resolved = self.resolve_if_legal(state, move)
+        if resolved is not None:
+            return resolved
         player = move.player
         seats = self.to_act(state)
         if player not in seats:
@@ -304,13 +318,11 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
             detail, why = self.not_to_act(state, player, seats)
             legal = [m for seat in seats for m in self.acting_moves(state, seat)]
             raise NotYourTurnError(detail, legal, [IssueAt(("player",), why)])
-        if not self.is_legal(state, move):
-            raise IllegalMoveError(
-                "This move is not legal now.",
-                list(self.acting_moves(state, player)),
-                [IssueAt((), "not among the legal moves")],
-            )
-        return self.resolve(state, move)
+        raise IllegalMoveError(
+            "This move is not legal now.",
+            list(self.acting_moves(state, player)),
+            [IssueAt((), "not among the legal moves")],
+        )
 
 
 @cache

@@ -263,6 +263,26 @@ class DealtMatch(Game[OptionsT, MatchStateT, MatchMoveT, EventT, ViewT, ScoreT])
         override this to avoid listing every move."""
         return move.deck is None and move in self.deal_moves(state, move.player)
 
+    def resolve_if_legal(
+        self, state: MatchStateT, move: MatchMoveT
+    ) -> tuple[MatchStateT, list[EventT]] | None:
+        """A move inside a deal by :meth:`resolve_in_deal_if_legal` (the commonest, asked first; it accepts
+        no ``next_deal``), else ``next_deal`` checked and dealt as every game does."""
+        resolved = self.resolve_in_deal_if_legal(state, move)
+        if resolved is None and move.type == NEXT_DEAL:
+            return super().resolve_if_legal(state, move)
+        return resolved
+
+    def resolve_in_deal_if_legal(
+        self, state: MatchStateT, move: MatchMoveT
+    ) -> tuple[MatchStateT, list[EventT]] | None:
+        """The new state and events of ``move`` (not ``next_deal``) when its seat is to act and it is legal
+        inside the deal (:meth:`is_legal_in_deal`, then :meth:`resolve_in_deal`), else None. The games on
+        positions find the move's code once for both (``PositionWire``)."""
+        if state.phase == DEAL_OVER or move.player not in self.to_act(state):
+            return None
+        return self.resolve_in_deal(state, move) if self.is_legal_in_deal(state, move) else None
+
     def resolve(self, state: MatchStateT, move: MatchMoveT) -> tuple[MatchStateT, list[EventT]]:
         if move.type == NEXT_DEAL:
             return self.next_deal(state, move.deck)

@@ -324,19 +324,12 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):
         # a posted hand, in any order: its moves remembered by hand (each request posts its state afresh)
         return list(seat_moves(tuple(state.hands[player]), player))
 
-    def is_legal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
-        """In a step, :meth:`is_legal_in_deal` (a ``next_deal`` has a code no seat's list holds); between
-        deals the shared cycle's check of ``next_deal``."""
-        position = self.position(state)
-        if position.phase is STEP:
-            return _is_legal_choice(position, move)
-        return super().is_legal(state, move)
-
-    def is_legal_in_deal(self, state: MyShipSailsState, move: MyShipSailsMove) -> bool:
-        """Whether ``move`` is among :meth:`deal_moves`, without making the wire list
-        (:func:`_is_legal_choice`)."""
-        position = self.position(state)
-        return position.phase is STEP and _is_legal_choice(position, move)
+    def listed_code(self, position: MyShipSailsPosition, move: MyShipSailsMove) -> int | None:
+        """The code of ``move`` when it is a legal choice in the step of ``position``
+        (:func:`_choice_code`: every seat still to choose acts, so no single turn is compared)."""
+        if position.phase is not STEP or not 0 <= move.player < position.match.players:
+            return None
+        return _choice_code(position, move)
 
     def not_to_act(self, state: MyShipSailsState, player: int, seats: list[int]) -> tuple[str, str]:
         """A seat that has chosen in this step is told so: its choice is final until the step resolves."""
@@ -395,16 +388,18 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):
         )
 
 
-def _is_legal_choice(position: MyShipSailsPosition, move: MyShipSailsMove) -> bool:
-    """Whether ``move`` is a legal choice in the step of ``position``: its seat has not chosen, its code is
-    listed for the seat, and it equals the listed move of that code (a pass naming a deck, or a
-    declaration naming a card, does not)."""
+def _choice_code(position: MyShipSailsPosition, move: MyShipSailsMove) -> int | None:
+    """The code of ``move`` when it is a legal choice in the step of ``position`` (a seat of the table):
+    its seat has not chosen, its code is listed for the seat, and it equals the listed move of that code
+    (a pass naming a deck, or a declaration naming a card, does not); None otherwise."""
     player = move.player
     if position.chosen >> player & 1:
-        return False
+        return None
     code = move_code(move)
     # (a code of None is in no list: a pass naming no card of the deck is never legal)
-    return code in _seat_codes(position, player) and same_model(WIRE_MOVES[player][code], move)
+    if code in _seat_codes(position, player) and same_model(WIRE_MOVES[player][code], move):
+        return code
+    return None
 
 
 def _end_deal(

@@ -261,39 +261,53 @@ class PositionWire(Generic[PositionT]):
         """Whether move code ``move`` is among the moves of the seat to act in ``position``."""
         return move in self.position_moves_to_act(position)
 
-    def is_legal_in_deal(self, state: Any, move: Any) -> bool:
-        """Whether ``move`` is among the wire moves listed for ``state``, without making the wire list: its
-        seat is to act, its code is listed, and it equals the listed move of that code (a play naming a
-        deck, or a pass naming a card, does not)."""
-        position = self.position(state)
+    def listed_code(self, position: PositionT, move: Any) -> int | None:
+        """The code of wire ``move`` when it is a move listed inside the deal of ``position``: its seat is
+        to act, its code is listed, and it equals the listed move of that code (a play naming a deck, or
+        a pass naming a card, does not); None otherwise."""
         player = move.player
         if player != position.turn:
-            return False
+            return None
         code = self.move_code(move)
-        return (
-            code is not None
-            and self.is_listed(position, code)
-            and same_model(self.wire_moves[player][code], move)
-        )
+        if code is None or not self.is_listed(position, code):
+            return None
+        return code if same_model(self.wire_moves[player][code], move) else None
+
+    def is_legal_in_deal(self, state: Any, move: Any) -> bool:
+        """Whether ``move`` is among the wire moves listed for ``state``, without making the wire list
+        (:meth:`listed_code`)."""
+        return self.listed_code(self.position(state), move) is not None
 
     def resolve_in_deal(self, state: Any, move: Any) -> tuple[Any, list[Any]]:
         position = self.position(state)
         code: int = self.move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
-        after = self.position_apply(position, code)
-        return self.write_step(state, position, code, after)
+        return self.wire_step(state, position, code)
+
+    def resolve_in_deal_if_legal(self, state: Any, move: Any) -> tuple[Any, list[Any]] | None:
+        """:meth:`wire_step` of ``move`` when :meth:`listed_code` finds it listed, else None: the state's
+        position and the move's code found once for the check and the step (the check of every posted
+        move in ``apply``)."""
+        position = self.position(state)
+        code = self.listed_code(position, move)
+        return None if code is None else self.wire_step(state, position, code)
 
     @abstractmethod
     def position_apply(self, position: PositionT, move: int) -> PositionT:
         """The position after move code ``move`` (legal) of the seat to act."""
+
+    def wire_step(self, state: Any, position: PositionT, move: int) -> tuple[Any, list[Any]]:
+        """The wire state and events of move code ``move`` (legal) of ``state``, whose position is
+        ``position``: :meth:`position_apply`, then :meth:`write_step`. The Seven-Up family, whose rules
+        record a move's events as they apply it, defines this instead of ``write_step``."""
+        return self.write_step(state, position, move, self.position_apply(position, move))
 
     def write_step(
         self, state: Any, position: PositionT, move: int, after: PositionT
     ) -> tuple[Any, list[Any]]:
         """The wire state of ``after``, the position move code ``move`` made of ``state``'s ``position``, and
         the events of the move; the state written is remembered with ``after``. Every game on positions
-        defines it, but one whose rules record a move's events as they apply it (the Seven-Up family),
-        which defines :meth:`resolve_in_deal` instead."""
-        raise NotImplementedError(f"{type(self).__name__} resolves its moves in resolve_in_deal")
+        defines it, but the Seven-Up family, which defines :meth:`wire_step` instead."""
+        raise NotImplementedError(f"{type(self).__name__} writes its steps in wire_step")
 
     def deal_match(self, setup: DealSetup[Any, Any]) -> tuple[Any, tuple[Any, PositionT] | None]:
         """For a game with a :class:`ScoredMatch` (its class :attr:`match_type`): the match of the deal

@@ -130,7 +130,6 @@ from .seven_up_wire import (
     PLAYS,
     STOCK_TOP_TURNED,
     WIRE_MOVES,
-    move_code,
     write_move,
 )
 
@@ -229,12 +228,12 @@ class SevenUpWire(SevenUpFamily[OptionsT, StateT, ViewT]):
             return [moves[code] for code in codes]
         return []
 
-    def resolve_in_deal(self, state: StateT, move: SevenUpMove) -> tuple[StateT, list[SevenUpEvent]]:
+    def wire_step(
+        self, state: StateT, position: SevenUpPosition, code: int
+    ) -> tuple[StateT, list[SevenUpEvent]]:
         """The position's step with its events logged (the rules log them as they go, so the family
         defines this hook rather than the shared cycle's ``write_step``), then the state written once
         (:func:`write_move`)."""
-        position = self.position(state)
-        code: int = move_code(move)  # type: ignore[assignment]  # (a legal move has a code)
         log: list[SevenUpEvent] = []
         after = self.position_apply(position, code, log)
         written = write_move(state, position, code, after)

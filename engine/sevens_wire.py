@@ -1,5 +1,5 @@
 """Sevens' wire moves and events by move code: what the wire side of a step
-(:class:`~sevens_rules.engine.sevens.Sevens`'s ``deal_moves``, ``is_legal_in_deal``, ``resolve_in_deal``)
+(:class:`~sevens_rules.engine.sevens.Sevens`'s ``deal_moves``, ``listed_code``, ``wire_step``)
 reads a move from and writes its events with, every one made and validated once."""
 
 from __future__ import annotations
