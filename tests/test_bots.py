@@ -15,7 +15,8 @@ from starlette.testclient import TestClient
 
 from sevens_rules.api.bots import max_budget_ms
 from sevens_rules.api.limits import Settings, SettingsError
-from sevens_rules.engine.bots import position
+from sevens_rules.engine.bots import position, search
+from sevens_rules.engine.bots.equity import CHANCES, deal_chances, equity_rewards, match_equity
 from sevens_rules.engine.bots.levels import choose
 from sevens_rules.engine.bots.rules import _layout, mss_lot, position_chooser, rules_chooser, rules_move
 from sevens_rules.engine.bots.sampler import ConstrainedDeal, Sampler, rng_for, sample_states
@@ -619,6 +620,70 @@ def test_win_shares_give_the_deal_to_its_lowest_penalty_ties_shared() -> None:
         lowest = [seat for seat in range(3) if penalties[seat] == min(penalties)]
         expected = [1 / len(lowest) if seat in lowest else 0.0 for seat in range(3)]
         assert position.win_shares(game, [0, 0, 0], state) == expected
+
+
+def test_match_equity_of_a_race_of_single_points_at_even_odds() -> None:
+    # each deal gives one point to one side or the other, even odds: to 2 points from 0-0 a side wins
+    # when it takes two of the next three points (1/2); from 1-0 unless it loses the next two (3/4)
+    even = deal_chances({(1, 0): 1, (0, 1): 1})
+    assert match_equity(even, 2, 0, 0, True) == 0.5
+    assert match_equity(even, 2, 1, 0, False) == 0.75
+    assert match_equity(even, 2, 0, 1, True) == 0.25
+    assert match_equity(even, 2, 1, 1, True) == 0.5
+
+
+def test_match_equity_follows_the_deal_from_side_to_side() -> None:
+    # the dealer's side always takes the one point: to 2, the side dealing first gets there first
+    dealers = deal_chances({(1, 0): 3})
+    assert match_equity(dealers, 2, 0, 0, True) == 1.0
+    assert match_equity(dealers, 2, 0, 0, False) == 0.0
+    # the side not dealing takes two points at once: from 1-1 the next deal decides
+    others = deal_chances({(0, 2): 1})
+    assert match_equity(others, 3, 1, 1, True) == 0.0
+    assert match_equity(others, 3, 1, 1, False) == 1.0
+    # both sides reach the target in one deal: half
+    both = deal_chances({(2, 2): 1})
+    assert match_equity(both, 2, 0, 0, True) == 0.5
+
+
+@pytest.mark.parametrize("table", sorted(CHANCES))
+def test_match_equity_of_both_sides_adds_up_to_one_and_grows_with_points(table: tuple[str, int]) -> None:
+    chances = CHANCES[table]
+    target = GAMES[table[0]].target  # type: ignore[attr-defined]
+    for ours, theirs, dealing in itertools.product(range(target), range(target), (True, False)):
+        equity = match_equity(chances, target, ours, theirs, dealing)
+        assert 0 < equity < 1
+        assert math.isclose(equity + match_equity(chances, target, theirs, ours, not dealing), 1)
+        assert match_equity(chances, target, ours + 1, theirs, dealing) > equity
+        assert match_equity(chances, target, ours, theirs + 1, dealing) < equity
+
+
+@pytest.mark.parametrize(("game_id", "players"), sorted(CHANCES))
+def test_equity_rewards_score_a_playout_by_what_it_did_to_the_match(game_id: str, players: int) -> None:
+    game = GAMES[game_id]
+    assert search.reward_of(game, players) is equity_rewards
+    rules = position_rules(game)
+    assert rules is not None
+    chooser = position_chooser(game)
+    for seed in range(1, 4):
+        state = rules.position(game.new(players, game.models.options(), Seeding(f"{seed:064x}"), None, None))
+        while state.phase != "match_over":  # every deal's end, then the match's
+            legal = rules.position_moves(state, rules.position_to_act(state)[0])
+            state = rules.position_apply(state, chooser(state, rules.position_to_act(state)[0], legal))
+            rewards = equity_rewards(game, [0] * players, state)
+            if state.phase == "deal_over":
+                totals = rules.position_totals(state)
+                dealing = (state.match.dealer + 1) % 2  # the seat (and side) of the next dealer
+                chances = CHANCES[game_id, players]
+                for seat in range(players):
+                    rival = totals[(seat + 1) % players]
+                    expected = match_equity(chances, game.target, totals[seat], rival, seat % 2 == dealing)  # type: ignore[attr-defined]
+                    assert rewards[seat] == expected
+                assert math.isclose(rewards[0] + rewards[1], 1)
+        winners = rules.position_outcome(state).winners
+        assert rewards == [float(seat in winners) for seat in range(players)]
+    assert search.reward_of(GAMES["seven-up"], 3) is position.margins
+    assert search.reward_of(GAMES["sjuan"], 2) is position.margins
 
 
 def test_a_search_given_a_sampler_draws_its_states_from_it() -> None:

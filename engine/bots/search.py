@@ -8,7 +8,8 @@ thus meets the same hidden hands: the luck of the draw, which decides most
 of a single playout's result, is common to the moves compared and cancels in their difference (paired
 comparison), where Information Set MCTS's UCB1 compares each move over different draws. A playout's
 reward is the seat's margin (:func:`position.margins`): its gain in the deal less the others' mean gain,
-which tells more per playout than win or loss. An iteration is one playout.
+which tells more per playout than win or loss; in the races of two sides to a target (the Seven-Up
+family) it is the match equity of the totals reached (:mod:`.equity`). An iteration is one playout.
 
 The move answered is the one of highest mean reward, unless the rules heuristic's move trails it by no
 more than :data:`CLEARLY_WORSE` standard errors of their paired difference: the heuristic is the better
@@ -28,6 +29,7 @@ from typing import Any, Protocol
 
 from ..match import DEAL_OVER, MATCH_OVER
 from . import position
+from .equity import equity_rewards, has_equity
 from .position import AnyGame
 from .rules import position_chooser, rules_chooser, rules_move
 from .sampler import Sampler
@@ -53,13 +55,19 @@ class Draws(Protocol):
 Reward = Callable[[AnyGame, Sequence[int], Any], list[float]]
 """A playout's reward per seat: the game, the totals before the search, the playout's last state."""
 
-REWARDS: dict[str, Reward] = {"margin": position.margins, "win": position.win_shares}
+REWARDS: dict[str, Reward] = {
+    "margin": position.margins,
+    "win": position.win_shares,
+    "equity": equity_rewards,
+}
 """The rewards a search may score its playouts with, by name (the bench's ``--reward``)."""
 
 
-def reward_of(game: AnyGame) -> Reward:
-    """The reward the search scores ``game``'s playouts with."""
-    return position.margins
+def reward_of(game: AnyGame, players: int) -> Reward:
+    """The reward the search scores ``game``'s playouts with at ``players`` seats: the match equity of
+    the totals a playout reached in the races of two sides to a target (:mod:`.equity`), the margin
+    elsewhere."""
+    return equity_rewards if has_equity(game, players) else position.margins
 
 
 def search_move(
@@ -81,7 +89,7 @@ def search_move(
     if sampler is None:
         sampler = Sampler(game, state, seat)
     if reward is None:
-        reward = reward_of(game)
+        reward = reward_of(game, len(state.hands))
     before = position.totals(game, state)
     heuristic = rules_move(game, state, seat, moves, rng)
     kept = next(index for index, move in enumerate(moves) if move is heuristic)

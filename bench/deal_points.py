@@ -1,0 +1,61 @@
+"""``python -m bench.deal_points``: what the deals between two ``rules`` bots score, per table of two sides
+played to a target, for the search's match equity (``engine/bots/equity.py``, ``DEAL_POINTS``).
+
+Every seat of ``MATCHES`` seeded matches (seeds from ``FIRST_SEED``) follows the ``rules`` heuristic on
+the game's positions, and each deal that ends is counted by (the dealer's side's points, the other
+side's points), deals that scored nothing left out. A deal that ends the match counts the points
+counted up to the target, as the rules count them. It prints the table as ``DEAL_POINTS`` holds it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+
+from bench.inprocess import new_state
+from sevens_rules.engine.bots.equity import DEAL_POINTS
+from sevens_rules.engine.bots.rules import position_chooser
+from sevens_rules.engine.match import DEAL_OVER, MATCH_OVER
+from sevens_rules.engine.registry import GAMES
+from sevens_rules.engine.seven_up_points import SevenUpPoints
+from sevens_rules.engine.simulate import position_rules
+
+MATCHES = 2000
+FIRST_SEED = 100_000
+
+
+def deal_points(game_id: str, players: int, matches: int = MATCHES) -> Counter[tuple[int, int]]:
+    """How many deals of ``matches`` matches between ``rules`` bots scored each (dealer's side, other
+    side) pair of points, deals that scored nothing left out."""
+    game = GAMES[game_id]
+    rules = position_rules(game)
+    assert rules is not None and isinstance(game, SevenUpPoints)  # (the games of DEAL_POINTS)
+    choose = position_chooser(game)
+    side_of = game.side_of
+    counted: Counter[tuple[int, int]] = Counter()
+    for number in range(matches):
+        position = rules.position(new_state(game, players, FIRST_SEED + number))
+        while acting := rules.position_to_act(position):
+            seat = acting[0]
+            legal = rules.position_moves(position, seat)
+            move = legal[0] if len(legal) == 1 else choose(position, seat, legal)
+            after = rules.position_apply(position, move)
+            if after.phase in (DEAL_OVER, MATCH_OVER) and position.phase not in (DEAL_OVER, MATCH_OVER):
+                dealers = side_of(position.match.dealer)
+                start = position.match.totals
+                gained = [after.totals[side] - start[side] for side in (dealers, 1 - dealers)]
+                if any(gained):
+                    counted[gained[0], gained[1]] += 1
+            position = after
+    return counted
+
+
+def main() -> int:
+    for game_id, players in DEAL_POINTS:
+        counted = deal_points(game_id, players)
+        print(f"{(game_id, players)!r}: {dict(sorted(counted.items()))!r},", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
