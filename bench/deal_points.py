@@ -1,5 +1,6 @@
-"""``python -m bench.deal_points``: what the deals between two ``rules`` bots score, per table of two sides
-played to a target, for the search's match equity (``engine/bots/equity.py``, ``DEAL_POINTS``).
+"""``python -m bench.deal_points [GAME PLAYERS]``: what the deals between two ``rules`` bots score, per
+table of two sides played to a target, for the search's match equity (``engine/bots/equity.py``,
+``DEAL_POINTS``: the tables it lists, or the one named).
 
 Every seat of ``MATCHES`` seeded matches (seeds from ``FIRST_SEED``) follows the ``rules`` heuristic on
 the game's positions, and each deal that ends is counted by (the dealer's side's points, the other
@@ -50,12 +51,13 @@ def deal_points(game_id: str, players: int, matches: int = MATCHES) -> Counter[t
     return counted
 
 
-def main() -> int:
-    for game_id, players in DEAL_POINTS:
+def main(argv: list[str]) -> int:
+    tables = [(argv[0], int(argv[1]))] if len(argv) == 2 else list(DEAL_POINTS)
+    for game_id, players in tables:
         counted = deal_points(game_id, players)
         print(f"{(game_id, players)!r}: {dict(sorted(counted.items()))!r},", flush=True)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -683,6 +683,7 @@ def test_equity_rewards_score_a_playout_by_what_it_did_to_the_match(game_id: str
         winners = rules.position_outcome(state).winners
         assert rewards == [float(seat in winners) for seat in range(players)]
     assert search.reward_of(GAMES["seven-up"], 3) is position.margins
+    assert search.reward_of(GAMES["california-jack"], 2) is position.margins
     assert search.reward_of(GAMES["sjuan"], 2) is position.margins
 
 

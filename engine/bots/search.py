@@ -8,8 +8,9 @@ thus meets the same hidden hands: the luck of the draw, which decides most
 of a single playout's result, is common to the moves compared and cancels in their difference (paired
 comparison), where Information Set MCTS's UCB1 compares each move over different draws. A playout's
 reward is the seat's margin (:func:`position.margins`): its gain in the deal less the others' mean gain,
-which tells more per playout than win or loss; in the races of two sides to a target (the Seven-Up
-family) it is the match equity of the totals reached (:mod:`.equity`). An iteration is one playout.
+which tells more per playout than win or loss; in Seven-Up's races of two sides to 7 (two seats, and
+the Four-handed sides) it is the match equity of the totals reached (:mod:`.equity`). An iteration is
+one playout.
 
 The move answered is the one of highest mean reward, unless the rules heuristic's move trails it by no
 more than :data:`CLEARLY_WORSE` standard errors of their paired difference: the heuristic is the better
@@ -65,8 +66,7 @@ REWARDS: dict[str, Reward] = {
 
 def reward_of(game: AnyGame, players: int) -> Reward:
     """The reward the search scores ``game``'s playouts with at ``players`` seats: the match equity of
-    the totals a playout reached in the races of two sides to a target (:mod:`.equity`), the margin
-    elsewhere."""
+    the totals a playout reached in the tables :mod:`.equity` lists, the margin elsewhere."""
     return equity_rewards if has_equity(game, players) else position.margins
 
 
