@@ -325,11 +325,20 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):
         return list(seat_moves(tuple(state.hands[player]), player))
 
     def listed_code(self, position: MyShipSailsPosition, move: MyShipSailsMove) -> int | None:
-        """The code of ``move`` when it is a legal choice in the step of ``position``
-        (:func:`_choice_code`: every seat still to choose acts, so no single turn is compared)."""
-        if position.phase is not STEP or not 0 <= move.player < position.match.players:
+        """The code of ``move`` when it is a legal choice in the step of ``position``: its seat, one of the
+        table, has not chosen (every seat still to choose acts, so no single turn is compared), its code
+        is listed for the seat, and it equals the listed move of that code (a pass naming a deck, or a
+        declaration naming a card, does not); None otherwise."""
+        player = move.player
+        if position.phase is not STEP or not 0 <= player < position.match.players:
             return None
-        return _choice_code(position, move)
+        if position.chosen >> player & 1:
+            return None
+        code = move_code(move)
+        # (a code of None is in no list: a pass naming no card of the deck is never legal)
+        if code in _seat_codes(position, player) and same_model(WIRE_MOVES[player][code], move):
+            return code
+        return None
 
     def not_to_act(self, state: MyShipSailsState, player: int, seats: list[int]) -> tuple[str, str]:
         """A seat that has chosen in this step is told so: its choice is final until the step resolves."""
@@ -386,20 +395,6 @@ class MyShipSails(PositionWire[MyShipSailsPosition], MyShipSailsChecks):
             unused_size=len(state.unused),
             exchanges=state.exchanges,
         )
-
-
-def _choice_code(position: MyShipSailsPosition, move: MyShipSailsMove) -> int | None:
-    """The code of ``move`` when it is a legal choice in the step of ``position`` (a seat of the table):
-    its seat has not chosen, its code is listed for the seat, and it equals the listed move of that code
-    (a pass naming a deck, or a declaration naming a card, does not); None otherwise."""
-    player = move.player
-    if position.chosen >> player & 1:
-        return None
-    code = move_code(move)
-    # (a code of None is in no list: a pass naming no card of the deck is never legal)
-    if code in _seat_codes(position, player) and same_model(WIRE_MOVES[player][code], move):
-        return code
-    return None
 
 
 def _end_deal(
