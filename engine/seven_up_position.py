@@ -184,8 +184,8 @@ class SevenUpMatch(RecordedMatch[DealResult]):
 @dataclass(slots=True, eq=False)
 class SevenUpPosition:
     """One moment of a Seven-Up family match: what a move changes, and the deal's :class:`SevenUpMatch`.
-    Never changed once made: a move makes a new one (:func:`dataclasses.replace` for the moves that are not
-    on the hot path)."""
+    Never changed once made: a move makes a new one (the steps below, or :func:`dataclasses.replace` for
+    the rare ones: a run of the cards)."""
 
     hands: tuple[int, ...]
     stock: Sequence[str]
@@ -212,6 +212,50 @@ class SevenUpPosition:
     turn: int | None
     """The seat to act inside a deal; None between deals and once the match is over."""
     match: SevenUpMatch
+
+    # The steps that change a few fields of a position, written out field by field (in _with): the rules
+    # take several of them in every deal, and dataclasses.replace (a loop over the fields in Python) costs
+    # several times as much.
+
+    def acting(self, phase: SevenUpPhase, leader: int | None, turn: int) -> SevenUpPosition:
+        """This position in ``phase`` with ``turn`` to act (``leader`` leading, in play)."""
+        return self._with(leader, self.points, self.totals, phase, turn, self.match)
+
+    def scored(self, points: tuple[Point, ...], totals: tuple[int, ...]) -> SevenUpPosition:
+        """This position with the deal's ``points`` and the match ``totals`` they bring."""
+        return self._with(self.leader, points, totals, self.phase, self.turn, self.match)
+
+    def closed(self, phase: SevenUpPhase, totals: tuple[int, ...], match: SevenUpMatch) -> SevenUpPosition:
+        """This position once its deal is recorded in ``match``: nobody to act, no points in progress,
+        ``phase`` between deals or the match over."""
+        return self._with(None, (), totals, phase, None, match)
+
+    def _with(
+        self,
+        leader: int | None,
+        points: tuple[Point, ...],
+        totals: tuple[int, ...],
+        phase: SevenUpPhase,
+        turn: int | None,
+        match: SevenUpMatch,
+    ) -> SevenUpPosition:
+        """This position with the fields a step between two plays may change; the cards as they are."""
+        return SevenUpPosition(
+            self.hands,
+            self.stock,
+            self.turned,
+            self.trump,
+            self.set_aside,
+            self.discarded,
+            leader,
+            self.trick,
+            self.tricks,
+            points,
+            totals,
+            phase,
+            turn,
+            match,
+        )
 
 
 def turn_of(

@@ -346,7 +346,7 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
         if move == BEG:
             if log is not None:
                 log.append(BEGGED[player])
-            return replace(position, phase=GIVE_OR_RUN, turn=position.match.dealer)
+            return position.acting(GIVE_OR_RUN, None, position.match.dealer)
         if move == GIVE:
             if log is not None:
                 log.append(GAVE[player])
@@ -359,7 +359,7 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
 
     def _start_play(self, position: SevenUpPosition) -> SevenUpPosition:
         eldest = (position.match.dealer + 1) % position.match.players
-        return replace(position, phase=PLAYING, leader=eldest, turn=eldest)
+        return position.acting(PLAYING, eldest, eldest)
 
     def _run(self, position: SevenUpPosition, player: int, log: Log) -> SevenUpPosition:
         """The dealer runs the cards: the turned card is set aside, three more cards go to each seat and
@@ -429,17 +429,10 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
             log.append(DISCARDED_ONE[player])
         match = position.match
         turn = turn_of(DISCARDING, hands, match.dealer, None, ())
-        if turn is None:  # everybody holds six: play starts
-            eldest = (match.dealer + 1) % match.players
-            return replace(
-                position,
-                hands=tuple(hands),
-                discarded=tuple(discarded),
-                phase=PLAYING,
-                leader=eldest,
-                turn=eldest,
-            )
-        # A move a card, as frequent as a play: built field by field as a play is (replace() is slower).
+        phase, leader = position.phase, position.leader
+        if turn is None:  # everybody holds six: play starts, the eldest leading
+            turn = leader = (match.dealer + 1) % match.players
+            phase = PLAYING
         return SevenUpPosition(
             tuple(hands),
             position.stock,
@@ -447,12 +440,12 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
             position.trump,
             position.set_aside,
             tuple(discarded),
-            position.leader,
+            leader,
             position.trick,
             position.tricks,
             position.points,
             position.totals,
-            position.phase,
+            phase,
             turn,
             match,
         )
@@ -488,7 +481,7 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
             return self._close(position, PLAYED if end_of_hand else MATCH_WON, log, points, winning)
         if end_of_hand:
             return self._close(position, PLAYED, log, points)
-        return replace(position, points=points, totals=tuple(totals))
+        return position.scored(points, tuple(totals))
 
     def _close(
         self,
@@ -518,15 +511,7 @@ class SevenUpRules(PositionWire[SevenUpPosition], SevenUpPoints[OptionsT, StateT
             if log is not None:
                 sides = self._seat_sides
                 log.append(match_ended_event(winning, [s for s in range(n) if sides[s] == winning]))
-        return replace(
-            position,
-            points=(),
-            totals=totals,
-            phase=phase,
-            leader=None,
-            turn=None,
-            match=current.but((*current.finished, deal), totals),
-        )
+        return position.closed(phase, totals, current.but((*current.finished, deal), totals))
 
     def position_totals(self, position: SevenUpPosition) -> list[int]:
         """Each seat's total: its side's points so far."""
