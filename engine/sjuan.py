@@ -18,6 +18,7 @@ Decisions where the rulings are silent (also in the README):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 from operator import add
 from typing import ClassVar, cast
@@ -102,7 +103,8 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
         opening card; then a 7 that is not out yet, or a card next in rank to one of its suit on the table
         (the rows run unbroken through their 7, so that is the card below each row and the card above it).
 
-        The one statement of what may be played: the move list, a drawn card and a blocked deal ask it.
+        The one statement of what may be played: the move list, a drawn card, a blocked deal and what a
+        pass rules out (:meth:`cards_passes_rule_out`) ask it.
         """
         table = position.on_table
         if not table:
@@ -152,6 +154,32 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
                 message = "before the first card a seat has paid one chip for its pass, one for a short hand"
                 issues.append(IssueAt(("chips", seat), message))
         return issues
+
+    # ---- what a pass tells (the bots' sampler) ---------------------------------------------------
+
+    passes_before_first_card: ClassVar[int] = 0
+    """Passes a seat may make before the first card (Fan Tan: one, the turn going round once at most)."""
+
+    def cards_passes_rule_out(self, state: SjuanFamilyState) -> list[int]:
+        """Per seat, the cards off the table it cannot hold for the passes it paid for in the deal in play
+        (its chips less a short hand's chip as the rules deal, :func:`_hand_counts`). A seat that passed
+        once the first card was down held no card playable on that card alone: such a card stays playable
+        as the table grows (a row grows away from its start) and hands only shrink. A pass that may have
+        come before the first card says only that the seat held no card to open with."""
+        position = self.position(state)
+        n = len(state.hands)
+        if not position.table:
+            return [0] * n
+        first = position.table[0]
+        alone = replace(position, table=(first,), on_table=1 << CARD_INDEX[first])
+        since_first = self.playable_set(alone) & ~position.on_table
+        at_opening = since_first & self.opening(position)
+        short = _hand_counts(n, state.dealer, self.hand_size(state.options) if self.has_stock else 0)[1]
+        before = self.passes_before_first_card
+        return [
+            since_first if paid - chip > before else at_opening if paid > chip else 0
+            for paid, chip in zip(state.chips, short, strict=True)
+        ]
 
     # ---- deal ------------------------------------------------------------------------------------
 
@@ -425,6 +453,7 @@ class FanTan(SjuanFamily):
     id = "fan-tan"
     name = "Fan Tan"
     models = GameModels(SjuanOptions, FanTanState, SjuanMove, SjuanEvent, FanTanView, SjuanScore)
+    passes_before_first_card = 1
 
 
 class FreeFanTan(SjuanFamily):

@@ -21,6 +21,7 @@ from sevens_rules.engine.bots.levels import choose
 from sevens_rules.engine.bots.rules import _layout, mss_lot, position_chooser, rules_chooser, rules_move
 from sevens_rules.engine.bots.sampler import ConstrainedDeal, Sampler, rng_for, sample_states
 from sevens_rules.engine.bots.search import _chosen
+from sevens_rules.engine.card_sets import CARD_INDEX as CARD_CODE
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import InconsistentStateError
 from sevens_rules.engine.registry import GAMES
@@ -192,12 +193,18 @@ def test_sjuan_samples_are_uniform_over_every_consistent_deal() -> None:
     hidden = sorted(c for i in others for c in state.hands[i])
     sizes = [len(state.hands[i]) for i in others]
     # every split of the hidden cards between the two other hands is consistent: nothing is inferred
-    expected = {
+    expected: set[tuple[frozenset[str], ...]] = {
         (frozenset(first), frozenset(hidden) - frozenset(first))
         for first in itertools.combinations(hidden, sizes[0])
     }
-    sampler = Sampler(game, state, seat)
-    rng = rng_for("sjuan")
+    assert_uniform_over(Sampler(game, state, seat), rng_for("sjuan"), others, expected)
+
+
+def assert_uniform_over(
+    sampler: Sampler, rng: random.Random, others: list[int], expected: set[tuple[frozenset[str], ...]]
+) -> None:
+    """The sampler's hands of ``others`` are exactly the ``expected`` splits, each as often (chi-square at
+    99.9%, 150 draws per split)."""
     draws = 150 * len(expected)
     seen: Counter[tuple[frozenset[str], ...]] = Counter()
     for _ in range(draws):
@@ -364,6 +371,123 @@ def test_fan_tan_samples_before_the_first_card_give_a_seat_that_passed_no_seven(
             sample = sampler.draw(rng)
             assert not game.consistency_issues(sample)
             assert not any(card[0] == "7" for card in sample.hands[passer])
+
+
+def short_hand_chips(players: int, dealer: int) -> list[int]:
+    """The chip each seat paid when dealt (RULINGS 1: the first ``52 mod n`` seats from the dealer's left get
+    one card more; the others are short and pay one), worked out here from the text."""
+    extra = 52 % players
+    return [
+        0 if extra and (seat - dealer - 1) % players < extra else int(bool(extra)) for seat in range(players)
+    ]
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_a_seat_that_passed_holds_no_card_it_had_to_play_in_random_play(game_id: str) -> None:
+    # The inference the sampler draws from a pass, checked against the true hands of played deals: a
+    # seat whose chips count a pass never holds a card the game says its passes rule out.
+    game = GAMES[game_id]
+    ruled = 0
+    for seed_byte in range(1, 13):
+        players = 2 if game_id == "domino-fan-tan" else 3 + seed_byte % 3
+        rng = random.Random(seed_byte)
+        state = game.new(players, game.models.options(), Seeding(f"{seed_byte:064x}"), None, None)
+        for _ in range(300):
+            seats, moves = game.moves(state)
+            if not seats or state.phase != "play":
+                break
+            for seat, out in enumerate(game.cards_passes_rule_out(state)):  # type: ignore[attr-defined]
+                assert not any(out >> CARD_CODE[card] & 1 for card in state.hands[seat])
+                ruled += bool(out)
+            state = game.apply(state, moves[rng.randrange(len(moves))])[0]
+    assert ruled or game_id == "domino-fan-tan"  # (two-seat deals rarely empty the stock)
+
+
+SJUAN_ALWAYS_PLAYABLE = {"7C", "7D", "7S", "6H", "8H"}
+"""RULINGS 1: after 7H opens, every 7 and the cards next to a row are legal, and a row only grows: these
+cards are legal at every turn since the first card, as long as they are off the table."""
+
+
+def late_sjuan_after_a_pass() -> tuple[Any, int, int]:
+    """A three-seat Sjuan state late in a deal where another seat than the one to act has passed and a card
+    of :data:`SJUAN_ALWAYS_PLAYABLE` is hidden: the state, the seat to act and the seat that passed."""
+    game = GAMES["sjuan"]
+    for seed_byte in range(1, 200):
+        rng = random.Random(seed_byte)
+        state = game.new(3, game.models.options(), Seeding(f"{seed_byte:064x}"), None, 0)
+        short = short_hand_chips(3, 0)
+        while state.phase == "play":
+            seats, moves = game.moves(state)
+            seat = seats[0]
+            hidden = [c for i, h in enumerate(state.hands) if i != seat for c in h]
+            if len(hidden) <= 9:
+                passers = [i for i in range(3) if i != seat and state.chips[i] > short[i]]
+                if passers and set(hidden) & SJUAN_ALWAYS_PLAYABLE:
+                    return state, seat, passers[0]
+                break
+            state = game.apply(state, moves[rng.randrange(len(moves))])[0]
+    raise AssertionError("no seeded deal had a late pass")
+
+
+def test_sjuan_samples_give_a_seat_that_passed_no_card_it_had_to_play() -> None:
+    # A seat holding a legal card must play (RULINGS 1), so a seat that has paid for a pass holds none of
+    # SJUAN_ALWAYS_PLAYABLE. The samples are uniform over the splits of the hidden cards that respect
+    # that, and only those.
+    game = GAMES["sjuan"]
+    state, seat, passer = late_sjuan_after_a_pass()
+    others = [i for i in range(3) if i != seat]
+    short = short_hand_chips(3, 0)
+    passed = {i for i in others if state.chips[i] > short[i]}
+    always = SJUAN_ALWAYS_PLAYABLE - set(state.table)
+    hidden = sorted(c for i in others for c in state.hands[i])
+    sizes = [len(state.hands[i]) for i in others]
+    expected: set[tuple[frozenset[str], ...]] = set()
+    for first in itertools.combinations(hidden, sizes[0]):
+        split = (frozenset(first), frozenset(hidden) - frozenset(first))
+        if all(not (hand & always) for i, hand in zip(others, split, strict=True) if i in passed):
+            expected.add(split)
+    assert expected and len(expected) < math.comb(len(hidden), sizes[0])  # the pass rules some out
+    assert passer in passed
+    assert_uniform_over(Sampler(game, state, seat), rng_for("passed"), others, expected)
+
+
+def test_fan_tan_reads_a_single_pass_as_one_that_may_have_come_before_the_first_card() -> None:
+    # RULINGS 1: Fan Tan's first seat may pass before any card is down, holding no 7; a later pass also
+    # means none of the first card's neighbours. One pass rules out the 7s, two rule out the neighbours.
+    game = GAMES["fan-tan"]
+    for seed_byte in range(1, 100):
+        state = game.new(4, game.models.options(), Seeding(f"{seed_byte:064x}"), None, None)
+        seats, moves = game.moves(state)
+        if moves[0].type == "play":
+            break
+    state = game.apply(state, moves[0])[0]
+    first = state.table[0]
+    short = short_hand_chips(4, state.dealer)
+    sevens = {f"7{suit}" for suit in "CDHS"} - {first}
+    neighbours = {f"6{first[1]}", f"8{first[1]}"}
+    for chips, ruled_out in ((1, sevens), (2, sevens | neighbours)):
+        seat = (seats[0] + 1) % 4
+        posted = state.model_copy(
+            update={"chips": [short[i] + (chips if i == seat else 0) for i in range(4)]}
+        )
+        out = game.cards_passes_rule_out(posted)  # type: ignore[attr-defined]
+        assert {card for card in CARD_CODE if out[seat] >> CARD_CODE[card] & 1} == ruled_out
+        assert not any(out[i] for i in range(4) if i != seat)
+
+
+def test_passes_the_hands_cannot_explain_are_not_read() -> None:
+    # A position set up by hand may deal other short hands than the rules do, and its chips then read as
+    # passes no arrangement of the hidden cards fits: the sampler reads no pass rather than refuse it.
+    game = GAMES["sjuan"]
+    state, seat, _ = late_sjuan_after_a_pass()
+    others = [i for i in range(3) if i != seat]
+    always = SJUAN_ALWAYS_PLAYABLE - set(state.table)
+    holders = [i for i in others if set(state.hands[i]) & always]
+    posted = state.model_copy(update={"chips": [state.chips[i] + (i in others) for i in range(3)]})
+    game.check(posted)
+    assert holders  # the cards the passes would rule out lie in the other hands: nobody may hold them
+    sampler, rng = Sampler(game, posted, seat), rng_for("by hand")
+    assert any(set(sampler.draw(rng).hands[holders[0]]) & always for _ in range(200))
 
 
 def test_a_sampler_that_finds_no_arrangement_refuses_the_state_as_inconsistent() -> None:

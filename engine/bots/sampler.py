@@ -12,7 +12,10 @@ what the rules let the seat infer from what the state keeps:
 - the Sjuan family before the first card: where 7H is, from the seat to open (Sjuan, Domino fan tan);
   in Fan Tan, a seat the turn has passed holds no 7; in Domino fan tan, once a seat has drawn, 7H was
   in the stock, a seat that drew holds no 7 but one it has just drawn (and must play), and a seat yet
-  to move holds no 7H;
+  to move holds no 7H; once the first card is down, a seat whose chips count a pass holds no card that
+  was playable at every turn since (the other 7s and the first card's neighbours; in free fan tan the
+  start rank's cards and the card above the first), or, where its one pass may have come before the
+  first card (Fan Tan), no 7;
 - My Ship Sails, once a deal is won (between deals, or the match over): each winner declared, so its
   hand is seven cards of one suit.
 
@@ -42,7 +45,7 @@ from itertools import permutations
 from typing import Any
 
 from ...schema.my_ship_sails import MyShipSailsChoiceType
-from ..card_sets import card_names
+from ..card_sets import ALL_CARDS, card_names, card_set
 from ..cards import SUITS
 from ..dealing import commitment
 from ..errors import InconsistentStateError, IssueAt
@@ -97,11 +100,11 @@ def _other_hands(state: Any, seat: int, allowed: Sequence[Callable[[str], bool] 
 
 
 def _sjuan_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
-    # Passes are counted in chips, but the state keeps no record of when a seat passed once a card is on
-    # the table: nothing to infer from them then. Before the first card, the seat to open says where 7H
-    # is (RULINGS 1): Sjuan's opener holds it; in Domino fan tan the opener holds it unless the opener is
-    # left of the dealer, who opens when 7H is in the stock. In Fan Tan, the seats the turn has passed
-    # before the first card held no 7 (the game's opening_passes).
+    # Before the first card, the seat to open says where 7H is (RULINGS 1): Sjuan's opener holds it; in
+    # Domino fan tan the opener holds it unless the opener is left of the dealer, who opens when 7H is in
+    # the stock. In Fan Tan, the seats the turn has passed before the first card held no 7 (the game's
+    # opening_passes). Once it is down, the chips count each seat's passes though not when they came: a
+    # seat that passed holds none of the cards the game's cards_passes_rule_out names.
     n = len(state.hands)
     domino = game.id == "domino-fan-tan"
     opener = state.turn if not state.table and state.phase == "play" else None
@@ -121,14 +124,38 @@ def _sjuan_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
         places_of_7h = {("hands", opener)}
         if domino and opener == (state.dealer + 1) % n:
             places_of_7h.add(("stock", None))
+    ruled_out = _ruled_out_by_passes(game, state, seat)
     piles = [
-        Pile("hands", other, len(hand), False, _opening_rule(places_of_7h, "hands", other))
+        Pile(
+            "hands", other, len(hand), False, ruled_out[other] or _opening_rule(places_of_7h, "hands", other)
+        )
         for other, hand in enumerate(state.hands)
         if other != seat
     ]
     if domino:
         piles.append(Pile("stock", None, len(state.stock), True, _opening_rule(places_of_7h, "stock", None)))
     return piles
+
+
+def _ruled_out_by_passes(game: AnyGame, state: Any, seat: int) -> list[Callable[[str], bool] | None]:
+    """Per seat, which cards it may hold for the passes it paid for (None: any), once the first card is
+    down. A position set up by hand may have dealt other short hands than the rules deal, so that a short
+    hand's chip reads as a pass: when no arrangement of the hidden cards then fits, no pass is read."""
+    n = len(state.hands)
+    if not state.table or state.phase != "play":
+        return [None] * n
+    ruled_out = game.cards_passes_rule_out(state)  # type: ignore[attr-defined]  # (the Sjuan family's)
+    hidden = ALL_CARDS & ~card_set(state.hands[seat]) & ~card_set(state.table)
+    # The rules are nested (a pass before the first card rules out part of what a later one does), so
+    # Hall's condition is one count per rule: the hidden cards it names fit in the piles not barred from
+    # all of them (every pile but the hands of the seats whose rule takes in this one).
+    others = [other for other in range(n) if other != seat]
+    room = sum(len(state.hands[other]) for other in others) + len(getattr(state, "stock", ()))
+    for rule in {ruled_out[other] for other in others} - {0}:
+        barred = sum(len(state.hands[o]) for o in others if rule & ~ruled_out[o] == 0)
+        if (hidden & rule).bit_count() > room - barred:
+            return [None] * n
+    return [_without_cards(frozenset(card_names(rule))) if rule else None for rule in ruled_out]
 
 
 def _opening_rule(
