@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import cache
 from operator import add
 from typing import ClassVar, cast
 
@@ -61,6 +60,7 @@ from .sjuan_position import (
     DealResult,
     SjuanMatch,
     SjuanPosition,
+    hand_counts,
     read_position,
     write_move,
     write_state,
@@ -162,7 +162,7 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
 
     def cards_passes_rule_out(self, state: SjuanFamilyState) -> list[int]:
         """Per seat, the cards off the table it cannot hold for the passes it paid for in the deal in play
-        (its chips less a short hand's chip as the rules deal, :func:`_hand_counts`). A seat that passed
+        (its chips less a short hand's chip as the rules deal, :func:`hand_counts`). A seat that passed
         once the first card was down held no card playable on that card alone: such a card stays playable
         as the table grows (a row grows away from its start) and hands only shrink. A pass that may have
         come before the first card says only that the seat held no card to open with."""
@@ -174,7 +174,7 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
         alone = replace(position, table=(first,), on_table=1 << CARD_INDEX[first])
         since_first = self.playable_set(alone) & ~position.on_table
         at_opening = since_first & self.opening(position)
-        short = _hand_counts(n, state.dealer, self.hand_size(state.options) if self.has_stock else 0)[1]
+        short = hand_counts(n, state.dealer, self.hand_size(state.options) if self.has_stock else 0)[1]
         before = self.passes_before_first_card
         return [
             since_first if paid - chip > before else at_opening if paid > chip else 0
@@ -189,7 +189,7 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
         players, dealer, options = match.players, match.dealer, match.options
         cards = list(deck) if deck is not None else seeding.shuffled(FULL_DECK, self.id, match.deal_number)
         hand_size = self.hand_size(options) if self.has_stock else 0
-        counts, chips = _hand_counts(players, dealer, hand_size)
+        counts, chips = hand_counts(players, dealer, hand_size)
         hands = tuple(map(card_set, deal_round_robin(cards, players, (dealer + 1) % players, counts)))
         return SjuanPosition(
             hands,
@@ -409,21 +409,6 @@ def _end_deal(position: SjuanPosition, winner: int | None) -> SjuanPosition:
         MATCH_OVER_PHASE if max(recorded.totals) >= MATCH_TARGET else DEAL_OVER_PHASE,
         recorded,
     )
-
-
-@cache
-def _hand_counts(players: int, dealer: int, hand_size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The cards dealt to each seat and the chip each short hand pays: ``hand_size`` each (a game with a
-    stock), else the whole deck one at a time from the dealer's left, the first seats taking one more
-    when it does not come out even. Made once per table size and dealer."""
-    if hand_size:
-        counts = [hand_size] * players
-    else:
-        counts = [52 // players + (1 if i < 52 % players else 0) for i in range(players)]
-        # counts are by position from the dealer's left; turn them into counts by seat
-        counts = [counts[(seat - dealer - 1) % players] for seat in range(players)]
-    largest = max(counts)
-    return tuple(counts), tuple(1 if count < largest else 0 for count in counts)
 
 
 class Sjuan(SjuanFamily):

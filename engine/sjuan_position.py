@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, NamedTuple, cast
 
 from ..schema.common import Phase
@@ -213,3 +214,18 @@ def write_move(
         stock = cast(DominoFanTanState, state).stock
         changes["stock"] = stock[len(stock) - len(position.stock) :]
     return updated_from(state, changes)
+
+
+@cache
+def hand_counts(players: int, dealer: int, hand_size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The cards dealt to each seat and the chip each short hand pays: ``hand_size`` each (a game with a
+    stock), else the whole deck one at a time from the dealer's left, the first seats taking one more
+    when it does not come out even. Made once per table size and dealer."""
+    if hand_size:
+        counts = [hand_size] * players
+    else:
+        counts = [52 // players + (1 if i < 52 % players else 0) for i in range(players)]
+        # counts are by position from the dealer's left; turn them into counts by seat
+        counts = [counts[(seat - dealer - 1) % players] for seat in range(players)]
+    largest = max(counts)
+    return tuple(counts), tuple(1 if count < largest else 0 for count in counts)
