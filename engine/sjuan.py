@@ -162,13 +162,14 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
 
     def cards_passes_rule_out(self, state: SjuanFamilyState) -> list[int]:
         """Per seat, the cards off the table it cannot hold for the passes it paid for in the deal in play
-        (its chips less a short hand's chip as the rules deal, :func:`hand_counts`). A seat that passed
-        once the first card was down held no card playable on that card alone: such a card stays playable
-        as the table grows (a row grows away from its start) and hands only shrink. A pass that may have
-        come before the first card says only that the seat held no card to open with."""
+        (none before the first card, where :meth:`opening_passes` tells, nor between deals): its chips less
+        a short hand's chip as the rules deal (:func:`hand_counts`) count its passes. A seat that passed once
+        the first card was down held no card playable on that card alone: such a card stays playable as
+        the table grows (a row grows away from its start) and hands only shrink. A pass that may have come
+        before the first card says only that the seat held no card to open with."""
         position = self.position(state)
         n = len(state.hands)
-        if not position.table:
+        if not position.table or position.phase is not PLAY_PHASE:
             return [0] * n
         first = position.table[0]
         alone = replace(position, table=(first,), on_table=1 << CARD_INDEX[first])

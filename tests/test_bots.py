@@ -356,13 +356,21 @@ def test_domino_fan_tan_samples_give_a_seat_that_drew_a_7_that_one_7() -> None:
     assert set(sevens) == {"7C", "7D", "7H", "7S"}  # seat 1 cannot tell which 7 it drew
 
 
-def test_fan_tan_samples_before_the_first_card_give_a_seat_that_passed_no_seven() -> None:
+def fan_tan_opening(first_move: str) -> tuple[Any, list[int], list[Any]]:
+    """The first seeded four-seat Fan Tan deal whose first seat's first listed move is of type
+    ``first_move`` (``pass``: it holds no 7): the state, the seats to act and their moves."""
     game = GAMES["fan-tan"]
     for seed_byte in range(1, 100):
         state = game.new(4, game.models.options(), Seeding(f"{seed_byte:064x}"), None, None)
         seats, moves = game.moves(state)
-        if moves[0].type == "pass":
-            break
+        if moves[0].type == first_move:
+            return state, seats, moves
+    raise AssertionError(f"no seeded deal opened with a {first_move}")
+
+
+def test_fan_tan_samples_before_the_first_card_give_a_seat_that_passed_no_seven() -> None:
+    game = GAMES["fan-tan"]
+    state, seats, moves = fan_tan_opening("pass")
     passed = game.apply(state, moves[0])[0]
     passer = seats[0]
     for seat in range(4):
@@ -455,11 +463,7 @@ def test_fan_tan_reads_a_single_pass_as_one_that_may_have_come_before_the_first_
     # RULINGS 1: Fan Tan's first seat may pass before any card is down, holding no 7; a later pass also
     # means none of the first card's neighbours. One pass rules out the 7s, two rule out the neighbours.
     game = GAMES["fan-tan"]
-    for seed_byte in range(1, 100):
-        state = game.new(4, game.models.options(), Seeding(f"{seed_byte:064x}"), None, None)
-        seats, moves = game.moves(state)
-        if moves[0].type == "play":
-            break
+    state, seats, moves = fan_tan_opening("play")
     state = game.apply(state, moves[0])[0]
     first = state.table[0]
     short = short_hand_chips(4, state.dealer)

@@ -138,12 +138,11 @@ def _sjuan_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
 
 
 def _ruled_out_by_passes(game: AnyGame, state: Any, seat: int) -> list[Callable[[str], bool] | None]:
-    """Per seat, which cards it may hold for the passes it paid for (None: any), once the first card is
-    down. A position set up by hand may have dealt other short hands than the rules deal, so that a short
-    hand's chip reads as a pass: when no arrangement of the hidden cards then fits, no pass is read."""
+    """Per seat, which cards it may hold for the passes it paid for (None: any; every seat before the
+    first card and between deals). A position set up by hand may have dealt other short hands than the
+    rules deal, so that a short hand's chip reads as a pass: when no arrangement of the hidden cards then
+    fits, no pass is read."""
     n = len(state.hands)
-    if not state.table or state.phase != "play":
-        return [None] * n
     ruled_out = game.cards_passes_rule_out(state)  # type: ignore[attr-defined]  # (the Sjuan family's)
     hidden = ALL_CARDS & ~card_set(state.hands[seat]) & ~card_set(state.table)
     # The rules are nested (a pass before the first card rules out part of what a later one does), so
