@@ -117,7 +117,8 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
         return False
 
     def hand_size(self, options: SjuanOptions) -> int:
-        """Cards dealt to each player when the game has a stock."""
+        """Cards dealt to each player when the game has a stock; 0 (the games without one): the whole deck,
+        as :func:`hand_counts` deals it."""
         return 0
 
     def draws_until_playable(self, options: SjuanOptions) -> bool:
@@ -175,7 +176,7 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
         alone = replace(position, table=(first,), on_table=1 << CARD_INDEX[first])
         since_first = self.playable_set(alone) & ~position.on_table
         at_opening = since_first & self.opening(position)
-        short = hand_counts(n, state.dealer, self.hand_size(state.options) if self.has_stock else 0)[1]
+        short = hand_counts(n, state.dealer, self.hand_size(state.options))[1]
         before = self.passes_before_first_card
         return [
             since_first if paid - chip > before else at_opening if paid > chip else 0
@@ -189,8 +190,7 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
         shuffle of the deal (``seeding``: the match's)."""
         players, dealer, options = match.players, match.dealer, match.options
         cards = list(deck) if deck is not None else seeding.shuffled(FULL_DECK, self.id, match.deal_number)
-        hand_size = self.hand_size(options) if self.has_stock else 0
-        counts, chips = hand_counts(players, dealer, hand_size)
+        counts, chips = hand_counts(players, dealer, self.hand_size(options))
         hands = tuple(map(card_set, deal_round_robin(cards, players, (dealer + 1) % players, counts)))
         return SjuanPosition(
             hands,
