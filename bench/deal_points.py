@@ -1,11 +1,12 @@
-"""``python -m bench.deal_points [GAME PLAYERS]``: what the deals between two ``rules`` bots score, per
-table of two sides played to a target, for the search's match equity (``engine/bots/equity.py``,
-``DEAL_POINTS``: the tables it lists, or the one named).
+"""``python -m bench.deal_points [GAME PLAYERS]``: what the deals between ``rules`` bots score, per table
+played to a target, for the search's match equity (``engine/bots/equity.py``, ``DEAL_POINTS``: the
+tables it lists, or the one named).
 
 Every seat of ``MATCHES`` seeded matches (seeds from ``FIRST_SEED``) follows the ``rules`` heuristic on
-the game's positions, and each deal that ends is counted by (the dealer's side's points, the other
-side's points), deals that scored nothing left out. A deal that ends the match counts the points
-counted up to the target, as the rules count them. It prints the table as ``DEAL_POINTS`` holds it.
+the game's positions, and each deal that ends is counted by each side's points, the dealer's side's
+first, then the others' in the order the deal passes (two sides: the dealer's, the other's), deals that
+scored nothing left out. A deal that ends the match counts the points counted up to the target, as the
+rules count them. It prints the table as ``DEAL_POINTS`` holds it.
 """
 
 from __future__ import annotations
@@ -25,15 +26,17 @@ MATCHES = 2000
 FIRST_SEED = 100_000
 
 
-def deal_points(game_id: str, players: int, matches: int = MATCHES) -> Counter[tuple[int, int]]:
-    """How many deals of ``matches`` matches between ``rules`` bots scored each (dealer's side, other
-    side) pair of points, deals that scored nothing left out."""
+def deal_points(game_id: str, players: int, matches: int = MATCHES) -> Counter[tuple[int, ...]]:
+    """How many deals of ``matches`` matches between ``rules`` bots scored each tuple of points (the
+    dealer's side's, then each other side's in the order the deal passes), deals that scored nothing
+    left out."""
     game = GAMES[game_id]
     rules = position_rules(game)
     assert rules is not None and isinstance(game, SevenUpPoints)  # (the games of DEAL_POINTS)
     choose = position_chooser(game)
     side_of = game.side_of
-    counted: Counter[tuple[int, int]] = Counter()
+    counted: Counter[tuple[int, ...]] = Counter()
+    sides = game.side_count(players)
     for number in range(matches):
         position = rules.position(new_state(game, players, FIRST_SEED + number))
         while acting := rules.position_to_act(position):
@@ -44,9 +47,10 @@ def deal_points(game_id: str, players: int, matches: int = MATCHES) -> Counter[t
             if after.phase in (DEAL_OVER, MATCH_OVER) and position.phase not in (DEAL_OVER, MATCH_OVER):
                 dealers = side_of(position.match.dealer)
                 start = position.match.totals
-                gained = [after.totals[side] - start[side] for side in (dealers, 1 - dealers)]
+                order = [(dealers + k) % sides for k in range(sides)]
+                gained = tuple(after.totals[side] - start[side] for side in order)
                 if any(gained):
-                    counted[gained[0], gained[1]] += 1
+                    counted[gained] += 1
             position = after
     return counted
 
