@@ -26,7 +26,8 @@ quantile makes this one the wider.
 Search thinks as the service lets it: for ``--budget-ms`` per move (default 200, the service's default
 maximum), measured in CPU time of this process (``--clock cpu``) so that the other processes of a shared
 machine do not shorten its thinking, and with no cap on its iterations (the service caps a seeded request
-at ``budget_ms`` x ``SEEDED_ITERATIONS_PER_MS``; the bench seeds its bots only to choose reproducibly
+at ``budget_ms`` x ``SEEDED_ITERATIONS_PER_MS`` iterations and ``budget_ms`` x
+``SEEDED_PLAYOUT_MOVES_PER_MS`` playout moves; the bench seeds its bots only to choose reproducibly
 between equal moves).
 ``--iterations N`` runs a fixed number instead, for a run that does not depend on speed at all.
 """

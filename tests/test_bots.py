@@ -17,10 +17,10 @@ from sevens_rules.api.bots import max_budget_ms
 from sevens_rules.api.limits import Settings, SettingsError
 from sevens_rules.engine.bots import position, search
 from sevens_rules.engine.bots.equity import CHANCES, deal_chances, equity_rewards, match_equity
-from sevens_rules.engine.bots.levels import choose
+from sevens_rules.engine.bots.levels import SEEDED_ITERATIONS_PER_MS, choose
 from sevens_rules.engine.bots.rules import _layout, mss_lot, position_chooser, rules_chooser, rules_move
 from sevens_rules.engine.bots.sampler import ConstrainedDeal, Sampler, rng_for, sample_states
-from sevens_rules.engine.bots.search import _chosen
+from sevens_rules.engine.bots.search import _chosen, search_move
 from sevens_rules.engine.card_sets import CARD_INDEX as CARD_CODE
 from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import InconsistentStateError
@@ -628,7 +628,7 @@ def test_search_answer_reports_its_iterations_within_the_budget(client: TestClie
     body = {"state": state, "player": to_act[0], "level": "search", "budget_ms": 20, "bot_seed": "n"}
     bot = client.post("/v1/games/sevens/bot", json=body).json()
     assert bot["level"] == "search"
-    # a seeded search runs budget_ms x 2 iterations unless the budget runs out first
+    # a seeded search runs at most budget_ms x 2 iterations (fewer when its playouts are long)
     assert 0 < bot["iterations"] <= 40
 
 
@@ -838,6 +838,23 @@ def test_a_search_given_a_sampler_draws_its_states_from_it() -> None:
         assert searched.move in moves
 
 
+def test_a_seeded_search_does_a_fixed_amount_of_work_whatever_the_clock_reads() -> None:
+    # two clocks that never reach the deadline, one frozen, one ticking: the same work, the same move;
+    # early in a seven-seat My Ship Sails deal the playouts are long, and the cap on their moves
+    # (budget_ms x SEEDED_PLAYOUT_MOVES_PER_MS) stops the search before budget_ms x 2 iterations
+    game = GAMES["my-ship-sails"]
+    ticks = itertools.count()
+    for state in positions("my-ship-sails", 7, every=7, most=15):
+        seat = game.to_act(state)[0]
+        moves = game.moves(state, seat)[1]
+        if len(moves) < 2:
+            continue
+        frozen = choose(game, state, seat, BotLevel.search, 100, "work", clock=lambda: 0.0)
+        ticking = choose(game, state, seat, BotLevel.search, 100, "work", clock=lambda: next(ticks) * 1e-6)
+        assert (frozen.move, frozen.iterations) == (ticking.move, ticking.iterations)
+        assert 0 < frozen.iterations < 100 * SEEDED_ITERATIONS_PER_MS
+
+
 def test_the_search_keeps_the_heuristics_move_unless_the_paired_lead_is_clear() -> None:
     # four draws, the heuristic's move (index 0) scoring 0 in each: a move scoring 1 in each leads with
     # no spread, and is chosen
@@ -859,6 +876,9 @@ def test_a_search_without_two_full_draws_answers_the_heuristics_move() -> None:
         searched = choose(game, state, seat, BotLevel.search, 10_000, "few", iterations=len(moves))
         assert searched.iterations == len(moves)
         assert searched.move == rules_move(game, state, seat, moves, random.Random(0))
+        # one playout move allowed in all: the first playout makes it and more, and no other starts
+        move, ran = search_move(game, state, seat, moves, random.Random(0), math.inf, None, playout_moves=1)
+        assert (move, ran) == (searched.move, 1)
 
 
 @pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan", "sevens"])

@@ -163,7 +163,7 @@ def test_a_playout_on_positions_judges_progress_as_on_wire_states() -> None:
         moves = GAME.moves(world, 1)[1]
         start = bots_position.play_out_from(GAME, world, moves[0])
         assert not isinstance(start, MyShipSailsState)
-        end = playout(GAME, start, rng)
+        end, _ = playout(GAME, start, rng)
         wire_end = position_rules(GAME).state_of(end)  # type: ignore[union-attr]
         assert bots_position.progress(GAME, end) == bots_position.progress(GAME, wire_end)
         assert bots_position.margins(GAME, before, end) == bots_position.margins(GAME, before, wire_end)

@@ -25,9 +25,17 @@ if TYPE_CHECKING:
     from .search import Draws, Reward
 
 SEEDED_ITERATIONS_PER_MS = 2
-"""Search iterations per millisecond of budget when a ``bot_seed`` is given: a seeded search runs a fixed
-number of iterations (the budget still bounds it), so that the same view, seed and budget give the same
-move whatever the machine's load, as long as the machine keeps up (bench/README.md has today's rates)."""
+"""Search iterations per millisecond of budget when a ``bot_seed`` is given (see
+:data:`SEEDED_PLAYOUT_MOVES_PER_MS`)."""
+SEEDED_PLAYOUT_MOVES_PER_MS = 20
+"""Moves made in all the playouts per millisecond of budget when a ``bot_seed`` is given. A seeded search
+does a fixed amount of work, whichever of the two caps comes first (the budget still bounds it), so that
+the same view, seed and budget give the same move whatever the machine's speed or load, as long as the
+machine does that work within the budget. A playout's cost grows with its length, which an iteration
+count alone does not bound: from a deal's first moves, 200 iterations took up to 51 ms (California
+Jack) of the 85 ms a 100 ms budget searches for, on a host a little faster than the CI machine; with
+this cap the slowest seeded search of every game took under a fifth of its budget there
+(bench/README.md, "Seeded searches")."""
 
 
 @dataclass(frozen=True)
@@ -107,9 +115,13 @@ def choose(
     else:
         from .search import search_move
 
+        playout_moves = None
         if iterations is None and bot_seed is not None:
             iterations = budget_ms * SEEDED_ITERATIONS_PER_MS
-        move, ran = search_move(game, state, seat, moves, rng, deadline, iterations, clock, sampler, reward)
+            playout_moves = budget_ms * SEEDED_PLAYOUT_MOVES_PER_MS
+        move, ran = search_move(
+            game, state, seat, moves, rng, deadline, iterations, clock, sampler, reward, playout_moves
+        )
     elapsed = (time.perf_counter() - started) * 1000
     return BotChoice(move, level, ran, round(elapsed, 3))
 

@@ -81,11 +81,14 @@ def search_move(
     clock: Callable[[], float] = time.perf_counter,
     sampler: Draws | None = None,
     reward: Reward | None = None,
+    playout_moves: int | None = None,
 ) -> tuple[Any, int]:
-    """The move chosen within ``deadline`` (a value of ``clock``) or ``iterations`` playouts, and
-    the playouts run. ``moves`` are ``seat``'s legal moves in ``state`` (at least two). ``sampler``
-    draws the states searched (default: the sampler of ``seat``'s information; the bench's ``--sees-all``
-    passes one that answers the true state); ``reward`` scores a playout (default: :func:`reward_of`)."""
+    """The move chosen within ``deadline`` (a value of ``clock``), ``iterations`` playouts or
+    ``playout_moves`` moves made in all the playouts (a fixed amount of work, whatever the clock, for as
+    long as the deadline allows: a seeded search), and the playouts run. ``moves`` are ``seat``'s legal
+    moves in ``state`` (at least two). ``sampler`` draws the states searched (default: the sampler of
+    ``seat``'s information; the bench's ``--sees-all`` passes one that answers the true state); ``reward``
+    scores a playout (default: :func:`reward_of`)."""
     if sampler is None:
         sampler = Sampler(game, state, seat)
     if reward is None:
@@ -96,17 +99,22 @@ def search_move(
     count = len(moves)
     sums = [0.0] * count
     squares = [0.0] * count  # sums of the squared differences to the heuristic's move, draw by draw
-    draws = ran = 0
+    draws = ran = made = 0
     play = position.play_out_from
     while True:
         world = sampler.draw(rng, fresh_seed=False)
         values: list[float] = []
         for move in moves:
-            if (iterations is not None and ran >= iterations) or clock() >= deadline:
+            if (
+                (iterations is not None and ran >= iterations)
+                or (playout_moves is not None and made >= playout_moves)
+                or clock() >= deadline
+            ):
                 break
-            end = playout(game, play(game, world, move), rng)
+            end, length = playout(game, play(game, world, move), rng)
             values.append(reward(game, before, end)[seat])
             ran += 1
+            made += length
         if len(values) < count:
             break  # a draw cut short by the budget is left out: its moves would not be paired
         draws += 1
@@ -129,10 +137,10 @@ def _chosen(sums: list[float], squares: list[float], draws: int, kept: int) -> i
     return best if lead > CLEARLY_WORSE * math.sqrt(variance / draws) else kept
 
 
-def playout(game: AnyGame, state: Any, rng: random.Random) -> Any:
+def playout(game: AnyGame, state: Any, rng: random.Random) -> tuple[Any, int]:
     """``state``, a bots' state (:func:`position.play_out_from`), played on to the end of its deal, or for
     :data:`PLAYOUT_MOVES` moves: each seat plays the rules heuristic's move, or with chance
-    :data:`RANDOM_PLAYOUT_MOVES` a uniform legal one."""
+    :data:`RANDOM_PLAYOUT_MOVES` a uniform legal one. The state reached, and the moves made."""
     # the engine's functions bound once (position.py: on the game's positions when it has them, the state
     # being the position play() made then): a playout makes a few dozen moves
     steps = position.playout_steps(game)
@@ -140,7 +148,8 @@ def playout(game: AnyGame, state: Any, rng: random.Random) -> Any:
     heuristic = position_chooser(game) if steps.on_positions else rules_chooser(game)
     chance, randrange, epsilon = rng.random, rng.randrange, RANDOM_PLAYOUT_MOVES
     over = (DEAL_OVER, MATCH_OVER)
-    for _ in range(PLAYOUT_MOVES):
+    made = 0
+    while made < PLAYOUT_MOVES:
         if state.phase in over:
             break
         acting = to_act(state)
@@ -155,4 +164,5 @@ def playout(game: AnyGame, state: Any, rng: random.Random) -> Any:
         else:
             move = heuristic(state, mover, legal)
         state = apply(state, move)
-    return state
+        made += 1
+    return state, made
