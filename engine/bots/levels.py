@@ -32,10 +32,9 @@ SEEDED_PLAYOUT_MOVES_PER_MS = 20
 does a fixed amount of work, whichever of the two caps comes first (the budget still bounds it), so that
 the same view, seed and budget give the same move whatever the machine's speed or load, as long as the
 machine does that work within the budget. A playout's cost grows with its length, which an iteration
-count alone does not bound: from a deal's first moves, 200 iterations took up to 51 ms (California
-Jack) of the 85 ms a 100 ms budget searches for, on a host a little faster than the CI machine; with
-this cap the slowest seeded search of every game took under a fifth of its budget there
-(bench/README.md, "Seeded searches")."""
+count alone does not bound (a playout from a deal's first moves is a whole deal long): this cap keeps
+the slowest seeded search of every game to a small part of its budget, with room for hosts several
+times slower than the CI machine (bench/README.md, "Seeded searches", has the times)."""
 
 
 @dataclass(frozen=True)
