@@ -89,8 +89,8 @@ def build_bot_models(game_id: str, game_name: str, models: GameModels) -> BotMod
         Field(
             default=None,
             description="Makes the bot's choice reproducible: the same view, level, budget_ms and bot_seed "
-            "give the same move (a seeded search does a fixed amount of work, which the budget still bounds). "
-            "Omitted: drawn from the operating system's CSPRNG.",
+            "give the same move (a seeded search does a fixed amount of work, which the budget still "
+            "bounds). Omitted: drawn from the operating system's CSPRNG.",
         ),
     )
     sample_fields: dict[str, Any] = {"sample_seed": sample_seed, "count": count}
