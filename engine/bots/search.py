@@ -100,16 +100,14 @@ def search_move(
     sums = [0.0] * count
     squares = [0.0] * count  # sums of the squared differences to the heuristic's move, draw by draw
     draws = ran = made = 0
+    most_playouts = math.inf if iterations is None else iterations
+    most_moves = math.inf if playout_moves is None else playout_moves
     play = position.play_out_from
     while True:
         world = sampler.draw(rng, fresh_seed=False)
         values: list[float] = []
         for move in moves:
-            if (
-                (iterations is not None and ran >= iterations)
-                or (playout_moves is not None and made >= playout_moves)
-                or clock() >= deadline
-            ):
+            if ran >= most_playouts or made >= most_moves or clock() >= deadline:
                 break
             end, length = playout(game, play(game, world, move), rng)
             values.append(reward(game, before, end)[seat])
