@@ -16,10 +16,11 @@ from starlette.testclient import TestClient
 from sevens_rules.api.bots import max_budget_ms
 from sevens_rules.api.limits import Settings, SettingsError
 from sevens_rules.engine.bots import position, search
+from sevens_rules.engine.bots.allocation import ConstrainedDeal
 from sevens_rules.engine.bots.equity import CHANCES, deal_chances, equity_rewards, match_equity
 from sevens_rules.engine.bots.levels import SEEDED_ITERATIONS_PER_MS, choose
 from sevens_rules.engine.bots.rules import _layout, mss_lot, position_chooser, rules_chooser, rules_move
-from sevens_rules.engine.bots.sampler import ConstrainedDeal, Sampler, rng_for, sample_states
+from sevens_rules.engine.bots.sampler import Sampler, rng_for, sample_states
 from sevens_rules.engine.bots.search import _chosen, search_move
 from sevens_rules.engine.card_sets import CARD_INDEX as CARD_CODE
 from sevens_rules.engine.dealing import Seeding

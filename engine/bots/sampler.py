@@ -21,10 +21,9 @@ what the rules let the seat infer from what the state keeps:
 
 Which states are drawn depends only on the seat's view and the seed: the hidden cards are taken in the
 game's canonical order and the piles in a fixed order, so two states that differ only in hidden cards
-give the same samples. The draw is uniform over the consistent assignments of cards to piles: cards
-with the same allowed piles form a class, the number of ways to complete every class is counted
-exactly (big integers, remembered by remaining pile capacities), and each class's split is drawn in
-proportion to the completions it leaves. A pile whose order is hidden too (a stock) is shuffled; hands
+give the same samples. The draw is uniform over the consistent assignments of cards to piles, made
+exactly by :class:`~.allocation.ConstrainedDeal` (the game's rules decide only which piles a card may
+go to). A pile whose order is hidden too (a stock) is shuffled; hands
 and discards are kept in the game's canonical order, as the engine keeps them.
 
 A sampled state also gets a fresh seed (and its commitment): the real seed fixes every hidden card.
@@ -35,12 +34,11 @@ left empty, as in a match whose first dealer was named.
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache, lru_cache
+from functools import cache
 from itertools import permutations
 from typing import Any
 
@@ -51,6 +49,7 @@ from ..dealing import commitment
 from ..errors import InconsistentStateError, IssueAt
 from ..models import updated
 from ..sjuan_position import SEVENS
+from .allocation import ConstrainedDeal, weighted_index
 from .position import AnyGame
 
 
@@ -341,100 +340,6 @@ _FAMILY: dict[str, Callable[[AnyGame, Any, int], list[Pile]]] = {
 }
 
 
-class ConstrainedDeal:
-    """Uniform draws of ``cards`` into piles of the given ``sizes`` (filled exactly), each card only into
-    the piles ``allowed`` lets it go to (None: any pile)."""
-
-    def __init__(
-        self,
-        cards: Sequence[str],
-        sizes: Sequence[int],
-        allowed: Sequence[Callable[[str], bool] | None],
-    ) -> None:
-        self.cards = list(cards)
-        self.pile_sizes = tuple(sizes)
-        if len(self.cards) != sum(self.pile_sizes):
-            raise ValueError("the piles do not hold as many cards as there are")
-        # Piles under the same rule are counted and drawn as one (their sizes added): a uniform draw for
-        # the merged pile, split uniformly among its piles, is uniform for the piles. Fewer piles make
-        # far fewer splits to count.
-        groups: dict[Callable[[str], bool] | None, list[int]] = {}
-        for pile, rule in enumerate(allowed):
-            groups.setdefault(rule, []).append(pile)
-        self.groups = list(groups.values())
-        rules = list(groups)
-        self.sizes = tuple(sum(self.pile_sizes[p] for p in group) for group in self.groups)
-        classes: dict[tuple[int, ...], list[str]] = {}
-        for card in self.cards:
-            mask = tuple(i for i, rule in enumerate(rules) if rule is None or rule(card))
-            classes.setdefault(mask, []).append(card)
-        # the largest class last: the last class fills what is left, in one way, so the splits counted
-        # and drawn are those of the smaller classes (the order is fixed by the classes alone)
-        self.classes = sorted(classes.items(), key=lambda item: (len(item[1]), item[0]))
-        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.total = self._count(0, self.sizes) * math.prod(
-            _multinomial(size, [self.pile_sizes[p] for p in group])
-            for group, size in zip(self.groups, self.sizes, strict=True)
-        )
-        """The number of consistent assignments."""
-        self.sole_class = len(self.sizes) == 1  # one merged pile: every card may go anywhere
-
-    def _count(self, index: int, caps: tuple[int, ...]) -> int:
-        """Ways to place classes ``index``... into piles with ``caps`` free places (filled exactly)."""
-        if index == len(self.classes):
-            return 1 if not any(caps) else 0
-        key = (index, caps)
-        known = self._ways.get(key)
-        if known is None:
-            known = self._ways[key] = sum(weight for _, _, weight in self._splits_of(index, caps))
-        return known
-
-    def _splits_of(
-        self, index: int, caps: tuple[int, ...]
-    ) -> list[tuple[tuple[int, ...], tuple[int, ...], int]]:
-        """Each split of class ``index`` over its piles that the later classes can complete, with the
-        capacities it leaves and the number of whole assignments it begins."""
-        mask, cards = self.classes[index]
-        found = []
-        for split in _splits(len(cards), [caps[i] for i in mask]):
-            rest = list(caps)
-            for pile_index, taken in zip(mask, split, strict=True):
-                rest[pile_index] -= taken
-            left = tuple(rest)
-            ways = self._count(index + 1, left)
-            if ways:
-                found.append((split, left, _multinomial(len(cards), split) * ways))
-        return found
-
-    def assignment(self, rng: random.Random) -> list[list[str]]:
-        """The cards of each pile, drawn uniformly among the consistent assignments."""
-        if self.total == 0:
-            raise ValueError("no assignment is consistent")
-        merged: list[list[str]] = [[] for _ in self.sizes]
-        if self.sole_class:
-            merged[0] = list(self.cards)
-        else:
-            caps = self.sizes
-            for index, (mask, cards) in enumerate(self.classes):
-                options = self._splits_of(index, caps)
-                split, rest, _ = options[_weighted_index([weight for _, _, weight in options], rng)]
-                shuffled = list(cards)
-                rng.shuffle(shuffled)
-                start = 0
-                for group_index, taken in zip(mask, split, strict=True):
-                    merged[group_index] += shuffled[start : start + taken]
-                    start += taken
-                caps = rest
-        placed: list[list[str]] = [[] for _ in self.pile_sizes]
-        for group, cards in zip(self.groups, merged, strict=True):
-            rng.shuffle(cards)
-            start = 0
-            for pile in group:
-                placed[pile] = cards[start : start + self.pile_sizes[pile]]
-                start += self.pile_sizes[pile]
-        return placed
-
-
 class Sampler:
     """Draws states consistent with ``seat``'s information in ``state`` (set up once, drawn often)."""
 
@@ -467,7 +372,7 @@ class Sampler:
         """The hidden cards of each pile, drawn uniformly among consistent assignments."""
         deals = self.deals
         if len(deals) > 1:
-            return deals[_weighted_index([deal.total for deal in deals], rng)].assignment(rng)
+            return deals[weighted_index([deal.total for deal in deals], rng)].assignment(rng)
         return deals[0].assignment(rng)
 
     def draw(self, rng: random.Random, fresh_seed: bool = True) -> Any:
@@ -544,16 +449,6 @@ class Sampler:
         return pending
 
 
-def _weighted_index(weights: Sequence[int], rng: random.Random) -> int:
-    """An index drawn with probability proportional to its (integer) weight, exactly."""
-    pick = rng.randrange(sum(weights))
-    for index, weight in enumerate(weights):
-        if pick < weight:
-            return index
-        pick -= weight
-    raise AssertionError("unreachable: pick is below the sum of the weights")
-
-
 ZERO_SEED = "0" * 64
 """The seed of a search's determinizations (never read: a playout ends with the deal)."""
 
@@ -564,32 +459,6 @@ MOST_CHOICES = 8
 @cache
 def _deck_order(deck: tuple[str, ...]) -> dict[str, int]:
     return {card: i for i, card in enumerate(deck)}
-
-
-def _splits(total: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
-    """Every way to write ``total`` as a sum of len(caps) counts, each at most its cap."""
-    return list(_splits_cached(total, tuple(caps)))
-
-
-@lru_cache(maxsize=65_536)
-def _splits_cached(total: int, caps: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    if not caps:
-        return ((),) if total == 0 else ()
-    if sum(caps) < total:
-        return ()
-    first, rest = caps[0], caps[1:]
-    result = []
-    for taken in range(min(first, total), -1, -1):
-        result += [(taken, *tail) for tail in _splits_cached(total - taken, rest)]
-    return tuple(result)
-
-
-def _multinomial(total: int, parts: Sequence[int]) -> int:
-    ways, left = 1, total
-    for part in parts:
-        ways *= math.comb(left, part)
-        left -= part
-    return ways
 
 
 ATTEMPTS = 1000
