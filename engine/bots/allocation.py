@@ -46,7 +46,7 @@ class ConstrainedDeal:
         self.classes = sorted(classes.items(), key=lambda item: (len(item[1]), item[0]))
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
         self.total = self._count(0, self.sizes) * math.prod(
-            multinomial(size, [self.pile_sizes[p] for p in group])
+            _multinomial(size, [self.pile_sizes[p] for p in group])
             for group, size in zip(self.groups, self.sizes, strict=True)
         )
         """The number of consistent assignments."""
@@ -69,14 +69,14 @@ class ConstrainedDeal:
         capacities it leaves and the number of whole assignments it begins."""
         mask, cards = self.classes[index]
         found = []
-        for split in splits(len(cards), [caps[i] for i in mask]):
+        for split in _splits(len(cards), [caps[i] for i in mask]):
             rest = list(caps)
             for pile_index, taken in zip(mask, split, strict=True):
                 rest[pile_index] -= taken
             left = tuple(rest)
             ways = self._count(index + 1, left)
             if ways:
-                found.append((split, left, multinomial(len(cards), split) * ways))
+                found.append((split, left, _multinomial(len(cards), split) * ways))
         return found
 
     def assignment(self, rng: random.Random) -> list[list[str]]:
@@ -118,7 +118,7 @@ def weighted_index(weights: Sequence[int], rng: random.Random) -> int:
     raise AssertionError("unreachable: pick is below the sum of the weights")
 
 
-def splits(total: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
+def _splits(total: int, caps: Sequence[int]) -> list[tuple[int, ...]]:
     """Every way to write ``total`` as a sum of len(caps) counts, each at most its cap."""
     return list(_splits_cached(total, tuple(caps)))
 
@@ -136,7 +136,8 @@ def _splits_cached(total: int, caps: tuple[int, ...]) -> tuple[tuple[int, ...], 
     return tuple(result)
 
 
-def multinomial(total: int, parts: Sequence[int]) -> int:
+def _multinomial(total: int, parts: Sequence[int]) -> int:
+    """The ways to share ``total`` distinct cards among groups of the sizes ``parts`` (summing to it)."""
     ways, left = 1, total
     for part in parts:
         ways *= math.comb(left, part)
