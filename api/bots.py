@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache, partial
 from typing import Any, NoReturn
 
@@ -84,17 +85,58 @@ def answer_reserve_ms(budget_ms: int) -> float:
 
 
 _searching = threading.Semaphore(1)
-"""Held by the one ``search`` a worker process runs at a time: searches share a core, so two at once would
-each think half as much, and the process's event loop would wait longer for its turn to serve requests."""
+"""Held by the one unseeded ``search`` a worker process runs at a time: it thinks until its budget's end,
+searches share a core, so two at once would each think half as much, and the process's event loop would
+wait longer for its turn to serve requests."""
+
+
+class SeededSearches:
+    """The seeded searches of a worker process. A seeded search does a fixed amount of work, a small part
+    of its budget (``engine/bots/levels.py``), and its answer is reproducible only if it does all of it:
+    behind an unseeded search, which thinks until its budget's end, it would run out of budget and answer
+    the ``rules`` move. So a seeded search waits only for the seeded one before it (:attr:`turn`), and an
+    unseeded search holds still between two playouts while any seeded search runs or waits
+    (:meth:`hold_unseeded`): one search thinks at a time all the same."""
+
+    def __init__(self) -> None:
+        self.turn = threading.Semaphore(1)
+        """Held by the one seeded search running."""
+        self._changed = threading.Condition()
+        self._present = 0
+
+    @contextmanager
+    def present(self) -> Iterator[None]:
+        """A seeded search waiting for its turn or running, for as long as the context lasts."""
+        with self._changed:
+            self._present += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._present -= 1
+                if not self._present:
+                    self._changed.notify_all()
+
+    def hold_unseeded(self, until: float) -> None:
+        """Return once no seeded search is present, or at ``until`` (a ``time.perf_counter()`` reading):
+        what an unseeded search calls before each playout."""
+        if not self._present:  # read without the lock: the common case takes nothing
+            return
+        with self._changed:
+            self._changed.wait_for(lambda: not self._present, max(until - time.perf_counter(), 0))
+
+
+_seeded = SeededSearches()
 
 
 def bot_choice(
     game: AnyGame, state: Any, seat: int, req: Any, budget_ms: int, argument: str = "player"
 ) -> BotChoice:
     """The move of ``seat``'s bot at the request's level, within ``budget_ms`` counted from the request's
-    arrival, less :func:`answer_reserve_ms` to write the answer. A search waits for the process's searching
-    turn while its budget runs; one whose budget ran out waiting answers the ``rules`` move without
-    searching (``iterations`` 0 tells the caller)."""
+    arrival, less :func:`answer_reserve_ms` to write the answer. A search waits for its turn (a seeded
+    search for the seeded one before it, an unseeded one for the unseeded one before it, and for every
+    seeded search between its playouts: :class:`SeededSearches`) while its budget runs; one whose budget
+    ran out waiting answers the ``rules`` move without searching (``iterations`` 0 tells the caller)."""
     request = current_request.get()
     started = time.perf_counter() if request is None else request.arrived
     level = req.level
@@ -115,14 +157,24 @@ def bot_choice(
     moves = seat_moves(game, state, seat, argument)  # a seat that may not move is refused without waiting
     if level is not BotLevel.search or len(moves) < 2:
         return think()
-    if not _searching.acquire(
-        timeout=max(search_deadline(started, budget_ms, reserve_ms) - time.perf_counter(), 0)
-    ):
-        return think()  # the budget is spent: choose answers the rules move
+    until = search_deadline(started, budget_ms, reserve_ms)
+    if seed is None:
+        return _in_turn(
+            _searching, until, partial(think, between_playouts=partial(_seeded.hold_unseeded, until))
+        )
+    with _seeded.present():
+        return _in_turn(_seeded.turn, until, think)
+
+
+def _in_turn(turn: threading.Semaphore, until: float, think: Callable[[], BotChoice]) -> BotChoice:
+    """``think()`` once ``turn`` is taken; if it is not taken by ``until``, ``think()`` without it (the
+    budget is spent: ``choose`` answers the rules move)."""
+    if not turn.acquire(timeout=max(until - time.perf_counter(), 0)):
+        return think()
     try:
         return think()
     finally:
-        _searching.release()
+        turn.release()
 
 
 def _answer(model: type[Any], choice: BotChoice) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import itertools
+import re
 import statistics
 import sys
 import tempfile
@@ -75,7 +76,8 @@ def _graphql(make: Callable[[int], str]) -> Request:
 
 def _bot_searches() -> dict[str, Request]:
     """A search of a mid-deal four-seat Sjuan state at the service's default largest budget, over REST and
-    over GraphQL (the state as a variable)."""
+    over GraphQL (the state as a variable); and over REST every other request with a ``bot_seed`` of its
+    own, so that a seeded and an unseeded search often think at once (each has its own turn)."""
     game = GAMES["sjuan"]
     state, _ = mid_deal(game, 4)
     seat = game.moves(state)[0][0]
@@ -87,29 +89,54 @@ def _bot_searches() -> dict[str, Request]:
         f"budget_ms: {budget}) {{ ... on SjuanBotResponse {{ move {{ card }} iterations }} }} }}"
     )
     graphql = orjson.dumps({"query": query, "variables": {"s": posted, "p": seat}})
+
+    def seeded_or_not(n: int) -> tuple[str, bytes]:
+        if n % 2:
+            return "/v1/games/sjuan/bot", rest
+        seeded = {
+            "state": posted,
+            "player": seat,
+            "level": "search",
+            "budget_ms": budget,
+            "bot_seed": f"a{n}",
+        }
+        return "/v1/games/sjuan/bot", orjson.dumps(seeded)
+
     return {
         "REST bot search": lambda n: ("/v1/games/sjuan/bot", rest),
+        "REST bot search, half seeded": seeded_or_not,
         "GraphQL bot search": lambda n: ("/graphql", graphql),
     }
 
 
-def _post(connection: http.client.HTTPConnection, path: str, body: bytes) -> int:
+def _post(connection: http.client.HTTPConnection, path: str, body: bytes) -> tuple[int, bytes]:
     connection.request("POST", path, body, {"content-type": "application/json"})
     response = connection.getresponse()
-    response.read()
-    return response.status
+    return response.status, response.read()
+
+
+UNSEARCHED = re.compile(rb'"iterations":\s*0[,}]')
+"""A bot answer that did not search (its budget ran out while it waited for its turn)."""
 
 
 def _attacker(
-    port: int, make: Request, stop: threading.Event, counter: itertools.count[int], answered: list[float]
+    port: int,
+    make: Request,
+    stop: threading.Event,
+    counter: itertools.count[int],
+    answered: list[float],
+    unsearched: list[int],
 ) -> None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     while not stop.is_set():
-        path, body = make(next(counter))
+        number = next(counter)
+        path, body = make(number)
         start = time.monotonic()
         try:
-            _post(connection, path, body)
+            _, answer = _post(connection, path, body)
             answered.append(time.monotonic() - start)
+            if UNSEARCHED.search(answer):
+                unsearched.append(number)
         except (OSError, http.client.HTTPException):
             connection.close()
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -122,7 +149,7 @@ def _probe(port: int, stop: threading.Event, latencies: list[float], failures: l
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
         start = time.monotonic()
         try:
-            status = _post(connection, "/v1/games/sjuan/new", body)
+            status, _ = _post(connection, "/v1/games/sjuan/new", body)
             if status != 200:
                 failures.append(str(status))
         except (OSError, http.client.HTTPException) as error:
@@ -137,8 +164,8 @@ def run(seconds: float, only: str | None = None) -> str:
     """The table of every attack (``only``: the attacks whose names contain it)."""
     rows = [
         "| attack | attack requests | attack answer p50 / max ms | probe p50 ms | probe p99 ms "
-        "| probe max ms | failed probes | RSS MiB before / peak / after |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| probe max ms | failed probes | RSS MiB before / peak / after | bot answers not searched |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     attacks = {name: _graphql(make) for name, make in ATTACKS.items()} | _bot_searches()
     attacks = {name: make for name, make in attacks.items() if only is None or only in name}
@@ -151,8 +178,9 @@ def run(seconds: float, only: str | None = None) -> str:
             latencies: list[float] = []
             failures: list[str] = []
             answered: list[float] = []
+            unsearched: list[int] = []
             threads = [
-                threading.Thread(target=_attacker, args=(port, make, stop, counter, answered))
+                threading.Thread(target=_attacker, args=(port, make, stop, counter, answered, unsearched))
                 for _ in range(ATTACKERS)
             ]
             threads.append(threading.Thread(target=_probe, args=(port, stop, latencies, failures)))
@@ -177,10 +205,21 @@ def run(seconds: float, only: str | None = None) -> str:
                 f"| {name} | {sent} | {answer} | {statistics.median(ordered) * 1000:.1f} | "
                 f"{p99 * 1000:.1f} | {ordered[-1] * 1000:.1f} | {len(failures)} | "
                 f"{before.rss_kib / 1024:.1f} / {max(peak, after.rss_kib) / 1024:.1f} / "
-                f"{after.rss_kib / 1024:.1f} |"
+                f"{after.rss_kib / 1024:.1f} | {_unsearched(name, unsearched)} |"
             )
             print(rows[-1], file=sys.stderr, flush=True)
     return "\n".join(rows)
+
+
+def _unsearched(attack: str, numbers: list[int]) -> str:
+    """How many bot answers did not search: in the half-seeded attack, the seeded (even-numbered) requests
+    and the others apart; "-" for an attack that asks no bot."""
+    if "bot" not in attack:
+        return "-"
+    if "seeded" not in attack:
+        return str(len(numbers))
+    seeded = sum(1 for number in numbers if number % 2 == 0)
+    return f"{seeded} seeded, {len(numbers) - seeded} not"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -110,23 +110,104 @@ def test_other_requests_are_answered_while_a_graphql_bot_thinks_even_after_quick
 class BotRequest:
     """The fields of a bot request that :func:`api_bots.bot_choice` reads."""
 
-    def __init__(self, level: BotLevel) -> None:
+    def __init__(self, level: BotLevel, bot_seed: str | None = "waiting") -> None:
         self.level = level
-        self.bot_seed = "waiting"
+        self.bot_seed = bot_seed
 
 
 def test_a_search_that_waits_out_its_budget_answers_the_rules_move() -> None:
     game = GAMES["sjuan"]
     state, seat = choosing_state("sjuan")
     moves = game.moves(state, seat)[1]
-    held = api_bots._searching.acquire(blocking=False)  # another search is thinking
+    held = api_bots._seeded.turn.acquire(blocking=False)  # another seeded search is thinking
     assert held
     try:
         choice = api_bots.bot_choice(game, state, seat, BotRequest(BotLevel.search), 30)
     finally:
-        api_bots._searching.release()
+        api_bots._seeded.turn.release()
     assert choice.level is BotLevel.search and choice.iterations == 0
     assert choice.move == rules_move(game, state, seat, moves, rng_for("waiting"))
+
+
+def test_an_unseeded_search_waits_for_the_unseeded_search_before_it() -> None:
+    game = GAMES["sjuan"]
+    state, seat = choosing_state("sjuan")
+    assert api_bots._searching.acquire(blocking=False)  # an unseeded search is thinking
+    try:
+        choice = api_bots.bot_choice(game, state, seat, BotRequest(BotLevel.search, None), 30)
+    finally:
+        api_bots._searching.release()
+    assert choice.level is BotLevel.search and choice.iterations == 0
+
+
+def test_a_seeded_search_does_not_wait_for_an_unseeded_one_and_answers_as_alone() -> None:
+    # a seeded answer depends on the view, level, budget and seed, not on an unseeded search thinking to
+    # its budget's end in the same worker (README, "Levels")
+    game = GAMES["sjuan"]
+    state, seat = choosing_state("sjuan")
+    alone = api_bots.bot_choice(game, state, seat, BotRequest(BotLevel.search, "beside"), 200)
+    assert api_bots._searching.acquire(blocking=False)  # an unseeded search is thinking
+    try:
+        beside = api_bots.bot_choice(game, state, seat, BotRequest(BotLevel.search, "beside"), 200)
+    finally:
+        api_bots._searching.release()
+    assert alone.iterations > 0
+    assert (beside.move, beside.iterations) == (alone.move, alone.iterations)
+
+
+def test_an_unseeded_search_holds_still_while_a_seeded_search_is_present() -> None:
+    seeded = api_bots.SeededSearches()
+    far = time.perf_counter() + 60
+    seeded.hold_unseeded(far)  # nobody present: returns at once
+    entered, holding, leave = threading.Event(), threading.Event(), threading.Event()
+    order: list[str] = []
+
+    def seeded_search() -> None:
+        with seeded.present():
+            entered.set()
+            leave.wait(30)
+            order.append("seeded left")
+
+    def unseeded_search() -> None:
+        holding.set()
+        seeded.hold_unseeded(far)
+        order.append("unseeded went on")
+
+    searching = threading.Thread(target=seeded_search)
+    searching.start()
+    assert entered.wait(30)
+    held = threading.Thread(target=unseeded_search)
+    held.start()
+    assert holding.wait(30)
+    leave.set()  # were the unseeded search not held, it would have gone on before this
+    searching.join(30)
+    held.join(30)
+    assert not held.is_alive()
+    assert order == ["seeded left", "unseeded went on"]
+
+
+def test_an_unseeded_search_held_past_its_deadline_goes_on_to_stop() -> None:
+    seeded = api_bots.SeededSearches()
+    with seeded.present():
+        seeded.hold_unseeded(time.perf_counter())  # the deadline has come: no wait
+
+
+def test_a_search_calls_between_playouts_before_every_playout() -> None:
+    game = GAMES["sjuan"]
+    state, seat = choosing_state("sjuan")
+    calls: list[int] = []
+    choice = choose(
+        game,
+        state,
+        seat,
+        BotLevel.search,
+        200,
+        "between",
+        iterations=12,
+        between_playouts=lambda: calls.append(1),
+    )
+    assert choice.iterations == 12
+    assert len(calls) == 13  # one before each playout run, and one before the check that stopped the search
 
 
 def test_a_search_whose_budget_was_spent_before_it_started_answers_the_rules_move() -> None:

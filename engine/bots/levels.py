@@ -86,6 +86,7 @@ def choose(
     reward: Reward | None = None,
     started: float | None = None,
     reserve_ms: float = 0.0,
+    between_playouts: Callable[[], object] = lambda: None,
 ) -> BotChoice:
     """The move ``seat``'s bot makes at ``level`` within ``budget_ms`` (``iterations``: a search stops
     after that many instead, within the budget still; reproducible for the same ``bot_seed``). A refusal
@@ -97,7 +98,8 @@ def choose(
     so that time spent waiting for a thread to think in counts against the budget; default: now); a
     search whose budget is spent before it starts answers the ``rules`` move with no iteration, and so
     does a search whose heuristic draws its move by lot (:func:`~.rules.drawn_by_lot`). A search stops
-    ``reserve_ms`` before the budget's end (the service keeps that long to write the answer)."""
+    ``reserve_ms`` before the budget's end (the service keeps that long to write the answer), and calls
+    ``between_playouts`` before each of its playouts (:func:`~.search.search_move`)."""
     if started is None:
         started = time.perf_counter()
     deadline = search_deadline(started if clock is time.perf_counter else clock(), budget_ms, reserve_ms)
@@ -119,7 +121,18 @@ def choose(
             iterations = budget_ms * SEEDED_ITERATIONS_PER_MS
             playout_moves = budget_ms * SEEDED_PLAYOUT_MOVES_PER_MS
         move, ran = search_move(
-            game, state, seat, moves, rng, deadline, iterations, clock, sampler, reward, playout_moves
+            game,
+            state,
+            seat,
+            moves,
+            rng,
+            deadline,
+            iterations,
+            clock,
+            sampler,
+            reward,
+            playout_moves,
+            between_playouts,
         )
     elapsed = (time.perf_counter() - started) * 1000
     return BotChoice(move, level, ran, round(elapsed, 3))

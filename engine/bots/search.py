@@ -82,13 +82,16 @@ def search_move(
     sampler: Draws | None = None,
     reward: Reward | None = None,
     playout_moves: int | None = None,
+    between_playouts: Callable[[], object] = lambda: None,
 ) -> tuple[Any, int]:
     """The move chosen within ``deadline`` (a value of ``clock``), ``iterations`` playouts or
     ``playout_moves`` moves made in all the playouts (a fixed amount of work, whatever the clock, for as
     long as the deadline allows: a seeded search), and the playouts run. ``moves`` are ``seat``'s legal
     moves in ``state`` (at least two). ``sampler`` draws the states searched (default: the sampler of
     ``seat``'s information; the bench's ``--sees-all`` passes one that answers the true state); ``reward``
-    scores a playout (default: :func:`reward_of`)."""
+    scores a playout (default: :func:`reward_of`). ``between_playouts`` is called before every playout,
+    before the deadline is read: the caller may hold the search there (the service holds an unseeded
+    search while a seeded one runs)."""
     if sampler is None:
         sampler = Sampler(game, state, seat)
     if reward is None:
@@ -107,6 +110,7 @@ def search_move(
         world = sampler.draw(rng, fresh_seed=False)
         values: list[float] = []
         for move in moves:
+            between_playouts()
             if ran >= most_playouts or made >= most_moves or clock() >= deadline:
                 break
             end, length = playout(game, play(game, world, move), rng)
