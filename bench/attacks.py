@@ -91,7 +91,7 @@ def _bot_searches() -> dict[str, Request]:
     graphql = orjson.dumps({"query": query, "variables": {"s": posted, "p": seat}})
 
     def seeded_or_not(n: int) -> tuple[str, bytes]:
-        if n % 2:
+        if not _seeded_request(n):
             return "/v1/games/sjuan/bot", rest
         seeded = {
             "state": posted,
@@ -107,6 +107,11 @@ def _bot_searches() -> dict[str, Request]:
         "REST bot search, half seeded": seeded_or_not,
         "GraphQL bot search": lambda n: ("/graphql", graphql),
     }
+
+
+def _seeded_request(number: int) -> bool:
+    """Whether request ``number`` of the half-seeded attack carries a ``bot_seed``: the even-numbered ones."""
+    return number % 2 == 0
 
 
 def _post(connection: http.client.HTTPConnection, path: str, body: bytes) -> tuple[int, bytes]:
@@ -212,13 +217,13 @@ def run(seconds: float, only: str | None = None) -> str:
 
 
 def _unsearched(attack: str, numbers: list[int]) -> str:
-    """How many bot answers did not search: in the half-seeded attack, the seeded (even-numbered) requests
-    and the others apart; "-" for an attack that asks no bot."""
+    """How many bot answers did not search: in the half-seeded attack, the seeded requests
+    (:func:`_seeded_request`) and the others apart; "-" for an attack that asks no bot."""
     if "bot" not in attack:
         return "-"
     if "seeded" not in attack:
         return str(len(numbers))
-    seeded = sum(1 for number in numbers if number % 2 == 0)
+    seeded = sum(1 for number in numbers if _seeded_request(number))
     return f"{seeded} seeded, {len(numbers) - seeded} not"
 
 

@@ -189,7 +189,10 @@ def test_an_unseeded_search_holds_still_while_a_seeded_search_is_present() -> No
 def test_an_unseeded_search_held_past_its_deadline_goes_on_to_stop() -> None:
     seeded = api_bots.SeededSearches()
     with seeded.present():
-        seeded.hold_unseeded(time.perf_counter())  # the deadline has come: no wait
+        held = threading.Thread(target=seeded.hold_unseeded, args=(time.perf_counter(),))
+        held.start()  # the deadline has come: no wait, though the seeded search stays
+        held.join(30)
+        assert not held.is_alive()
 
 
 def test_a_search_calls_between_playouts_before_every_playout() -> None:
