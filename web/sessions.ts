@@ -1,0 +1,290 @@
+/**
+ * The table's link to the service (`web/play.ts`): the REST operations through the typed client of
+ * `clients/typescript`, and the two ways a match is held. A {@link PlainSession} holds the state and shows
+ * seat 0 only what seat 0's view and its own events show; a {@link RefereeSession} holds a sealed token and
+ * seat 0's key (and the bots' keys, used only to ask for their moves and apply them), never another seat's
+ * cards.
+ */
+import {
+  type AnswerOf,
+  type GameId,
+  type GamesAnswer,
+  type PlainOperation,
+  type PlainPath,
+  ProblemError,
+  type RequestOf,
+  RulesClient,
+  type SealedOperation,
+  UNEXPECTED_ANSWER,
+  type SealedPath,
+} from "../clients/typescript/client";
+
+export type GameInfo = GamesAnswer["games"][number];
+export type OptionInfo = GameInfo["options"][number];
+export type State = AnswerOf<PlainPath<GameId, "new">>["state"];
+export type View = AnswerOf<PlainPath<GameId, "view">>;
+export type Move = AnswerOf<PlainPath<GameId, "moves">>["moves"][number];
+export type GameEvent = AnswerOf<PlainPath<GameId, "apply">>["events"][number];
+export type Score = AnswerOf<PlainPath<GameId, "score">>;
+export type Outcome = Score["outcome"];
+export type Options = Record<string, boolean | number | null>;
+export type Level = "random" | "rules" | "search";
+
+/** The seat the person plays. */
+export const HUMAN = 0;
+export const rules = new RulesClient("");
+
+export function plain<O extends PlainOperation>(game: GameId, operation: O, body: object): Promise<AnswerOf<PlainPath<GameId, O>>> {
+  const path = `/v1/games/${game}/${operation}` as PlainPath<GameId, O>;
+  // a plain operation is a function of its request: asking again answers the same
+  return onceMoreIfUnanswered(() => rules.post(path, body as RequestOf<PlainPath<GameId, O>>));
+}
+
+/** The sealed operations that must not be sent twice: a join is never answered twice (README, "One
+ * successor per version"). */
+const SENT_ONCE: ReadonlySet<SealedOperation> = new Set<SealedOperation>(["join"]);
+
+function sealed<O extends SealedOperation>(game: GameId, operation: O, body: object): Promise<AnswerOf<SealedPath<GameId, O>>> {
+  const path = `/v1/games/${game}/sealed/${operation}` as SealedPath<GameId, O>;
+  const send = (): Promise<AnswerOf<SealedPath<GameId, O>>> => rules.post(path, body as RequestOf<SealedPath<GameId, O>>);
+  // moves, view, score and bot only read the token; an apply or fill sent again from the same token is
+  // answered as the first was when the service keeps a match store (README, "One successor per version"),
+  // and otherwise seals another successor of the same state; a second new table is never used
+  return SENT_ONCE.has(operation) ? send() : onceMoreIfUnanswered(send);
+}
+
+/** Whether `error` means that no answer arrived whole (the connection failed, or what came was not an
+ * answer), as opposed to a refusal the service explained. */
+function unanswered(error: unknown): boolean {
+  return error instanceof TypeError || (error instanceof ProblemError && error.problem.code === UNEXPECTED_ANSWER);
+}
+
+/** `send()`, sent a second time when the first brought no answer: networks drop connections, and a
+ * person at the table should not lose a match to one. A second failure is shown as it is. */
+async function onceMoreIfUnanswered<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (!unanswered(error)) throw error;
+    console.warn("no answer; asking once more:", error instanceof Error ? error.message : String(error));
+    return await send();
+  }
+}
+
+/** A uniformly random index below `n`, from the browser's CSPRNG. */
+function randomBelow(n: number): number {
+  const limit = Math.floor(0x1_0000_0000 / n) * n;
+  const word = new Uint32Array(1);
+  do crypto.getRandomValues(word);
+  while ((word[0] ?? 0) >= limit);
+  return (word[0] ?? 0) % n;
+}
+
+/** Who acts next, and the person's legal moves (empty when seat 0 is not to act). */
+export interface Turn {
+  toAct: number[];
+  mine: Move[];
+}
+
+export interface Session {
+  readonly mode: "plain" | "referee";
+  /** The entropy string this browser contributed to the deals (referee mode), else null. */
+  readonly ownEntropy: string | null;
+  turn(): Promise<Turn>;
+  /** Seat 0's view now (after {@link turn}). */
+  view(): Promise<View>;
+  /** The events seat 0 has not been shown yet; `now` when the page must be up to date (seat 0's turn,
+   * the end of the match), otherwise a session may keep them for a later call. */
+  events(now: boolean): Promise<GameEvent[]>;
+  botMove(seat: number): Promise<Move>;
+  apply(move: Move): Promise<void>;
+  score(): Promise<Score>;
+}
+
+export interface MatchSettings {
+  game: GameInfo;
+  players: number;
+  options: Options;
+  level: Level;
+}
+
+/** Events that show a card to one seat only: another seat's copy says only that it happened. */
+const PRIVATE_CARD_EVENTS = new Set(["drew", "received"]);
+
+export class PlainSession implements Session {
+  readonly mode = "plain";
+  readonly ownEntropy = null;
+  private state: State;
+  private pending: GameEvent[];
+  private everyMove: Move[] = [];
+
+  constructor(
+    private readonly settings: MatchSettings,
+    state: State,
+    events: GameEvent[],
+    private readonly bots: boolean,
+  ) {
+    this.state = state;
+    this.pending = events;
+  }
+
+  static async start(settings: MatchSettings, bots: boolean): Promise<PlainSession> {
+    const answer = await plain(settings.game.id as GameId, "new", {
+      players: settings.players,
+      options: settings.options,
+    });
+    return new PlainSession(settings, answer.state, answer.events, bots);
+  }
+
+  private get game(): GameId {
+    return this.settings.game.id as GameId;
+  }
+
+  async turn(): Promise<Turn> {
+    const listed = await plain(this.game, "moves", { state: this.state });
+    this.everyMove = listed.moves;
+    return { toAct: listed.to_act, mine: listed.moves.filter((move) => move.player === HUMAN) };
+  }
+
+  view(): Promise<View> {
+    return plain(this.game, "view", { state: this.state, player: HUMAN });
+  }
+
+  async events(): Promise<GameEvent[]> {
+    // the page holds every hand in plain mode; it shows seat 0 no card an event shows only to another seat
+    const events = this.pending.map((event) =>
+      PRIVATE_CARD_EVENTS.has(event.type) && event.player !== HUMAN ? { ...event, card: null } : event,
+    );
+    this.pending = [];
+    return events;
+  }
+
+  async botMove(seat: number): Promise<Move> {
+    // the random level is a uniform choice among the seat's legal moves, which the page has just been
+    // given: it needs no request of its own
+    if (this.bots && this.settings.level !== "random") {
+      const answer = await plain(this.game, "bot", { state: this.state, player: seat, level: this.settings.level });
+      return answer.move;
+    }
+    const choices = this.everyMove.filter((move) => move.player === seat);
+    const choice = choices[randomBelow(choices.length)];
+    if (choice === undefined) throw new Error(`seat ${seat} has no legal move`);
+    return choice;
+  }
+
+  async apply(move: Move): Promise<void> {
+    const answer = await plain(this.game, "apply", { state: this.state, move });
+    this.state = answer.state;
+    this.pending.push(...answer.events);
+  }
+
+  score(): Promise<Score> {
+    return plain(this.game, "score", { state: this.state });
+  }
+}
+
+/** A sealed token keeps the events of its last 16 versions: the page catches up well before that. */
+const CATCH_UP_VERSIONS = 12;
+
+export class RefereeSession implements Session {
+  readonly mode = "referee";
+  /** The version whose events seat 0 has been shown. */
+  private seen = 0;
+  private version = 1;
+  private lastView: View | null = null;
+  private shownDeal = 0;
+
+  constructor(
+    private readonly settings: MatchSettings,
+    private token: string,
+    /** The bots' seat keys are used only to ask for a bot's move and to apply it. */
+    private readonly seatKeys: string[],
+    private readonly bots: boolean,
+    readonly ownEntropy: string,
+  ) {}
+
+  static async start(settings: MatchSettings, bots: boolean): Promise<RefereeSession> {
+    const game = settings.game.id as GameId;
+    const entropy = entropyString();
+    // sealed new opens a table: the page, as host, fills the bots' seats and then joins seat 0 with this
+    // browser's own entropy, so the cards are dealt from it
+    const table = await sealed(game, "new", { players: settings.players, options: settings.options });
+    const botSeats = Array.from({ length: settings.players - 1 }, (_, index) => index + 1);
+    const filled = await sealed(game, "fill", { token: table.token, host_key: table.host_key, seats: botSeats });
+    const joined = await sealed(game, "join", { token: filled.token, seat: HUMAN, entropy });
+    const keys = filled.seat_keys.map((key, seat) => (seat === HUMAN ? joined.seat_key : (key ?? "")));
+    return new RefereeSession(settings, joined.token, keys, bots, entropy);
+  }
+
+  private get game(): GameId {
+    return this.settings.game.id as GameId;
+  }
+
+  private key(seat: number): string {
+    const key = this.seatKeys[seat];
+    if (key === undefined) throw new Error(`no key for seat ${seat}`);
+    return key;
+  }
+
+  async turn(): Promise<Turn> {
+    const listed = await sealed(this.game, "moves", { token: this.token, seat: HUMAN, seat_key: this.key(HUMAN) });
+    this.version = listed.version;
+    this.lastView = listed.view;
+    return { toAct: listed.to_act, mine: listed.moves };
+  }
+
+  async view(): Promise<View> {
+    if (this.lastView === null) await this.turn();
+    return this.lastView as View;
+  }
+
+  async events(now: boolean): Promise<GameEvent[]> {
+    const dealChanged = this.lastView !== null && this.lastView.deal_number !== this.shownDeal;
+    if (!now && !dealChanged && this.version - this.seen < CATCH_UP_VERSIONS) return [];
+    const caught = await sealed(this.game, "view", {
+      token: this.token,
+      seat: HUMAN,
+      seat_key: this.key(HUMAN),
+      since: this.seen,
+    });
+    this.seen = caught.version;
+    this.lastView = caught.view;
+    this.shownDeal = caught.view.deal_number;
+    return caught.events.flatMap((version) => version.events as GameEvent[]);
+  }
+
+  async botMove(seat: number): Promise<Move> {
+    const body = { token: this.token, seat, seat_key: this.key(seat) };
+    if (this.bots) {
+      const answer = await sealed(this.game, "bot", { ...body, level: this.settings.level });
+      return answer.move;
+    }
+    // without the bot endpoint the page picks at random among the bot seat's own legal moves
+    const listed = await sealed(this.game, "moves", body);
+    const choice = listed.moves[randomBelow(listed.moves.length)];
+    if (choice === undefined) throw new Error(`seat ${seat} has no legal move`);
+    return choice;
+  }
+
+  async apply(move: Move): Promise<void> {
+    const { deck: _deck, ...withoutDeck } = move as Move & { deck?: unknown };
+    const answer = await sealed(this.game, "apply", {
+      token: this.token,
+      seat: move.player,
+      seat_key: this.key(move.player),
+      move: withoutDeck,
+    });
+    this.token = answer.token;
+  }
+
+  async score(): Promise<Score> {
+    return (await sealed(this.game, "score", { token: this.token })).score as Score;
+  }
+}
+
+/** This browser's contribution to the deal's entropy (referee mode): 128 random bits in hex. */
+function entropyString(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return `seat 0: ${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+}
