@@ -32,6 +32,7 @@ export type Level = "random" | "rules" | "search";
 
 /** The seat the person plays. */
 export const HUMAN = 0;
+/** The service's REST client: the page is served by the service it plays on (same origin). */
 export const rules = new RulesClient("");
 
 export function plain<O extends PlainOperation>(game: GameId, operation: O, body: object): Promise<AnswerOf<PlainPath<GameId, O>>> {
