@@ -106,8 +106,7 @@ function dealSummary(deal: unknown, settings: MatchSettings): string {
 
 /** What a move's button says: its verb, and the card when it names one. */
 export function moveLabel(move: Move): string {
-  const m = move as Record<string, unknown>;
-  const card = typeof m.card === "string" ? m.card : Array.isArray(m.cards) && m.cards.length === 1 ? String(m.cards[0]) : null;
+  const card = moveCard(move);
   const words: Record<string, string> = {
     play: "Play",
     pass: "Pass",
