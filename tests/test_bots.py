@@ -19,7 +19,14 @@ from sevens_rules.engine.bots import position, search
 from sevens_rules.engine.bots.allocation import ConstrainedDeal
 from sevens_rules.engine.bots.equity import CHANCES, deal_chances, equity_rewards, match_equity
 from sevens_rules.engine.bots.levels import SEEDED_ITERATIONS_PER_MS, choose
-from sevens_rules.engine.bots.rules import _layout, mss_lot, position_chooser, rules_chooser, rules_move
+from sevens_rules.engine.bots.rules import (
+    _layout,
+    mss_lot,
+    playout_heuristic,
+    position_chooser,
+    rules_chooser,
+    rules_move,
+)
 from sevens_rules.engine.bots.sampler import Sampler, rng_for, sample_states
 from sevens_rules.engine.bots.search import _chosen, search_move
 from sevens_rules.engine.card_sets import CARD_INDEX as CARD_CODE
@@ -917,6 +924,27 @@ def test_a_search_measures_its_budget_with_the_clock_it_is_given(reserve_ms: int
             continue
         searched = choose(game, state, seat, BotLevel.search, 5_000, None, clock=clock, reserve_ms=reserve_ms)
         assert 0 < searched.iterations <= most
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_playout_asks_the_heuristic_for_the_move_it_chooses_among_the_listed_moves(game_id: str) -> None:
+    # a playout asks the heuristic without listing the moves first (My Ship Sails' reads the hand alone):
+    # it must answer what the heuristic chooses among the seat's listed moves, declarations included
+    game = GAMES[game_id]
+    rules = position_rules(game)
+    assert rules is not None
+    steps = position.playout_steps(game)
+    asked, chooser = playout_heuristic(game, steps), position_chooser(game)
+    compared = 0
+    for players in game.table_sizes()[:2]:
+        for state in positions(game_id, players, every=1, most=400):
+            placed = rules.position(state)
+            for seat in rules.position_to_act(placed):
+                listed = rules.position_moves(placed, seat)
+                expected = listed[0] if len(listed) == 1 else chooser(placed, seat, listed)
+                assert asked(placed, seat) == expected
+                compared += 1
+    assert compared > 50
 
 
 @pytest.mark.parametrize(

@@ -36,10 +36,10 @@ from typing import Any
 from ...schema.scalars import MAX_SEATS
 from ..card_sets import CARD_INDEX, RANK_ROW, SUIT_SIZE, SUITS, card_set
 from ..cards import FULL_DECK
-from ..my_ship_sails_position import CHOICE_MASK
 from ..my_ship_sails_position import DECLARE as MSS_DECLARE
 from ..my_ship_sails_position import HAND_SIZE as MSS_HAND_SIZE
 from ..my_ship_sails_position import SEAT_SHIFT as MSS_SEAT_SHIFT
+from ..my_ship_sails_position import one_suit
 from ..sedmice_position import END_TRICK, EXTEND, POINT_CARDS, SEVENS, points_of
 from ..sedmice_position import RANK_ROW as PIQUET_RANK_ROW
 from ..sedmice_position import SUIT_SIZE as PIQUET_SUIT_SIZE
@@ -251,6 +251,28 @@ def position_chooser(game: AnyGame) -> Chooser:
         return best
 
     return choose
+
+
+Heuristic = Callable[[Any, int], Any]
+"""The heuristic of one game as a playout asks it: the move it plays for a seat to act in a bots' state."""
+
+
+def playout_heuristic(game: AnyGame, steps: position.PlayoutSteps) -> Heuristic:
+    """The heuristic a playout of ``game`` asks at each move, on the bots' states ``steps`` plays: it lists
+    the seat's legal moves and picks among them (:func:`position_chooser` on positions,
+    :func:`rules_chooser` on wire states; a lone move is played as it is), but in My Ship Sails, whose
+    choice is read from the hand alone (:func:`_my_ship_sails_position_move`): a seat may pass any card
+    it holds, so the list would tell the choice nothing the hand does not, at more cost than the choice."""
+    if steps.on_positions and game.id == "my-ship-sails":
+        return _my_ship_sails_position_move
+    listed = steps.moves
+    choose = position_chooser(game) if steps.on_positions else rules_chooser(game)
+
+    def heuristic(state: Any, seat: int) -> Any:
+        moves = listed(state, seat)
+        return moves[0] if len(moves) == 1 else choose(state, seat, moves)
+
+    return heuristic
 
 
 _BEYOND_BITS: dict[bool, list[list[int]]] = {
@@ -527,17 +549,23 @@ def _my_ship_sails(game: AnyGame, state: Any, seat: int) -> Scorer:
 
 
 def _my_ship_sails_position_chooser(position: Any, seat: int, moves: list[int]) -> int:
-    """:func:`_my_ship_sails`'s choice on My Ship Sails' positions
+    """:func:`_my_ship_sails`'s choice on My Ship Sails' positions, ``moves`` being the seat's listed codes:
+    :func:`_my_ship_sails_position_move`, which needs no list."""
+    return _my_ship_sails_position_move(position, seat)
+
+
+def _my_ship_sails_position_move(position: Any, seat: int) -> int:
+    """:func:`_my_ship_sails`'s choice for ``seat`` in a step of My Ship Sails, on its positions
     (:mod:`~sevens_rules.engine.my_ship_sails_position`: hands as sets of card bits, a choice's code its
-    seat and its card or the declaration), ``moves`` being the seat's listed codes: the declaration when
-    listed (last), else the card drawn by lot (:func:`mss_lot`), else the same values of the same moves,
-    the first best. A pass's value, minus 20 per card held of its suit minus its rank, orders the passes
+    seat and its card or the declaration), read from the hand alone: a seat may pass any card it holds,
+    and declare when its hand is one suit. The declaration when the hand is one suit, else the card drawn
+    by lot (:func:`mss_lot`), else the same values of the same moves as on wire states, the first best in
+    the listed order. A pass's value, minus 20 per card held of its suit minus its rank, orders the passes
     by the count of their suit, then by rank (a rank is below 20), then by suit (the listed order): so the
     best pass is the lowest card of the suit held least, the lowest such card, the first suit of those."""
-    declare = moves[-1]
-    if declare & CHOICE_MASK == MSS_DECLARE:
-        return declare
     hand: int = position.hands[seat]
+    if one_suit(hand):
+        return seat << MSS_SEAT_SHIFT | MSS_DECLARE
     lot = mss_lot(seat, position.exchanges, len(position.hands))
     if lot is not None:
         for _ in range(lot):  # drop the lowest card, ``lot`` times: the lowest card left is the drawn one

@@ -32,7 +32,7 @@ from ..match import DEAL_OVER, MATCH_OVER
 from . import position
 from .equity import equity_rewards, has_equity
 from .position import AnyGame
-from .rules import position_chooser, rules_chooser, rules_move
+from .rules import playout_heuristic, rules_move
 from .sampler import Sampler
 
 RANDOM_PLAYOUT_MOVES = 0.1
@@ -147,7 +147,7 @@ def playout(game: AnyGame, state: Any, rng: random.Random) -> tuple[Any, int]:
     # being the position play() made then): a playout makes a few dozen moves
     steps = position.playout_steps(game)
     to_act, acting_moves, apply = steps.to_act, steps.moves, steps.apply
-    heuristic = position_chooser(game) if steps.on_positions else rules_chooser(game)
+    heuristic = playout_heuristic(game, steps)
     chance, randrange, epsilon = rng.random, rng.randrange, RANDOM_PLAYOUT_MOVES
     over = (DEAL_OVER, MATCH_OVER)
     made = 0
@@ -158,13 +158,11 @@ def playout(game: AnyGame, state: Any, rng: random.Random) -> tuple[Any, int]:
         if not acting:
             break
         mover = acting[0]  # a simultaneous step (My Ship Sails): its seats choose one after another
-        legal = acting_moves(state, mover)
-        if len(legal) == 1:
-            move = legal[0]
-        elif chance() < epsilon:
+        if chance() < epsilon:
+            legal = acting_moves(state, mover)
             move = legal[randrange(len(legal))]
         else:
-            move = heuristic(state, mover, legal)
+            move = heuristic(state, mover)  # (it lists the seat's moves where it needs them)
         state = apply(state, move)
         made += 1
     return state, made
