@@ -17,7 +17,7 @@ Decisions where the rulings are silent (also in the README):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from operator import add
 from typing import ClassVar, cast
@@ -476,6 +476,11 @@ class FreeFanTan(SjuanFamily):
         playable = position.playable = self.playable_set(position)
         return not playable
 
+    def earlier_cards(self, state: SjuanFamilyState) -> Mapping[str, str]:
+        """Each card's card one rank below it in its suit (from the Ace, the King: only a row that wraps
+        reaches an Ace from below), but for the cards of the start rank, which start their rows."""
+        return _BELOW_FROM_START[RANK_OF[state.table[0][0]]]
+
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         if not state.table:
             return []
@@ -495,6 +500,13 @@ class FreeFanTan(SjuanFamily):
                     )
                 )
         return issues
+
+
+_BELOW_FROM_START = [
+    {card: card if RANK_OF[card[0]] == start else RANKS[RANK_OF[card[0]] - 1] + card[1] for card in FULL_DECK}
+    for start in range(len(RANKS))
+]
+"""Free fan tan's :meth:`~FreeFanTan.earlier_cards`, by start rank."""
 
 
 def first_seat(state: SjuanFamilyState) -> int:

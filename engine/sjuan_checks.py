@@ -4,6 +4,7 @@ rules are :mod:`sevens_rules.engine.sjuan`, whose family class builds on :class:
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Mapping
 from operator import add
 from typing import Any, ClassVar
 
@@ -68,6 +69,29 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             if s in broken
         ]
 
+    def earlier_cards(self, state: SjuanFamilyState) -> Mapping[str, str]:
+        """For each card, the card that must be on the table before it can be played (the card itself
+        when none must): in a layout game the next card toward its 7 (:data:`_TOWARD_SEVEN`), a 7 needing
+        none. Asked with a table that holds each card once and forms its rows, at least one card."""
+        return _TOWARD_SEVEN
+
+    def table_order_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
+        """An issue unless the table lists its cards in an order they could have been played in (the
+        schema's "in the order they were played": a row grows one card at a time from its start, so each
+        card comes after the card :meth:`earlier_cards` names for it), at the first card out of order."""
+        table = state.table
+        if not table:
+            return []
+        earlier = self.earlier_cards(state)
+        played: set[str] = set()
+        for index, card in enumerate(table):
+            needed = earlier[card]
+            if needed != card and needed not in played:
+                message = f"{card} cannot be played before {needed} (the table lists cards in play order)"
+                return [IssueAt(("table", index), message)]
+            played.add(card)
+        return []
+
     @abstractmethod
     def opening_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         """Issues of a deal in play before its first card (asked with a seat to act, every card once)."""
@@ -112,7 +136,7 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             expected_dealer = deals[0].dealer + len(deals) - (not in_play)
             if dealer != expected_dealer % n:
                 issues.append(IssueAt(("dealer",), "the deal passes to the left after every deal"))
-        issues += self.table_issues(state)
+        issues += self.table_issues(state) or self.table_order_issues(state)
         issues += self.deal_history_issues(state)
         deal_number = state.deal_number
         if in_play:

@@ -322,6 +322,68 @@ def test_fan_tan_any_seven_may_be_played_at_a_later_turn() -> None:
 # ---- free fan tan -------------------------------------------------------------------------------
 
 
+# ---- the table's order ----------------------------------------------------------------------------
+
+TABLE_ORDERS = [
+    # game, a table in an order play could give, the same cards in another such order, then in an order
+    # play could not give, the first card out of order there (its index) and the card it needed before it
+    (
+        "sjuan",
+        ["7H", "7C", "8H", "6C", "5C"],
+        ["7H", "8H", "7C", "6C", "5C"],
+        ["7H", "6C", "7C", "8H", "5C"],
+        1,
+        "7C",
+    ),
+    (
+        "fan-tan",
+        ["7D", "7C", "6C", "8D", "7H"],
+        ["7C", "7D", "8D", "6C", "7H"],
+        ["7D", "6C", "7C", "8D", "7H"],
+        1,
+        "7C",
+    ),
+    (
+        "domino-fan-tan",
+        ["7H", "8H", "7S", "6S", "9H"],
+        ["7H", "7S", "8H", "9H", "6S"],
+        ["7H", "8H", "6S", "7S", "9H"],
+        2,
+        "7S",
+    ),
+    (
+        "free-fan-tan",
+        ["9C", "9D", "TC", "TD", "JC"],
+        ["9C", "TC", "JC", "9D", "TD"],
+        ["9C", "TD", "9D", "TC", "JC"],
+        1,
+        "9D",
+    ),
+]
+
+
+@pytest.mark.parametrize(("game_id", "played", "also_played", "impossible", "index", "needed"), TABLE_ORDERS)
+def test_the_table_lists_its_cards_in_the_order_they_were_played(
+    game_id: str, played: list[str], also_played: list[str], impossible: list[str], index: int, needed: str
+) -> None:
+    # a row grows one card at a time from its start (a 7; free fan tan: the start rank), so a card on the
+    # table comes after the card next to it toward its row's start: the same cards in an order play could
+    # not give are an inconsistent state, another order play could give is not
+    game = GAMES[game_id]
+    hands = [["2S"], ["3S"]] if game_id == "domino-fan-tan" else [["2S"], ["3S"], ["4S"]]
+    state = family_state(game_id, hands, table=played, turn=0)
+    assert not game.consistency_issues(state.model_copy(update={"table": also_played}))
+    issues = game.consistency_issues(state.model_copy(update={"table": impossible}))
+    assert [(issue.path, needed in issue.message) for issue in issues] == [(("table", index), True)]
+
+
+def test_free_fan_tan_a_wrapped_row_reaches_the_ace_after_the_king() -> None:
+    row = ["JC", "QC", "KC", "AC"]
+    state = family_state("free-fan-tan", [["2C"], ["3D"], ["4D"]], table=row, turn=0, options={"wrap": True})
+    issues = FREE.consistency_issues(state.model_copy(update={"table": ["JC", "QC", "AC", "KC"]}))
+    assert [issue.path for issue in issues] == [("table", 2)]
+
+
 def test_free_fan_tan_first_card_may_be_any_card() -> None:
     state = family_state("free-fan-tan", [["2C", "9D", "KS"], ["3C"], ["4C"]], turn=0, dealer=2)
     assert cards_of(moves_of(FREE, state)) == ["2C", "9D", "KS"]
