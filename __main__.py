@@ -29,6 +29,7 @@ from . import __version__
 # none of these modules imports prometheus_client, which must not load before the metrics directory is chosen
 from .api.limits import Settings, SettingsError
 from .api.logs import STARTUP_LOGGER, log_config
+from .api.match_store import store_description
 from .api.sealing import Keyring, SealKeysError
 from .api.server import HTTP_PROTOCOL, MAX_HEAD_BYTES
 
@@ -98,7 +99,8 @@ def base_url(host: str, port: int) -> str:
 
 def startup_fields(settings: Settings, keyring: Keyring | None) -> dict[str, Any]:
     """What the start-up line tells: where the service listens, how many workers, which version, what
-    it keeps, and which referee-mode keys it holds (their ids and count, never key material)."""
+    it keeps (referee mode's match store, the metrics), and which referee-mode keys it holds (their ids
+    and count, never key material)."""
     metrics_dir = os.environ.get(MULTIPROC_DIR_VARIABLE)
     keys = keyring.keys if keyring is not None else ()
     return {
@@ -107,7 +109,11 @@ def startup_fields(settings: Settings, keyring: Keyring | None) -> dict[str, Any
         "version": __version__,
         "commit": settings.commit,
         "stores": {
-            "matches": "none: every request carries its state (sealed states as tokens)",
+            "matches": (
+                store_description(settings.match_store, settings.data_dir)
+                if keyring is not None
+                else "none: referee mode is off (every request carries its state)"
+            ),
             "metrics": f"directory {metrics_dir}" if metrics_dir else "process memory",
         },
         "seal_keys": {

@@ -23,7 +23,7 @@ from ..engine.models import constructed
 from ..engine.registry import GAMES
 from ..schema.bots import BUDGET_LIMIT_MS, BotLevel, BotModels, build_bot_models
 from .context import current_request
-from .sealed import DISABLED_DETAIL
+from .sealed import DISABLED_DETAIL, refuse_table
 from .sealing import Keyring, SealedModeDisabledError, check_seat_key, open_token
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
@@ -216,6 +216,7 @@ def sealed_runs(game: AnyGame, keyring: Keyring | None) -> dict[str, Callable[[A
 
     def opened(req: Any) -> Any:
         sealed = open_token(keyring, game.id, req.token)
+        refuse_table(sealed)  # (a table's contents are no state: its seats are still taking their places)
         state = parse_state(sealed.state_json)
         game.check_seat(state, req.seat, "seat")
         check_seat_key(keyring, game.id, sealed, req.seat, req.seat_key)

@@ -39,6 +39,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from ..engine.errors import IssueAt
 from .sealing import SealError
@@ -478,6 +479,21 @@ def _claim_result(answer: Any) -> ClaimResult:
 
 class StoreSettingError(ValueError):
     """``RULES_MATCH_STORE`` names no store (raised at startup with a one-line message)."""
+
+
+def store_description(setting: str, data_dir: str) -> str:
+    """What the start-up line says of the store ``RULES_MATCH_STORE`` names (a Redis URL without its user
+    name and password: the line is logged)."""
+    value = setting.strip()
+    if value in ("", "embedded"):
+        return f"embedded: SQLite file {Path(data_dir or 'data') / DATABASE_FILE}"
+    if value == "none":
+        return "none: sealed tokens are not remembered (a token can be applied more than once)"
+    parts = urlsplit(value)  # (the query may hold a password too: left out)
+    where = parts.hostname or ""
+    if parts.port is not None:
+        where += f":{parts.port}"
+    return f"redis: {parts.scheme}://{where}{parts.path}"
 
 
 def store_from_setting(setting: str, data_dir: str, idle_seconds: int) -> MatchStore | None:

@@ -134,6 +134,16 @@ class NotDealtError(SealError):
     argument = "token"
 
 
+def refuse_table(sealed: Sealed) -> None:
+    """Refuse the contents of a table still taking seats where a dealt match is needed (a play operation's
+    token, before anything in it is read)."""
+    if sealed.is_table:
+        raise NotDealtError(
+            f"The cards are not dealt yet: seats {open_seats(sealed)} are still open (join or fill them).",
+            [IssueAt((), "a table waiting for seats")],
+        )
+
+
 def sealed_runs(
     game: AnyGame,
     keyring: Keyring | None,
@@ -201,12 +211,7 @@ class SealedOperations:
     def dealt_opened(self, token: str) -> tuple[Sealed, Any]:
         """The contents and state of ``token``, a dealt match's (remembered, or opened afresh)."""
         sealed, state = self.tokens.get(token) or self.opened_afresh(token)
-        if sealed.is_table:
-            waiting = open_seats(sealed)
-            raise NotDealtError(
-                f"The cards are not dealt yet: seats {waiting} are still open (join or fill them).",
-                [IssueAt((), "a table waiting for seats")],
-            )
+        refuse_table(sealed)
         return sealed, state
 
     def table_opened(self, token: str) -> tuple[Sealed, Any]:

@@ -344,8 +344,8 @@ def test_nobody_sees_a_card_before_every_seat_has_joined(store: MatchStore) -> N
     )
     assert status == 200 and joined["open_seats"] == [0, 2]
     body = _body(joined["token"], 1, joined["seat_key"])
-    for name in ("moves", "view"):
-        status, refused = call(RING, "sjuan", name, body, store)
+    for name, extra in (("moves", {}), ("view", {}), ("sample", {}), ("bot", {"level": "random"})):
+        status, refused = call(RING, "sjuan", name, {**body, **extra}, store)
         assert status == 409 and refused["code"] == "match/not-dealt"
     status, refused = call(RING, "sjuan", "score", {"token": joined["token"]}, store)
     assert status == 409 and refused["code"] == "match/not-dealt"

@@ -18,9 +18,10 @@ import pytest
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from sevens_rules import __version__
-from sevens_rules.__main__ import healthcheck, main, prepare_metrics_dir, server_options
+from sevens_rules.__main__ import healthcheck, main, prepare_metrics_dir, server_options, startup_fields
 from sevens_rules.api.limits import LOG_LEVELS, Settings, SettingsError
 from sevens_rules.api.logs import STARTUP_LOGGER, log_config
+from sevens_rules.api.sealing import Keyring
 from tests.output_lines import OutputLines
 
 STARTUP_DEADLINE_SECONDS = 180  # a bound for a busy machine, not a speed requirement
@@ -279,6 +280,7 @@ def test_the_console_script_logs_a_startup_line_at_the_default_level() -> None:
             __version__,
         )
         assert entry["stores"]["metrics"] == "process memory"
+        assert entry["stores"]["matches"] == f"embedded: SQLite file {Path('data', 'matches.sqlite3')}"
         assert entry["seal_keys"] == {"count": 2, "ids": ["new", "old"], "sealing": "new"}
         running.process.send_signal(signal.SIGTERM)
         # one worker shuts down gracefully, then uvicorn re-raises the signal it caught
@@ -295,3 +297,19 @@ def test_the_console_script_logs_a_startup_line_at_the_default_level() -> None:
     for secret in secrets:
         for form in (base64.b64encode(secret), base64.urlsafe_b64encode(secret), secret.hex().encode()):
             assert form.decode().rstrip("=") not in output
+
+
+@pytest.mark.parametrize(
+    ("setting", "said"),
+    [
+        ("none", "none: sealed tokens are not remembered (a token can be applied more than once)"),
+        ("redis://reader:s3cret@10.0.0.2:6380/2", "redis: redis://10.0.0.2:6380/2"),
+        ("rediss://:s3cret@cache.internal/0", "redis: rediss://cache.internal/0"),
+        ("unix:///run/redis.sock?db=1&password=s3cret", "redis: unix:///run/redis.sock"),
+    ],
+)
+def test_the_startup_line_names_the_match_store_without_its_credentials(setting: str, said: str) -> None:
+    settings = Settings.from_env({"RULES_MATCH_STORE": setting})
+    keyring = Keyring.parse("k1:" + base64.b64encode(bytes(32)).decode())
+    assert startup_fields(settings, keyring)["stores"]["matches"] == said
+    assert startup_fields(settings, None)["stores"]["matches"].startswith("none: referee mode is off")
