@@ -7,6 +7,7 @@ may see (see :mod:`sevens_rules.engine.bots.levels`).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import time
@@ -137,8 +138,7 @@ def bot_choice(
     search for the seeded one before it, an unseeded one for the unseeded one before it, and for every
     seeded search between its playouts: :class:`SeededSearches`) while its budget runs; one whose budget
     ran out waiting answers the ``rules`` move without searching (``iterations`` 0 tells the caller)."""
-    request = current_request.get()
-    started = time.perf_counter() if request is None else request.arrived
+    started = _budget_start()
     level = req.level
     seed = req.bot_seed
     reserve_ms = answer_reserve_ms(budget_ms)
@@ -164,6 +164,22 @@ def bot_choice(
         )
     with _seeded.present():
         return _in_turn(_seeded.turn, until, think)
+
+
+def _budget_start() -> float:
+    """When a bot's budget began: the request's arrival (a ``time.perf_counter()`` reading), or now outside
+    a request."""
+    request = current_request.get()
+    return time.perf_counter() if request is None else request.arrived
+
+
+async def _answered_at(answer: Any, until: float) -> Any:
+    """``answer``, once ``until`` (a ``time.perf_counter()`` reading) has come: waited for on the event
+    loop, holding no thread."""
+    wait = until - time.perf_counter()
+    if wait > 0:
+        await asyncio.sleep(wait)
+    return answer
 
 
 def _in_turn(turn: threading.Semaphore, until: float, think: Callable[[], BotChoice]) -> BotChoice:
@@ -230,7 +246,13 @@ def sealed_runs(game: AnyGame, keyring: Keyring | None) -> dict[str, Callable[[A
     def bot(req: Any) -> Any:
         budget = checked_budget(req.budget_ms)
         state = opened(req)
-        return _answer(m.sealed_bot_response, bot_choice(game, state, req.seat, req, budget, "seat"))
+        answer = _answer(m.sealed_bot_response, bot_choice(game, state, req.seat, req, budget, "seat"))
+        if req.level is not BotLevel.search:
+            return answer
+        # the other seats may see when a bot's move comes: a search that stopped early (one legal move, a
+        # seeded search's fixed work done, the lot drawn) would tell them of the bot's hand, so every
+        # search answers when an unseeded one would, at its budget's end less the reserve
+        return _answered_at(answer, search_deadline(_budget_start(), budget, answer_reserve_ms(budget)))
 
     return {"sample": sample, "bot": bot}
 

@@ -3,6 +3,7 @@ information beyond the seat's, legal answers, bounded budgets and refusals."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import math
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from sevens_rules.api.bots import max_budget_ms
+from sevens_rules.api.bots import answer_reserve_ms, max_budget_ms
 from sevens_rules.api.limits import Settings, SettingsError
 from sevens_rules.engine.bots import position, search
 from sevens_rules.engine.bots.allocation import ConstrainedDeal
@@ -714,6 +715,35 @@ def test_sealed_bot_and_sample_answer_for_the_callers_seat_only() -> None:
     other = (seat + 1) % 3
     status, refused = call(ring, "sjuan", "bot", {**body, "seat": other, "seat_key": keys[other]})
     assert (status, refused["errors"][0]["path"]) == (409, "/seat")
+
+
+def test_a_sealed_search_answers_at_its_budgets_end_whatever_the_seats_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the other seats may see when a bot's move comes: a search with one legal move (Sjuan's first, 7H)
+    # must not answer sooner than one that thinks, so its answer waits, on the event loop, for its budget's
+    # end less the reserve; the other levels answer at once
+    waits: list[float] = []
+
+    async def recorded(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr(asyncio, "sleep", recorded)
+    ring = keyring("k=3")
+    match = dealt(ring, "sjuan", 3)
+    token, keys = match["token"], match["seat_keys"]
+    status, moves = call(ring, "sjuan", "moves", {"token": token, "seat": 0, "seat_key": keys[0]})
+    seat = moves["to_act"][0]
+    body = {"token": token, "seat": seat, "seat_key": keys[seat], "budget_ms": 50}
+    status, moves = call(ring, "sjuan", "moves", {key: body[key] for key in ("token", "seat", "seat_key")})
+    assert [move["card"] for move in moves["moves"]] == ["7H"]
+    status, bot = call(ring, "sjuan", "bot", {**body, "level": "search"})
+    assert (status, bot["move"]["card"], bot["iterations"]) == (200, "7H", 0)
+    assert len(waits) == 1 and 0 < waits[0] <= (50 - answer_reserve_ms(50)) / 1000
+    for level in ("rules", "random"):
+        status, bot = call(ring, "sjuan", "bot", {**body, "level": level})
+        assert status == 200
+    assert len(waits) == 1
 
 
 def test_the_configured_budget_maximum_is_checked_at_startup() -> None:
