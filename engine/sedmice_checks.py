@@ -233,6 +233,12 @@ def _record_issues(
         found.append(IssueAt(("points",), "the sides share 80 points in tens"))
     elif any(t == 0 and p for t, p in zip(tricks, points, strict=True)):
         found.append(IssueAt(("points",), "a side without a trick has no points"))
+    elif sum(tricks) > len(PIQUET_DECK) // players:
+        found.append(
+            IssueAt(
+                ("tricks",), f"every trick takes a card from each seat: {len(PIQUET_DECK) // players} at most"
+            )
+        )
     elif tricks[last_trick % 2] == 0:
         found.append(IssueAt(("last_trick",), "the last trick's taker's side took no trick"))
     else:

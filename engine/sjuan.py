@@ -546,6 +546,14 @@ class DominoFanTan(SjuanFamily):
     def draws_until_playable(self, options: SjuanOptions) -> bool:
         return cast(DominoFanTanOptions, options).draw_until_playable
 
+    def state_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
+        issues = super().state_issues(state)
+        if not issues and any(state.chips) and self.stock(state):
+            # every hand is dealt the same size, so the only chip is a pass's, and a seat passes only
+            # once the stock is empty (the stock only shrinks in a deal)
+            issues.append(IssueAt(("chips",), "no chip is paid in a deal while the stock holds a card"))
+        return issues
+
     def opening_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         """Before the first card: no chip paid, the turn and the 7s the opening's draws allow
         (:meth:`sevens_after_draws`), and the 7H holder to open when nobody has drawn (the seat left of the

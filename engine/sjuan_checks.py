@@ -160,6 +160,9 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
                 issues.append(IssueAt(("deals",), "a finished deal must be the last of deal_number deals"))
             elif [len(h) for h in hands] != deals[-1].cards_left:
                 issues.append(IssueAt(("deals", len(deals) - 1, "cards_left"), "does not match the hands"))
+            elif chips != deals[-1].chips:
+                message = "chips must be those of the deal just finished, as its record lists them"
+                issues.append(IssueAt(("chips",), message))
         if not issues:
             reached = bool(deals) and max(position.match.totals) >= MATCH_TARGET  # (every total is 0 before)
             if reached != (phase is MATCH_OVER_PHASE):

@@ -664,6 +664,26 @@ def test_a_posted_deal_record_must_match_the_hit_rules() -> None:
     assert GAME.consistency_issues(updated(state, deals=[right])) == []
 
 
+@pytest.mark.parametrize(("players", "most"), [(2, 16), (4, 8)])
+def test_a_deal_record_holds_no_more_tricks_than_the_deck_makes(players: int, most: int) -> None:
+    # every trick takes a card from each seat (an extended trick more): 32 cards make 32 / players tricks
+    record = SedmiceDeal(
+        number=1,
+        dealer=0,
+        points=[40, 40],
+        tricks=[most // 2, most - most // 2],
+        last_trick=1,
+        hits=[0, 1],
+        side=1,
+        reason=SedmiceHitReason.tie_last_trick,
+    )
+    state = updated(GAME.new(players, SedmiceOptions(), seeding(0), None, 1), deals=[record], deal_number=2)
+    assert GAME.consistency_issues(state) == []
+    too_many = updated(record, tricks=[most // 2, most - most // 2 + 1])
+    issues = GAME.consistency_issues(updated(state, deals=[too_many]))
+    assert [issue.path for issue in issues] == [("deals", 0, "tricks")]
+
+
 def test_the_first_trick_is_led_by_the_player_left_of_the_dealer() -> None:
     state = example()
     assert GAME.consistency_issues(updated(state, leader=2))

@@ -144,6 +144,17 @@ def test_penalty_is_cards_left_plus_chips_paid_and_the_chips_are_the_pot() -> No
     assert SJUAN.score(after).pot == 3
 
 
+def test_the_pot_is_the_finished_deals_chips_as_its_record_lists_them() -> None:
+    # between deals the state's chips are the finished deal's, which its record lists: a pot that the
+    # record does not show is an inconsistent state
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 0, 2])
+    after, _ = SJUAN.apply(state, move("play", 0, "8H"))
+    assert after.phase == "deal_over" and after.chips == after.deals[-1].chips == [1, 0, 2]
+    assert not SJUAN.consistency_issues(after)
+    issues = SJUAN.consistency_issues(after.model_copy(update={"chips": [2, 2, 3]}))
+    assert [issue.path for issue in issues] == [("chips",)]
+
+
 def test_chips_count_false_counts_cards_only() -> None:
     state = family_state(
         "sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 0, 2], options={"chips_count": False}
@@ -555,6 +566,16 @@ def test_domino_fan_tan_with_the_stock_empty_a_player_with_no_legal_card_passes_
     assert kinds_of(moves_of(DOMINO, state)) == ["pass"]
     after, _ = DOMINO.apply(state, move("pass", 0))
     assert after.chips == [1, 0]
+
+
+def test_domino_fan_tan_no_chip_is_paid_while_the_stock_holds_a_card() -> None:
+    # drawing costs nothing and every hand is dealt the same size: a chip is a pass's, and a seat passes
+    # only with the stock empty, which stays empty for the rest of the deal
+    state = family_state("domino-fan-tan", [["2C", "8H"], ["3C"]], table=["7H"], turn=0, stock=["KS"])
+    issues = DOMINO.consistency_issues(state.model_copy(update={"chips": [1, 0]}))
+    assert [issue.path for issue in issues] == [("chips",)]
+    emptied = family_state("domino-fan-tan", [["2C", "8H"], ["3C", "KS"]], table=["7H"], turn=0, stock=[])
+    assert not DOMINO.consistency_issues(emptied.model_copy(update={"chips": [1, 0]}))
 
 
 def test_domino_fan_tan_cards_left_in_the_stock_score_nothing() -> None:
