@@ -359,6 +359,10 @@ class CaliforniaJack(SevenUpWire[CaliforniaJackOptions, CaliforniaJackState, Cal
     def tricks_per_deal(self) -> int:
         return 26
 
+    def tricks_from_hands(self, state: Any) -> list[tuple[int, Sequence[str], str | None]]:
+        """The trick in progress only: every completed trick was followed by a draw from the stock."""
+        return super().tricks_from_hands(state)[len(state.tricks) :]
+
     def reveal_trump(
         self, match: SevenUpMatch, hands: tuple[int, ...], rest: list[str], log: Log
     ) -> SevenUpPosition:

@@ -79,6 +79,8 @@ class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
             issues.append(IssueAt(("trump",), "must be the suit of the turned card"))
         issues += self._phase_issues(state, n)
         if not issues:
+            issues += self._revoke_issues(state)
+        if not issues:
             issues += self._history_points_issues(state)
         if not issues:
             issues += self._match_issues(state)
@@ -317,6 +319,45 @@ class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
                     IssueAt(where, f"must be seat {expected}: the deal passes left (stays after a throw-in)")
                 ]
         return []
+
+    def tricks_from_hands(self, state: StateT) -> list[tuple[int, Sequence[str], str | None]]:
+        """The tricks of this deal played from the hands as they are now (each hand having only lost cards
+        since), as (leader, cards, trump): every completed trick and the trick in progress."""
+        tricks: list[tuple[int, Sequence[str], str | None]] = [
+            (t.leader, t.cards, t.trump) for t in state.tricks
+        ]
+        if state.trick and state.leader is not None:
+            tricks.append((state.leader, state.trick, state.trump))
+        return tricks
+
+    def voids_shown(self, state: StateT) -> list[frozenset[str]]:
+        """Per seat, the suits it has shown it holds none of: the led suit of a trick of
+        :meth:`tricks_from_hands` it did not follow (nor trump, where trumping instead of following is
+        allowed), since a seat must follow the led suit if able (RULINGS §3). The sampler draws the other
+        hands without them; a posted state whose hand holds one revoked."""
+        n = len(state.hands)
+        may_trump = state.options.may_trump_when_able_to_follow
+        voids: list[set[str]] = [set() for _ in range(n)]
+        for leader, cards, trump in self.tricks_from_hands(state):
+            led = cards[0][1]
+            for offset, card in enumerate(cards[1:], 1):
+                suit = card[1]
+                if suit != led and not (may_trump and suit == trump and led != trump):
+                    voids[(leader + offset) % n].add(led)
+        return [frozenset(suits) for suits in voids]
+
+    def _revoke_issues(self, state: StateT) -> list[IssueAt]:
+        """An issue for each hand holding a suit its seat has shown it holds none of (:meth:`voids_shown`)."""
+        if not state.tricks and not state.trick:
+            return []
+        return [
+            IssueAt(
+                ("hands", seat),
+                f"seat {seat} did not follow {', '.join(sorted(held))} in this deal: it holds none",
+            )
+            for seat, (hand, void) in enumerate(zip(state.hands, self.voids_shown(state), strict=True))
+            if (held := void & {card[1] for card in hand})
+        ]
 
     def _phase_issues(self, state: StateT, n: int) -> list[IssueAt]:
         issues: list[IssueAt] = []

@@ -6,6 +6,7 @@ stock gets whatever is left, in canonical order).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.dealing import CUT, Seeding
 from sevens_rules.engine.errors import IllegalMoveError, InvalidRequestError, NotYourTurnError
 from sevens_rules.engine.models import updated
+from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.seven_up import FourHandedSevenUp, SevenUp, cut_for_dealer
 from sevens_rules.engine.tricks import card_points, legal_follows, trick_winner
 from sevens_rules.schema.common import Suit
@@ -423,7 +425,7 @@ def test_one_trump_played_alone_takes_high_and_low() -> None:
             trick(0, ["6S", "5H"], "H", 1),
             trick(1, ["8S", "9S"], "H", 0),
         ],
-        [["2S"], ["3S"]],
+        [["2S"], ["4C"]],  # (seat 1 trumped a spade: it holds none)
         leader=0,
     )
     done, _ = _finish(state)
@@ -943,3 +945,40 @@ def test_four_handed_hands_show_when_a_gift_wins_the_match() -> None:
     assert FOUR.consistency_issues(over) == []
     for seat in range(4):
         assert not FOUR.view(over, seat).hand_hidden and FOUR.view(over, seat).hand == over.hands[seat]
+
+
+# ---- a revoke is an inconsistent state ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", ["seven-up", "four-handed-seven-up"])
+def test_a_seat_that_did_not_follow_the_led_suit_holds_none_of_it(game_id: str) -> None:
+    # a seat must follow the led suit if able (RULINGS §3), and in a deal of Seven-Up or Four-handed
+    # Seven-Up its hand only loses cards once play begins: a hand holding a suit its seat did not follow
+    # is a revoke, an inconsistent state (California Jack's hands draw after every trick of two cards,
+    # so no trick in progress there shows a void)
+    game = GAMES[game_id]
+    found = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        players = game.table_sizes()[0]
+        state = game.new(players, game.models.options(), seeding(seed), None, None)
+        for _ in range(200):
+            seats, moves = game.moves(state)
+            if not seats:
+                break
+            voids = game.voids_shown(state) if state.phase == "play" else []  # type: ignore[attr-defined]
+            for seat, void in enumerate(voids):
+                holders = [o for o in range(players) if o != seat and {c[1] for c in state.hands[o]} & void]
+                other = holders[0] if holders else None
+                if other is None or not state.hands[seat]:
+                    continue
+                card = next(c for c in state.hands[other] if c[1] in void)
+                given = state.hands[seat][0]
+                hands = [list(hand) for hand in state.hands]
+                hands[seat] = [card, *hands[seat][1:]]
+                hands[other] = [given if c == card else c for c in hands[other]]
+                swapped = updated(state, hands=hands)
+                assert ("hands", seat) in [issue.path for issue in game.consistency_issues(swapped)]
+                found += 1
+            state, _ = game.apply(state, rng.choice(moves))
+    assert found > 10

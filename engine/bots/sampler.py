@@ -5,9 +5,11 @@ cards it does not see lie in *hidden piles* (the other hands, a face-down stock,
 A consistent state puts exactly those cards back into those piles, each pile keeping its size, under
 what the rules let the seat infer from what the state keeps:
 
-- trick games with a following rule (Seven-Up, Four-handed Seven-Up): a seat that did not follow the
-  led suit in a trick of this deal (nor trumped, where trumping instead of following is allowed) holds
-  none of that suit, as no card returns to a hand while a deal is played;
+- trick games with a following rule (the Seven-Up family): a seat that did not follow the led suit in
+  a trick of this deal (nor trumped, where trumping instead of following is allowed) holds none of that
+  suit, as no card returns to a hand while a deal is played (California Jack's hands draw after every
+  trick: the trick in progress only), the game's ``voids_shown``, which its checks hold a posted state
+  to too;
 - Sedmice: each side's face-down won cards hold as many aces and tens as its public points say;
 - the Sjuan family before the first card: where 7H is, from the seat to open (Sjuan, Domino fan tan);
   in Fan Tan, a seat the turn has passed holds no 7; in Domino fan tan, once a seat has drawn, 7H was
@@ -76,10 +78,6 @@ def rng_for(seed: str | None) -> random.Random:
     if seed is None:
         return random.Random(secrets.token_bytes(32))
     return random.Random(hashlib.sha256(b"sevens-rules/bots\x00" + seed.encode()).digest())
-
-
-def suit_of(card: str) -> str:
-    return card[1]
 
 
 def hidden_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
@@ -174,22 +172,10 @@ def _sevens_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
 
 
 def _seven_up_piles(game: AnyGame, state: Any, seat: int) -> list[Pile]:
-    n = len(state.hands)
     hidden_own = game.hand_hidden(state, seat)  # type: ignore[attr-defined]
     rolling_stock = game.id == "california-jack"
-    voids: list[set[str]] = [set() for _ in range(n)]
-    if not rolling_stock:  # California Jack refills hands after every trick: a void does not last
-        may_trump = state.options.may_trump_when_able_to_follow
-        tricks = [(t.leader, t.cards, t.trump) for t in state.tricks]
-        if state.trick and state.leader is not None:
-            tricks.append((state.leader, state.trick, state.trump))
-        for leader, cards, trump in tricks:
-            led = suit_of(cards[0])
-            for offset, card in enumerate(cards[1:], 1):
-                suit = suit_of(card)
-                if suit != led and not (may_trump and suit == trump and led != trump):
-                    voids[(leader + offset) % n].add(led)
-    allowed = [_without_suits(frozenset(v)) if v else None for v in voids]
+    voids = game.voids_shown(state)  # type: ignore[attr-defined]  # (the Seven-Up family's)
+    allowed = [_without_suits(void) if void else None for void in voids]
     piles = [
         Pile("hands", other, len(hand), False, allowed[other])
         for other, hand in enumerate(state.hands)
