@@ -360,8 +360,12 @@ class CaliforniaJack(SevenUpWire[CaliforniaJackOptions, CaliforniaJackState, Cal
         return 26
 
     def tricks_from_hands(self, state: Any) -> list[tuple[int, Sequence[str], str | None]]:
-        """The trick in progress only: every completed trick was followed by a draw from the stock."""
-        return super().tricks_from_hands(state)[len(state.tricks) :]
+        """The tricks played since the last draw from the stock: both seats draw after every trick while
+        the stock lasts, so the trick in progress, and once the stock is spent, the tricks after its
+        last draw too."""
+        players = len(state.hands)
+        draws = (len(FULL_DECK) - HAND_SIZE * players - len(state.stock)) // players  # (one per trick)
+        return super().tricks_from_hands(state)[draws:]
 
     def reveal_trump(
         self, match: SevenUpMatch, hands: tuple[int, ...], rest: list[str], log: Log

@@ -950,12 +950,11 @@ def test_four_handed_hands_show_when_a_gift_wins_the_match() -> None:
 # ---- a revoke is an inconsistent state ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game_id", ["seven-up", "four-handed-seven-up"])
+@pytest.mark.parametrize("game_id", ["seven-up", "four-handed-seven-up", "california-jack"])
 def test_a_seat_that_did_not_follow_the_led_suit_holds_none_of_it(game_id: str) -> None:
     # a seat must follow the led suit if able (RULINGS §3), and in a deal of Seven-Up or Four-handed
-    # Seven-Up its hand only loses cards once play begins: a hand holding a suit its seat did not follow
-    # is a revoke, an inconsistent state (California Jack's hands draw after every trick of two cards,
-    # so no trick in progress there shows a void)
+    # Seven-Up its hand only loses cards once play begins (in California Jack, once the stock is spent):
+    # a hand holding a suit its seat did not follow since is a revoke, an inconsistent state
     game = GAMES[game_id]
     found = 0
     for seed in range(40):
