@@ -396,15 +396,23 @@ def open_token(keyring: Keyring, game_id: str, token: str) -> Sealed:
         raise TokenInvalidError("The token does not authenticate: it was modified or truncated.") from None
     # authenticated: the rest was written by seal() and cannot fail
     if raw[0] != FORMAT:
-        return _sized_payload(match_id, version, plaintext, raw[0] == COMPRESSED_FORMAT)
-    key_line, state_json, *log = plaintext.split(SEPARATOR, 2)
-    logged = log[0] if log else b""
-    entries = logged.count(SEPARATOR) + 1 if logged else 0
-    seat_key_id, *salts = key_line.decode("ascii").split(" ")
-    host_salt = None
-    if salts and salts[0] == TABLE_MARK:
-        host_salt, salts = salts[1], salts[2:]
-    return Sealed(match_id, version, seat_key_id, state_json, logged, entries, tuple(salts), host_salt)
+        sealed = _sized_payload(match_id, version, plaintext, raw[0] == COMPRESSED_FORMAT)
+    else:
+        key_line, state_json, *log = plaintext.split(SEPARATOR, 2)
+        logged = log[0] if log else b""
+        entries = logged.count(SEPARATOR) + 1 if logged else 0
+        seat_key_id, *salts = key_line.decode("ascii").split(" ")
+        host_salt = None
+        if salts and salts[0] == TABLE_MARK:
+            host_salt, salts = salts[1], salts[2:]
+        sealed = Sealed(match_id, version, seat_key_id, state_json, logged, entries, tuple(salts), host_salt)
+    if sealed.seat_key_id not in keyring.by_id:
+        # a match lives under the key it began with (its seat keys derive from it): once that key is
+        # removed the match has ended, for every operation alike, even if a later key sealed this token
+        raise TokenUnknownKeyError(
+            "This match began under a key this server no longer has (a retired key): it has ended."
+        )
+    return sealed
 
 
 def _sized_payload(match_id: bytes, version: int, plaintext: bytes, compressed: bool) -> Sealed:
