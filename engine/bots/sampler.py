@@ -8,8 +8,8 @@ what the rules let the seat infer from what the state keeps:
 - trick games with a following rule (the Seven-Up family): a seat that did not follow the led suit in
   a trick of this deal (nor trumped, where trumping instead of following is allowed) holds none of that
   suit, as no card returns to a hand while a deal is played (California Jack's hands draw after every
-  trick while the stock lasts: the tricks since the last draw), the game's ``voids_shown``, which its checks hold a posted state
-  to too;
+  trick while the stock lasts: the tricks since the last draw), the game's ``voids_shown``, which its
+  checks hold a posted state to too;
 - Sedmice: each side's face-down won cards hold as many aces and tens as its public points say;
 - the Sjuan family before the first card: where 7H is, from the seat to open (Sjuan, Domino fan tan);
   in Fan Tan, a seat the turn has passed holds no 7; in Domino fan tan, once a seat has drawn, 7H was
