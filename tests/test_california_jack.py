@@ -42,7 +42,8 @@ def _play_deal(state: CaliforniaJackState, pick: int = 0) -> tuple[CaliforniaJac
     return state, events, tops
 
 
-def test_six_cards_each_and_the_stocks_top_card_sets_trump() -> None:
+def test_six_cards_each_in_two_packets_of_three_and_the_stocks_top_card_sets_trump() -> None:
+    # dealt as in Seven-Up: eldest (seat 1) gets cards 0-2 and 6-8, the dealer 3-5 and 9-11
     state = CJ.new(2, CaliforniaJackOptions(), seeding(0), list(FULL_DECK), 0)
     assert state.hands[1] == ["AC", "2C", "3C", "7C", "8C", "9C"]
     assert state.hands[0] == ["4C", "5C", "6C", "TC", "JC", "QC"]
