@@ -9,6 +9,7 @@ dealt are the ones the seed and their own entropy produce.
 from __future__ import annotations
 
 import hmac
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,11 +36,19 @@ def check_agreed_entropy(entropy: Sequence[str], agreed: Sequence[str]) -> None:
     if list(entropy) == list(agreed):
         return
     issues: list[IssueAt] = []
+    unmatched = Counter(agreed)  # each agreed string matches one shown string, duplicates counted
     for index, text in enumerate(entropy):
-        if text not in agreed:
+        if unmatched[text]:
+            unmatched[text] -= 1
+        elif text in unmatched:
+            issues.append(IssueAt((index,), "more times than in the agreed list: an extra string"))
+        else:
             issues.append(IssueAt((index,), "not in the agreed list: an extra string"))
+    unshown = Counter(entropy)
     for index, text in enumerate(agreed):
-        if text not in entropy:
+        if unshown[text]:
+            unshown[text] -= 1
+        else:
             issues.append(IssueAt((), f"the agreed string at index {index} is missing"))
     if not issues:
         issues.append(IssueAt((), "the agreed strings in another order (they are mixed in order)"))

@@ -644,6 +644,10 @@ def test_verify_refuses_entropy_that_is_not_exactly_the_agreed_list(client: Any)
     assert missing["code"] == "entropy/not-agreed" and "index 2" in missing["errors"][0]["message"]
     swapped = client.post("/v1/games/sjuan/verify", json={**base, "entropy": agreed[::-1]}).json()
     assert swapped["code"] == "entropy/not-agreed" and "order" in swapped["errors"][0]["message"]
+    # an agreed string shown twice is an extra string at its second place, not a change of order
+    shown = [*agreed[:2], agreed[0], agreed[2]]
+    twice = client.post("/v1/games/sjuan/verify", json={**base, "entropy": shown})
+    assert [(e["path"], "extra" in e["message"]) for e in twice.json()["errors"]] == [("/entropy/2", True)]
 
 
 def test_a_my_ship_sails_declaration_and_a_pass_seal_to_one_length() -> None:
