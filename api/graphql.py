@@ -24,6 +24,7 @@ import strawberry
 from graphql import (
     GraphQLError,
     GraphQLObjectType,
+    OperationDefinitionNode,
     get_named_type,
 )
 from pydantic import BaseModel
@@ -248,6 +249,10 @@ def nulls_as_omitted(
     return cleaned
 
 
+MANY_OPERATIONS = "Must provide operation name if query contains multiple operations."
+"""graphql-core's message for a document of several operations sent without ``operationName``."""
+
+
 def _executor(op: Operation) -> Callable[[dict[str, Any]], Any]:
     """Run one operation on plain JSON-like arguments: the response, or the game's problem as data."""
     answer = runner(op, op.field_name)
@@ -377,7 +382,8 @@ class ServiceSchema(strawberry.Schema):
             raise
         except Exception as error:  # a syntax error
             return self._refused(error)
-        if operation_name is None:  # strawberry then runs the first operation, even among several
+        unnamed = operation_name is None
+        if unnamed:
             first = get_first_operation(document)
             operation_name = first.name.value if first and first.name else None
         try:
@@ -390,6 +396,9 @@ class ServiceSchema(strawberry.Schema):
         if errors:
             report_errors(self, errors)
             return ExecutionResult(data=None, errors=errors)
+        if unnamed and sum(isinstance(d, OperationDefinitionNode) for d in document.definitions) > 1:
+            # (strawberry runs the first: the GraphQL spec's GetOperation refuses the request)
+            return self._refused(GraphQLError(MANY_OPERATIONS))
         prepared = self.documents.prepared(query, operation_name)
         max_values = self.documents.limits.max_values if max_values is None else max_values
         try:

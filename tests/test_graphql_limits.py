@@ -283,3 +283,16 @@ def test_a_kept_introspection_answer_is_served_on_the_event_loop_next_time(
     assert not endpoint.documents.is_quick(query, None)
     assert graphql(client, query).json() == first.json()  # the kept answer: a lookup
     assert endpoint.documents.is_quick(query, None)
+
+
+def test_several_operations_without_an_operation_name_are_refused(
+    fresh: tuple[TestClient, GraphQLEndpoint],
+) -> None:
+    # the GraphQL spec's GetOperation: with several operations, operationName says which one to run
+    client, _ = fresh
+    query = "query A { games { id } } query B { games { name } }"
+    answer = client.post("/graphql", json={"query": query}).json()
+    assert answer["data"] is None and "operation name" in answer["errors"][0]["message"]
+    named = client.post("/graphql", json={"query": query, "operationName": "B"}).json()
+    assert "errors" not in named and set(named["data"]["games"][0]) == {"name"}
+    assert "errors" not in client.post("/graphql", json={"query": "query A { games { id } }"}).json()
