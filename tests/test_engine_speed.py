@@ -1129,8 +1129,8 @@ def test_sevens_deal_record_check_answers_as_the_check_by_check_way() -> None:
 
 def sedmice_record_issues_by_hand(deal: Any, path: tuple[Any, ...], players: int) -> list[tuple[Any, str]]:
     """The checks of one Sedmice deal record's own numbers, as (path, message), written out plainly: one
-    entry per side, a seat at the table, 80 points in tens, no points without a trick, the last trick's
-    side took a trick, then the hits of the largest case that applies."""
+    entry per side, a seat at the table, 80 points in tens, no points without a trick, no more tricks than
+    32 cards make, the last trick's side took a trick, then the hits of the largest case that applies."""
     found = [
         ((*path, name), f"must have one entry per seat (2), not {len(getattr(deal, name))}")
         for name in ("points", "tricks", "hits")
@@ -1147,6 +1147,8 @@ def sedmice_record_issues_by_hand(deal: Any, path: tuple[Any, ...], players: int
         return [((*path, "points"), "the sides share 80 points in tens")]
     if (tricks[0] == 0 and points[0]) or (tricks[1] == 0 and points[1]):
         return [((*path, "points"), "a side without a trick has no points")]
+    if tricks[0] + tricks[1] > 32 // players:
+        return [((*path, "tricks"), f"every trick takes a card from each seat: {32 // players} at most")]
     if tricks[deal.last_trick % 2] == 0:
         return [((*path, "last_trick"), "the last trick's taker's side took no trick")]
     if 0 in tricks:
