@@ -175,7 +175,7 @@ def _budget_start() -> float:
 
 async def _answered_at(answer: Any, until: float) -> Any:
     """``answer``, once ``until`` (a ``time.perf_counter()`` reading) has come: waited for on the event
-    loop, holding no thread."""
+    loop (REST holds no thread meanwhile; a GraphQL document's worker thread waits for the loop)."""
     wait = until - time.perf_counter()
     if wait > 0:
         await asyncio.sleep(wait)
