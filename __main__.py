@@ -29,7 +29,7 @@ from . import __version__
 # none of these modules imports prometheus_client, which must not load before the metrics directory is chosen
 from .api.limits import Settings, SettingsError
 from .api.logs import STARTUP_LOGGER, log_config
-from .api.match_store import store_description
+from .api.match_store import store_description, store_from_setting
 from .api.sealing import Keyring, SealKeysError
 from .api.server import HTTP_PROTOCOL, MAX_HEAD_BYTES
 
@@ -110,7 +110,9 @@ def startup_fields(settings: Settings, keyring: Keyring | None) -> dict[str, Any
         "commit": settings.commit,
         "stores": {
             "matches": (
-                store_description(settings.match_store, settings.data_dir)
+                store_description(
+                    store_from_setting(settings.match_store, settings.data_dir, settings.match_idle_seconds)
+                )
                 if keyring is not None
                 else "none: referee mode is off (every request carries its state)"
             ),

@@ -481,15 +481,15 @@ class StoreSettingError(ValueError):
     """``RULES_MATCH_STORE`` names no store (raised at startup with a one-line message)."""
 
 
-def store_description(setting: str, data_dir: str) -> str:
-    """What the start-up line says of the store ``RULES_MATCH_STORE`` names (a Redis URL without its user
-    name and password: the line is logged)."""
-    value = setting.strip()
-    if value in ("", "embedded"):
-        return f"embedded: SQLite file {Path(data_dir or 'data') / DATABASE_FILE}"
-    if value == "none":
+def store_description(store: MatchStore | None) -> str:
+    """What the start-up line says of ``store`` (as :func:`store_from_setting` made it): a Redis URL
+    without its user name, password or query (the line is logged)."""
+    if store is None:
         return "none: sealed tokens are not remembered (a token can be applied more than once)"
-    parts = urlsplit(value)  # (the query may hold a password too: left out)
+    if isinstance(store, EmbeddedStore):
+        return f"embedded: SQLite file {store.path}"
+    assert isinstance(store, RedisStore)  # (the three stores a setting names)
+    parts = urlsplit(store.url)  # (the query may hold a password too: left out)
     where = parts.hostname or ""
     if parts.port is not None:
         where += f":{parts.port}"

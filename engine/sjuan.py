@@ -506,7 +506,8 @@ _BELOW_FROM_START = [
     {card: card if RANK_OF[card[0]] == start else RANKS[RANK_OF[card[0]] - 1] + card[1] for card in FULL_DECK}
     for start in range(len(RANKS))
 ]
-"""Free fan tan's :meth:`~FreeFanTan.earlier_cards`, by start rank."""
+"""Free fan tan's :meth:`~FreeFanTan.earlier_cards`, by start rank (``RANKS[-1]``, the King, below the
+Ace)."""
 
 
 def first_seat(state: SjuanFamilyState) -> int:
