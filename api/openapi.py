@@ -246,6 +246,26 @@ def _refs_renamed(node: Any, renamed: dict[str, str]) -> Any:
     return node
 
 
+_CONFLICTS = {
+    "apply": "The move is not legal now (not this seat's turn, the match over, or not allowed); the problem "
+    "lists the legal moves (sealed: the seat's own).",
+    "bot": "The seat is not to act now, or the match is over; no moves are listed.",
+    "sample": "The match is over: every view shows its seed, so there is nothing to sample.",
+}
+"""What a 409 means for the operations that answer one on a state."""
+_SEALED_CONFLICTS = (
+    "A token older than the match's latest version where the operation moves the match on, a seat "
+    "taken, a table already dealt or not dealt yet (`match/stale`, `seat/taken`, `table/dealt`, "
+    "`match/not-dealt`)."
+)
+
+
+def _conflict(op: Operation) -> str:
+    """The 409 response's description for ``op``."""
+    parts = [_CONFLICTS.get(op.name, ""), _SEALED_CONFLICTS if op.sealed else ""]
+    return " ".join(part for part in parts if part) or "Not answered by this operation."
+
+
 def _sealed_responses(problem: dict[str, str]) -> dict[str, Any]:
     return {
         "403": _problem_response(
@@ -317,11 +337,7 @@ def openapi_document(sealed: bool = True) -> dict[str, Any]:
                         **({"links": links} if (links := _links(op, ops)) else {}),
                     },
                     "400": _problem_response("The body is not valid JSON.", problem),
-                    "409": _problem_response(
-                        "The move is not legal now (not this seat's turn, match over, or not allowed); "
-                        "the problem lists the legal moves.",
-                        problem,
-                    ),
+                    "409": _problem_response(_conflict(op), problem),
                     "413": _problem_response("The body is too large.", problem),
                     **(_sealed_responses(problem) if op.sealed else {}),
                     "415": _problem_response("The body is not JSON.", problem),

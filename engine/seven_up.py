@@ -85,7 +85,7 @@ from .cards import FULL_DECK
 from .errors import IssueAt
 from .game import NewMatch
 from .match import DealSetup
-from .seven_up_checks import SevenUpFamily
+from .seven_up_checks import SevenUpFamily, shows_void
 from .seven_up_points import (
     _UNSETTLED,
     HAND_SIZE,
@@ -366,6 +366,51 @@ class CaliforniaJack(SevenUpWire[CaliforniaJackOptions, CaliforniaJackState, Cal
         players = len(state.hands)
         draws = (len(FULL_DECK) - HAND_SIZE * players - len(state.stock)) // players  # (one per trick)
         return super().tricks_from_hands(state)[draws:]
+
+    def face_up_cards_taken(self, state: Any) -> list[tuple[int, int, str]]:
+        """(trick, seat, suit) for each face-up stock card a trick's winner took in this deal, as far as the
+        state tells its suit: the face-up card sets the trump of the trick after which the winner takes it,
+        so its suit is that trick's trump (with ``fixed_trump``, the first trick's only)."""
+        players = len(state.hands)
+        draws = (len(FULL_DECK) - HAND_SIZE * players - len(state.stock)) // players  # (one per trick)
+        known = min(1, draws) if state.options.fixed_trump else draws
+        return [(index, trick.winner, trick.trump) for index, trick in enumerate(state.tricks[:known])]
+
+    def drawn_card_issues(self, state: Any) -> list[IssueAt]:
+        """An issue for each seat that cannot still hold, nor have played since, the face-up cards it took
+        (:meth:`face_up_cards_taken`). A card taken after trick ``t`` is in the hand or was played to a later
+        trick, before any trick in which the seat showed it held none of the suit; the takings of one suit
+        between two such tricks have candidates that nest (a later taking's are among an earlier one's), so
+        Hall's condition is one count per taking: its candidates number at least the takings from it on."""
+        n = len(state.hands)
+        may_trump = state.options.may_trump_when_able_to_follow
+        tricks = super().tricks_from_hands(state)  # every trick of the deal, the one in progress too
+        taken = self.face_up_cards_taken(state)
+        for index, seat, suit in taken:
+            candidates, void_at = 0, len(tricks)
+            for later in range(index + 1, len(tricks)):
+                leader, cards, trump = tricks[later]
+                place = (seat - leader) % n
+                if place >= len(cards):
+                    continue
+                played = cards[place][1]
+                if played == suit:
+                    candidates += 1
+                elif cards[0][1] == suit and shows_void(suit, played, trump, may_trump):
+                    void_at = later
+                    break
+            if void_at == len(tricks):
+                candidates += sum(card[1] == suit for card in state.hands[seat])
+            needed = sum(1 for i, by, of in taken if by == seat and of == suit and index <= i < void_at)
+            if candidates < needed:
+                return [
+                    IssueAt(
+                        ("hands", seat),
+                        f"seat {seat} took a face-up {suit} from the stock after trick {index}: it holds it "
+                        "or played it to a later trick",
+                    )
+                ]
+        return []
 
     def reveal_trump(
         self, match: SevenUpMatch, hands: tuple[int, ...], rest: list[str], log: Log

@@ -28,6 +28,13 @@ from .tricks import (
 )
 
 
+def shows_void(led: str, played: str, trump: str | None, may_trump: bool) -> bool:
+    """Whether a card of suit ``played`` to a trick led in suit ``led`` shows that its seat held none of
+    ``led``: a seat follows the led suit if able (RULINGS §3), or, with ``may_trump_when_able_to_follow``,
+    may trump instead."""
+    return played != led and not (may_trump and played == trump and led != trump)
+
+
 class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
     """The Seven-Up family: its rules and the consistency checks of a posted state."""
 
@@ -79,7 +86,7 @@ class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
             issues.append(IssueAt(("trump",), "must be the suit of the turned card"))
         issues += self._phase_issues(state, n)
         if not issues:
-            issues += self._revoke_issues(state)
+            issues += self._revoke_issues(state) or self.drawn_card_issues(state)
         if not issues:
             issues += self._history_points_issues(state)
         if not issues:
@@ -341,10 +348,14 @@ class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
         for leader, cards, trump in self.tricks_from_hands(state):
             led = cards[0][1]
             for offset, card in enumerate(cards[1:], 1):
-                suit = card[1]
-                if suit != led and not (may_trump and suit == trump and led != trump):
+                if shows_void(led, card[1], trump, may_trump):
                     voids[(leader + offset) % n].add(led)
         return [frozenset(suits) for suits in voids]
+
+    def drawn_card_issues(self, state: StateT) -> list[IssueAt]:
+        """Issues with the cards the hands took from the stock during this deal, once the tricks are known
+        to be sound (Seven-Up and Four-handed Seven-Up: nobody draws once play starts)."""
+        return []
 
     def _revoke_issues(self, state: StateT) -> list[IssueAt]:
         """An issue for each hand holding a suit its seat has shown it holds none of (:meth:`voids_shown`)."""

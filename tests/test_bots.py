@@ -611,6 +611,20 @@ def test_bot_refuses_a_finished_match(client: TestClient) -> None:
     assert (problem["status"], problem["code"]) == (409, "match/over")
 
 
+def test_sample_refuses_a_finished_match_whose_seed_every_view_shows(client: TestClient) -> None:
+    # once the match is over every view shows the seed, from which the cards dealt follow: a state drawn
+    # with another seed, or with other hidden cards, is one the seat could tell from the real one
+    game = GAMES["seven-up"]
+    state = game.new(2, game.models.options(), Seeding(SEED), None, None)
+    rng = random.Random(2)
+    while game.to_act(state):
+        state = game.apply(state, rng.choice(game.moves(state)[1]))[0]
+    assert game.view(state, 0).seed == state.seed
+    body = {"state": state.model_dump(mode="json"), "player": 0, "count": 2}
+    problem = client.post("/v1/games/seven-up/sample", json=body).json()
+    assert (problem["status"], problem["code"], problem["errors"]) == (409, "match/over", [])
+
+
 @pytest.mark.parametrize(
     ("budget", "status", "path"),
     [(0, 422, "/budget_ms"), (201, 422, "/budget_ms"), (10_001, 422, "/budget_ms")],

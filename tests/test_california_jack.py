@@ -3,8 +3,10 @@ High/Low/Jack of the final trump suit, race to 10, options ``fixed_trump`` and `
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from sevens_rules.engine.bots.sampler import sample_states
 from sevens_rules.engine.cards import FULL_DECK
 from sevens_rules.engine.models import updated
 from sevens_rules.engine.seven_up import CaliforniaJack
@@ -213,3 +215,31 @@ def test_california_jack_recorded_points_are_those_the_tricks_give() -> None:
     other = Suit("S" if done.trump != "S" else "H")
     final = updated(done, trump=other, deals=[updated(record, trump=other)])
     assert [i.message for i in CJ.consistency_issues(final)] == ["the final trump suit is the last trick's"]
+
+
+def test_the_winner_of_a_trick_keeps_or_plays_the_face_up_card_it_took() -> None:
+    # RULINGS 3: after each trick the winner takes the stock's face-up card, whose suit was that trick's
+    # trump. So the winner holds a card of that suit still, or played one to a later trick: a posted
+    # state whose winner did neither is refused, and samples never give the winner such a hand.
+    game = CaliforniaJack()
+    for number in range(40):
+        rng = random.Random(number)
+        state = game.new(2, CaliforniaJackOptions(), seeding(number), None, None)
+        while len(state.tricks) < 4:
+            state = game.apply(state, rng.choice(game.moves(state)[1]))[0]
+        winner, suit = state.tricks[-1].winner, state.tricks[-1].trump
+        held = [card for card in state.hands[winner] if card[1] == suit]
+        other = 1 - winner
+        swap = [card for card in state.hands[other] if card[1] != suit][: len(held)]
+        if not state.trick and held and len(swap) == len(held):
+            break
+    else:
+        raise AssertionError("no seeded deal gave the position this test needs")
+    assert not game.consistency_issues(state)
+    hands = [list(hand) for hand in state.hands]
+    hands[winner] = sorted([c for c in hands[winner] if c not in held] + swap, key=FULL_DECK.index)
+    hands[other] = sorted([c for c in hands[other] if c not in swap] + held, key=FULL_DECK.index)
+    emptied = updated(state, hands=hands)
+    assert [issue.path for issue in game.consistency_issues(emptied)] == [("hands", winner)]
+    for sample in sample_states(game, state, other, 40, "face-up"):
+        assert any(card[1] == suit for card in sample.hands[winner])

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
+from sevens_rules.engine.bots.sampler import sample_states
 from sevens_rules.engine.cards import FULL_DECK, sort_cards
 from sevens_rules.engine.errors import IllegalMoveError, NotYourTurnError
 from sevens_rules.engine.registry import GAMES
@@ -582,3 +584,28 @@ def test_domino_fan_tan_cards_left_in_the_stock_score_nothing() -> None:
     state = family_state("domino-fan-tan", [["8H"], ["3C", "4C"]], table=["7H"], turn=0)
     after, _ = DOMINO.apply(state, move("play", 0, "8H"))
     assert after.deals[-1].penalties == [0, 2]
+
+
+def test_domino_fan_tan_a_seat_that_drew_holds_no_7_but_one_just_drawn() -> None:
+    # RULINGS 1: a player with no legal card draws; a drawn legal card is played at once. Any 7 is legal
+    # once the first card is down (and before it a draw looks for a 7), so a seat holding more cards
+    # than it was dealt, not to act, holds no 7: samples for the other seat never give it one (the checks
+    # accept positions set up by hand with any hand sizes, so they do not refuse one).
+    game = GAMES["domino-fan-tan"]
+    for number in range(40):
+        rng = random.Random(number)
+        state = game.new(2, DominoFanTanOptions(), seeding(number), None, None)
+        for _ in range(60):
+            drew = [seat for seat in (0, 1) if len(state.hands[seat]) > 13 and seat != state.turn]
+            stock_sevens = [card for card in state.stock if card[0] == "7"]
+            if state.table and drew and stock_sevens:
+                break
+            state = game.apply(state, rng.choice(game.moves(state)[1]))[0]
+        else:
+            continue
+        break
+    else:
+        raise AssertionError("no seeded deal gave the position this test needs")
+    (seat,) = drew
+    for sample in sample_states(game, state, 1 - seat, 40, "drew"):
+        assert not any(card[0] == "7" for card in sample.hands[seat])

@@ -9,12 +9,16 @@ what the rules let the seat infer from what the state keeps:
   a trick of this deal (nor trumped, where trumping instead of following is allowed) holds none of that
   suit, as no card returns to a hand while a deal is played (California Jack's hands draw after every
   trick while the stock lasts: the tricks since the last draw), the game's ``voids_shown``, which its
-  checks hold a posted state to too;
+  checks hold a posted state to too; in California Jack a trick's winner took the stock's face-up card,
+  of the trick's trump suit, so it holds one of that suit or played one since (the checks'
+  ``drawn_card_issues``: a drawn state that breaks it is drawn again);
 - Sedmice: each side's face-down won cards hold as many aces and tens as its public points say;
 - the Sjuan family before the first card: where 7H is, from the seat to open (Sjuan, Domino fan tan);
   in Fan Tan, a seat the turn has passed holds no 7; in Domino fan tan, once a seat has drawn, 7H was
   in the stock, a seat that drew holds no 7 but one it has just drawn (and must play), and a seat yet
-  to move holds no 7H; once the first card is down, a seat whose chips count a pass holds no card that
+  to move holds no 7H; once the first card is down, a Domino fan tan seat holding more cards than it was
+  dealt has drawn and holds no 7 (the seat to act, at most one just drawn), and a seat whose chips count
+  a pass holds no card that
   was playable at every turn since (the other 7s and the first card's neighbours; in free fan tan the
   start rank's cards and the card above the first), or, where its one pass may have come before the
   first card (Fan Tan), no 7;
@@ -48,7 +52,7 @@ from ...schema.my_ship_sails import MyShipSailsChoiceType
 from ..card_sets import ALL_CARDS, card_names, card_set
 from ..cards import SUITS
 from ..dealing import commitment
-from ..errors import InconsistentStateError, IssueAt
+from ..errors import InconsistentStateError, IssueAt, MatchOverError
 from ..models import updated
 from ..sjuan_position import SEVENS
 from .allocation import ConstrainedDeal, weighted_index
@@ -456,7 +460,15 @@ def sample_states(game: AnyGame, state: Any, seat: int, count: int, seed: str | 
 
     Each drawn state is checked by the engine as a posted one is, and drawn again if refused: every
     inference the engine's consistency check makes beyond the sampler's own is kept too, and the states
-    stay uniform among those the engine accepts."""
+    stay uniform among those the engine accepts. A finished match is refused (:class:`MatchOverError`):
+    every view of it shows the real seed, from which every deal's cards follow, so no state with other
+    hidden cards is one the seat cannot tell from the real one."""
+    if game.over(state):
+        raise MatchOverError(
+            "The match is over: every seat's view shows its seed, from which the cards dealt follow, so "
+            "no state with other hidden cards is one the seat cannot tell from the real one.",
+            [],
+        )
     sampler = Sampler(game, state, seat)
     rng = rng_for(seed)
     states = []
