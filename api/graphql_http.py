@@ -218,15 +218,19 @@ def _reason(error: Exception) -> str:
 
 
 def bounded_errors(errors: list[GraphQLError]) -> list[dict[str, Any]]:
-    """The GraphQL errors as answered: at most :data:`MAX_LISTED_ISSUES` (then one saying how many more),
-    each message cut to :data:`MAX_MESSAGE_CHARS` characters.
+    """The GraphQL errors as answered: at most :data:`MAX_LISTED_ISSUES` (then one saying how many more,
+    with the code of the first it stands for: the errors of one answer come from one phase, parsing,
+    validation or the variables' coercion), each message cut to :data:`MAX_MESSAGE_CHARS` characters
+    and marked `` ...`` where cut.
 
     graphql-core quotes the offending input in its messages (pretty-printed, a line per list item): a
     40 KB document of bad values was a 1 MB answer.
     """
     shown = [_shortened(_coded(error)) for error in errors[:MAX_LISTED_ISSUES]]
     if len(errors) > MAX_LISTED_ISSUES:
-        shown.append({"message": f"... and {len(errors) - MAX_LISTED_ISSUES} more errors."})
+        code = _coded(errors[MAX_LISTED_ISSUES])["extensions"]["code"]
+        more = len(errors) - MAX_LISTED_ISSUES
+        shown.append({"message": f"... and {more} more errors.", "extensions": {"code": code}})
     return shown
 
 
@@ -243,9 +247,11 @@ FIELD_ERROR = "INTERNAL_SERVER_ERROR"
 """An error raised while a field was resolved: a fault of the service (the rules' refusals are answered
 as data, never as errors)."""
 
-_VARIABLE_ERROR = re.compile(r"Variable '\$(?P<name>\w+)' (?:has invalid value(?: at (?P<at>[.\w\[\]]+))?)?")
+_VARIABLE_ERROR = re.compile(r"Variable '\$(?P<name>\w+)' has invalid value(?: at (?P<at>[.\w\[\]]+))?")
 """How graphql-core begins the message of a variable it could not coerce: the variable's name, then the
-place of the offending value in it (``.hands[0][1]``)."""
+place of the offending value in it (``.hands[0][1]``). Its validation rules' messages about variables
+(never used, not defined, of a type the position does not take) begin with the name too, but fault the
+document, not a value."""
 _PLACE_STEP = re.compile(r"\.(\w+)|\[(\d+)\]")
 _UNKNOWN_FIELD = re.compile(
     r": Expected value of type '\w+!?' not to include unknown field '(?P<field>\w{1,64})'"

@@ -1045,6 +1045,11 @@ def test_graphql_a_variable_of_the_wrong_type_names_its_code_and_place(
         ("{ games { id ", "GRAPHQL_PARSE_FAILED"),
         ("{ noSuchField }", "GRAPHQL_VALIDATION_FAILED"),
         ("{ sjuanMoves(state: 1) { __typename } }", "GRAPHQL_VALIDATION_FAILED"),
+        # the document's own faults about variables, though their messages name a variable: no value is
+        # at fault, so no pointer (a value that does not fit its type is BAD_USER_INPUT, above)
+        ("query($p: Int) { games { id } }", "GRAPHQL_VALIDATION_FAILED"),
+        ("query { sjuanNew(players: $p) { __typename } }", "GRAPHQL_VALIDATION_FAILED"),
+        ("query($p: String) { sjuanNew(players: $p) { __typename } }", "GRAPHQL_VALIDATION_FAILED"),
     ],
 )
 def test_graphql_a_document_refused_names_its_code(client: TestClient, query: str, code: str) -> None:

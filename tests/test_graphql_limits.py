@@ -124,6 +124,8 @@ def test_validation_stops_after_twenty_errors(client: TestClient) -> None:
     query = "{ games { " + " ".join(f"unknown{i}" for i in range(300)) + " } }"
     errors = graphql(client, query).json()["errors"]
     assert len(errors) == 21 and "more errors" in errors[-1]["message"]
+    # every error carries a code, the summary too
+    assert {error["extensions"]["code"] for error in errors} == {"GRAPHQL_VALIDATION_FAILED"}
 
 
 def test_documents_that_fail_are_not_cached(fresh: tuple[TestClient, GraphQLEndpoint]) -> None:
