@@ -17,8 +17,8 @@ import pytest
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
 from sevens_rules.api.operations import games_response
-from sevens_rules.conformance.__main__ import main
-from sevens_rules.conformance.playthroughs import FOLDER, Recorder, dump, load, variants
+from sevens_rules.conformance.__main__ import main, update
+from sevens_rules.conformance.playthroughs import FOLDER, dump, load, variants
 from sevens_rules.conformance.replay import Replayer
 from sevens_rules.conformance.transport import AsgiTransport
 
@@ -75,9 +75,11 @@ def test_a_file_plays_a_whole_match_and_holds_refusals(path: Path) -> None:
 
 def test_a_file_is_what_update_writes_from_the_engine_today(tmp_path: Path) -> None:
     variant = next(v for v in variants(GAMES) if v.name == "sevens-4p-base")
-    fresh = Recorder(AsgiTransport(create_app(Settings(), None)), variant).play()
-    dump(tmp_path / variant.path.name, fresh)
+    # --update --files writes the files named and no other (nor removes the others)
+    assert update(tmp_path, [Path("conformance/playthroughs") / variant.path.name]) == 0
+    assert [path.name for path in tmp_path.iterdir()] == [variant.path.name]
     assert load(tmp_path / variant.path.name) == load(variant.path)
+    assert update(tmp_path, [Path("no-such-game-4p-base.json.xz")]) == 1
 
 
 def mutated_copy(tmp_path: Path, op: str, change: Any) -> tuple[Path, int]:
