@@ -172,7 +172,8 @@ def _match_store(env: Mapping[str, str]) -> str:
     if raw in ("", "embedded", "none") or re.fullmatch(r"(rediss?|unix)://\S+", raw):
         return raw or "embedded"
     raise SettingsError(
-        f"RULES_MATCH_STORE={raw!r} is not accepted: it must be 'embedded', 'none' or a redis:// URL"
+        f"RULES_MATCH_STORE={raw!r} is not accepted: it must be 'embedded', 'none' "
+        "or a redis://, rediss:// or unix:// URL"
     )
 
 

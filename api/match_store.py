@@ -506,5 +506,6 @@ def store_from_setting(setting: str, data_dir: str, idle_seconds: int) -> MatchS
     if value.startswith(("redis://", "rediss://", "unix://")):
         return RedisStore(value, idle_seconds)
     raise StoreSettingError(
-        f"RULES_MATCH_STORE={setting!r} is not accepted: it must be 'embedded', 'none' or a redis:// URL"
+        f"RULES_MATCH_STORE={setting!r} is not accepted: it must be 'embedded', 'none' "
+        "or a redis://, rediss:// or unix:// URL"
     )
