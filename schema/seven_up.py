@@ -65,7 +65,9 @@ class SevenUpPhase(StrEnum):
 
     ``stand_or_beg``: the eldest stands or begs; ``give_or_run``: the dealer gives or runs;
     ``discard``: after a run, players discard to six, in turn from the eldest; ``play``: tricks;
-    ``deal_over``: the next dealer starts the next deal; ``match_over``: a side reached the target.
+    ``deal_over``: the next dealer starts the next deal, unless it was the last deal a match may have
+    (the 100th: thrown-in deals are unbounded, so the match ends there with nobody to act and no winner,
+    ``outcome.over`` true in the score); ``match_over``: a side reached the target.
     """
 
     stand_or_beg = "stand_or_beg"
