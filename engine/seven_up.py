@@ -60,6 +60,7 @@ Decisions where the rulings are silent (also in the README):
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -377,39 +378,34 @@ class CaliforniaJack(SevenUpWire[CaliforniaJackOptions, CaliforniaJackState, Cal
         return [(index, trick.winner, trick.trump) for index, trick in enumerate(state.tricks[:known])]
 
     def drawn_card_issues(self, state: Any) -> list[IssueAt]:
-        """An issue for each seat that cannot still hold, nor have played since, the face-up cards it took
+        """An issue for a seat that cannot still hold, nor have played since, the face-up cards it took
         (:meth:`face_up_cards_taken`). A card taken after trick ``t`` is in the hand or was played to a later
-        trick, before any trick in which the seat showed it held none of the suit; the takings of one suit
-        between two such tricks have candidates that nest (a later taking's are among an earlier one's), so
-        Hall's condition is one count per taking: its candidates number at least the takings from it on."""
+        trick, before any trick in which the seat showed it held none of the suit. Counted from the last
+        trick back, per seat and suit: the cards that could be those taken since the last such trick (the
+        hand's, then the seat's plays) against the takings; the candidates of the takings between two such
+        tricks nest (a later taking's are among an earlier one's), so Hall's condition is that count."""
+        taken = {index: (seat, suit) for index, seat, suit in self.face_up_cards_taken(state)}
+        if not taken:
+            return []
         n = len(state.hands)
         may_trump = state.options.may_trump_when_able_to_follow
+        candidates = [Counter(card[1] for card in hand) for hand in state.hands]
+        needed: list[Counter[str]] = [Counter() for _ in range(n)]
         tricks = super().tricks_from_hands(state)  # every trick of the deal, the one in progress too
-        taken = self.face_up_cards_taken(state)
-        for index, seat, suit in taken:
-            candidates, void_at = 0, len(tricks)
-            for later in range(index + 1, len(tricks)):
-                leader, cards, trump = tricks[later]
-                place = (seat - leader) % n
-                if place >= len(cards):
-                    continue
-                played = cards[place][1]
-                if played == suit:
-                    candidates += 1
-                elif cards[0][1] == suit and shows_void(suit, played, trump, may_trump):
-                    void_at = later
-                    break
-            if void_at == len(tricks):
-                candidates += sum(card[1] == suit for card in state.hands[seat])
-            needed = sum(1 for i, by, of in taken if by == seat and of == suit and index <= i < void_at)
-            if candidates < needed:
-                return [
-                    IssueAt(
-                        ("hands", seat),
-                        f"seat {seat} took a face-up {suit} from the stock after trick {index}: it holds it "
-                        "or played it to a later trick",
-                    )
-                ]
+        for index in range(len(tricks) - 1, -1, -1):
+            if index in taken:
+                seat, suit = taken[index]
+                needed[seat][suit] += 1
+                if needed[seat][suit] > candidates[seat][suit]:
+                    message = f"seat {seat} took a face-up {suit} after trick {index}; it holds or played it"
+                    return [IssueAt(("hands", seat), message)]
+            leader, cards, trump = tricks[index]
+            led = cards[0][1]
+            for offset, card in enumerate(cards):
+                seat, played = (leader + offset) % n, card[1]
+                if offset and shows_void(led, played, trump, may_trump):
+                    candidates[seat][led] = needed[seat][led] = 0
+                candidates[seat][played] += 1
         return []
 
     def reveal_trump(
