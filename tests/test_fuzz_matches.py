@@ -192,10 +192,14 @@ class MatchMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.state is not None)
     @rule(data=st.data(), sample_seed=st.sampled_from(["a", "b", "c"]))
     def sample_for_a_seat(self, data: st.DataObject, sample_seed: str) -> None:
-        """States drawn for a seat are states the service accepts, and show that seat what it sees."""
+        """States drawn for a seat are states the service accepts, and show that seat what it sees; once
+        the match is over (every view shows the seed) a sample is refused."""
         seat = data.draw(st.integers(0, len(self.state["hands"]) - 1), label="seat")
         body = {"state": self.state, "player": seat, "count": 2, "sample_seed": sample_seed}
         status, answer = self.post("sample", body)
+        if not self.post("moves", {"state": self.state})[1]["to_act"]:
+            assert (status, answer["code"]) == (409, "match/over"), answer
+            return
         assert status == 200, answer
         status, seen = self.post("view", {"state": self.state, "player": seat})
         assert status == 200, seen
