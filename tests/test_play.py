@@ -424,6 +424,36 @@ def test_a_refused_request_is_explained_and_a_new_match_offered(plain_service: s
         assert browser.errors == []
 
 
+def test_a_new_match_leaves_the_old_one_behind_though_its_answer_comes_later(
+    plain_service: str, chromium: object
+) -> None:
+    """A match started while the old match waits for an answer: when that answer comes, the old match
+    stops without asking, drawing or logging anything more, and the new one plays on."""
+    with limited_page(chromium, plain_service) as browser:
+        page = _page(browser)
+        page.goto(f"{plain_service}/play")
+        _start_match(page, "sevens", 4, {"deals": 1}, "random")
+        assert _settle(page) == "your-turn"
+        held: list[Route] = []
+        # after the person's move the old match asks who is to act: that answer waits, and any later
+        # request of the old match would wait here too
+        page.route(f"{plain_service}/v1/games/sevens/moves", lambda route: held.append(route))
+        with page.expect_request(f"{plain_service}/v1/games/sevens/moves"):
+            page.locator("button.move:not([disabled])").first.click()
+        _start_match(page, "sjuan", 3, {}, "random")
+        assert _settle(page) == "your-turn"
+        (answer,) = held
+        answer.fulfill(response=answer.fetch())
+        page.locator("button.move:not([disabled])").first.click()
+        assert _settle(page) in ("your-turn", "over")
+        assert page.locator("#table-title").inner_text().startswith("Sjuan, 3 players")
+        assert len(held) == 1  # the old match asked nothing more
+        # the log is the new match's: the one move the person made in it (none of the old match's)
+        moves = page.locator("#log li[data-event=played], #log li[data-event=passed]").all_inner_texts()
+        assert sum(line.startswith("You ") for line in moves) == 1, moves
+        assert browser.errors == []
+
+
 def test_an_answer_that_cannot_be_read_is_asked_once_more(plain_service: str, chromium: object) -> None:
     """A success that is not a JSON object (a connection cut short) is sent once more and the match goes
     on; when the second answer cannot be read either, the page says so (with the start of what came) and

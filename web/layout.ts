@@ -115,7 +115,7 @@ function suitRows(cardsOf: (suit: string) => string[]): HTMLElement {
   const rows = html("div", { class: "rows" });
   for (const suit of "CDHS") {
     const row = html("div", { class: "row suit-row", "data-suit": suit });
-    row.append(html("span", { class: `suit-label ${suit === "H" || suit === "D" ? "red" : ""}`, "aria-label": SUIT_NAME[suit] ?? suit }, SUIT_SYMBOL[suit] ?? suit));
+    row.append(html("span", { class: `suit-label ${suit === "H" || suit === "D" ? "red" : ""}`, role: "img", "aria-label": SUIT_NAME[suit] ?? suit }, SUIT_SYMBOL[suit] ?? suit));
     const cards = cardsOf(suit);
     if (cards.length === 0) row.append(html("span", { class: "empty" }, "—"));
     for (const card of cards) row.append(cardNode(card));

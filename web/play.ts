@@ -7,9 +7,10 @@
  * file, `api/static/play.js`.
  *
  * Referee mode when the service has keys (its `/openapi.json` lists the sealed operations): the match
- * travels as a sealed token, the person's seat reads and acts with its own seat key, and the page never
- * holds another seat's cards. Plain mode otherwise: the page holds the state and shows seat 0 only what
- * seat 0's view and its own events show.
+ * travels as a sealed token, the person's seat reads and acts with its own seat key, and the page holds
+ * no other seat's hand: only the bots' chosen moves, which it relays to `apply` (a card a bot passes or
+ * discards face down among them), and shows seat 0 none of those cards. Plain mode otherwise: the page
+ * holds the state and shows seat 0 only what seat 0's view and its own events show.
  */
 import { type GameId, ProblemError, UNEXPECTED_ANSWER } from "../clients/typescript/client";
 import { backs, byId, cardNode, html, layout } from "./layout";
@@ -30,6 +31,7 @@ import {
   type Session,
   type Turn,
   type View,
+  onceMoreIfUnanswered,
 } from "./sessions";
 import { cardList, hasSides, moveCard, moveLabel, phrase, seatName } from "./words";
 
@@ -52,9 +54,17 @@ class Table {
   private entropy: string[] = [];
   private lastScore: Score | null = null;
 
+  /** Whether the games and the contract were read (until then the error's button asks for them again). */
+  ready = false;
+
   async init(): Promise<void> {
+    byId<HTMLElement>("error").hidden = true;
+    this.setStatus("busy", "Asking the service for its games…");
     try {
-      const [games, contract] = await Promise.all([rules.games(), fetch("/openapi.json").then((r) => r.json())]);
+      const [games, contract] = await Promise.all([
+        onceMoreIfUnanswered(() => rules.games()),
+        onceMoreIfUnanswered(() => fetch("/openapi.json").then((r) => r.json())),
+      ]);
       this.games = games.games;
       const paths = Object.keys((contract as { paths: Record<string, unknown> }).paths);
       this.sealedAvailable = paths.some((path) => path.endsWith("/sealed/new"));
@@ -73,7 +83,7 @@ class Table {
       level.replaceChildren(html("option", { value: "random" }, "random (chosen by this page)"));
     }
     byId<HTMLElement>("mode").textContent = this.sealedAvailable
-      ? "Referee mode: the service seals the match; this page holds only your seat's cards."
+      ? "Referee mode: the service seals the match; this page holds only your seat's hand."
       : "Plain mode: the service has no sealing keys, so this page holds the state.";
     byId<HTMLFormElement>("setup").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -81,6 +91,8 @@ class Table {
     });
     this.fillSetup();
     byId<HTMLButtonElement>("start").disabled = false;
+    this.setStatus("idle", "Choose a game and start a match.");
+    this.ready = true;
   }
 
   private selectedGame(): GameInfo {
@@ -159,9 +171,11 @@ class Table {
     byId<HTMLElement>("scores").replaceChildren();
     this.setStatus("busy", `Dealing ${game.name}…`);
     try {
-      this.session = this.sealedAvailable
+      const session = this.sealedAvailable
         ? await RefereeSession.start(settings, this.botsAvailable)
         : await PlainSession.start(settings, this.botsAvailable);
+      if (run !== this.run) return; // a newer match was started while this one was dealt
+      this.session = session;
       byId<HTMLElement>("table-title").textContent = `${game.name}, ${settings.players} players (${this.session.mode} mode)`;
       await this.play(run);
     } catch (error) {
@@ -173,26 +187,37 @@ class Table {
     const session = this.session;
     const settings = this.settings;
     if (session === null || settings === null) return;
+    // every await may end after a new match has started (this.run moved on): the old match then stops
+    // before it draws, logs or records anything more
+    const stale = () => run !== this.run;
     for (;;) {
-      if (run !== this.run) return; // a new match was started
+      if (stale()) return;
       const turn = await session.turn();
+      if (stale()) return;
       const over = turn.toAct.length === 0;
       const bot = turn.toAct.find((seat) => seat !== HUMAN);
       let dealEnded = false;
-      for (const event of await session.events(over || bot === undefined)) {
+      const events = await session.events(over || bot === undefined);
+      if (stale()) return;
+      for (const event of events) {
         this.say(phrase(event, settings), event.type);
         if (event.type === "deal_ended") dealEnded = true;
       }
       if (dealEnded || over) {
-        this.lastScore = await session.score();
-        this.showScore(this.lastScore, settings);
+        const score = await session.score();
+        if (stale()) return;
+        this.lastScore = score;
+        this.showScore(score, settings);
       }
       if (bot !== undefined) {
         // bots first: in a simultaneous step the person then chooses last
-        await session.apply(await session.botMove(bot));
+        const move = await session.botMove(bot);
+        if (stale()) return;
+        await session.apply(move);
         continue;
       }
       const view = await session.view();
+      if (stale()) return;
       this.record(view);
       if (over) {
         this.draw(view, turn, settings, []);
@@ -200,7 +225,7 @@ class Table {
         return;
       }
       const move = await this.ask(view, turn, settings);
-      if (run !== this.run) return;
+      if (stale()) return;
       this.movedInDeal.add(view.deal_number);
       this.setStatus("busy", "Playing…");
       await session.apply(move);
@@ -295,7 +320,7 @@ class Table {
 
   private showScore(score: Score, settings: MatchSettings): void {
     const table = html("table", { class: "score" });
-    const head = hasSides(settings.game.id, settings.players) || settings.game.id.includes("seven-up") ? "Side / seat" : "Seat";
+    const head = hasSides(settings.game.id, settings.players) ? "Side / seat" : "Seat";
     table.append(
       html("caption", {}, score.outcome.lowest_total_wins ? "Match totals (lowest wins)" : "Match totals (highest wins)"),
       html("tr", {}, html("th", {}, head), html("th", {}, "Total"), html("th", {}, "Place")),
@@ -379,5 +404,5 @@ class Table {
 }
 
 const table = new Table();
-byId<HTMLButtonElement>("retry").addEventListener("click", () => void table.start());
+byId<HTMLButtonElement>("retry").addEventListener("click", () => void (table.ready ? table.start() : table.init()));
 void table.init();

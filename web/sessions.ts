@@ -62,7 +62,7 @@ function unanswered(error: unknown): boolean {
 
 /** `send()`, sent a second time when the first brought no answer: networks drop connections, and a
  * person at the table should not lose a match to one. A second failure is shown as it is. */
-async function onceMoreIfUnanswered<T>(send: () => Promise<T>): Promise<T> {
+export async function onceMoreIfUnanswered<T>(send: () => Promise<T>): Promise<T> {
   try {
     return await send();
   } catch (error) {

@@ -93,12 +93,16 @@ function dealSummary(deal: unknown, settings: MatchSettings): string {
     if (Array.isArray(value) && value.every((item) => typeof item === "number")) {
       if (key === "winners") parts.push(`winners: ${value.length ? value.map(seatName).join(", ") : "none"}`);
       else parts.push(`${label}: ${value.join(" / ")}`);
-    } else if (key === "winner" || key === "side") {
+    } else if (key === "winner" || key === "side" || key === "last_trick") {
       parts.push(`${label}: ${typeof value === "number" ? (key === "side" ? sideName(settings.game.id, settings.players, value) : seatName(value)) : "none"}`);
-    } else if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+    } else if (typeof value === "string") {
+      parts.push(`${label}: ${value.replace(/_/g, " ")}`);
+    } else if (typeof value === "number" || typeof value === "boolean") {
       parts.push(`${label}: ${String(value)}`);
     } else if (Array.isArray(value)) {
-      parts.push(`${label}: ${value.length}`);
+      // a list of records (the Seven-Up family's points): their reasons, in order
+      const reasons = value.map((item) => String((item as { reason?: unknown }).reason ?? "").replace(/_/g, " "));
+      parts.push(`${label}: ${reasons.filter(Boolean).join(", ") || "none"}`);
     }
   }
   return parts.join("; ") + ".";
