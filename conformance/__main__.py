@@ -38,11 +38,11 @@ def update(folder: Path = FOLDER, only: Sequence[Path] = ()) -> int:
     wanted = variants(listing["games"])
     names = {variant.path.name for variant in wanted}
     if only:
-        unknown = sorted({path.name for path in only} - names)
-        if unknown:
-            print(f"no playthrough is named {', '.join(unknown)}", file=sys.stderr)
+        named = {path.name for path in only}
+        if named - names:
+            print(f"no playthrough is named {', '.join(sorted(named - names))}", file=sys.stderr)
             return 1
-        wanted = [variant for variant in wanted if variant.path.name in {path.name for path in only}]
+        wanted = [variant for variant in wanted if variant.path.name in named]
     folder.mkdir(parents=True, exist_ok=True)
     for variant in wanted:
         contents = Recorder(transport, variant).play()

@@ -360,20 +360,23 @@ class CaliforniaJack(SevenUpWire[CaliforniaJackOptions, CaliforniaJackState, Cal
     def tricks_per_deal(self) -> int:
         return 26
 
+    def draws_made(self, state: Any) -> int:
+        """The tricks of this deal after which the seats drew: every seat draws one card after each trick
+        while the stock lasts."""
+        players = len(state.hands)
+        return (len(FULL_DECK) - HAND_SIZE * players - len(state.stock)) // players
+
     def tricks_from_hands(self, state: Any) -> list[tuple[int, Sequence[str], str | None]]:
         """The tricks played since the last draw from the stock: both seats draw after every trick while
         the stock lasts, so the trick in progress, and once the stock is spent, the tricks after its
         last draw too."""
-        players = len(state.hands)
-        draws = (len(FULL_DECK) - HAND_SIZE * players - len(state.stock)) // players  # (one per trick)
-        return super().tricks_from_hands(state)[draws:]
+        return super().tricks_from_hands(state)[self.draws_made(state) :]
 
     def face_up_cards_taken(self, state: Any) -> list[tuple[int, int, str]]:
         """(trick, seat, suit) for each face-up stock card a trick's winner took in this deal, as far as the
         state tells its suit: the face-up card sets the trump of the trick after which the winner takes it,
         so its suit is that trick's trump (with ``fixed_trump``, the first trick's only)."""
-        players = len(state.hands)
-        draws = (len(FULL_DECK) - HAND_SIZE * players - len(state.stock)) // players  # (one per trick)
+        draws = self.draws_made(state)
         known = min(1, draws) if state.options.fixed_trump else draws
         return [(index, trick.winner, trick.trump) for index, trick in enumerate(state.tricks[:known])]
 

@@ -555,24 +555,18 @@ class DominoFanTan(SjuanFamily):
             issues.append(IssueAt(("chips",), "no chip is paid in a deal while the stock holds a card"))
         return issues
 
-    def known_to_have_drawn(self, state: SjuanFamilyState) -> list[bool]:
-        """Whether each seat has drawn in this deal as far as the state tells: it holds more cards than it
-        was dealt. A seat draws only with no legal card (any 7 is one, and before the first card a 7 is
-        what a draw looks for) and plays a drawn legal card at once, so such a seat holds no 7, but the seat
-        to act may hold the one it has just drawn. The sampler reads it so; the checks do not refuse a
-        position set up by hand with other hand sizes than the deal's."""
-        size = self.hand_size(state.options)
-        return [len(hand) > size for hand in state.hands]
-
     def cards_passes_rule_out(self, state: SjuanFamilyState) -> list[int]:
-        """As the family's, and a seat not to act that has drawn (:meth:`known_to_have_drawn`) holds no 7."""
+        """As the family's, and a draw rules out as a pass does: a seat holding more cards than it was
+        dealt has drawn, which it does only with no legal card (any 7 is one, and before the first card a
+        draw looks for a 7), and it plays a drawn legal card at once, so, not to act, it holds no 7 (the
+        checks do not refuse such a hand: a position set up by hand may have any hand sizes)."""
         ruled_out = super().cards_passes_rule_out(state)
         if not state.table or state.phase != PLAY_PHASE:
             return ruled_out
-        drew = self.known_to_have_drawn(state)
+        size = self.hand_size(state.options)
         return [
-            rule | SEVENS if drew[seat] and seat != state.turn else rule
-            for seat, rule in enumerate(ruled_out)
+            rule | SEVENS if len(hand) > size and seat != state.turn else rule
+            for seat, (rule, hand) in enumerate(zip(ruled_out, state.hands, strict=True))
         ]
 
     def opening_issues(self, state: SjuanFamilyState) -> list[IssueAt]:

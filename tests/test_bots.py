@@ -600,12 +600,18 @@ def test_bot_refuses_a_seat_not_to_act(client: TestClient) -> None:
     assert problem["legal_moves"] == []
 
 
-def test_bot_refuses_a_finished_match(client: TestClient) -> None:
-    game = GAMES["sevens"]
-    state = game.new(4, game.models.options(), Seeding(SEED), None, None)
-    rng = random.Random(1)
+def finished_match(game_id: str, players: int, number: int) -> Any:
+    """A match of ``game_id`` played to its end by random moves drawn from ``random.Random(number)``."""
+    game = GAMES[game_id]
+    state = game.new(players, game.models.options(), Seeding(SEED), None, None)
+    rng = random.Random(number)
     while game.to_act(state):
         state = game.apply(state, rng.choice(game.moves(state)[1]))[0]
+    return state
+
+
+def test_bot_refuses_a_finished_match(client: TestClient) -> None:
+    state = finished_match("sevens", 4, 1)
     body = {"state": state.model_dump(mode="json"), "player": 0, "level": "rules"}
     problem = client.post("/v1/games/sevens/bot", json=body).json()
     assert (problem["status"], problem["code"]) == (409, "match/over")
@@ -614,12 +620,8 @@ def test_bot_refuses_a_finished_match(client: TestClient) -> None:
 def test_sample_refuses_a_finished_match_whose_seed_every_view_shows(client: TestClient) -> None:
     # once the match is over every view shows the seed, from which the cards dealt follow: a state drawn
     # with another seed, or with other hidden cards, is one the seat could tell from the real one
-    game = GAMES["seven-up"]
-    state = game.new(2, game.models.options(), Seeding(SEED), None, None)
-    rng = random.Random(2)
-    while game.to_act(state):
-        state = game.apply(state, rng.choice(game.moves(state)[1]))[0]
-    assert game.view(state, 0).seed == state.seed
+    state = finished_match("seven-up", 2, 2)
+    assert GAMES["seven-up"].view(state, 0).seed == state.seed
     body = {"state": state.model_dump(mode="json"), "player": 0, "count": 2}
     problem = client.post("/v1/games/seven-up/sample", json=body).json()
     assert (problem["status"], problem["code"], problem["errors"]) == (409, "match/over", [])

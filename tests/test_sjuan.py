@@ -586,7 +586,7 @@ def test_domino_fan_tan_cards_left_in_the_stock_score_nothing() -> None:
     assert after.deals[-1].penalties == [0, 2]
 
 
-def test_domino_fan_tan_a_seat_that_drew_holds_no_7_but_one_just_drawn() -> None:
+def test_domino_fan_tan_a_seat_that_drew_not_to_act_holds_no_7() -> None:
     # RULINGS 1: a player with no legal card draws; a drawn legal card is played at once. Any 7 is legal
     # once the first card is down (and before it a draw looks for a 7), so a seat holding more cards
     # than it was dealt, not to act, holds no 7: samples for the other seat never give it one (the checks
