@@ -18,7 +18,6 @@ Decisions where the rulings are silent (also in the README):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from operator import add
 from typing import ClassVar, cast
 
@@ -124,64 +123,6 @@ class SjuanFamily(PositionWire[SjuanPosition], SjuanChecks):
     def draws_until_playable(self, options: SjuanOptions) -> bool:
         """Whether a player who drew an unplayable card draws again (while the stock lasts)."""
         return False
-
-    # ---- before the first card -------------------------------------------------------------------
-
-    def opening_passes(self, state: SjuanFamilyState) -> tuple[list[int], int]:
-        """Before the first card of a deal in play: the seats that have passed, in turn (the first to act,
-        :meth:`first_turn`, and each seat after it up to the seat to act), and the cards that could open
-        (:meth:`opening`), none of which a seat that passed holds (it would have had to play one)."""
-        position = self.position(state)
-        n = len(state.hands)
-        first: int = self.first_turn(position.hands, state.dealer)
-        turn: int = state.turn  # type: ignore[assignment]  # (a deal in play has a seat to act)
-        return [(first + k) % n for k in range((turn - first) % n)], self.opening(position)
-
-    def opening_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
-        """Before the first card: the seats the turn has passed (:meth:`opening_passes`) held no card to open
-        with, and each paid a chip for its pass; no seat paid more than that and a short hand's chip. A hand
-        need not hold as many cards as the deal gave it: a position set up by hand (the Swedish text's own
-        example deals 3, 25 and 24 cards) is accepted, so the short hands' chips are not known exactly."""
-        passed, opening = self.opening_passes(state)
-        hands = self.position(state).hands
-        issues = [
-            IssueAt(("turn",), f"seat {seat} holds a card to open with: the turn cannot have passed it")
-            for seat in passed
-            if hands[seat] & opening
-        ]
-        for seat, paid in enumerate(state.chips):
-            passes = int(seat in passed)
-            if not passes <= paid <= passes + 1:
-                message = "before the first card a seat has paid one chip for its pass, one for a short hand"
-                issues.append(IssueAt(("chips", seat), message))
-        return issues
-
-    # ---- what a pass tells (the bots' sampler) ---------------------------------------------------
-
-    passes_before_first_card: ClassVar[int] = 0
-    """Passes a seat may make before the first card (Fan Tan: one, the turn going round once at most)."""
-
-    def cards_passes_rule_out(self, state: SjuanFamilyState) -> list[int]:
-        """Per seat, the cards off the table it cannot hold for the passes it paid for in the deal in play
-        (none before the first card, where :meth:`opening_passes` tells, nor between deals): its chips less
-        a short hand's chip as the rules deal (:func:`hand_counts`) count its passes. A seat that passed once
-        the first card was down held no card playable on that card alone: such a card stays playable as
-        the table grows (a row grows away from its start) and hands only shrink. A pass that may have come
-        before the first card says only that the seat held no card to open with."""
-        position = self.position(state)
-        n = len(state.hands)
-        if not position.table or position.phase is not PLAY_PHASE:
-            return [0] * n
-        first = position.table[0]
-        alone = replace(position, table=(first,), on_table=1 << CARD_INDEX[first])
-        since_first = self.playable_set(alone) & ~position.on_table
-        at_opening = since_first & self.opening(position)
-        short = hand_counts(n, state.dealer, self.hand_size(state.options))[1]
-        before = self.passes_before_first_card
-        return [
-            since_first if paid - chip > before else at_opening if paid > chip else 0
-            for paid, chip in zip(state.chips, short, strict=True)
-        ]
 
     # ---- deal ------------------------------------------------------------------------------------
 

@@ -1,21 +1,24 @@
-"""Consistency checks of the Sjuan family: what makes a posted state impossible in play (RULINGS §1; the
-rules are :mod:`sevens_rules.engine.sjuan`, whose family class builds on :class:`SjuanChecks`)."""
+"""What a posted state of the Sjuan family tells beyond its cards (RULINGS §1; the rules are
+:mod:`sevens_rules.engine.sjuan`, whose family class builds on :class:`SjuanChecks`): the consistency
+checks, which refuse a state impossible in play, and the cards its passes rule out of each hand, which
+the bots' sampler reads."""
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from operator import add
 from typing import Any, ClassVar
 
 from ..schema.sjuan import SJUAN_MATCH_TARGET as MATCH_TARGET
-from ..schema.sjuan import SjuanEvent, SjuanFamilyState, SjuanMove, SjuanScore
-from .card_sets import ALL_CARDS, card_set
+from ..schema.sjuan import SjuanEvent, SjuanFamilyState, SjuanMove, SjuanOptions, SjuanScore
+from .card_sets import ALL_CARDS, CARD_INDEX, card_set
 from .cards import FULL_DECK, RANKS
 from .errors import IssueAt
 from .game import bound_issues, conservation_issues, length_issues, seat_issues
 from .match import MATCH_OVER_PHASE, PLAY_PHASE, DealtMatch, RecordCheck
-from .sjuan_position import SjuanPosition
+from .sjuan_position import SjuanPosition, hand_counts
 
 SEVEN = RANKS.index("7")
 KING = RANKS.index("K")
@@ -36,8 +39,8 @@ _ABOVE_SEVEN = sum(1 << (suit * 13 + rank) for suit in range(4) for rank in rang
 
 
 class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
-    """The checks a posted state of the Sjuan family goes through, on the family's hooks (defined by
-    :class:`~sevens_rules.engine.sjuan.SjuanFamily`, changed by each game)."""
+    """The checks a posted state of the Sjuan family goes through, and what its passes tell, on the
+    family's hooks (defined by :class:`~sevens_rules.engine.sjuan.SjuanFamily`, changed by each game)."""
 
     has_stock: ClassVar[bool]
 
@@ -49,6 +52,24 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     @abstractmethod
     def stock(self, state: SjuanFamilyState) -> list[str]:
         """The face-down stock (empty unless the game has one)."""
+
+    # ---- the family's hooks these read (:class:`~sevens_rules.engine.sjuan.SjuanFamily`) -------------
+
+    @abstractmethod
+    def first_turn(self, hands: Sequence[int], dealer: int) -> int:
+        """Who moves first in a new deal whose hands are ``hands`` (card sets)."""
+
+    @abstractmethod
+    def opening(self, position: SjuanPosition) -> int:
+        """The cards that may start the table while it is empty."""
+
+    @abstractmethod
+    def playable_set(self, position: SjuanPosition) -> int:
+        """Every card that could be played on the table now, whoever holds it."""
+
+    @abstractmethod
+    def hand_size(self, options: SjuanOptions) -> int:
+        """Cards dealt to each player when the game has a stock (0: the whole deck is dealt)."""
 
     def table_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         """Issues unless every suit's cards on the table form one unbroken row through its 7 (asked once
@@ -92,9 +113,63 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             played.add(card)
         return []
 
-    @abstractmethod
+    # ---- before the first card -------------------------------------------------------------------
+
+    def opening_passes(self, state: SjuanFamilyState) -> tuple[list[int], int]:
+        """Before the first card of a deal in play: the seats that have passed, in turn (the first to act,
+        :meth:`first_turn`, and each seat after it up to the seat to act), and the cards that could open
+        (:meth:`opening`), none of which a seat that passed holds (it would have had to play one)."""
+        position = self.position(state)
+        n = len(state.hands)
+        first: int = self.first_turn(position.hands, state.dealer)
+        turn: int = state.turn  # type: ignore[assignment]  # (a deal in play has a seat to act)
+        return [(first + k) % n for k in range((turn - first) % n)], self.opening(position)
+
     def opening_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
-        """Issues of a deal in play before its first card (asked with a seat to act, every card once)."""
+        """Before the first card: the seats the turn has passed (:meth:`opening_passes`) held no card to open
+        with, and each paid a chip for its pass; no seat paid more than that and a short hand's chip. A hand
+        need not hold as many cards as the deal gave it: a position set up by hand (the Swedish text's own
+        example deals 3, 25 and 24 cards) is accepted, so the short hands' chips are not known exactly."""
+        passed, opening = self.opening_passes(state)
+        hands = self.position(state).hands
+        issues = [
+            IssueAt(("turn",), f"seat {seat} holds a card to open with: the turn cannot have passed it")
+            for seat in passed
+            if hands[seat] & opening
+        ]
+        for seat, paid in enumerate(state.chips):
+            passes = int(seat in passed)
+            if not passes <= paid <= passes + 1:
+                message = "before the first card a seat has paid one chip for its pass, one for a short hand"
+                issues.append(IssueAt(("chips", seat), message))
+        return issues
+
+    # ---- what a pass tells (the bots' sampler) ---------------------------------------------------
+
+    passes_before_first_card: ClassVar[int] = 0
+    """Passes a seat may make before the first card (Fan Tan: one, the turn going round once at most)."""
+
+    def cards_passes_rule_out(self, state: SjuanFamilyState) -> list[int]:
+        """Per seat, the cards off the table it cannot hold for the passes it paid for in the deal in play
+        (none before the first card, where :meth:`opening_passes` tells, nor between deals): its chips less
+        a short hand's chip as the rules deal (:func:`hand_counts`) count its passes. A seat that passed once
+        the first card was down held no card playable on that card alone: such a card stays playable as
+        the table grows (a row grows away from its start) and hands only shrink. A pass that may have come
+        before the first card says only that the seat held no card to open with."""
+        position = self.position(state)
+        n = len(state.hands)
+        if not position.table or position.phase is not PLAY_PHASE:
+            return [0] * n
+        first = position.table[0]
+        alone = replace(position, table=(first,), on_table=1 << CARD_INDEX[first])
+        since_first = self.playable_set(alone) & ~position.on_table
+        at_opening = since_first & self.opening(position)
+        short = hand_counts(n, state.dealer, self.hand_size(state.options))[1]
+        before = self.passes_before_first_card
+        return [
+            since_first if paid - chip > before else at_opening if paid > chip else 0
+            for paid, chip in zip(state.chips, short, strict=True)
+        ]
 
     @abstractmethod
     def blocked(self, state: SjuanFamilyState) -> bool:
