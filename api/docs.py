@@ -32,6 +32,7 @@ from starlette.routing import BaseRoute, Route
 from ..engine.registry import GAMES
 from .examples import console_examples
 from .operations import rules_path
+from .page_policy import NO_SNIFFING, page_headers
 from .problems import problem
 from .rest import problem_response
 from .rules_pages import RulesRenderer, first_heading, html_page, prefers_markdown
@@ -76,17 +77,27 @@ def _static_bytes(name: str) -> bytes:
 
 async def play_script(request: Request) -> Response:
     """``GET /play/play.js``: the table's compiled script."""
-    return Response(_static_bytes("play.js"), media_type="text/javascript; charset=utf-8")
+    return Response(
+        _static_bytes("play.js"), media_type="text/javascript; charset=utf-8", headers=NO_SNIFFING
+    )
 
 
-def _html_page(path: str, name: str) -> Route:
-    """A route serving one of this project's pages (``static/<name>``) at ``path``."""
+def _html_page(path: str, name: str, *, inserted_styles: bool = False, blob_workers: bool = False) -> Route:
+    """A route serving one of this project's pages (``static/<name>``) at ``path``, with the headers of
+    :func:`~sevens_rules.api.page_policy.page_headers`."""
 
     async def endpoint(request: Request) -> Response:
-        return HTMLResponse(_static_page(name))
+        return HTMLResponse(
+            _static_page(name), headers=_static_page_headers(name, inserted_styles, blob_workers)
+        )
 
     endpoint.__name__ = name.removesuffix(".html")
     return Route(path, endpoint, methods=["GET"])
+
+
+@cache
+def _static_page_headers(name: str, inserted_styles: bool, blob_workers: bool) -> dict[str, str]:
+    return page_headers(_static_page(name), inserted_styles=inserted_styles, blob_workers=blob_workers)
 
 
 @cache
@@ -105,8 +116,10 @@ async def asset(request: Request) -> Response:
     if path is None:
         return problem_response(problem(404, "not-found", f"Nothing at {request.url.path}."))
     if name in ASSET_REWRITES:
-        return Response(_rewritten_asset(name), media_type="text/javascript; charset=utf-8")
-    return FileResponse(path)
+        return Response(
+            _rewritten_asset(name), media_type="text/javascript; charset=utf-8", headers=NO_SNIFFING
+        )
+    return FileResponse(path, headers=NO_SNIFFING)
 
 
 def rules_address(page: str) -> str | None:
@@ -135,6 +148,14 @@ def rules_html(page: str) -> str | None:
     return html_page(first_heading(text), body, (*RULES_LINKS, (f"{rules_path(page)}.md", "Markdown")))
 
 
+@cache
+def _rules_headers(page: str) -> dict[str, str]:
+    """The headers of a rules page's HTML (a page that exists)."""
+    html = rules_html(page)
+    assert html is not None
+    return {"Vary": "Accept", **page_headers(html)}
+
+
 async def rules(request: Request) -> Response:
     """``GET /rules/{page}``: a game's rules reference, HTML or (to a client preferring ``text/markdown``)
     Markdown; ``/rules/{page}.md`` is always the Markdown, so the pages' links to each other work both
@@ -146,10 +167,9 @@ async def rules(request: Request) -> Response:
         return problem_response(
             problem(404, "game/unknown", f"There is no game '{page}'. Known: {', '.join(GAMES)}.")
         )
-    vary = {"Vary": "Accept"}
     if (named is not None and named.endswith(".md")) or prefers_markdown(request.headers.get("accept")):
-        return Response(text, media_type=MARKDOWN_MEDIA_TYPE, headers=vary)
-    return HTMLResponse(rules_html(page), headers=vary)
+        return Response(text, media_type=MARKDOWN_MEDIA_TYPE, headers={"Vary": "Accept", **NO_SNIFFING})
+    return HTMLResponse(rules_html(page), headers=_rules_headers(page))
 
 
 def console_routes(schema: strawberry.Schema) -> list[BaseRoute]:
@@ -164,17 +184,23 @@ def console_routes(schema: strawberry.Schema) -> list[BaseRoute]:
         return _static_page("console.html").replace("__EXAMPLES__", examples)
 
     @cache
+    def headers() -> dict[str, str]:
+        return page_headers(page(), inserted_styles=True)  # (the editor writes its styles)
+
+    @cache
     def sdl() -> str:
         return schema.as_str() + "\n"
 
     async def console(request: Request) -> Response:
-        return HTMLResponse(page())
+        return HTMLResponse(page(), headers=headers())
 
     async def console_script(request: Request) -> Response:
-        return Response(_static_page("console.js"), media_type="text/javascript; charset=utf-8")
+        return Response(
+            _static_page("console.js"), media_type="text/javascript; charset=utf-8", headers=NO_SNIFFING
+        )
 
     async def schema_sdl(request: Request) -> Response:
-        return Response(sdl(), media_type="text/plain; charset=utf-8")
+        return Response(sdl(), media_type="text/plain; charset=utf-8", headers=NO_SNIFFING)
 
     return [
         # POST /graphql is the API (api/app.py); a browser's GET gets the console, which POSTs to it
@@ -188,7 +214,7 @@ def docs_routes(schema: strawberry.Schema) -> list[BaseRoute]:
     """Every route of the pages for people (the console's on ``schema``)."""
     return [
         _html_page("/docs", "docs.html"),
-        _html_page("/redoc", "redoc.html"),
+        _html_page("/redoc", "redoc.html", inserted_styles=True, blob_workers=True),
         Route("/docs/assets/{name}", asset, methods=["GET"]),
         *console_routes(schema),
         _html_page("/play", "play.html"),

@@ -3,6 +3,8 @@ service (``tests/test_browser.py`` checks the same pages in Chromium)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 
 import pytest
@@ -48,3 +50,70 @@ def test_assets_are_the_bundles_files(client: TestClient) -> None:
             assert served == path.read_bytes()
     for name in ("index.html", "swagger-initializer.js", "..%2F..%2F__init__.py"):
         assert client.get(f"/docs/assets/{name}").status_code == 404
+
+
+PEOPLE_PAGES = ("/play", "/docs", "/redoc", "/graphql", "/rules", "/rules/sjuan")
+"""Every page for people, the rules reference by its index and one game."""
+INLINE = re.compile(r"<(script|style)\b([^>]*)>(.*?)</\1>", re.DOTALL)
+
+
+def directives(policy: str) -> dict[str, list[str]]:
+    """A Content-Security-Policy as its directives, each with its sources."""
+    named = (part.split() for part in policy.split(";") if part.strip())
+    return {name: sources for name, *sources in named}
+
+
+@pytest.mark.parametrize("path", PEOPLE_PAGES)
+def test_a_page_runs_only_the_services_own_scripts(client: TestClient, path: str) -> None:
+    """Every page for people has a Content-Security-Policy: scripts from the service and the page's own
+    inline blocks by their SHA-256 hash, never any inline script; requests to the service alone; no
+    framing, no forms, no base address; and no type sniffing."""
+    response = client.get(path)
+    assert response.status_code == 200
+    policy = directives(response.headers["content-security-policy"])
+    assert policy["default-src"] == ["'none'"]
+    assert policy["connect-src"] == ["'self'"]
+    assert policy["frame-ancestors"] == policy["base-uri"] == policy["form-action"] == ["'none'"]
+    inline_scripts = [
+        content
+        for tag, attributes, content in INLINE.findall(response.text)
+        if tag == "script" and "src=" not in attributes
+    ]
+    hashes = [
+        "'sha256-" + base64.b64encode(hashlib.sha256(content.encode()).digest()).decode() + "'"
+        for content in inline_scripts
+    ]
+    assert policy["script-src"] == ["'self'", *hashes]
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["referrer-policy"] == "no-referrer"
+
+
+def test_only_pages_whose_scripts_write_styles_allow_inline_styles(client: TestClient) -> None:
+    """The console's editor and ReDoc write ``<style>`` elements: their pages allow inline styles; the
+    others allow their own ``<style>`` blocks by hash and nothing else inline (no ``style`` attribute)."""
+    for path in PEOPLE_PAGES:
+        response = client.get(path)
+        styles = directives(response.headers["content-security-policy"])["style-src"]
+        if path in ("/graphql", "/redoc"):
+            assert styles == ["'self'", "'unsafe-inline'"], path
+            continue
+        blocks = [content for tag, _, content in INLINE.findall(response.text) if tag == "style"]
+        assert blocks, path
+        assert styles == [
+            "'self'",
+            *(
+                "'sha256-" + base64.b64encode(hashlib.sha256(b.encode()).digest()).decode() + "'"
+                for b in blocks
+            ),
+        ], path
+        assert not re.search(r"<[a-z]+\b[^>]*\sstyle=", response.text), path
+
+
+@pytest.mark.parametrize(
+    "path", ["/play/play.js", "/graphql/console.js", "/graphql/schema.graphql", "/rules/sjuan.md"]
+)
+def test_files_the_pages_load_are_not_sniffed(client: TestClient, path: str) -> None:
+    """The scripts and texts the pages load are taken as the type they are served as."""
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.headers["x-content-type-options"] == "nosniff"

@@ -155,6 +155,38 @@ def test_play_page_and_script_are_served(plain_service: str) -> None:
     assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", script.text)
 
 
+def test_the_page_refuses_a_script_it_did_not_load_and_requests_to_other_hosts(
+    plain_service: str, chromium: object
+) -> None:
+    """The table holds a referee seat's key in memory: its policy lets only the service's own script run
+    (a script element written into the page later does not, nor does an event handler attribute), and
+    lets the page ask the service alone (a request to another host is refused by the page itself, before
+    it leaves)."""
+    from playwright.sync_api import Page
+
+    with limited_page(chromium, plain_service) as browser:
+        page = browser.page
+        assert isinstance(page, Page)
+        page.goto(f"{plain_service}/play")
+        page.locator("#start:not([disabled])").wait_for()  # (the script ran: the games are listed)
+        ran = page.evaluate(
+            """() => {
+                const script = document.createElement("script");
+                script.textContent = "window.injected = true";
+                document.body.append(script);
+                const image = document.createElement("img");
+                image.setAttribute("onerror", "window.handled = true");
+                image.src = "data:,";
+                document.body.append(image);
+                return fetch("http://other.invalid/x").then(() => "reached", () => "refused");
+            }"""
+        )
+        assert ran == "refused"
+        assert page.evaluate("[window.injected, window.handled]") == [None, None]
+        assert browser.outside == []  # refused by the page: the request never reached the browser's network
+        assert any("Content Security Policy" in error for error in browser.console_errors)
+
+
 def _run(*command: str | Path) -> str:
     """Runs a command to its end; fails the test, showing its output, unless it succeeds. Its output."""
     done = subprocess.run(
