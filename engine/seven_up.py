@@ -4,7 +4,7 @@ Trick taking with a 52-card pack, Ace high; the trick, following and card-point 
 :mod:`engine.tricks`. Seven-Up turns a card for trump, lets the eldest stand or beg and the dealer give or
 run the cards; California Jack rolls the trump with the face-up top card of the stock.
 
-Decisions where the rulings are silent (also in the README):
+Decisions where the texts are silent (also in the README):
 
 - **The cut** for the first dealer (all three games, skipped when the request names a dealer) is drawn
   from the documented shuffle with purpose ``cut`` and deal number 1 (a stream of its own, see

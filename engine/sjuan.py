@@ -3,7 +3,7 @@
 All four are layout games on one table of suit rows. They differ in who opens and with what, in how a
 row grows (both ways from the 7, or upward only from a start rank), and in whether there is a stock.
 
-Decisions where the rulings are silent (also in the README):
+Decisions where the texts are silent (RULINGS §1 settles the first two; also in the README):
 
 - Domino fan tan with 7♥ in the stock: the player left of the dealer moves first and may open with any
   7 (after the opening every 7 is legal in Sjuan too); holding no 7, they draw.
