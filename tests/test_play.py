@@ -73,7 +73,9 @@ CLICKED_TURNS = 12
 service's list each time); the page's own click events finish the match, which takes a long match
 (Domino fan tan: about 1,500 of the person's turns) from many minutes to one or two."""
 
-SETTLED = "['your-turn', 'over', 'error'].includes(document.getElementById('status').dataset.state)"
+SETTLED = ", ".join(f"#status[data-state='{state}']" for state in ("your-turn", "over", "error"))
+"""The status once the page waits for nothing but the person (a selector: the page's policy refuses the
+string expressions a wait for a function would evaluate)."""
 
 FINISH_BY_CLICKING = """() => new Promise((resolve) => {
   // clicks the first legal move each time it is the person's turn, as a person clicking at once would
@@ -264,7 +266,7 @@ def _start_match(page: Page, game: str, players: int, options: dict[str, Any], l
 
 
 def _settle(page: Page) -> str:
-    page.wait_for_function(SETTLED)
+    page.locator(SETTLED).wait_for()
     state = page.locator("#status").get_attribute("data-state")
     assert isinstance(state, str)
     return state
