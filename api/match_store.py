@@ -13,7 +13,10 @@ consumed versions the digest of the request that consumed it (16 bytes) and the 
 at most ``KEPT_SUCCESSORS + 1`` tokens a match (a mid-deal four-seat Sjuan token is about 1.8 KB; the
 largest states seal to about 30 KB). A match left alone for the idle time (``RULES_MATCH_IDLE_SECONDS``)
 is forgotten, and its tokens are then refused with ``410 match/unknown``, as are tokens of matches the
-store never saw (another deployment, or a store that lost its data): nothing is applied unguarded.
+store never saw (another deployment, or a store that lost its data): nothing is applied unguarded. A
+token newer than the latest version the store holds means the store lost the match's newest claims (a
+backup restored, a Redis replica promoted before it had them): which branch is the match can no longer
+be told, so the store forgets the match, and every token of it is refused the same way.
 
 Three stores, chosen by ``RULES_MATCH_STORE``:
 
@@ -25,7 +28,10 @@ Three stores, chosen by ``RULES_MATCH_STORE``:
   the relay's to refuse).
 
 If the store cannot be reached, the requests that claim fail closed with ``503 store/unavailable`` and
-``/readyz`` answers 503.
+``/readyz`` answers 503; the answer names nothing of the store (its address, its files): the cause goes
+to the log. A claim whose answer was lost on the way back may have been recorded: a connection that
+fails is tried once more on a fresh one (Redis), and the claim sent again answers the successor it made
+(the same request's digest), so only a store that stays unreachable leaves the client not knowing.
 """
 
 from __future__ import annotations
@@ -101,6 +107,20 @@ UNKNOWN_DETAIL = (
     "The referee does not remember this match: it was left alone longer than the store keeps matches, "
     "or began on another deployment or before the store was set up."
 )
+LOST_DETAIL = (
+    "The referee's store has lost this match's latest moves (this token is newer than any it holds), so "
+    "which of its branches is the match cannot be told: the match is over for the referee."
+)
+
+
+def unavailable(cause: str) -> StoreUnavailableError:
+    """The 503 of a store that cannot be reached, its ``cause`` (the store's address or file, the driver's
+    words) logged for the operator and kept out of the answer."""
+    logger.warning("match store unavailable: %s", cause)
+    return StoreUnavailableError(
+        "The match store is unavailable. A request that claims a version may have been recorded before "
+        "the store stopped answering: send the same request again once it answers."
+    )
 
 
 @dataclass(frozen=True)
@@ -215,8 +235,9 @@ class EmbeddedStore:
 
     Each process opens its own connection on first use (a connection does not survive a fork); a claim
     is one ``BEGIN IMMEDIATE`` transaction, which SQLite serialises across processes. Calls are quick
-    local writes made on the event loop's thread; a lock held elsewhere longer than
-    :data:`CLAIM_TIMEOUT_SECONDS` is a 503.
+    local writes, made in a worker thread so that a lock held elsewhere (up to
+    :data:`CLAIM_TIMEOUT_SECONDS`, then a 503) or the idle matches' deletion never holds up the event
+    loop's other requests.
     """
 
     name = "embedded"
@@ -243,14 +264,10 @@ class EmbeddedStore:
                 # them is told "database is locked" (measured: 1 start in 60 of four processes on a
                 # fresh directory). The setup is the same for all, so the others try again shortly.
                 if "locked" not in str(error) or time.monotonic() >= deadline:
-                    raise StoreUnavailableError(
-                        f"The match store ({self.path}) cannot be opened: {error}"
-                    ) from None
+                    raise unavailable(f"{self.path} cannot be opened: {error}") from None
                 time.sleep(SETUP_RETRY_SECONDS)
             except (sqlite3.Error, OSError) as error:
-                raise StoreUnavailableError(
-                    f"The match store ({self.path}) cannot be opened: {error}"
-                ) from None
+                raise unavailable(f"{self.path} cannot be opened: {error}") from None
         self._connection, self._pid = connection, os.getpid()
         return connection
 
@@ -283,7 +300,7 @@ class EmbeddedStore:
                 return result
             except sqlite3.Error as error:
                 self._connection = None  # opened afresh next time (the file may have gone)
-                raise StoreUnavailableError(f"The match store is unavailable: {error}") from None
+                raise unavailable(f"{self.path}: {error}") from None
 
     async def open(self, match_id: bytes, version: int, token: str) -> None:
         now = int(time.time())
@@ -297,7 +314,7 @@ class EmbeddedStore:
                 db.executemany("DELETE FROM successors WHERE match_id = ?", gone)
             db.execute("INSERT INTO matches VALUES (?, ?, ?, ?)", (match_id, version, token, now))
 
-        self._transaction(work)
+        await asyncio.to_thread(self._transaction, work)
 
     async def claim(
         self, match_id: bytes, version: int, digest: bytes, successor_version: int, successor: str
@@ -338,7 +355,11 @@ class EmbeddedStore:
         if row is None or row[2] < now - self.idle_seconds:
             raise UnknownMatchError(UNKNOWN_DETAIL)
         latest, latest_token, _ = row
-        if latest <= version:
+        if latest < version:  # the store lost the match's newest claims (see the module's docstring)
+            db.execute("DELETE FROM matches WHERE match_id = ?", (match_id,))
+            db.execute("DELETE FROM successors WHERE match_id = ?", (match_id,))
+            raise UnknownMatchError(LOST_DETAIL)
+        if latest == version:
             db.execute(
                 "UPDATE matches SET version = ?, token = ?, touched = ? WHERE match_id = ?",
                 (successor_version, successor, now, match_id),
@@ -361,18 +382,23 @@ class EmbeddedStore:
         raise StaleVersionError(latest, latest_token)
 
     async def ping(self) -> None:
-        self._transaction(lambda db: db.execute("SELECT 1").fetchone())
+        await asyncio.to_thread(self._transaction, lambda db: db.execute("SELECT 1").fetchone())
 
 
 # KEYS[1]: the match's hash. ARGV: version, digest, successor version, successor token, idle seconds,
 # kept successors. Fields: v (latest version), t (latest token), s<from version> (digest .. token: the
-# digest is 32 hex digits). Answers {0} unknown, {1} claimed, {2, token} replayed, {3, version, token}.
+# digest is 32 hex digits). Answers {0} unknown, {1} claimed, {2, token} replayed, {3, version, token}
+# stale, {4} lost (a token newer than the latest: the match is forgotten).
 _CLAIM_SCRIPT = """
 local latest = redis.call('HGET', KEYS[1], 'v')
 if not latest then return {0} end
 latest = tonumber(latest)
 local version = tonumber(ARGV[1])
-if latest <= version then
+if latest < version then
+  redis.call('DEL', KEYS[1])
+  return {4}
+end
+if latest == version then
   redis.call('HSET', KEYS[1], 'v', ARGV[3], 't', ARGV[4], 's' .. ARGV[1], ARGV[2] .. ARGV[4])
   local old = {}
   for from = version - tonumber(ARGV[6]) - 8, version - tonumber(ARGV[6]) do
@@ -391,7 +417,11 @@ return {3, latest, redis.call('HGET', KEYS[1], 't')}
 class RedisStore:
     """Redis (``redis.asyncio``), shared by every replica; a claim is one Lua script.
 
-    A client is made per event loop on first use (a connection pool belongs to its loop)."""
+    A client is made per event loop on first use (a connection pool belongs to its loop). A pooled
+    connection Redis closed (Redis restarted, a proxy or a firewall dropped it) fails on its next use: a
+    call that fails to connect or loses its connection is sent once more on a fresh one (a claim sent
+    again answers the successor it made), never after a timeout (Redis there, but slow: a second wait
+    would double the client's)."""
 
     name = "redis"
 
@@ -407,12 +437,18 @@ class RedisStore:
         kept = self._clients.get(id(loop))
         if kept is None:
             import redis.asyncio
+            import redis.backoff
+            import redis.exceptions
+            from redis.asyncio.retry import Retry
 
             client = redis.asyncio.Redis.from_url(
                 self.url,
                 socket_timeout=CLAIM_TIMEOUT_SECONDS,
                 socket_connect_timeout=CLAIM_TIMEOUT_SECONDS,
                 decode_responses=True,
+                retry=Retry(
+                    redis.backoff.NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,)
+                ),
             )
             kept = (client, client.register_script(_CLAIM_SCRIPT))
             self._clients = {id(loop): kept}  # one loop at a time (tests start several in turn)
@@ -427,7 +463,13 @@ class RedisStore:
         try:
             return await work(*self._client())
         except (redis.exceptions.RedisError, OSError) as error:
-            raise StoreUnavailableError(f"The match store (Redis) is unavailable: {error}") from None
+            raise unavailable(f"Redis at {self._address()}: {error}") from None
+
+    def _address(self) -> str:
+        """Where Redis is, without the URL's password."""
+        parts = urlsplit(self.url)
+        port = f":{parts.port}" if parts.port else ""
+        return f"{parts.scheme}://{parts.hostname or ''}{port}{parts.path}"
 
     async def open(self, match_id: bytes, version: int, token: str) -> None:
         key = self._key(match_id)
@@ -474,6 +516,8 @@ def _claim_result(answer: Any) -> ClaimResult:
         return Replayed(answer[1])
     if answer[0] == 3:
         return StaleVersionError(int(answer[1]), answer[2])
+    if answer[0] == 4:
+        return UnknownMatchError(LOST_DETAIL)
     return UnknownMatchError(UNKNOWN_DETAIL)
 
 

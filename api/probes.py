@@ -68,8 +68,10 @@ def probe_routes(
             self_check()
             if store is not None:
                 await store.ping()
-        except StoreUnavailableError as error:
-            return problem_response(problem(503, "service/not-ready", f"Not ready: {error.detail}"))
+        except StoreUnavailableError:  # (its cause is logged, not answered: the store's address stays inside)
+            return problem_response(
+                problem(503, "service/not-ready", "Not ready: the match store does not answer.")
+            )
         except Exception as error:
             return problem_response(problem(503, "service/not-ready", f"Not ready: {error}"))
         return _json({"status": "ready"})

@@ -8,6 +8,7 @@ import itertools
 import multiprocessing
 import random
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing
@@ -227,17 +228,21 @@ def test_my_ship_sails_last_seat_cannot_probe_the_exchange(store: MatchStore) ->
     _refuses_a_second_move("my-ship-sails", match, token, 3, store)
 
 
+def _first_move_applied(match: dict[str, Any], token: str, store: MatchStore) -> tuple[int, Any]:
+    """The Sjuan seat to act on ``token`` plays its first legal move: the answer's status and body."""
+    game = GAMES["sjuan"]
+    state = _state("sjuan", token)
+    seat = game.to_act(state)[0]
+    move = _move_json(game.legal_moves(state, seat)[0])
+    return call(RING, "sjuan", "apply", _body(token, seat, match["seat_keys"][seat], move=move), store)
+
+
 def test_an_older_token_is_refused_naming_the_latest_version(store: MatchStore) -> None:
     game = GAMES["sjuan"]
     match = dealt(RING, "sjuan", 3, store)
     tokens = [match["token"]]
     for _ in range(3):
-        state = _state("sjuan", tokens[-1])
-        seat = game.to_act(state)[0]
-        body = _body(
-            tokens[-1], seat, match["seat_keys"][seat], move=_move_json(game.legal_moves(state, seat)[0])
-        )
-        status, applied = call(RING, "sjuan", "apply", body, store)
+        status, applied = _first_move_applied(match, tokens[-1], store)
         assert status == 200
         tokens.append(applied["token"])
     state = _state("sjuan", tokens[1])  # a rollback: back to a token that was played on
@@ -250,6 +255,55 @@ def test_an_older_token_is_refused_naming_the_latest_version(store: MatchStore) 
             continue
         assert refused["code"] == "match/stale" and refused["latest_version"] == match["version"] + 3
         assert refused["latest_token"] == tokens[-1]
+
+
+def _store_forgets_newer_claims(store: MatchStore, token: str) -> None:
+    """The store rolled back to ``token`` (its version and token the match's latest again), as a restored
+    backup or a Redis replica promoted before it had the newest claims would be."""
+    opened = open_token(RING, "sjuan", token)
+    if isinstance(store, EmbeddedStore):
+        with closing(sqlite3.connect(store.path)) as db, db:
+            db.execute(
+                "UPDATE matches SET version = ?, token = ? WHERE match_id = ?",
+                (opened.version, token, opened.match_id),
+            )
+        return
+    assert isinstance(store, RedisStore)
+
+    async def roll_back() -> None:
+        client, _ = store._client()
+        await client.hset(store._key(opened.match_id), mapping={"v": opened.version, "t": token})
+        await client.aclose()
+
+    asyncio.run(roll_back())
+
+
+def test_a_store_that_lost_a_matchs_newest_moves_forgets_the_match(store: MatchStore) -> None:
+    """A token newer than the store's latest version means the store lost claims: which branch is the
+    match cannot be told, so neither goes on (no fork from the old token, no play on the newer one)."""
+    game = GAMES["sjuan"]
+
+    def choice(state: Any) -> bool:  # (a seat with two moves or more: one played, another to fork with)
+        return len(game.legal_moves(state, game.to_act(state)[0])) > 1
+
+    match, start = _played_until("sjuan", 3, store, choice, "lost claims")
+    tokens = [start]
+    for _ in range(3):
+        status, applied = _first_move_applied(match, tokens[-1], store)
+        assert status == 200, applied
+        tokens.append(applied["token"])
+    _store_forgets_newer_claims(store, start)
+    status, refused = _first_move_applied(match, tokens[-1], store)
+    assert (status, refused["code"]) == (410, "match/unknown"), refused
+    assert "lost" in refused["detail"]
+    state = _state("sjuan", start)  # the version the store now holds as the latest: forgotten too
+    seat = game.to_act(state)[0]
+    # (the first move was played there: a retry of it is answered as it was, from the worker's memory,
+    # making nothing new)
+    for legal in game.legal_moves(state, seat)[1:]:
+        body = _body(start, seat, match["seat_keys"][seat], move=_move_json(legal))
+        status, refused = call(RING, "sjuan", "apply", body, store)
+        assert (status, refused["code"]) == (410, "match/unknown"), refused
 
 
 def test_my_ship_sails_simultaneous_choices_retry_on_the_latest_token(store: MatchStore) -> None:
@@ -555,57 +609,201 @@ def test_two_workers_on_the_embedded_store_let_exactly_one_of_racing_moves_throu
 # ---- the store down: fail closed -----------------------------------------------------------------------
 
 
-@requires_redis
-def test_with_redis_stopped_mid_match_apply_is_a_503_and_readyz_says_so(tmp_path: Path) -> None:
+def _against_own_redis(tmp_path: Path, scenario: Callable[[httpx.AsyncClient, RedisProcess], Any]) -> None:
+    """``scenario(client, server)`` run against a service whose store is a Redis of its own, which the
+    scenario may stop and start again."""
     server = RedisProcess(tmp_path)
     server.start()
+    app = create_app(Settings(), RING, store=RedisStore(server.url))
+
+    async def run() -> None:
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://rules"
+        ) as client:
+            await scenario(client, server)
+
     try:
-        app = create_app(Settings(), RING, store=RedisStore(server.url))
-
-        async def scenario() -> None:
-            async with httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=app), base_url="http://rules"
-            ) as client:
-                assert (await client.get("/readyz")).status_code == 200
-                table = (await client.post("/v1/games/sevens/sealed/new", json={"players": 4})).json()
-                filled = (
-                    await client.post(
-                        "/v1/games/sevens/sealed/fill",
-                        json={"token": table["token"], "host_key": table["host_key"]},
-                    )
-                ).json()
-                state = _state("sevens", filled["token"])
-                seat = GAMES["sevens"].to_act(state)[0]
-                move = _move_json(GAMES["sevens"].legal_moves(state, seat)[0])
-                body = _body(filled["token"], seat, filled["seat_keys"][seat], move=move)
-                server.stop()
-                refused = await client.post("/v1/games/sevens/sealed/apply", json=body)
-                assert refused.status_code == 503 and refused.json()["code"] == "store/unavailable"
-                assert "token" not in refused.json()
-                ready = await client.get("/readyz")
-                assert ready.status_code == 503 and ready.json()["code"] == "service/not-ready"
-                query = """query($b: SevensMoveInput!, $t: String!, $k: String!, $s: Int!) {
-                  sevensSealedApply(token: $t, seat: $s, seat_key: $k, move: $b) {
-                    ... on SevensProblem { status code } } }"""
-                variables = {"b": move, "t": body["token"], "k": body["seat_key"], "s": seat}
-                answer = (await client.post("/graphql", json={"query": query, "variables": variables})).json()
-                assert answer["data"]["sevensSealedApply"] == {"status": 503, "code": "store/unavailable"}
-                # reads need no store: a seat still sees its hand
-                moves = await client.post(
-                    "/v1/games/sevens/sealed/moves", json=_body(filled["token"], seat, body["seat_key"])
-                )
-                assert moves.status_code == 200
-
-        asyncio.run(scenario())
+        asyncio.run(run())
     finally:
         server.stop()
 
 
-def test_an_embedded_store_that_cannot_be_opened_is_a_503(tmp_path: Path) -> None:
+@requires_redis
+def test_with_redis_stopped_mid_match_apply_is_a_503_and_readyz_says_so(tmp_path: Path) -> None:
+    async def scenario(client: httpx.AsyncClient, server: RedisProcess) -> None:
+        assert (await client.get("/readyz")).status_code == 200
+        table = (await client.post("/v1/games/sevens/sealed/new", json={"players": 4})).json()
+        filled = (
+            await client.post(
+                "/v1/games/sevens/sealed/fill",
+                json={"token": table["token"], "host_key": table["host_key"]},
+            )
+        ).json()
+        state = _state("sevens", filled["token"])
+        seat = GAMES["sevens"].to_act(state)[0]
+        move = _move_json(GAMES["sevens"].legal_moves(state, seat)[0])
+        body = _body(filled["token"], seat, filled["seat_keys"][seat], move=move)
+        server.stop()
+        refused = await client.post("/v1/games/sevens/sealed/apply", json=body)
+        assert refused.status_code == 503 and refused.json()["code"] == "store/unavailable"
+        assert "token" not in refused.json()
+        assert str(server.port) not in refused.text  # the store's address goes to the log only
+        ready = await client.get("/readyz")
+        assert ready.status_code == 503 and ready.json()["code"] == "service/not-ready"
+        assert str(server.port) not in ready.text
+        query = """query($b: SevensMoveInput!, $t: String!, $k: String!, $s: Int!) {
+          sevensSealedApply(token: $t, seat: $s, seat_key: $k, move: $b) {
+            ... on SevensProblem { status code } } }"""
+        variables = {"b": move, "t": body["token"], "k": body["seat_key"], "s": seat}
+        answer = (await client.post("/graphql", json={"query": query, "variables": variables})).json()
+        assert answer["data"]["sevensSealedApply"] == {"status": 503, "code": "store/unavailable"}
+        # reads need no store: a seat still sees its hand
+        moves = await client.post(
+            "/v1/games/sevens/sealed/moves", json=_body(filled["token"], seat, body["seat_key"])
+        )
+        assert moves.status_code == 200
+
+    _against_own_redis(tmp_path, scenario)
+
+
+def test_an_embedded_store_that_cannot_be_opened_is_a_503(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A 503 whose answer names nothing of the store (its file); the cause is in the log."""
     blocked = tmp_path / "not-a-directory"
     blocked.write_text("a file where the data directory should be")
     status, refused = call(RING, "sevens", "new", {"players": 4}, EmbeddedStore(blocked))
     assert status == 503 and refused["code"] == "store/unavailable"
+    assert str(tmp_path) not in orjson.dumps(refused).decode()
+    assert str(blocked) in caplog.text
+
+
+def test_the_embedded_store_waits_for_a_lock_without_holding_up_other_requests(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While another process holds the database's write lock, a sealed ``new`` waits for it in a thread:
+    the worker answers other requests meanwhile, and the ``new`` goes through once the lock is let go."""
+    store = EmbeddedStore(tmp_path)
+    assert call(RING, "sevens", "new", {"players": 4}, store)[0] == 200  # the file is set up
+    app = create_app(Settings(), RING, store=store)
+    holder = sqlite3.connect(store.path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    begun = threading.Event()
+    transaction = store._transaction
+
+    def begin(work: Any) -> Any:  # the store's own transaction, which says when it has begun
+        begun.set()
+        return transaction(work)
+
+    monkeypatch.setattr(store, "_transaction", begin)
+
+    async def scenario() -> None:
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://rules"
+        ) as client:
+            waiting = asyncio.create_task(client.post("/v1/games/sevens/sealed/new", json={"players": 4}))
+            await asyncio.to_thread(begun.wait, 30)  # the new table's transaction waits for the lock
+            assert (await client.get("/healthz")).status_code == 200
+            assert not waiting.done()  # still waiting for the lock, and the worker answered meanwhile
+            holder.execute("ROLLBACK")
+            assert (await waiting).status_code == 200
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        holder.close()
+
+
+class LosingProxy:
+    """A TCP proxy in front of Redis that, once armed, passes the next claim (an ``EVALSHA``) on to Redis
+    and drops the connection instead of passing Redis's answer back: a claim recorded whose answer was
+    lost on the way (a network fault, a proxy restarting)."""
+
+    def __init__(self, redis_port: int) -> None:
+        self.redis_port = redis_port
+        self.armed = False
+        self.dropped = 0
+        self.port = 0
+
+    async def start(self) -> None:
+        server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        self.port = server.sockets[0].getsockname()[1]
+
+    async def _relay(self, client_in: asyncio.StreamReader, client_out: asyncio.StreamWriter) -> None:
+        redis_in, redis_out = await asyncio.open_connection("127.0.0.1", self.redis_port)
+        losing = asyncio.Event()
+
+        async def up() -> None:
+            while data := await client_in.read(65536):
+                if self.armed and b"EVALSHA" in data:
+                    self.armed = False
+                    losing.set()
+                redis_out.write(data)
+                await redis_out.drain()
+
+        async def down() -> None:
+            while data := await redis_in.read(65536):
+                if losing.is_set():  # the claim's answer: dropped with the connection
+                    self.dropped += 1
+                    break
+                client_out.write(data)
+                await client_out.drain()
+            client_out.close()
+            redis_out.close()
+
+        await asyncio.gather(up(), down(), return_exceptions=True)
+
+
+@requires_redis
+def test_a_join_whose_answer_was_lost_on_the_way_from_redis_is_answered(redis: RedisProcess) -> None:
+    """Redis recorded a join's claim but its answer never came back: the claim is sent once more on a
+    fresh connection and answers the successor it made, so the seat gets its key (a join is never
+    answered twice to the client, so a 503 there would have lost the seat for good)."""
+
+    async def scenario() -> None:
+        proxy = LosingProxy(redis.port)
+        await proxy.start()
+        store = RedisStore(f"redis://127.0.0.1:{proxy.port}/0")
+        app = create_app(Settings(), RING, store=store)
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://rules"
+        ) as client:
+            table = (await client.post("/v1/games/sevens/sealed/new", json={"players": 4})).json()
+            proxy.armed = True
+            join = {"token": table["token"], "seat": 0, "entropy": "mine"}
+            joined = await client.post("/v1/games/sevens/sealed/join", json=join)
+            assert proxy.dropped == 1
+            assert joined.status_code == 200, joined.json()
+            filled = (
+                await client.post(
+                    "/v1/games/sevens/sealed/fill",
+                    json={"token": joined.json()["token"], "host_key": table["host_key"]},
+                )
+            ).json()
+            seat_key = joined.json()["seat_key"]
+            view = await client.post("/v1/games/sevens/sealed/view", json=_body(filled["token"], 0, seat_key))
+            assert view.status_code == 200, view.json()
+
+    asyncio.run(scenario())
+
+
+@requires_redis
+def test_after_redis_restarts_the_first_requests_go_through(tmp_path: Path) -> None:
+    """Redis restarted (its matches gone: no persistence here) closes every pooled connection: the first
+    requests after it, several at once, are answered as before, not 503 on a connection Redis closed."""
+
+    async def scenario(client: httpx.AsyncClient, server: RedisProcess) -> None:
+        async def table() -> int:
+            response = await client.post("/v1/games/sevens/sealed/new", json={"players": 4})
+            return response.status_code
+
+        assert await asyncio.gather(*(table() for _ in range(6))) == [200] * 6  # a pool of connections
+        server.stop()
+        server.start()
+        assert (await client.get("/readyz")).status_code == 200
+        assert await asyncio.gather(*(table() for _ in range(6))) == [200] * 6
+
+    _against_own_redis(tmp_path, scenario)
 
 
 # ---- the setting -----------------------------------------------------------------------------------
