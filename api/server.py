@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -197,9 +198,11 @@ if HAS_HTTPTOOLS:
         marked disconnected, so its answer is dropped, and logged as a 499 (:func:`mark_client_left`).
         """
 
-        _earlier_cycles: tuple[Any, ...] = ()
-        """The requests a pipelined request was queued behind, until they are answered (uvicorn's
-        ``cycle`` is the latest request only)."""
+        _earlier_cycles: deque[Any] | None = None
+        """The requests a pipelined request was queued behind, oldest first, until they are answered
+        (uvicorn's ``cycle`` is the latest request only). Requests are answered in order, so the answered
+        ones are dropped from the front: a head costs the same however many wait before it (a pass over
+        all of them for every head made a pipeline of n requests cost n squared)."""
         _head_too_large: bool = False
         _idle_since: float = 0.0
         """When the connection's last answer was complete (the event loop's clock)."""
@@ -263,8 +266,12 @@ if HAS_HTTPTOOLS:
                     self._head_too_large = True
                     raise HeadTooLargeError
                 super().on_headers_complete()
-                unanswered = (c for c in self._earlier_cycles if not c.response_complete)
-                self._earlier_cycles = (*unanswered, earlier)
+                waiting = self._earlier_cycles
+                if waiting is None:
+                    waiting = self._earlier_cycles = deque()
+                while waiting and waiting[0].response_complete:
+                    waiting.popleft()
+                waiting.append(earlier)
             if self.cycle is not earlier:  # a request began (an upgrade request begins none)
                 OneWriteAnswer.install(self.cycle)
 
@@ -287,12 +294,12 @@ if HAS_HTTPTOOLS:
         def _leave_unanswered(self) -> None:
             """Every request not yet answered, the ones queued behind the latest included (uvicorn marks
             only its latest one when the connection is lost)."""
-            for cycle in self._earlier_cycles:
+            for cycle in self._earlier_cycles or ():
                 if not cycle.response_complete:
                     cycle.disconnected = True
                     cycle.message_event.set()
                     mark_client_left(cycle.scope)
-            self._earlier_cycles = ()
+            self._earlier_cycles = None
             super()._leave_unanswered()
 
     class OneWriteAnswer:

@@ -254,3 +254,30 @@ def test_answered_requests_leave_no_garbage_cycles(port: int) -> None:
         finally:
             gc.enable()
     assert left_for_the_collector < requests
+
+
+def test_thousands_of_pipelined_requests_are_all_answered_in_order(port: int) -> None:
+    """One connection sends 5,000 requests at once: every one is answered, in order; a request that waits
+    behind the others costs the same however many wait before it (README, Limits)."""
+    count = 5000
+    requests = b"".join(f"GET /version?n={n} HTTP/1.1\r\nHost: x\r\n\r\n".encode() for n in range(count))
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT_SECONDS) as connection:
+        connection.sendall(requests + _post("/v1/games/sjuan/new", NEW))
+        stream = connection.makefile("rb")
+        answers = []
+        for _ in range(count + 1):  # each answer: its head's lines, then content-length bytes of body
+            head = b"".join(iter(stream.readline, b"\r\n"))
+            answers.append((head, stream.read(_content_length(head))))
+    assert all(head.startswith(b"HTTP/1.1 200 ") for head, _ in answers)
+    assert all(orjson.loads(body)["version"] for _, body in answers[:count])
+    assert orjson.loads(answers[-1][1])["state"]["game"] == "sjuan"  # the last request, answered last
+
+
+def test_a_client_that_leaves_a_long_pipeline_unread_leaves_the_worker_serving(port: int) -> None:
+    """A client sends thousands of pipelined requests and closes without reading: the requests it left
+    are dropped, and the next client is answered."""
+    requests = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" * 5000
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT_SECONDS) as connection:
+        connection.sendall(requests)
+    answer = _exchange(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 200 ")
