@@ -38,7 +38,12 @@ _ALLOWED = frozenset({OperationType.QUERY, OperationType.MUTATION})
 
 
 class BadGraphQLRequestError(Exception):
-    """The body is not a GraphQL request (answered 400 ``graphql/bad-request``)."""
+    """The body is not a GraphQL request (answered 400 ``graphql/bad-request``); ``pointer`` is the JSON
+    Pointer of the field at fault (the empty one: the whole body)."""
+
+    def __init__(self, reason: str, pointer: str = "") -> None:
+        super().__init__(reason)
+        self.pointer = pointer
 
 
 KNOWN_INTROSPECTION_KEPT_BYTES = 4 << 20
@@ -106,11 +111,11 @@ class GraphQLEndpoint:
                 # answered in a worker thread, so that the event loop goes on serving other requests
                 payload = await anyio.to_thread.run_sync(self._respond, query, variables, operation_name)
         except (BadGraphQLRequestError, CannotGetOperationTypeError, MissingQueryError) as error:
-            await problem_response(problem(400, "graphql/bad-request", _reason(error)))(scope, receive, send)
+            await problem_response(_bad_request(_reason(error), _pointer(error)))(scope, receive, send)
             return
         except InvalidOperationTypeError as error:
             reason = error.as_http_error_reason("POST")
-            await problem_response(problem(400, "graphql/bad-request", reason))(scope, receive, send)
+            await problem_response(_bad_request(reason, "/query"))(scope, receive, send)
             return
         except DocumentOverLimitError as error:
             await problem_response(over_limit(error))(scope, receive, send)
@@ -129,17 +134,25 @@ class GraphQLEndpoint:
         exceptions :meth:`__call__` turns into problems."""
         key, max_values = self._schema_only(query, operation_name)
         if key is not None:
-            kept = self.kept_for_good.get(key) or self.documents.cache.get(key)
-            if kept is not None:
-                # a kept answer is a lookup: the next one may be served on the event loop (if it has been
-                # forgotten by then, that one answer is timed again and goes back to a worker thread)
+            for_good = self.kept_for_good.get(key)
+            if for_good is not None:  # a lookup, never forgotten: the next may be served on the event loop
                 self.documents.answered_in(query, operation_name, 0.0)
-                return kept
+                return for_good
+            kept: tuple[bytes, float] | None = self.documents.cache.get(key)
+            if kept is not None:
+                # counted as what it took to make: the cache may forget it by the next request (another
+                # client can make it do so), which must not then make it again on the event loop
+                payload, spent = kept
+                self.documents.answered_in(query, operation_name, spent)
+                return payload
         started = time.thread_time()
-        result = self.schema.answer(query, variables, operation_name, _ALLOWED, max_values)
-        # a document that may wait is never kept as a quick one, whatever this answer took
-        spent = math.inf if self._waits(query) else time.thread_time() - started
-        self.documents.answered_in(query, operation_name, spent)
+        try:
+            result = self.schema.answer(query, variables, operation_name, _ALLOWED, max_values)
+        finally:
+            # timed whether answered or refused (over a value budget, say: a refusal costs the work done
+            # until then); a document that may wait is never kept as a quick one, whatever this answer took
+            spent = math.inf if self._waits(query) else time.thread_time() - started
+            self.documents.answered_in(query, operation_name, spent)
         answer: dict[str, Any] = {"data": result.data}
         if result.errors:
             answer["errors"] = bounded_errors(result.errors)
@@ -154,7 +167,7 @@ class GraphQLEndpoint:
             )
         request = current_request.get()
         if key is not None and not result.errors and request is not None and request.operation is None:
-            self._keep(key, payload, standard=max_values is not None)
+            self._keep(key, payload, spent, standard=max_values is not None)
         return payload
 
     def _schema_only(self, query: str, operation_name: str | None) -> tuple[Any, int | None]:
@@ -171,14 +184,29 @@ class GraphQLEndpoint:
         unbounded = self.limits.max_values * 1000 if printed in self.standard() else None
         return (printed, operation_name), unbounded
 
-    def _keep(self, key: tuple[str, str | None], payload: bytes, standard: bool) -> None:
+    def _keep(self, key: tuple[str, str | None], payload: bytes, spent: float, standard: bool) -> None:
+        """Keep an answer: a standard introspection answer for good (within its budget), any other in the
+        document cache with the CPU time it took to make (``spent``)."""
         with self._keeping:  # answers are made in worker threads too
             if standard and self.kept_for_good_bytes + len(payload) <= KNOWN_INTROSPECTION_KEPT_BYTES:
                 if key not in self.kept_for_good:
                     self.kept_for_good[key] = payload
                     self.kept_for_good_bytes += len(payload)
                 return
-        self.documents.cache.put(key, payload, len(payload) + len(key[0]))
+        self.documents.cache.put(key, (payload, spent), len(payload) + len(key[0]))
+
+
+def _bad_request(reason: str, pointer: str) -> Problem:
+    """The 400 problem of a body that is not a GraphQL request, its one issue at ``pointer``."""
+    return problem(400, "graphql/bad-request", reason, [Issue(path=pointer, message=reason)])
+
+
+def _pointer(error: Exception) -> str:
+    """The field at fault in a refused request body: what :func:`_graphql_request` says; the query for a
+    request without one; the operation name where no operation of the document could be chosen."""
+    if isinstance(error, BadGraphQLRequestError):
+        return error.pointer
+    return "/query" if isinstance(error, MissingQueryError) else "/operationName"
 
 
 def over_limit(error: DocumentOverLimitError) -> Problem:
@@ -203,11 +231,15 @@ def _graphql_request(body: bytes) -> tuple[str, dict[str, Any] | None, str | Non
         raise BadGraphQLRequestError("The body must be a JSON object with a 'query' string.")
     query, variables, operation_name = data.get("query"), data.get("variables"), data.get("operationName")
     if not isinstance(query, str):
-        raise BadGraphQLRequestError("No GraphQL query found in the request")
+        raise BadGraphQLRequestError("No GraphQL query found in the request", "/query")
     if not isinstance(variables, dict | None):
-        raise BadGraphQLRequestError("The GraphQL operation's `variables` must be an object or null.")
+        raise BadGraphQLRequestError(
+            "The GraphQL operation's `variables` must be an object or null.", "/variables"
+        )
     if not isinstance(operation_name, str | None):
-        raise BadGraphQLRequestError("The GraphQL 'operationName' must be a string or null.")
+        raise BadGraphQLRequestError(
+            "The GraphQL 'operationName' must be a string or null.", "/operationName"
+        )
     return query, variables, operation_name
 
 

@@ -1095,6 +1095,42 @@ def test_rest_deeply_nested_json_body_is_a_400_not_a_500(client: TestClient) -> 
     assert response.json()["code"] == "request/malformed-json"
 
 
+@pytest.mark.parametrize(
+    ("body", "pointer"),
+    [
+        (b'{"query": ', ""),
+        (b'[{"query": "{ games { id } }"}]', ""),
+        (b'{"query": 5}', "/query"),
+        (b'{"variables": {}}', "/query"),
+        (b'{"query": ""}', "/query"),
+        (b'{"query": "subscription { games { id } }"}', "/query"),
+        (b'{"query": "{ games { id } }", "variables": []}', "/variables"),
+        (b'{"query": "{ games { id } }", "operationName": 5}', "/operationName"),
+        (b'{"query": "query A { games { id } }", "operationName": "B"}', "/operationName"),
+    ],
+    ids=[
+        "not-json",
+        "batch",
+        "query-not-string",
+        "no-query",
+        "empty-query",
+        "subscription",
+        "variables-list",
+        "operation-name-not-string",
+        "unknown-operation",
+    ],
+)
+def test_a_body_that_is_not_a_graphql_request_names_the_field_at_fault(
+    client: TestClient, body: bytes, pointer: str
+) -> None:
+    """As a REST problem does: one issue, at the field at fault (the whole body: the empty pointer)."""
+    response = post_raw(client, "/graphql", body)
+    assert response.status_code == 400
+    problem = response.json()
+    assert problem["code"] == "graphql/bad-request"
+    assert problem["errors"] == [{"path": pointer, "message": problem["detail"]}]
+
+
 def test_graphql_broken_json_is_a_client_error(client: TestClient) -> None:
     response = post_raw(client, "/graphql", b'{"query": ')
     assert response.status_code == 400

@@ -274,17 +274,50 @@ def test_a_document_answered_quickly_is_answered_on_the_event_loop_next_time(
     assert not endpoint.documents.is_quick("{ games { name } }", None)  # another document: not kept yet
 
 
-def test_a_kept_introspection_answer_is_served_on_the_event_loop_next_time(
+def test_a_kept_introspection_answer_counts_as_what_it_took_to_make(
     fresh: tuple[TestClient, GraphQLEndpoint],
 ) -> None:
+    """A kept answer is a lookup, but the cache may forget it by the next request (another client can
+    make it do so, with one large document): the document is as quick as making its answer was, so one
+    whose answer was slow to make is made again in a worker thread, never on the event loop."""
     client, endpoint = fresh
     query = "{ __schema { queryType { name } } }"
     first = graphql(client, query)
     assert first.status_code == 200 and first.json()["data"]["__schema"]["queryType"]["name"] == "Query"
-    endpoint.documents.answered_in(query, None, 1.0)  # as if working the answer out had been slow
+    cache = endpoint.documents.cache
+    [key] = [key for key in list(cache._entries) if isinstance(key, tuple)]  # the kept answer's
+    payload, _ = cache.get(key)
+    cache.put(key, (payload, 1.0), len(payload) + len(key[0]))  # as if making it had been slow
+    assert graphql(client, query).json() == first.json()  # the kept answer
     assert not endpoint.documents.is_quick(query, None)
-    assert graphql(client, query).json() == first.json()  # the kept answer: a lookup
+    cache.put(key, (payload, 0.0), len(payload) + len(key[0]))  # made quickly
+    assert graphql(client, query).json() == first.json()
     assert endpoint.documents.is_quick(query, None)
+
+
+def test_an_answer_refused_past_the_value_budget_is_timed_like_any_other(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A refusal costs the work done until it: a document whose last answer was quick is no longer kept as
+    quick once an answer of it was refused over the value budget (else its next costly answers would be
+    worked out on the event loop)."""
+    import sevens_rules.api.graphql_documents as documents_module
+
+    query = "query($all: Boolean!) { games { id options @include(if: $all) { name description default } } }"
+    app = create_app(Settings(graphql_max_values=100))
+    endpoint = endpoint_of(app)
+    with TestClient(app, raise_server_exceptions=False) as small:
+        assert (
+            "errors" not in small.post("/graphql", json={"query": query, "variables": {"all": False}}).json()
+        )
+        endpoint.documents.answered_in(query, None, 0.0)  # its answers so far: quick
+        assert endpoint.documents.is_quick(query, None)
+        monkeypatch.setattr(documents_module, "QUICK_SECONDS", 0.0)  # any time at all counts as slow now
+        refused(
+            small.post("/graphql", json={"query": query, "variables": {"all": True}}),
+            "RULES_GRAPHQL_MAX_VALUES",
+        )
+        assert not endpoint.documents.is_quick(query, None)
 
 
 def test_several_operations_without_an_operation_name_are_refused(
