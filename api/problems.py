@@ -114,9 +114,9 @@ def from_validation_error(error: ValidationError, prefix: Sequence[str | int] = 
         return problem(
             400, "request/malformed-json", "The body is not valid JSON.", [Issue.at([], details[0]["msg"])]
         )
-    shown = details[:MAX_LISTED_ISSUES]
-    locations = [[*prefix, *_clean_loc(d["loc"])] for d in shown]
-    issues = [Issue.at(loc, d["msg"]) for loc, d in zip(locations, shown, strict=True)]
+    shown = [_short_keys([*prefix, *_clean_loc(d["loc"])], d["msg"]) for d in details[:MAX_LISTED_ISSUES]]
+    locations = [loc for loc, _ in shown]
+    issues = [Issue.at(loc, message) for loc, message in shown]
     first = locations[0][0] if locations and locations[0] else ""
     code = {"state": "state/invalid", "move": "move/invalid"}.get(str(first), "request/invalid")
     summary = _summary(issues, len(details))
@@ -190,6 +190,21 @@ def _clean_loc(loc: Sequence[str | int]) -> list[str | int]:
     return [
         part for part in loc if not (isinstance(part, str) and ("[" in part or part.startswith("function-")))
     ]
+
+
+MAX_NAMED_KEY_CHARS = 128
+"""The longest key a problem names in a path: the answer would otherwise grow with the keys a client
+sends (a 60 KB unknown key of slashes was a 240 KB answer, named in the path, escaped, and again in the
+detail)."""
+
+
+def _short_keys(loc: list[str | int], message: str) -> tuple[list[str | int], str]:
+    """``loc`` and ``message``, or, where a key in ``loc`` is longer than :data:`MAX_NAMED_KEY_CHARS`, the
+    path of the object holding it and a message that gives the key's length instead of the key."""
+    for index, part in enumerate(loc):
+        if isinstance(part, str) and len(part) > MAX_NAMED_KEY_CHARS:
+            return loc[:index], f"{message} (a key of {len(part)} characters, not named here)"
+    return loc, message
 
 
 def _summary(issues: Sequence[Issue], count: int) -> str:

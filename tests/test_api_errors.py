@@ -1131,6 +1131,19 @@ def test_a_body_that_is_not_a_graphql_request_names_the_field_at_fault(
     assert problem["errors"] == [{"path": pointer, "message": problem["detail"]}]
 
 
+@pytest.mark.parametrize("key", ["x" * 60_000, "/" * 60_000, "~" * 60_000])
+def test_a_long_unknown_key_is_not_echoed(client: TestClient, key: str) -> None:
+    """A problem's size does not grow with the keys a client sends: a key longer than 128 characters is
+    given by its length, at the path of the object that holds it (a path cannot name part of a key)."""
+    state = client.post("/v1/games/sjuan/new", json={"players": 3}).json()["state"]
+    body = json.dumps({"state": state, key: 1}).encode()
+    response = post_raw(client, "/v1/games/sjuan/moves", body)
+    assert response.status_code == 422
+    assert len(response.content) < 1000
+    [issue] = response.json()["errors"]
+    assert issue["path"] == "" and "60000 characters" in issue["message"]
+
+
 def test_graphql_broken_json_is_a_client_error(client: TestClient) -> None:
     response = post_raw(client, "/graphql", b'{"query": ')
     assert response.status_code == 400
