@@ -24,8 +24,8 @@ from ..engine.models import constructed
 from ..engine.registry import GAMES
 from ..schema.bots import BUDGET_LIMIT_MS, BotLevel, BotModels, build_bot_models
 from .context import current_request
-from .sealed import DISABLED_DETAIL, refuse_table
-from .sealing import Keyring, SealedModeDisabledError, check_seat_key, open_token
+from .sealed import refuse_table
+from .sealing import DISABLED_DETAIL, Keyring, SealedModeDisabledError, check_seat_key, open_token
 
 AnyGame = Game[Any, Any, Any, Any, Any, Any]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import inspect
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -37,8 +37,7 @@ from .match_store import MatchStore
 from .operations import AnyGame, Operation, all_operations, games_response
 from .problems import dump, from_rules_error, problem, runner
 from .rest import unsupported_media_type
-from .sealed import DISABLED_DETAIL
-from .sealing import Keyring, SealedModeDisabledError
+from .sealing import DISABLED_DETAIL, Keyring, SealedModeDisabledError
 
 EXAMPLE_SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 """The seed of every plain example's deal (the README's worked example)."""
@@ -57,7 +56,7 @@ def problem_examples(op: Operation, illegal_move: dict[str, Any] | None = None) 
     (400), one that lacks the required fields or is not an object (422), one not sent as JSON (415), one
     over the default size limit (413), for a sealed operation of a service without keys (404), and for
     ``apply`` the ``illegal_move`` request (409)."""
-    run = runner(op, op.path)
+    run = runner(replace(op, disabled=False), op.path)  # (the problems of a service with keys)
     made = {
         "400": run(b"{"),
         "413": problem(413, "request/too-large", too_large_detail(Settings.max_body_bytes)),

@@ -45,6 +45,9 @@ class Operation:
     """Takes a validated request model, returns the response model; raises engine errors."""
     sealed: bool = False
     """A referee-mode operation (token and seat key instead of a posted state)."""
+    disabled: bool = False
+    """A referee-mode operation of a service without server keys: refused (404 ``sealed/disabled``)
+    before its request is read, whatever the request holds."""
 
     @property
     def thinks(self) -> bool:
@@ -212,7 +215,9 @@ def sealed_operations(
         b.sealed_bot_response,
     )
     return [
-        Operation(game, op, summary, request, response, problem, runs[op], sealed=True)
+        Operation(
+            game, op, summary, request, response, problem, runs[op], sealed=True, disabled=keyring is None
+        )
         for op, (summary, request, response) in table.items()
     ]
 

@@ -23,6 +23,7 @@ from ..engine.errors import (
 from ..schema.common import MAX_LISTED_ISSUES, Issue, Problem, WireModel
 from ..schema.sealed import TokenFirst
 from .context import current_request
+from .sealing import DISABLED_DETAIL, SealedModeDisabledError
 
 if TYPE_CHECKING:
     from .operations import Operation
@@ -153,6 +154,8 @@ def runner(op: Operation, where: str) -> Callable[[bytes], Any]:
     :func:`sevens_rules.api.sealed.sealed_runs`): ``await`` it.
     """
     validate_json, run, problem_model = op.request.model_validate_json, op.run, op.problem
+    if op.disabled:
+        return lambda body: from_rules_error(SealedModeDisabledError(DISABLED_DETAIL), problem_model)
 
     def answer(body: bytes) -> Any:
         try:

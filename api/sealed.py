@@ -40,6 +40,7 @@ from .game_models import operation_models
 from .match_store import MatchStore, Outcome, Replayed
 from .sealed_memory import ClaimedAnswers, OpenedTokens
 from .sealing import (
+    DISABLED_DETAIL,
     Keyring,
     NotYourSeatError,
     Sealed,
@@ -70,11 +71,6 @@ longer remembered costs one opening (decrypt and parse), and the answer is the s
 LOG_VERSIONS = 16
 """Versions whose events a token keeps for ``view``: two full rounds of the largest table (eight seats),
 while keeping tokens small (the log is most of a token, and every apply seals it again)."""
-
-DISABLED_DETAIL = (
-    "Sealed operations need server keys: set RULES_SEAL_KEYS to one or more 'id:key' pairs (a key is 32 "
-    "random bytes in base64, the first one seals) and restart the service; see the README."
-)
 
 
 @cache

@@ -83,6 +83,13 @@ class SealError(RulesError):
     argument = "token"
 
 
+DISABLED_DETAIL = (
+    "Sealed operations need server keys: set RULES_SEAL_KEYS to one or more 'id:key' pairs (a key is 32 "
+    "random bytes in base64, the first one seals) and restart the service; see the README."
+)
+"""The detail of :class:`SealedModeDisabledError`."""
+
+
 class SealedModeDisabledError(SealError):
     """No ``RULES_SEAL_KEYS`` are configured."""
 

@@ -138,6 +138,10 @@ def test_without_keys_every_sealed_operation_says_how_to_enable_them(client: Tes
     query = 'query { sevensSealedScore(token: "AQ") { ... on SevensProblem { status code } } }'
     answer = client.post("/graphql", json={"query": query}).json()
     assert answer["data"]["sevensSealedScore"] == {"status": 404, "code": "sealed/disabled"}
+    # refused before the request is read: whatever the body holds, the operation does not exist here
+    for body in ({}, {"token": 5}, {"players": "many", "extra": True}):
+        response = client.post("/v1/games/sjuan/sealed/apply", json=body)
+        assert (response.status_code, response.json()["code"]) == (404, "sealed/disabled"), body
 
 
 # ---- a match over REST and GraphQL -------------------------------------------------------------------
