@@ -47,6 +47,7 @@ TITLES: dict[str, str] = {
     "request/too-large": "Content too large",
     "request/timeout": "Request timeout",
     "request/head-too-large": "Request head too large",
+    "request/malformed-http": "Malformed HTTP request",
     "state/invalid": "Invalid state",
     "move/invalid": "Invalid move",
     "game/unknown": "Unknown game",

@@ -124,6 +124,17 @@ class HeadDeadline:
         self.flow.resume_reading()  # reading may be paused behind queued requests
         self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
+    def send_400_response(self, msg: str) -> None:
+        """A 400 problem (``request/malformed-http``) where uvicorn answers plain text, then close: what
+        arrived is not HTTP/1.1 (a negative or doubled ``Content-Length``, an unknown method, bytes that
+        are no request line, an HTTP/2 preface)."""
+        if self.transport.is_closing():
+            return
+        logger.info("closed a connection from %s: %s", _peer(self.client), msg)
+        self._leave_unanswered()
+        self.transport.write(_MALFORMED_HTTP)
+        self.transport.close()
+
     def _leave_unanswered(self) -> None:
         """Mark every request not yet answered as disconnected (its answer is dropped) and its client as
         gone (logged as a 499)."""
@@ -163,10 +174,21 @@ def _head_too_large() -> bytes:
     return head.encode() + body
 
 
+def _malformed_http() -> bytes:
+    """The whole HTTP answer to bytes that are not an HTTP/1.1 request: a 400 problem."""
+    body = dump(problem(400, "request/malformed-http", "The request is not valid HTTP/1.1."))
+    head = (
+        "HTTP/1.1 400 Bad Request\r\n"
+        f"content-type: {PROBLEM_MEDIA_TYPE}\r\nconnection: close\r\ncontent-length: {len(body)}\r\n\r\n"
+    )
+    return head.encode() + body
+
+
 JOINED_BODY_BYTES = 64 * 1024
 """The largest part of an answer's body written in one write with the head (see ``OneWriteAnswer``)."""
 
 _HEAD_TOO_LARGE = _head_too_large()
+_MALFORMED_HTTP = _malformed_http()
 _HEAD_END = b"\r\n\r\n"
 
 

@@ -281,3 +281,24 @@ def test_a_client_that_leaves_a_long_pipeline_unread_leaves_the_worker_serving(p
         connection.sendall(requests)
     answer = _exchange(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 200 ")
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        b"NOT A REQUEST\r\n\r\n",
+        b"POST /v1/games/sjuan/new HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+        b"POST /v1/games/sjuan/new HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+        b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+    ],
+    ids=["no-request-line", "negative-length", "two-lengths", "http2-preface"],
+)
+def test_bytes_that_are_not_http_are_answered_with_a_problem(port: int, sent: bytes) -> None:
+    """A 400 problem with its machine-readable code (not the server library's plain text), then the
+    connection is closed."""
+    answer = _exchange(port, sent)
+    head, body = _head_and_body(answer)
+    assert head.startswith(b"HTTP/1.1 400 ")
+    assert b"content-type: application/problem+json" in head.lower()
+    problem = orjson.loads(body)
+    assert (problem["status"], problem["code"]) == (400, "request/malformed-http")
