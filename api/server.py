@@ -162,23 +162,12 @@ class HeadDeadline:
         self.transport.close()
 
 
-def _head_too_large() -> bytes:
-    """The whole HTTP answer to an oversized head: a 431 problem, written before any request exists."""
-    body = dump(
-        problem(431, "request/head-too-large", f"The request head is larger than {MAX_HEAD_BYTES} bytes.")
-    )
+def _closing_answer(status_line: str, code: str, detail: str) -> bytes:
+    """The whole HTTP answer of a problem written by the protocol itself, before any request exists (an
+    oversized head, bytes that are not HTTP), which closes the connection."""
+    body = dump(problem(int(status_line.split()[0]), code, detail))
     head = (
-        "HTTP/1.1 431 Request Header Fields Too Large\r\n"
-        f"content-type: {PROBLEM_MEDIA_TYPE}\r\nconnection: close\r\ncontent-length: {len(body)}\r\n\r\n"
-    )
-    return head.encode() + body
-
-
-def _malformed_http() -> bytes:
-    """The whole HTTP answer to bytes that are not an HTTP/1.1 request: a 400 problem."""
-    body = dump(problem(400, "request/malformed-http", "The request is not valid HTTP/1.1."))
-    head = (
-        "HTTP/1.1 400 Bad Request\r\n"
+        f"HTTP/1.1 {status_line}\r\n"
         f"content-type: {PROBLEM_MEDIA_TYPE}\r\nconnection: close\r\ncontent-length: {len(body)}\r\n\r\n"
     )
     return head.encode() + body
@@ -187,8 +176,14 @@ def _malformed_http() -> bytes:
 JOINED_BODY_BYTES = 64 * 1024
 """The largest part of an answer's body written in one write with the head (see ``OneWriteAnswer``)."""
 
-_HEAD_TOO_LARGE = _head_too_large()
-_MALFORMED_HTTP = _malformed_http()
+_HEAD_TOO_LARGE = _closing_answer(
+    "431 Request Header Fields Too Large",
+    "request/head-too-large",
+    f"The request head is larger than {MAX_HEAD_BYTES} bytes.",
+)
+_MALFORMED_HTTP = _closing_answer(
+    "400 Bad Request", "request/malformed-http", "The request is not valid HTTP/1.1."
+)
 _HEAD_END = b"\r\n\r\n"
 
 

@@ -57,6 +57,15 @@ PEOPLE_PAGES = ("/play", "/docs", "/redoc", "/graphql", "/rules", "/rules/sjuan"
 INLINE = re.compile(r"<(script|style)\b([^>]*)>(.*?)</\1>", re.DOTALL)
 
 
+def hashed(html: str, tag: str) -> list[str]:
+    """The CSP sources of ``html``'s inline ``tag`` elements: each content's SHA-256, in base64."""
+    return [
+        "'sha256-" + base64.b64encode(hashlib.sha256(content.encode()).digest()).decode() + "'"
+        for found, attributes, content in INLINE.findall(html)
+        if found == tag and "src=" not in attributes
+    ]
+
+
 def directives(policy: str) -> dict[str, list[str]]:
     """A Content-Security-Policy as its directives, each with its sources."""
     named = (part.split() for part in policy.split(";") if part.strip())
@@ -74,16 +83,7 @@ def test_a_page_runs_only_the_services_own_scripts(client: TestClient, path: str
     assert policy["default-src"] == ["'none'"]
     assert policy["connect-src"] == ["'self'"]
     assert policy["frame-ancestors"] == policy["base-uri"] == policy["form-action"] == ["'none'"]
-    inline_scripts = [
-        content
-        for tag, attributes, content in INLINE.findall(response.text)
-        if tag == "script" and "src=" not in attributes
-    ]
-    hashes = [
-        "'sha256-" + base64.b64encode(hashlib.sha256(content.encode()).digest()).decode() + "'"
-        for content in inline_scripts
-    ]
-    assert policy["script-src"] == ["'self'", *hashes]
+    assert policy["script-src"] == ["'self'", *hashed(response.text, "script")]
     assert response.headers["x-content-type-options"] == "nosniff"
     assert response.headers["referrer-policy"] == "no-referrer"
 
@@ -97,15 +97,9 @@ def test_only_pages_whose_scripts_write_styles_allow_inline_styles(client: TestC
         if path in ("/graphql", "/redoc"):
             assert styles == ["'self'", "'unsafe-inline'"], path
             continue
-        blocks = [content for tag, _, content in INLINE.findall(response.text) if tag == "style"]
+        blocks = hashed(response.text, "style")
         assert blocks, path
-        assert styles == [
-            "'self'",
-            *(
-                "'sha256-" + base64.b64encode(hashlib.sha256(b.encode()).digest()).decode() + "'"
-                for b in blocks
-            ),
-        ], path
+        assert styles == ["'self'", *blocks], path
         assert not re.search(r"<[a-z]+\b[^>]*\sstyle=", response.text), path
 
 

@@ -17,8 +17,7 @@ what the rules let the seat infer from what the state keeps:
   in Fan Tan, a seat the turn has passed holds no 7; in Domino fan tan, once a seat has drawn, 7H was
   in the stock, a seat that drew holds no 7 but one it has just drawn (and must play), and a seat yet
   to move holds no 7H; once the first card is down, a Domino fan tan seat holding more cards than it was
-  dealt, not to act, has drawn and holds no 7, and a seat whose chips count
-  a pass holds no card that
+  dealt, not to act, has drawn and holds no 7, and a seat whose chips count a pass holds no card that
   was playable at every turn since (the other 7s and the first card's neighbours; in free fan tan the
   start rank's cards and the card above the first), or, where its one pass may have come before the
   first card (Fan Tan), no 7;
