@@ -204,7 +204,9 @@ def create_app(
     if isinstance(store, FromSettings):
         # referee mode's memory (none without keys: nothing to remember)
         store = (
-            store_from_setting(settings.match_store, settings.data_dir, settings.match_idle_seconds)
+            store_from_setting(
+                settings.match_store, settings.data_dir, settings.match_idle_seconds, settings.match_limit
+            )
             if keyring is not None
             else None
         )

@@ -15,6 +15,7 @@ from typing import Any
 from starlette.types import Message, Receive, Scope, Send
 
 from .context import current_request
+from .match_store import DEFAULT_MATCH_LIMIT
 from .problems import PROBLEM_MEDIA_TYPE, dump, problem
 
 BODY_TIMEOUT_SECONDS = 10.0
@@ -85,6 +86,9 @@ class Settings:
     match_idle_seconds: int = 7 * 24 * 3600
     """``RULES_MATCH_IDLE_SECONDS``: how long the match store remembers a match nobody moves in, 60 to
     31536000 (a week)."""
+    match_limit: int = DEFAULT_MATCH_LIMIT
+    """``RULES_MATCH_LIMIT``: how many matches the match store holds at once, 1 to 100000000; sealed
+    ``new`` beyond it is refused (503 ``store/full``) until older matches are forgotten."""
     bot_max_budget_ms: int = 200
     """``RULES_BOT_MAX_BUDGET_MS``: the largest ``budget_ms`` a bot request may ask for, 1-10000 (read by
     ``api/bots.py``; checked here at startup)."""
@@ -151,6 +155,7 @@ class Settings:
             match_idle_seconds=_integer(
                 env, "RULES_MATCH_IDLE_SECONDS", cls.match_idle_seconds, 60, 365 * 24 * 3600
             ),
+            match_limit=_integer(env, "RULES_MATCH_LIMIT", cls.match_limit, 1, 100_000_000),
         )
 
 

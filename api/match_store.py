@@ -16,7 +16,9 @@ is forgotten, and its tokens are then refused with ``410 match/unknown``, as are
 store never saw (another deployment, or a store that lost its data): nothing is applied unguarded. A
 token newer than the latest version the store holds means the store lost the match's newest claims (a
 backup restored, a Redis replica promoted before it had them): which branch is the match can no longer
-be told, so the store forgets the match, and every token of it is refused the same way.
+be told, so the store forgets the match, and every token of it is refused the same way. A store holds
+at most ``RULES_MATCH_LIMIT`` matches: a new table beyond it is refused with ``503 store/full`` (the
+matches already open go on), so that whoever can reach sealed ``new`` cannot fill its disk or memory.
 
 Three stores, chosen by ``RULES_MATCH_STORE``:
 
@@ -56,6 +58,9 @@ KEPT_SUCCESSORS = 8
 """Consumed versions of a match whose successor is kept for retries (and whose request digest is kept)."""
 DEFAULT_IDLE_SECONDS = 7 * 24 * 3600
 """How long a match nobody moves in is remembered: a week."""
+DEFAULT_MATCH_LIMIT = 100_000
+"""How many matches a store holds at once (``RULES_MATCH_LIMIT``): a new table beyond it is refused, so
+that nobody who can reach sealed ``new`` fills the store's disk or memory (a table is about 9 KB)."""
 DATABASE_FILE = "matches.sqlite3"
 """The embedded store's file in ``RULES_DATA_DIR``."""
 CLAIM_TIMEOUT_SECONDS = 5.0
@@ -72,6 +77,22 @@ class StoreUnavailableError(SealError):
     title = "Match store unavailable"
     status = 503
     argument = ""
+
+
+class StoreFullError(SealError):
+    """The store holds as many matches as it may: a new table waits until older matches are forgotten."""
+
+    code = "store/full"
+    title = "Match store full"
+    status = 503
+    argument = ""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The referee holds as many matches as it is set to: a new table can be opened once older "
+            "matches are forgotten (those left alone for the idle time). Matches already open go on.",
+            [IssueAt((), "no room for another match")],
+        )
 
 
 class StaleVersionError(SealError):
@@ -150,7 +171,8 @@ class MatchStore(Protocol):
         ...
 
     async def open(self, match_id: bytes, version: int, token: str) -> None:
-        """Remember a new match (or table) at ``version`` with its token."""
+        """Remember a new match (or table) at ``version`` with its token; raises :class:`StoreFullError`
+        when the store holds its limit of matches (the idle ones forgotten first)."""
 
     async def claim(
         self, match_id: bytes, version: int, digest: bytes, successor_version: int, successor: str
@@ -242,9 +264,12 @@ class EmbeddedStore:
 
     name = "embedded"
 
-    def __init__(self, directory: Path, idle_seconds: int = DEFAULT_IDLE_SECONDS) -> None:
+    def __init__(
+        self, directory: Path, idle_seconds: int = DEFAULT_IDLE_SECONDS, limit: int = DEFAULT_MATCH_LIMIT
+    ) -> None:
         self.path = directory / DATABASE_FILE
         self.idle_seconds = idle_seconds
+        self.limit = limit
         self._connection: sqlite3.Connection | None = None
         self._pid = 0
         self._lock = threading.Lock()
@@ -312,6 +337,9 @@ class EmbeddedStore:
             if gone:
                 db.executemany("DELETE FROM matches WHERE match_id = ?", gone)
                 db.executemany("DELETE FROM successors WHERE match_id = ?", gone)
+            # (counted along the smallest index: a fraction of a millisecond at the default limit)
+            if db.execute("SELECT COUNT(*) FROM matches").fetchone()[0] >= self.limit:
+                raise StoreFullError()
             db.execute("INSERT INTO matches VALUES (?, ?, ?, ?)", (match_id, version, token, now))
 
         await asyncio.to_thread(self._transaction, work)
@@ -385,10 +413,24 @@ class EmbeddedStore:
         await asyncio.to_thread(self._transaction, lambda db: db.execute("SELECT 1").fetchone())
 
 
-# KEYS[1]: the match's hash. ARGV: version, digest, successor version, successor token, idle seconds,
-# kept successors. Fields: v (latest version), t (latest token), s<from version> (digest .. token: the
-# digest is 32 hex digits). Answers {0} unknown, {1} claimed, {2, token} replayed, {3, version, token}
-# stale, {4} lost (a token newer than the latest: the match is forgotten).
+# KEYS[1]: the set of the matches held, each scored by the time it is forgotten; KEYS[2]: the new match's
+# hash. ARGV: now, idle seconds, limit, version, token, match id. Answers 1 opened, 0 full (the matches
+# forgotten by now are dropped from the set first).
+_OPEN_SCRIPT = """
+local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[2], 'v', ARGV[4], 't', ARGV[5])
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[6])
+return 1
+"""
+
+# KEYS[1]: the match's hash, KEYS[2]: the set of the matches held. ARGV: version, digest, successor
+# version, successor token, idle seconds, kept successors, now, match id. Fields: v (latest version),
+# t (latest token), s<from version> (digest .. token: the digest is 32 hex digits). Answers {0}
+# unknown, {1} claimed, {2, token} replayed, {3, version, token} stale, {4} lost (a token newer than the
+# latest: the match is forgotten).
 _CLAIM_SCRIPT = """
 local latest = redis.call('HGET', KEYS[1], 'v')
 if not latest then return {0} end
@@ -396,6 +438,7 @@ latest = tonumber(latest)
 local version = tonumber(ARGV[1])
 if latest < version then
   redis.call('DEL', KEYS[1])
+  redis.call('ZREM', KEYS[2], ARGV[8])
   return {4}
 end
 if latest == version then
@@ -406,6 +449,7 @@ if latest == version then
   end
   redis.call('HDEL', KEYS[1], unpack(old))
   redis.call('EXPIRE', KEYS[1], ARGV[5])
+  redis.call('ZADD', KEYS[2], 'XX', tonumber(ARGV[7]) + tonumber(ARGV[5]), ARGV[8])
   return {1}
 end
 local kept = redis.call('HGET', KEYS[1], 's' .. ARGV[1])
@@ -425,14 +469,17 @@ class RedisStore:
 
     name = "redis"
 
-    def __init__(self, url: str, idle_seconds: int = DEFAULT_IDLE_SECONDS) -> None:
+    def __init__(
+        self, url: str, idle_seconds: int = DEFAULT_IDLE_SECONDS, limit: int = DEFAULT_MATCH_LIMIT
+    ) -> None:
         self.url = url
         self.idle_seconds = idle_seconds
-        self._clients: dict[int, tuple[Any, Any]] = {}
+        self.limit = limit
+        self._clients: dict[int, tuple[Any, Any, Any]] = {}
         self._batches = ClaimBatches(self._settle)
 
-    def _client(self) -> tuple[Any, Any]:
-        """The client of the running loop and its claim script."""
+    def _client(self) -> tuple[Any, Any, Any]:
+        """The client of the running loop, its claim script and its open script."""
         loop = asyncio.get_running_loop()
         kept = self._clients.get(id(loop))
         if kept is None:
@@ -450,12 +497,16 @@ class RedisStore:
                     redis.backoff.NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,)
                 ),
             )
-            kept = (client, client.register_script(_CLAIM_SCRIPT))
+            kept = (client, client.register_script(_CLAIM_SCRIPT), client.register_script(_OPEN_SCRIPT))
             self._clients = {id(loop): kept}  # one loop at a time (tests start several in turn)
         return kept
 
     def _key(self, match_id: bytes) -> str:
         return f"sevens-rules:match:{match_id.hex()}"
+
+    _HELD = "sevens-rules:matches"
+    """The sorted set of the matches held (their ids, each scored by when it is forgotten): counted
+    against the limit when a table opens."""
 
     async def _call(self, work: Any) -> Any:
         import redis.exceptions
@@ -472,15 +523,15 @@ class RedisStore:
         return f"{parts.scheme}://{parts.hostname or ''}{port}{parts.path}"
 
     async def open(self, match_id: bytes, version: int, token: str) -> None:
-        key = self._key(match_id)
+        keys = [self._HELD, self._key(match_id)]
+        args = [int(time.time()), self.idle_seconds, self.limit, version, token, match_id.hex()]
 
-        async def work(client: Any, claim: Any) -> None:
-            async with client.pipeline(transaction=True) as pipe:
-                pipe.hset(key, mapping={"v": version, "t": token})
-                pipe.expire(key, self.idle_seconds)
-                await pipe.execute()
+        async def work(client: Any, claim: Any, open_script: Any) -> int:
+            opened: int = await open_script(keys=keys, args=args)
+            return opened
 
-        await self._call(work)
+        if not await self._call(work):
+            raise StoreFullError()
 
     async def claim(
         self, match_id: bytes, version: int, digest: bytes, successor_version: int, successor: str
@@ -491,18 +542,21 @@ class RedisStore:
         """Every claim of ``batch``, one script each, sent in one pipeline (one round trip); Redis runs
         them in order, each atomically."""
 
-        async def work(client: Any, claim: Any) -> list[Any]:
+        now = int(time.time())
+
+        async def work(client: Any, claim: Any, open_script: Any) -> list[Any]:
             async with client.pipeline(transaction=False) as pipe:
                 for match_id, version, digest, successor_version, successor in batch:
                     args = [version, digest.hex(), successor_version, successor, self.idle_seconds]
-                    await claim(keys=[self._key(match_id)], args=[*args, KEPT_SUCCESSORS], client=pipe)
+                    args += [KEPT_SUCCESSORS, now, match_id.hex()]
+                    await claim(keys=[self._key(match_id), self._HELD], args=args, client=pipe)
                 answers: list[Any] = await pipe.execute()
                 return answers
 
         return [_claim_result(answer) for answer in await self._call(work)]
 
     async def ping(self) -> None:
-        async def work(client: Any, claim: Any) -> None:
+        async def work(client: Any, claim: Any, open_script: Any) -> None:
             await client.ping()
 
         await self._call(work)
@@ -540,15 +594,18 @@ def store_description(store: MatchStore | None) -> str:
     return f"redis: {parts.scheme}://{where}{parts.path}"
 
 
-def store_from_setting(setting: str, data_dir: str, idle_seconds: int) -> MatchStore | None:
-    """The store ``RULES_MATCH_STORE`` names: ``embedded`` (or empty), ``none`` (None), or a Redis URL."""
+def store_from_setting(
+    setting: str, data_dir: str, idle_seconds: int, limit: int = DEFAULT_MATCH_LIMIT
+) -> MatchStore | None:
+    """The store ``RULES_MATCH_STORE`` names: ``embedded`` (or empty), ``none`` (None), or a Redis URL;
+    ``idle_seconds`` and ``limit`` as ``RULES_MATCH_IDLE_SECONDS`` and ``RULES_MATCH_LIMIT`` set them."""
     value = setting.strip()
     if value in ("", "embedded"):
-        return EmbeddedStore(Path(data_dir or "data"), idle_seconds)
+        return EmbeddedStore(Path(data_dir or "data"), idle_seconds, limit)
     if value == "none":
         return None
     if value.startswith(("redis://", "rediss://", "unix://")):
-        return RedisStore(value, idle_seconds)
+        return RedisStore(value, idle_seconds, limit)
     raise StoreSettingError(
         f"RULES_MATCH_STORE={setting!r} is not accepted: it must be 'embedded', 'none' "
         "or a redis://, rediss:// or unix:// URL"

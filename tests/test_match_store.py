@@ -271,7 +271,7 @@ def _store_forgets_newer_claims(store: MatchStore, token: str) -> None:
     assert isinstance(store, RedisStore)
 
     async def roll_back() -> None:
-        client, _ = store._client()
+        client = store._client()[0]
         await client.hset(store._key(opened.match_id), mapping={"v": opened.version, "t": token})
         await client.aclose()
 
@@ -370,6 +370,52 @@ def test_a_match_left_idle_past_the_idle_time_is_forgotten(
     monkeypatch.setattr("sevens_rules.api.match_store.time.time", lambda: later)
     status, refused = call(RING, "sevens", "apply", body, store)
     assert status == 410 and refused["code"] == "match/unknown"
+
+
+@pytest.fixture(params=["embedded", "redis"])
+def store_of_two(request: pytest.FixtureRequest, tmp_path: Path) -> MatchStore:
+    """Each store that remembers, holding at most two matches, forgotten after a minute alone (Redis: a
+    database of its own, emptied first, whose set of held matches no other test fills)."""
+    if request.param == "embedded":
+        return EmbeddedStore(tmp_path, idle_seconds=60, limit=2)
+    server: RedisProcess = request.getfixturevalue("redis")
+    import redis as redis_client
+
+    url = server.url.removesuffix("/0") + "/5"
+    with closing(redis_client.Redis.from_url(url)) as own:
+        own.flushdb()
+    return RedisStore(url, idle_seconds=60, limit=2)
+
+
+def test_a_full_store_refuses_new_tables_until_matches_are_forgotten(
+    store_of_two: MatchStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RULES_MATCH_LIMIT: a new table past the limit is 503 store/full, the matches already held go on,
+    and a match moved in stays held while one left alone is forgotten and makes room."""
+    clock = [time.time()]
+    monkeypatch.setattr("sevens_rules.api.match_store.time.time", lambda: clock[0])
+    tables = []
+    for _ in range(2):
+        status, table = call(RING, "sevens", "new", {"players": 4}, store_of_two)
+        assert status == 200, table
+        tables.append(table)
+    status, refused = call(RING, "sevens", "new", {"players": 4}, store_of_two)
+    assert status == 503 and refused["code"] == "store/full" and "token" not in refused
+    clock[0] += 40  # the first table is dealt (a claim: it is touched), the second left alone
+    fill = {"token": tables[0]["token"], "host_key": tables[0]["host_key"]}
+    status, filled = call(RING, "sevens", "fill", fill, store_of_two)
+    assert status == 200, filled
+    clock[0] += 21  # the second table's minute is over, the first's is not
+    status, table = call(RING, "sevens", "new", {"players": 4}, store_of_two)
+    assert status == 200, table
+    status, refused = call(RING, "sevens", "new", {"players": 4}, store_of_two)
+    assert status == 503 and refused["code"] == "store/full"
+    state = _state("sevens", filled["token"])
+    seat = GAMES["sevens"].to_act(state)[0]
+    move = _move_json(GAMES["sevens"].legal_moves(state, seat)[0])
+    body = _body(filled["token"], seat, filled["seat_keys"][seat], move=move)
+    status, applied = call(RING, "sevens", "apply", body, store_of_two)
+    assert status == 200, applied
 
 
 def test_a_token_the_store_never_saw_is_refused(store: MatchStore) -> None:
@@ -822,6 +868,9 @@ def test_one_setting_chooses_the_store() -> None:
         Settings.from_env({"RULES_MATCH_STORE": "memcached://x"})
     with pytest.raises(SettingsError, match="RULES_MATCH_IDLE_SECONDS"):
         Settings.from_env({"RULES_MATCH_IDLE_SECONDS": "5"})
+    assert Settings.from_env({"RULES_MATCH_LIMIT": "2"}).match_limit == 2
+    with pytest.raises(SettingsError, match="RULES_MATCH_LIMIT"):
+        Settings.from_env({"RULES_MATCH_LIMIT": "0"})
 
 
 # ---- plain mode: verify against the agreed entropy -------------------------------------------------
