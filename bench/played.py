@@ -25,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.redis_server import REDIS_SERVER, redis_server
-from sevens_rules.api.match_store import EmbeddedStore, MatchStore, RedisStore
+from sevens_rules.api.match_store import EmbeddedStore, MatchStore
 from sevens_rules.api.operations import all_operations
 from sevens_rules.api.problems import dump
+from sevens_rules.api.redis_store import RedisStore
 from sevens_rules.api.sealed import sealed_models, sealed_runs
 from sevens_rules.api.sealing import Keyring, open_token
 from sevens_rules.engine.registry import GAMES

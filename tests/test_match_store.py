@@ -26,10 +26,10 @@ from sevens_rules.api.match_store import (
     KEPT_SUCCESSORS,
     EmbeddedStore,
     MatchStore,
-    RedisStore,
     StaleVersionError,
     store_from_setting,
 )
+from sevens_rules.api.redis_store import RedisStore
 from sevens_rules.api.sealed import sealed_models, sealed_runs
 from sevens_rules.api.sealing import open_token
 from sevens_rules.engine.registry import GAMES
