@@ -87,8 +87,12 @@ class SedmiceChecks(
                 issues.append(
                     IssueAt(("tricks", side), "a side has taken cards exactly when it has taken tricks")
                 )
-        if sum(state.tricks) == 0 and state.leader != (state.dealer + 1) % n:
-            issues.append(IssueAt(("leader",), "the player left of the dealer leads the first trick"))
+        if sum(state.tricks) == 0:
+            if state.leader != (state.dealer + 1) % n:
+                issues.append(IssueAt(("leader",), "the player left of the dealer leads the first trick"))
+        elif state.tricks[state.leader % SIDES] == 0:
+            # one side has taken every trick so far, the last one too, and its taker leads
+            issues.append(IssueAt(("leader",), "the last trick's taker leads, and its side has taken tricks"))
         return issues
 
     def _play_issues(self, state: SedmiceState) -> list[IssueAt]:
@@ -237,6 +241,14 @@ def _record_issues(
         found.append(
             IssueAt(
                 ("tricks",), f"every trick takes a card from each seat: {len(PIQUET_DECK) // players} at most"
+            )
+        )
+    elif sum(tricks) < len(PIQUET_DECK) // (HAND_SIZE * players):
+        found.append(
+            IssueAt(
+                ("tricks",),
+                f"a trick takes at most {HAND_SIZE} cards from each seat: "
+                f"{len(PIQUET_DECK) // (HAND_SIZE * players)} tricks at least",
             )
         )
     elif tricks[last_trick % 2] == 0:

@@ -409,6 +409,9 @@ class FreeFanTan(SjuanFamily):
         up |= RANK_ROW[CARD_INDEX[position.table[0]] % SUIT_SIZE]
         return up & ~table
 
+    def may_block(self, options: SjuanOptions) -> bool:
+        return not options.wrap  # type: ignore[attr-defined]  # (free fan tan's options)
+
     def is_blocked(self, position: SjuanPosition) -> bool:
         # Nobody holds a playable card exactly when there is no next card at all: free fan tan has no
         # stock, so every card off the table is in a hand, and a next card is never on the table.

@@ -67,6 +67,11 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     def playable_set(self, position: SjuanPosition) -> int:
         """Every card that could be played on the table now, whoever holds it."""
 
+    def may_block(self, options: SjuanOptions) -> bool:
+        """Whether a deal can end with nobody able to play (free fan tan without wrap: cards below the
+        start rank are never played); every other game deals every card or draws."""
+        return False
+
     @abstractmethod
     def hand_size(self, options: SjuanOptions) -> int:
         """Cards dealt to each player when the game has a stock (0: the whole deck is dealt)."""
@@ -156,19 +161,45 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         the first card was down held no card playable on that card alone: such a card stays playable as
         the table grows (a row grows away from its start) and hands only shrink. A pass that may have come
         before the first card says only that the seat held no card to open with."""
-        position = self.position(state)
         n = len(state.hands)
+        return self._ruled_out(state, hand_counts(n, state.dealer, self.hand_size(state.options))[1])
+
+    def cards_passes_surely_rule_out(self, state: SjuanFamilyState) -> list[int]:
+        """:meth:`cards_passes_rule_out` where any seat may have paid a short hand's chip, as a position
+        set up by hand may have dealt any hands: what the chips rule out whatever the deal was (the
+        checks refuse a state that breaks it; the sampler falls back on it)."""
+        return self._ruled_out(state, [1] * len(state.hands))
+
+    def _ruled_out(self, state: SjuanFamilyState, short_chips: Sequence[int]) -> list[int]:
+        position = self.position(state)
         if not position.table or position.phase is not PLAY_PHASE:
-            return [0] * n
+            return [0] * len(state.hands)
         first = position.table[0]
         alone = replace(position, table=(first,), on_table=1 << CARD_INDEX[first])
         since_first = self.playable_set(alone) & ~position.on_table
         at_opening = since_first & self.opening(position)
-        short = hand_counts(n, state.dealer, self.hand_size(state.options))[1]
         before = self.passes_before_first_card
         return [
             since_first if paid - chip > before else at_opening if paid > chip else 0
-            for paid, chip in zip(state.chips, short, strict=True)
+            for paid, chip in zip(state.chips, short_chips, strict=True)
+        ]
+
+    def pass_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
+        """Once the first card is down, what the chips say of the passes, whatever hands were dealt: every
+        seat holds a card off the table (no stock) or the stock is empty (a pass's chip), so someone can
+        play and at most ``n - 1`` seats pass between two plays (and before the first card, where a seat
+        may pass then); and a seat that passed holds none of the cards
+        :meth:`cards_passes_surely_rule_out` names."""
+        n = len(state.hands)
+        gaps = len(state.table) + (self.passes_before_first_card > 0)
+        most = (n - 1) * gaps + (n - 1)  # and a short hand's chip for each seat but the largest hand's
+        if sum(state.chips) > most:
+            return [IssueAt(("chips",), f"at most {n - 1} passes between two plays: {most} chips in all")]
+        hands = self.position(state).hands
+        return [
+            IssueAt(("chips", seat), f"seat {seat} holds a card it could play at every turn since it passed")
+            for seat, rule in enumerate(self.cards_passes_surely_rule_out(state))
+            if hands[seat] & rule
         ]
 
     @abstractmethod
@@ -224,8 +255,8 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
                     issues.append(
                         IssueAt(("hands", i), "an empty hand ends the deal; the phase cannot be 'play'")
                     )
-            if not issues and not table:
-                issues += self.opening_issues(state)
+            if not issues:
+                issues += self.pass_issues(state) if table else self.opening_issues(state)
             if not issues and self.blocked(state):
                 issues.append(IssueAt(("phase",), "nobody can play; the deal is over"))
         else:
@@ -282,6 +313,8 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
                 issues.append(
                     IssueAt((*path, "blocked"), "a deal has a winner exactly when it is not blocked")
                 )
+            elif deal.blocked and not self.may_block(state.options):
+                issues.append(IssueAt((*path, "blocked"), "somebody can always play: no deal ends blocked"))
             if winner is not None and cards_left[winner] != 0:
                 issues.append(IssueAt((*path, "winner"), "the winner must have emptied their hand"))
             elif cards_left.count(0) > (winner is not None):

@@ -684,6 +684,42 @@ def test_a_deal_record_holds_no_more_tricks_than_the_deck_makes(players: int, mo
     assert [issue.path for issue in issues] == [("deals", 0, "tricks")]
 
 
+@pytest.mark.parametrize(("players", "least"), [(2, 4), (4, 2)])
+def test_a_deal_record_holds_no_fewer_tricks_than_full_hands_make(players: int, least: int) -> None:
+    # a trick takes at most four rounds (a hand holds four cards), so 32 cards are 32 / (4 * players)
+    # tricks at least
+    record = SedmiceDeal(
+        number=1,
+        dealer=0,
+        points=[0, 80],
+        tricks=[0, least],
+        last_trick=1,
+        hits=[0, 3],
+        side=1,
+        reason=SedmiceHitReason.all_tricks,
+    )
+    state = updated(GAME.new(players, SedmiceOptions(), seeding(0), None, 1), deals=[record], deal_number=2)
+    assert GAME.consistency_issues(state) == []
+    too_few = updated(record, tricks=[0, least - 1])
+    issues = GAME.consistency_issues(updated(state, deals=[too_few]))
+    assert [issue.path for issue in issues] == [("deals", 0, "tricks")]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_taker_leads_next(players: int) -> None:
+    # while one side has taken every trick of the deal, the last one too, a seat of that side leads
+    rng = random.Random(players)
+    state = GAME.new(players, SedmiceOptions(), seeding(players), None, 1)
+    while sum(state.tricks) == 0:
+        _, legal = GAME.moves(state)
+        state, _ = GAME.apply(state, rng.choice(legal))
+    taker = 0 if state.tricks[0] else 1
+    assert state.leader % 2 == taker and not GAME.consistency_issues(state)
+    other = (state.leader + 1) % players
+    issues = GAME.consistency_issues(updated(state, leader=other))
+    assert ("leader",) in [issue.path for issue in issues]
+
+
 def test_the_first_trick_is_led_by_the_player_left_of_the_dealer() -> None:
     state = example()
     assert GAME.consistency_issues(updated(state, leader=2))

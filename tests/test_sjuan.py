@@ -126,7 +126,7 @@ def test_a_move_by_a_seat_not_to_act_is_refused() -> None:
 
 
 def test_the_deal_ends_the_moment_a_hand_is_empty_and_that_player_wins_it() -> None:
-    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[0, 0, 2])
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[0, 2, 0])
     after, events = SJUAN.apply(state, move("play", 0, "8H"))
     assert after.phase == "deal_over"
     assert after.turn is None
@@ -136,12 +136,12 @@ def test_the_deal_ends_the_moment_a_hand_is_empty_and_that_player_wins_it() -> N
 
 
 def test_penalty_is_cards_left_plus_chips_paid_and_the_chips_are_the_pot() -> None:
-    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 0, 2])
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 2, 0])
     after, _ = SJUAN.apply(state, move("play", 0, "8H"))
     deal = after.deals[-1]
     third_hand = len(state.hands[2])
     assert deal.cards_left == [0, 2, third_hand]
-    assert deal.penalties == [1, 2, third_hand + 2]
+    assert deal.penalties == [1, 4, third_hand]
     assert deal.pot == 3
     assert SJUAN.score(after).pot == 3
 
@@ -149,9 +149,9 @@ def test_penalty_is_cards_left_plus_chips_paid_and_the_chips_are_the_pot() -> No
 def test_the_pot_is_the_finished_deals_chips_as_its_record_lists_them() -> None:
     # between deals the state's chips are the finished deal's, which its record lists: a pot that the
     # record does not show is an inconsistent state
-    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 0, 2])
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 2, 0])
     after, _ = SJUAN.apply(state, move("play", 0, "8H"))
-    assert after.phase == "deal_over" and after.chips == after.deals[-1].chips == [1, 0, 2]
+    assert after.phase == "deal_over" and after.chips == after.deals[-1].chips == [1, 2, 0]
     assert not SJUAN.consistency_issues(after)
     issues = SJUAN.consistency_issues(after.model_copy(update={"chips": [2, 2, 3]}))
     assert [issue.path for issue in issues] == [("chips",)]
@@ -159,7 +159,7 @@ def test_the_pot_is_the_finished_deals_chips_as_its_record_lists_them() -> None:
 
 def test_chips_count_false_counts_cards_only() -> None:
     state = family_state(
-        "sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 0, 2], options={"chips_count": False}
+        "sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 2, 0], options={"chips_count": False}
     )
     after, _ = SJUAN.apply(state, move("play", 0, "8H"))
     assert after.deals[-1].penalties == [0, 2, len(state.hands[2])]
@@ -609,3 +609,56 @@ def test_domino_fan_tan_a_seat_that_drew_not_to_act_holds_no_7() -> None:
     (seat,) = drew
     for sample in sample_states(game, state, 1 - seat, 40, "drew"):
         assert not any(card[0] == "7" for card in sample.hands[seat])
+
+
+# ---- what the chips say of the passes (RULINGS §1: a seat with a legal card must play one) ----------
+
+
+def test_a_seat_that_passed_after_the_first_card_holds_no_card_playable_since() -> None:
+    # Sjuan: nobody passes before 7H, so two chips are at least one pass after it (a short hand pays one
+    # chip at most); seat 1 holds 3C and 5C, which no table of 7H and what followed ever let it play
+    passed = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[0, 2, 0])
+    assert not SJUAN.consistency_issues(passed)
+    # the last hand holds the other 7s, playable at every turn since 7H: it cannot have passed
+    issues = SJUAN.consistency_issues(passed.model_copy(update={"chips": [0, 0, 2]}))
+    assert [issue.path for issue in issues] == [("chips", 2)]
+
+
+def test_a_fan_tan_pass_before_the_first_card_says_only_that_the_seat_held_no_7() -> None:
+    # Fan Tan: the turn may pass a seat before the first card (it holds no 7), so two chips may be a short
+    # hand's and that pass; three are a pass after the first card
+    fan_tan = family_state("fan-tan", [["8H"], ["3C", "5C", "6H"], ["4C"]], table=["7H"], chips=[0, 2, 0])
+    assert not FAN_TAN.consistency_issues(fan_tan)
+    issues = FAN_TAN.consistency_issues(fan_tan.model_copy(update={"chips": [0, 3, 0]}))
+    assert [issue.path for issue in issues] == [("chips", 1)]  # 6H was playable on 7H alone
+    issues = FAN_TAN.consistency_issues(fan_tan.model_copy(update={"chips": [0, 0, 2]}))
+    assert [issue.path for issue in issues] == [("chips", 2)]  # the last hand holds 7s
+
+
+def test_somebody_can_play_so_at_most_all_seats_but_one_pass_between_two_plays() -> None:
+    # three seats, 7H alone on the table: at most two passes since, and one short hand's chip for each
+    # seat but the largest hand's
+    state = family_state("sjuan", [["2C"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[2, 2, 0])
+    assert not SJUAN.consistency_issues(state)
+    issues = SJUAN.consistency_issues(state.model_copy(update={"chips": [2, 2, 1]}))
+    assert [issue.path for issue in issues] == [("chips",)]
+
+
+def test_only_free_fan_tan_without_wrap_has_blocked_deals() -> None:
+    history = _history([0, 60, 40], 0)
+    blocked = history[0].model_copy(
+        update={"winner": None, "blocked": True, "cards_left": [1, *history[0].cards_left[1:]]}
+    )
+    blocked = blocked.model_copy(
+        update={"penalties": [c + p for c, p in zip(blocked.cards_left, blocked.chips, strict=True)]}
+    )
+    deals = [blocked, *history[1:]]
+    hands = [["8H"], ["3C", "5C"], ["4C"]]
+    dealer = len(deals) % 3
+    free = family_state("free-fan-tan", hands, table=["7H"], deals=deals, dealer=dealer)
+    assert not GAMES["free-fan-tan"].consistency_issues(free)
+    for game_id, options in (("sjuan", {}), ("fan-tan", {}), ("free-fan-tan", {"wrap": True})):
+        state = free.model_copy(update={"game": game_id, "options": GAMES[game_id].models.options(**options)})
+        state = GAMES[game_id].models.state.model_validate(state.model_dump())
+        issues = GAMES[game_id].consistency_issues(state)
+        assert ("deals", 0, "blocked") in [issue.path for issue in issues], game_id

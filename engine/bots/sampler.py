@@ -141,20 +141,25 @@ def _ruled_out_by_passes(game: AnyGame, state: Any, seat: int) -> list[Callable[
     """Per seat, which cards it may hold for the passes it paid for (None: any; every seat before the
     first card and between deals). A position set up by hand may have dealt other short hands than the
     rules deal, so that a short hand's chip reads as a pass: when no arrangement of the hidden cards then
-    fits, no pass is read."""
+    fits, the passes are read as any seat's chip may be a short hand's (what the checks hold every state
+    to, so the real cards fit it)."""
     n = len(state.hands)
-    ruled_out = game.cards_passes_rule_out(state)  # type: ignore[attr-defined]  # (the Sjuan family's)
     hidden = ALL_CARDS & ~card_set(state.hands[seat]) & ~card_set(state.table)
-    # The rules are nested (a pass before the first card rules out part of what a later one does), so
-    # Hall's condition is one count per rule: the hidden cards it names fit in the piles not barred from
-    # all of them (every pile but the hands of the seats whose rule takes in this one).
     others = [other for other in range(n) if other != seat]
     room = sum(len(state.hands[other]) for other in others) + len(getattr(state, "stock", ()))
-    for rule in {ruled_out[other] for other in others} - {0}:
-        barred = sum(len(state.hands[o]) for o in others if rule & ~ruled_out[o] == 0)
-        if (hidden & rule).bit_count() > room - barred:
-            return [None] * n
-    return [_without_cards(frozenset(card_names(rule))) if rule else None for rule in ruled_out]
+    readings = (game.cards_passes_rule_out, game.cards_passes_surely_rule_out)  # type: ignore[attr-defined]
+    for reading in readings:
+        ruled_out = reading(state)
+        # The rules are nested (a pass before the first card rules out part of what a later one does), so
+        # Hall's condition is one count per rule: the hidden cards it names fit in the piles not barred
+        # from all of them (every pile but the hands of the seats whose rule takes in this one).
+        if all(
+            (hidden & rule).bit_count()
+            <= room - sum(len(state.hands[o]) for o in others if rule & ~ruled_out[o] == 0)
+            for rule in {ruled_out[other] for other in others} - {0}
+        ):
+            return [_without_cards(frozenset(card_names(rule))) if rule else None for rule in ruled_out]
+    return [None] * n
 
 
 def _opening_rule(
