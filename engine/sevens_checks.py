@@ -101,6 +101,8 @@ class SevensChecks(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEven
                 issues.append(IssueAt(("turn",), "a deal in play must have a seat to act"))
             elif state.turn not in active:
                 issues.append(IssueAt(("turn",), "a player who is out or bust has no turn"))
+            elif len(active) == n:
+                issues += _turn_order_issues(state)
         else:
             if state.turn is not None:
                 issues.append(IssueAt(("turn",), "no seat is to act once the deal is over"))
@@ -148,6 +150,25 @@ class SevensChecks(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEven
             return _deal_record_problems(("deals", index), deal, dealer, clean)
 
         return check
+
+
+def _turn_order_issues(state: SevensState) -> list[IssueAt]:
+    """While nobody is out or bust, every turn is one action (a card or a pass) going round all four
+    seats from the holder of 7D, so the cards played and the passes fix whose turns came: the first seat
+    is the seat to act less the actions so far. It held 7D, so it holds fewer than 13 cards, and no seat
+    has passed more often than its turns came."""
+    n = len(state.hands)
+    passes = state.passes
+    actions = sum(len(row.run) for row in state.table) - len(SUITS) + sum(passes)
+    first = (state.turn - actions) % n  # type: ignore[operator]  # (a deal in play has a seat to act)
+    for seat in range(n):
+        turns = max(0, (actions - (seat - first) % n + n - 1) // n)
+        if passes[seat] > turns:
+            return [IssueAt(("passes", seat), f"seat {seat} has had {turns} turns since the deal began")]
+    if len(state.hands[first]) >= CARDS_EACH:
+        message = f"seat {first}, first to act for the cards and passes so far, held no 7 to begin with 7D"
+        return [IssueAt(("turn",), message)]
+    return []
 
 
 def _deal_record_problems(

@@ -554,6 +554,23 @@ def _base() -> SevensState:
     return checked(build({0: "8H 2C"}, runs={"D": FULL, "S": "56789"}, filler=(1, 2, 3)))
 
 
+def test_the_holder_of_7d_takes_the_first_turn_and_play_goes_left() -> None:
+    # every turn is a card or a pass, so the cards and passes so far say who went first: the seat to act
+    # less that many turns, which held 7D (fewer than 13 cards now); nobody passed more than its turns
+    state = GAME.new(4, SevensOptions(), seeding(3), None, 0)
+    first = state.turn
+    assert first is not None and len(state.hands[first]) < 13 and not GAME.consistency_issues(state)
+    without_7 = next(seat for seat, hand in enumerate(state.hands) if len(hand) == 13)
+    issues = GAME.consistency_issues(updated(state, turn=without_7))
+    assert [issue.path for issue in issues] == [("turn",)]
+    after, _ = pass_(state, first)  # one pass: the next seat is to act
+    assert after.turn == (first + 1) % 4 and not GAME.consistency_issues(after)
+    passed_twice = list(after.passes)
+    passed_twice[first] = 2
+    issues = GAME.consistency_issues(updated(after, passes=passed_twice, turn=(first + 2) % 4))
+    assert [issue.path for issue in issues] == [("passes", first)]
+
+
 def test_consistency_passes_are_zero_to_three() -> None:
     data = _base().model_dump()
     data["passes"] = [4, 0, 0, 0]
