@@ -155,19 +155,21 @@ class SevensChecks(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEven
 def _turn_order_issues(state: SevensState) -> list[IssueAt]:
     """While nobody is out or bust, every turn is one action (a card or a pass) going round all four
     seats from the holder of 7D, so the cards played and the passes fix whose turns came: the first seat
-    is the seat to act less the actions so far. It held 7D, so it holds fewer than 13 cards, and no seat
-    has passed more often than its turns came."""
+    is the seat to act less the actions so far. No seat has passed more often than its turns came, and
+    each holds its 13 cards less the 7s it laid down as the deal began and a card for each turn it did not
+    pass: between none and four 7s, the first seat at least one (7D)."""
     n = len(state.hands)
     passes = state.passes
     actions = sum(len(row.run) for row in state.table) - len(SUITS) + sum(passes)
     first = (state.turn - actions) % n  # type: ignore[operator]  # (a deal in play has a seat to act)
-    for seat in range(n):
+    for seat, hand in enumerate(state.hands):
         turns = max(0, (actions - (seat - first) % n + n - 1) // n)
         if passes[seat] > turns:
             return [IssueAt(("passes", seat), f"seat {seat} has had {turns} turns since the deal began")]
-    if len(state.hands[first]) >= CARDS_EACH:
-        message = f"seat {first}, first to act for the cards and passes so far, held no 7 to begin with 7D"
-        return [IssueAt(("turn",), message)]
+        sevens = CARDS_EACH - len(hand) - (turns - passes[seat])
+        if not (seat == first) <= sevens <= len(SUITS):
+            message = "the seat to act does not follow the cards and passes so far round the table from 7D"
+            return [IssueAt(("turn",), message)]
     return []
 
 

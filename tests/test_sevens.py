@@ -5,6 +5,7 @@ Expected values are derived by hand from the rules, never copied from the engine
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -71,8 +72,15 @@ def build(
     seat_hands = [cards(hands.get(seat, "")) for seat in range(4)]
     used = {c for h in seat_hands for c in h} | {c for row in table for c in [*row.run, *row.laid]}
     rest = [c for c in FULL_DECK if c not in used]
-    for i, c in enumerate(rest):
-        seat_hands[filler[i % len(filler)]].append(c)
+    sizes = None if out or bust else _filler_sizes(seat_hands, table, turn, passes, filler, len(rest))
+    if sizes is None:
+        for i, c in enumerate(rest):
+            seat_hands[filler[i % len(filler)]].append(c)
+    else:
+        for seat in filler:
+            taken = sizes[seat] - len(seat_hands[seat])
+            seat_hands[seat] += rest[:taken]
+            rest = rest[taken:]
     seat_hands = [sort_cards(h) for h in seat_hands]
     return SevensState(
         game="sevens",
@@ -89,6 +97,35 @@ def build(
         bust=list(bust),
         deals=list(deals),
     )
+
+
+def _filler_sizes(
+    hands: list[list[str]],
+    table: list[SevensRow],
+    turn: int | None,
+    passes: Sequence[int],
+    filler: Sequence[int],
+    rest: int,
+) -> dict[int, int] | None:
+    """Hand sizes for the ``filler`` seats that share out ``rest`` more cards so that every hand is what
+    play leaves it (13 cards less its 7s and a card for each turn it did not pass, turns going round from
+    the holder of 7D, who is the seat to act less the turns so far); None when no sizes do."""
+    if turn is None or not filler:
+        return None
+    actions = sum(len(row.run) for row in table) - 4 + sum(passes)
+    first = (turn - actions) % 4
+    played = [max(0, (actions - (seat - first) % 4 + 3) // 4) - passes[seat] for seat in range(4)]
+    total = rest + sum(len(hands[seat]) for seat in filler)
+    for sevens in itertools.product(range(5), repeat=len(filler)):
+        sizes = {seat: 13 - played[seat] - count for seat, count in zip(filler, sevens, strict=True)}
+        held = {seat: sizes[seat] if seat in sizes else len(hands[seat]) for seat in range(4)}
+        if (
+            sum(sizes.values()) == total
+            and all(sizes[seat] >= len(hands[seat]) for seat in filler)
+            and 13 - played[first] - held[first] >= 1
+        ):
+            return sizes
+    return None
 
 
 def checked(state: SevensState) -> SevensState:
@@ -159,7 +196,7 @@ def test_row_ends_of_a_run_five_to_nine_of_spades_are_exactly_four_and_ten() -> 
     state = checked(
         build(
             {0: "AS 2S 3S 4S TS JS QS KS AH"},
-            runs={"S": "56789", "C": FULL, "D": FULL},
+            runs={"S": "56789", "C": FULL, "D": "78"},
             filler=(1, 2, 3),
         )
     )
@@ -199,7 +236,8 @@ def test_only_run_ends_are_playable_not_cards_of_a_full_suit() -> None:
 
 
 def test_pass_with_a_legal_card_is_allowed_while_passes_remain() -> None:
-    state = checked(build({0: "8H 2C"}, runs={"D": FULL, "S": FULL}, passes=(2, 0, 0, 0), filler=(1, 2, 3)))
+    runs = {"C": "456789TJQK", "D": FULL, "S": FULL, "H": "67"}
+    state = checked(build({0: "8H 2C"}, runs=runs, passes=(2, 0, 0, 0), filler=(1, 2, 3)))
     assert plays(state, 0) == ["8H"]
     assert can_pass(state, 0)
     after, events = pass_(state, 0)
@@ -210,7 +248,8 @@ def test_pass_with_a_legal_card_is_allowed_while_passes_remain() -> None:
 
 
 def test_pass_with_a_legal_card_is_refused_after_three_passes() -> None:
-    state = checked(build({0: "8H 2C"}, runs={"D": FULL, "S": FULL}, passes=(3, 0, 0, 0), filler=(1, 2, 3)))
+    runs = {"C": "456789TJQK", "D": FULL, "S": FULL, "H": "34567"}
+    state = checked(build({0: "8H 2C"}, runs=runs, passes=(3, 0, 0, 0), filler=(1, 2, 3)))
     assert GAME.legal_moves(state, 0) == [SevensMove(type=PLAY, player=0, card="8H")]
     with pytest.raises(IllegalMoveError):
         GAME.apply(state, SevensMove(type=PASS, player=0))
@@ -218,7 +257,7 @@ def test_pass_with_a_legal_card_is_refused_after_three_passes() -> None:
 
 def test_forced_pass_counts_like_a_voluntary_one() -> None:
     state = checked(
-        build({0: "2C"}, runs={"D": FULL, "H": FULL, "S": FULL}, passes=(1, 0, 0, 0), filler=(1, 2, 3))
+        build({0: "2C"}, runs={"D": FULL, "H": FULL[1:], "S": FULL}, passes=(1, 0, 0, 0), filler=(1, 2, 3))
     )
     assert GAME.legal_moves(state, 0) == [SevensMove(type=PASS, player=0)]
     after, events = pass_(state, 0)
@@ -252,7 +291,7 @@ def test_fourth_pass_when_forced_is_a_bust_and_lays_the_cards_in_place() -> None
     state = checked(
         build(
             {0: "AS 3S JS 2H"},
-            runs={"S": "56789", "C": FULL, "D": FULL, "H": "678"},
+            runs={"S": "56789", "C": FULL[2:], "D": FULL, "H": "678"},
             passes=(3, 1, 0, 0),
             filler=(1, 2, 3),
         )
@@ -338,7 +377,12 @@ def test_a_player_holding_a_card_at_a_run_end_cannot_bust_so_laid_cards_never_to
     # with 3 passes used and 10♠ playable the only move is to play it: busting (and laying 10♠ next to the
     # run) is impossible; a state showing a laid card next to the run is refused as inconsistent
     state = checked(
-        build({0: "TS KS"}, runs={"S": "56789", "C": FULL, "D": FULL}, passes=(3, 0, 0, 0), filler=(1, 2, 3))
+        build(
+            {0: "TS KS"},
+            runs={"S": "56789", "C": FULL, "D": FULL, "H": "3456789TJQ"},
+            passes=(3, 0, 0, 0),
+            filler=(1, 2, 3),
+        )
     )
     assert GAME.legal_moves(state, 0) == [SevensMove(type=PLAY, player=0, card="TS")]
     touching = build(
@@ -357,7 +401,7 @@ def test_a_player_holding_a_card_at_a_run_end_cannot_bust_so_laid_cards_never_to
 
 
 def test_a_player_who_goes_out_takes_the_next_place() -> None:
-    state = checked(build({0: "8H"}, runs={"C": FULL, "D": FULL}, filler=(1, 2, 3)))
+    state = checked(build({0: "8H"}, runs={"C": FULL, "D": FULL, "S": "3456789TJ"}, filler=(1, 2, 3)))
     after, events = play(state, 0, "8H")
     assert after.out == [0]
     assert after.phase is Phase.play
@@ -551,7 +595,8 @@ def test_view_hides_other_hands_but_shows_passes_places_and_table() -> None:
 
 
 def _base() -> SevensState:
-    return checked(build({0: "8H 2C"}, runs={"D": FULL, "S": "56789"}, filler=(1, 2, 3)))
+    runs = {"C": FULL[2:], "D": FULL, "S": "56789", "H": "567"}
+    return checked(build({0: "8H 2C"}, runs=runs, filler=(1, 2, 3)))
 
 
 def test_the_holder_of_7d_takes_the_first_turn_and_play_goes_left() -> None:
