@@ -1149,6 +1149,9 @@ def sedmice_record_issues_by_hand(deal: Any, path: tuple[Any, ...], players: int
         return [((*path, "points"), "a side without a trick has no points")]
     if tricks[0] + tricks[1] > 32 // players:
         return [((*path, "tricks"), f"every trick takes a card from each seat: {32 // players} at most")]
+    if tricks[0] + tricks[1] < 32 // (4 * players):  # four rounds at most: a hand holds four cards
+        least = 32 // (4 * players)
+        return [((*path, "tricks"), f"a trick takes at most 4 cards from each seat: {least} tricks at least")]
     if tricks[deal.last_trick % 2] == 0:
         return [((*path, "last_trick"), "the last trick's taker's side took no trick")]
     if 0 in tricks:
