@@ -358,9 +358,13 @@ class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
         return []
 
     def _revoke_issues(self, state: StateT) -> list[IssueAt]:
-        """An issue for each hand holding a suit its seat has shown it holds none of (:meth:`voids_shown`)."""
+        """An issue for a card played to a later trick of :meth:`tricks_from_hands` in a suit its seat had
+        shown it held none of, and for each hand holding such a suit (:meth:`voids_shown`)."""
         if not state.tricks and not state.trick:
             return []
+        played_issues = self._played_after_void_issues(state)
+        if played_issues:
+            return played_issues
         return [
             IssueAt(
                 ("hands", seat),
@@ -369,6 +373,28 @@ class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
             for seat, (hand, void) in enumerate(zip(state.hands, self.voids_shown(state), strict=True))
             if (held := void & {card[1] for card in hand})
         ]
+
+    def _played_after_void_issues(self, state: StateT) -> list[IssueAt]:
+        """The first card a seat played, in a trick of :meth:`tricks_from_hands`, of a suit it had shown in
+        an earlier one it held none of: no card comes into a hand between those tricks."""
+        n = len(state.hands)
+        may_trump = state.options.may_trump_when_able_to_follow
+        tricks = self.tricks_from_hands(state)
+        first = len(state.tricks) + bool(state.trick and state.leader is not None) - len(tricks)
+        voids: list[set[str]] = [set() for _ in range(n)]
+        for index, (leader, cards, trump) in enumerate(tricks, first):
+            for offset, card in enumerate(cards):
+                seat = (leader + offset) % n
+                if card[1] in voids[seat]:
+                    done = index < len(state.tricks)
+                    where = ("tricks", index, "cards", offset) if done else ("trick", offset)
+                    message = f"seat {seat} did not follow {card[1]} in an earlier trick: it held none"
+                    return [IssueAt(where, message)]
+            led = cards[0][1]
+            for offset, card in enumerate(cards[1:], 1):
+                if shows_void(led, card[1], trump, may_trump):
+                    voids[(leader + offset) % n].add(led)
+        return []
 
     def _phase_issues(self, state: StateT, n: int) -> list[IssueAt]:
         issues: list[IssueAt] = []

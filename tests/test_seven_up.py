@@ -423,9 +423,9 @@ def test_one_trump_played_alone_takes_high_and_low() -> None:
             trick(0, ["3D", "TD"], "H", 1),
             trick(1, ["4S", "5S"], "H", 0),
             trick(0, ["6S", "5H"], "H", 1),
-            trick(1, ["8S", "9S"], "H", 0),
+            trick(1, ["8D", "9D"], "H", 0),
         ],
-        [["2S"], ["4C"]],  # (seat 1 trumped a spade: it holds none)
+        [["2S"], ["4C"]],  # (seat 1 trumped a spade: it holds none, and leads none after)
         leader=0,
     )
     done, _ = _finish(state)
@@ -503,11 +503,11 @@ def test_first_to_seven_wins_at_once_with_a_turned_jack() -> None:
         hands=[[], []],
         tricks=[
             trick(0, ["2C", "3C"], "H", 1),
-            trick(1, ["4C", "5H"], "H", 0),
+            trick(1, ["4C", "KC"], "H", 0),
             trick(0, ["6C", "7C"], "H", 1),
             trick(1, ["8C", "9C"], "H", 0),
             trick(0, ["TC", "JC"], "H", 1),
-            trick(1, ["QC", "KC"], "H", 0),
+            trick(1, ["QC", "5H"], "H", 0),  # (seat 0 renounces clubs in the last trick only)
         ],
     )
     assert SU.to_act(state) == [0]  # the dealer moves left
@@ -948,6 +948,24 @@ def test_four_handed_hands_show_when_a_gift_wins_the_match() -> None:
 
 
 # ---- a revoke is an inconsistent state ------------------------------------------------------------
+
+
+def test_a_seat_that_did_not_follow_the_led_suit_plays_none_of_it_later_in_the_hand() -> None:
+    # seat 1 trumped the spade seat 0 led (it held none: RULINGS §3) and no card comes into a hand once
+    # play begins, so it cannot lead a spade two tricks on
+    tricks = [
+        trick(0, ["TC", "2C"], "H", 0),
+        trick(0, ["3D", "TD"], "H", 1),
+        trick(1, ["4S", "5S"], "H", 0),
+        trick(0, ["6S", "5H"], "H", 1),
+        trick(1, ["8D", "9D"], "H", 0),
+    ]
+    state = _last_trick(tricks, [["2S"], ["4C"]], leader=0)
+    # the same cards, but 8S and 9S led and followed in the last trick, 8D and 9D left in the stock
+    stock = [card if card not in ("8S", "9S") else {"8S": "8D", "9S": "9D"}[card] for card in state.stock]
+    revoked = updated(state, tricks=[*tricks[:4], trick(1, ["8S", "9S"], "H", 0)], stock=stock)
+    issues = SU.consistency_issues(revoked)
+    assert [issue.path for issue in issues] == [("tricks", 4, "cards", 0)]
 
 
 @pytest.mark.parametrize("game_id", ["seven-up", "four-handed-seven-up", "california-jack"])
