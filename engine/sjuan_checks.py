@@ -147,6 +147,10 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             if not passes <= paid <= passes + 1:
                 message = "before the first card a seat has paid one chip for its pass, one for a short hand"
                 issues.append(IssueAt(("chips", seat), message))
+        n = len(state.hands)
+        if not issues and sum(state.chips) - len(passed) > n - 1:
+            # the seat dealt the largest hand pays no short hand's chip
+            issues.append(IssueAt(("chips",), f"at most {n - 1} seats are dealt a short hand"))
         return issues
 
     # ---- what a pass tells (the bots' sampler) ---------------------------------------------------

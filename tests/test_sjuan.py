@@ -662,3 +662,11 @@ def test_only_free_fan_tan_without_wrap_has_blocked_deals() -> None:
         state = GAMES[game_id].models.state.model_validate(state.model_dump())
         issues = GAMES[game_id].consistency_issues(state)
         assert ("deals", 0, "blocked") in [issue.path for issue in issues], game_id
+
+
+def test_the_seat_dealt_the_largest_hand_pays_no_short_hand_chip() -> None:
+    # before the first card a chip is a pass or a short hand's, and somebody was dealt the largest hand
+    state = family_state("sjuan", [["7H", "2C"], ["3C"], ["4C"]], turn=0, chips=[1, 1, 0])
+    assert not SJUAN.consistency_issues(state)
+    issues = SJUAN.consistency_issues(state.model_copy(update={"chips": [1, 1, 1]}))
+    assert [issue.path for issue in issues] == [("chips",)]
