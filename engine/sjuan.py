@@ -497,6 +497,10 @@ class DominoFanTan(SjuanFamily):
             # every hand is dealt the same size, so the only chip is a pass's, and a seat passes only
             # once the stock is empty (the stock only shrinks in a deal)
             issues.append(IssueAt(("chips",), "no chip is paid in a deal while the stock holds a card"))
+        dealt = len(FULL_DECK) - len(state.hands) * self.hand_size(state.options)
+        if not issues and state.phase == PLAY_PHASE and len(self.stock(state)) > dealt:
+            message = f"the deal leaves {dealt} cards in the stock, and it only shrinks"
+            issues.append(IssueAt(("stock",), message))
         return issues
 
     def cards_passes_rule_out(self, state: SjuanFamilyState) -> list[int]:

@@ -383,8 +383,10 @@ def test_the_table_lists_its_cards_in_the_order_they_were_played(
     # table comes after the card next to it toward its row's start: the same cards in an order play could
     # not give are an inconsistent state, another order play could give is not
     game = GAMES[game_id]
-    hands = [["2S"], ["3S"]] if game_id == "domino-fan-tan" else [["2S"], ["3S"], ["4S"]]
-    state = family_state(game_id, hands, table=played, turn=0)
+    domino = game_id == "domino-fan-tan"
+    hands = [["2S"], ["3S"]] if domino else [["2S"], ["3S"], ["4S"]]
+    # (Domino fan tan dealt one card each: the rest of the pack fits in the stock the deal left)
+    state = family_state(game_id, hands, table=played, turn=0, options={"hand_size": 1} if domino else None)
     assert not game.consistency_issues(state.model_copy(update={"table": also_played}))
     issues = game.consistency_issues(state.model_copy(update={"table": impossible}))
     assert [(issue.path, needed in issue.message) for issue in issues] == [(("table", index), True)]
@@ -581,7 +583,9 @@ def test_domino_fan_tan_no_chip_is_paid_while_the_stock_holds_a_card() -> None:
 
 
 def test_domino_fan_tan_cards_left_in_the_stock_score_nothing() -> None:
-    state = family_state("domino-fan-tan", [["8H"], ["3C", "4C"]], table=["7H"], turn=0)
+    # dealt one card each (the stock only shrinks: 50 cards at most in it)
+    hands = [["8H"], ["3C", "4C"]]
+    state = family_state("domino-fan-tan", hands, table=["7H"], turn=0, options={"hand_size": 1})
     after, _ = DOMINO.apply(state, move("play", 0, "8H"))
     assert after.deals[-1].penalties == [0, 2]
 
@@ -670,3 +674,19 @@ def test_the_seat_dealt_the_largest_hand_pays_no_short_hand_chip() -> None:
     assert not SJUAN.consistency_issues(state)
     issues = SJUAN.consistency_issues(state.model_copy(update={"chips": [1, 1, 1]}))
     assert [issue.path for issue in issues] == [("chips",)]
+
+
+def test_domino_fan_tan_the_stock_only_shrinks_from_what_the_deal_left() -> None:
+    # 13 cards each leave 26 in the stock, and a deal only draws from it (RULINGS §1)
+    state = DOMINO.new(2, DOMINO.models.options(), seeding(4), None, 0)
+    assert len(state.stock) == 26 and not DOMINO.consistency_issues(state)
+    holder = next(seat for seat, hand in enumerate(state.hands) if "7H" in hand)
+    after, _ = DOMINO.apply(state, move("play", holder, "7H"))
+    other = 1 - holder
+    grown = after.model_copy(
+        update={
+            "hands": [hand if seat != other else hand[1:] for seat, hand in enumerate(after.hands)],
+            "stock": [*after.stock, after.hands[other][0]],
+        }
+    )
+    assert [issue.path for issue in DOMINO.consistency_issues(grown)] == [("stock",)]
