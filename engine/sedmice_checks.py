@@ -243,14 +243,9 @@ def _record_issues(
                 ("tricks",), f"every trick takes a card from each seat: {len(PIQUET_DECK) // players} at most"
             )
         )
-    elif sum(tricks) < len(PIQUET_DECK) // (HAND_SIZE * players):
-        found.append(
-            IssueAt(
-                ("tricks",),
-                f"a trick takes at most {HAND_SIZE} cards from each seat: "
-                f"{len(PIQUET_DECK) // (HAND_SIZE * players)} tricks at least",
-            )
-        )
+    elif sum(tricks) < (least := len(PIQUET_DECK) // (HAND_SIZE * players)):
+        message = f"a trick takes at most {HAND_SIZE} cards from each seat: {least} tricks at least"
+        found.append(IssueAt(("tricks",), message))
     elif tricks[last_trick % 2] == 0:
         found.append(IssueAt(("last_trick",), "the last trick's taker's side took no trick"))
     else:

@@ -342,15 +342,31 @@ class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
         :meth:`tricks_from_hands` it did not follow (nor trump, where trumping instead of following is
         allowed), since a seat must follow the led suit if able (RULINGS §3). The sampler draws the other
         hands without them; a posted state whose hand holds one revoked."""
+        return self._voids_walked(state)[0]
+
+    def _voids_walked(self, state: StateT) -> tuple[list[frozenset[str]], list[IssueAt]]:
+        """:meth:`voids_shown`, walking the tricks in order, and an issue at the first card a seat played
+        of a suit it had shown in an earlier trick it held none of (no card comes into a hand between
+        the tricks of :meth:`tricks_from_hands`)."""
         n = len(state.hands)
         may_trump = state.options.may_trump_when_able_to_follow
+        tricks = self.tricks_from_hands(state)
+        first = len(state.tricks) + bool(state.trick and state.leader is not None) - len(tricks)
         voids: list[set[str]] = [set() for _ in range(n)]
-        for leader, cards, trump in self.tricks_from_hands(state):
+        issues: list[IssueAt] = []
+        for index, (leader, cards, trump) in enumerate(tricks, first):
+            for offset, card in enumerate(cards):
+                seat = (leader + offset) % n
+                if not issues and card[1] in voids[seat]:
+                    done = index < len(state.tricks)
+                    where = ("tricks", index, "cards", offset) if done else ("trick", offset)
+                    message = f"seat {seat} did not follow {card[1]} in an earlier trick: it held none"
+                    issues.append(IssueAt(where, message))
             led = cards[0][1]
             for offset, card in enumerate(cards[1:], 1):
                 if shows_void(led, card[1], trump, may_trump):
                     voids[(leader + offset) % n].add(led)
-        return [frozenset(suits) for suits in voids]
+        return [frozenset(suits) for suits in voids], issues
 
     def drawn_card_issues(self, state: StateT) -> list[IssueAt]:
         """Issues with the cards the hands took from the stock during this deal, once the tricks are known
@@ -359,10 +375,10 @@ class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
 
     def _revoke_issues(self, state: StateT) -> list[IssueAt]:
         """An issue for a card played to a later trick of :meth:`tricks_from_hands` in a suit its seat had
-        shown it held none of, and for each hand holding such a suit (:meth:`voids_shown`)."""
+        shown it held none of, else for each hand holding such a suit (:meth:`voids_shown`)."""
         if not state.tricks and not state.trick:
             return []
-        played_issues = self._played_after_void_issues(state)
+        voids, played_issues = self._voids_walked(state)
         if played_issues:
             return played_issues
         return [
@@ -370,31 +386,9 @@ class SevenUpFamily(SevenUpRules[OptionsT, StateT, ViewT]):
                 ("hands", seat),
                 f"seat {seat} did not follow {', '.join(sorted(held))} in this deal: it holds none",
             )
-            for seat, (hand, void) in enumerate(zip(state.hands, self.voids_shown(state), strict=True))
+            for seat, (hand, void) in enumerate(zip(state.hands, voids, strict=True))
             if (held := void & {card[1] for card in hand})
         ]
-
-    def _played_after_void_issues(self, state: StateT) -> list[IssueAt]:
-        """The first card a seat played, in a trick of :meth:`tricks_from_hands`, of a suit it had shown in
-        an earlier one it held none of: no card comes into a hand between those tricks."""
-        n = len(state.hands)
-        may_trump = state.options.may_trump_when_able_to_follow
-        tricks = self.tricks_from_hands(state)
-        first = len(state.tricks) + bool(state.trick and state.leader is not None) - len(tricks)
-        voids: list[set[str]] = [set() for _ in range(n)]
-        for index, (leader, cards, trump) in enumerate(tricks, first):
-            for offset, card in enumerate(cards):
-                seat = (leader + offset) % n
-                if card[1] in voids[seat]:
-                    done = index < len(state.tricks)
-                    where = ("tricks", index, "cards", offset) if done else ("trick", offset)
-                    message = f"seat {seat} did not follow {card[1]} in an earlier trick: it held none"
-                    return [IssueAt(where, message)]
-            led = cards[0][1]
-            for offset, card in enumerate(cards[1:], 1):
-                if shows_void(led, card[1], trump, may_trump):
-                    voids[(leader + offset) % n].add(led)
-        return []
 
     def _phase_issues(self, state: StateT, n: int) -> list[IssueAt]:
         issues: list[IssueAt] = []
