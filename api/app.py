@@ -5,10 +5,11 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from collections.abc import Awaitable, Callable
 from contextvars import Context
 
-import orjson
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.exceptions import ExceptionMiddleware
@@ -20,13 +21,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..engine.registry import GAMES
 from .context import REQUEST_ID_HEADER
 from .docs import docs_routes
-from .examples import sealed_examples, with_examples
+from .examples import StoreRefusedExamples, sealed_examples, with_examples
 from .graphql import build_schema
 from .graphql_http import GraphQLEndpoint
 from .limits import BodyReader, Settings, SettingsError
 from .match_store import MatchStore, store_from_setting
-from .openapi import openapi_document, openapi_json
+from .openapi import document_json, openapi_document, openapi_json
 from .operations import all_operations
+from .page_policy import NO_SNIFFING
 from .probes import probe_routes
 from .problems import problem
 from .rest import problem_response, routes
@@ -35,6 +37,8 @@ from .telemetry import GRAPHQL_PATH, AccessMiddleware, lifespan, metrics
 
 OPERATIONS = tuple(dict.fromkeys(op.name for op in all_operations() if not op.sealed))
 """The operation names of every game, in the operation list's order (new, moves, apply, ...)."""
+logger = logging.getLogger("sevens_rules")
+
 SEALED_OPERATIONS = tuple(dict.fromkeys(op.name for op in all_operations() if op.sealed))
 """The sealed operation names of every game (under ``/v1/games/{game}/sealed/``)."""
 
@@ -111,13 +115,15 @@ def openapi_endpoint(
     match of each game it seals for them on the first request (:mod:`sevens_rules.api.examples`) and
     remembers in its match store: the docs' "Try it out" then works for sealed operations too, until the
     store forgets those matches (``RULES_MATCH_IDLE_SECONDS``). Each worker seals its own (any worker
-    with the same keys opens them).
+    with the same keys opens them): three tables a game, which count against ``RULES_MATCH_LIMIT``. A
+    store that refuses them (full, or out of reach) leaves the examples as committed, and the worker asks
+    again :data:`EXAMPLES_RETRY_SECONDS` later.
     """
     if keyring is None:
         keyless = openapi_json(sealed=False)
 
         async def openapi_keyless(request: Request) -> Response:
-            return Response(keyless, media_type="application/json")
+            return Response(keyless, media_type="application/json", headers=NO_SNIFFING)
 
         return openapi_keyless
 
@@ -127,19 +133,37 @@ def openapi_endpoint(
 
     served: list[bytes] = []
     making = asyncio.Lock()
+    without_examples = document_json(committed)
+    next_try = [0.0]  # when a store that refused the examples' tables is asked again
 
     async def openapi(request: Request) -> Response:
         async with making:
-            if not served:
+            if not served and time.monotonic() >= next_try[0]:
                 # in a context of its own: the examples' problems are not this request's
                 examples = asyncio.create_task(sealed_examples(keyring, store), context=Context())
-                document = with_examples(committed, await examples)
-                served.append(
-                    orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
-                )
-        return Response(served[0], media_type="application/json")
+                try:
+                    served.append(document_json(with_examples(committed, await examples)))
+                except StoreRefusedExamples as refused:
+                    # a full or unreachable store keeps the examples from working, not the document
+                    # from being read: the committed one is served meanwhile
+                    next_try[0] = time.monotonic() + EXAMPLES_RETRY_SECONDS
+                    logger.warning(
+                        "the sealed examples of /openapi.json wait for the match store (%s); "
+                        "serving the document without them for %d s",
+                        refused,
+                        EXAMPLES_RETRY_SECONDS,
+                    )
+        return Response(
+            served[0] if served else without_examples, media_type="application/json", headers=NO_SNIFFING
+        )
 
     return openapi
+
+
+EXAMPLES_RETRY_SECONDS = 60
+"""How long a worker whose match store refused the sealed examples' tables (full or out of reach) serves
+``/openapi.json`` without them before it tries again: each try may open tables, which count against
+``RULES_MATCH_LIMIT``, so a failing store is not asked at every request."""
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

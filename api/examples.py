@@ -167,13 +167,26 @@ JOIN_ENTROPY = "seat 0's own words"
 """The entropy seat 0 joins the example tables with."""
 
 
+class StoreRefusedExamples(Exception):
+    """The match store could not hold the sealed examples' tables: full, or out of reach (a 503 problem,
+    ``store/full`` or ``store/unavailable``). Not a bug in the examples: the service serves its document
+    without them and tries again later."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(f"{problem.code}: {problem.detail}")
+        self.problem = problem
+
+
 async def _sealed_answer(op: Operation, request: dict[str, Any]) -> tuple[str, Example]:
     """A sealed operation's example: ``request`` and the answer (awaited where the operation claims
-    versions in a match store); a refusal is a bug in the examples."""
+    versions in a match store). A refusal by the match store raises :class:`StoreRefusedExamples`; any
+    other refusal is a bug in the examples."""
     result = runner(op, op.path)(orjson.dumps(request))
     if inspect.isawaitable(result):
         result = await result
     if isinstance(result, Problem):
+        if result.status == 503:
+            raise StoreRefusedExamples(result)
         raise RuntimeError(f"the example of {op.operation_id} was refused: {dump(result).decode()}")
     return op.operation_id, Example(request, orjson.loads(dump(result)))
 

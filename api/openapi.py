@@ -377,6 +377,11 @@ def openapi_document(sealed: bool = True) -> dict[str, Any]:
 
 @cache
 def openapi_json(sealed: bool = True) -> bytes:
-    """The OpenAPI document as canonical JSON bytes (sorted keys, two-space indent); ``sealed`` as in
+    """The OpenAPI document as canonical JSON bytes (:func:`document_json`); ``sealed`` as in
     :func:`openapi_document`."""
-    return orjson.dumps(openapi_document(sealed), option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
+    return document_json(openapi_document(sealed))
+
+
+def document_json(document: dict[str, Any]) -> bytes:
+    """An OpenAPI document as canonical JSON bytes: sorted keys, two-space indent, a final newline."""
+    return orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n"
