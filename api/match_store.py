@@ -180,6 +180,11 @@ class MatchStore(Protocol):
         ``successor_version``) the latest; raises :class:`StaleVersionError` or
         :class:`UnknownMatchError`."""
 
+    async def latest(self, match_id: bytes) -> tuple[int, str] | None:
+        """The match's latest version and its token; None for a match the store does not hold. Asked
+        only when a move on a token is refused, to tell a seat whose token is older than the latest
+        (:class:`StaleVersionError`) from one whose move is wrong."""
+
     async def ping(self) -> None:
         """Raise :class:`StoreUnavailableError` unless the store answers."""
 
@@ -407,6 +412,18 @@ class EmbeddedStore:
         if kept is not None and kept[0] == digest:
             return Replayed(kept[1])
         raise StaleVersionError(latest, latest_token)
+
+    async def latest(self, match_id: bytes) -> tuple[int, str] | None:
+        since = int(time.time()) - self.idle_seconds
+
+        def work(db: sqlite3.Connection) -> tuple[int, str] | None:
+            row = db.execute(
+                "SELECT version, token FROM matches WHERE match_id = ? AND touched >= ?", (match_id, since)
+            ).fetchone()
+            return None if row is None else (row[0], row[1])
+
+        found: tuple[int, str] | None = await asyncio.to_thread(self._transaction, work)
+        return found
 
     async def ping(self) -> None:
         await asyncio.to_thread(self._transaction, lambda db: db.execute("SELECT 1").fetchone())

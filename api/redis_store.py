@@ -173,6 +173,14 @@ class RedisStore:
 
         return [_claim_result(answer) for answer in await self._call(work)]
 
+    async def latest(self, match_id: bytes) -> tuple[int, str] | None:
+        async def work(client: Any, claim: Any, open_script: Any) -> list[str | None]:
+            found: list[str | None] = await client.hmget(self._key(match_id), ["v", "t"])
+            return found
+
+        version, token = await self._call(work)
+        return None if version is None or token is None else (int(version), token)
+
     async def ping(self) -> None:
         async def work(client: Any, claim: Any, open_script: Any) -> None:
             await client.ping()

@@ -37,7 +37,7 @@ from ..schema.common import model_json
 from ..schema.scalars import INT32_MAX
 from ..schema.sealed import SealedModels, build_sealed_models
 from .game_models import operation_models
-from .match_store import MatchStore, Outcome, Replayed
+from .match_store import MatchStore, Outcome, Replayed, StaleVersionError
 from .sealed_memory import ClaimedAnswers, OpenedTokens
 from .sealing import (
     DISABLED_DETAIL,
@@ -442,7 +442,10 @@ class SealedOperations:
             after, events = self.game.apply(state, move)
         except MoveError as error:  # list the caller's own legal moves only
             own = [legal for legal in error.legal_moves if legal.player == seat]
-            raise type(error)(error.detail, own, error.issues) from None
+            refusal = type(error)(error.detail, own, error.issues)
+            if store is None:
+                raise refusal from None
+            return _stale_or(store, sealed, refusal)
         following = sealed.followed_by(self.state_json(after), self.dump_events(events), LOG_VERSIONS)
         response, for_seat = self.models.apply_response, self.for_seat
         if store is None:
@@ -508,6 +511,17 @@ def table_json(table: dict[str, Any]) -> bytes:
     the seats joined with)."""
     written = orjson.dumps(table)
     return written + b" " * (TABLE_BYTES - len(written)) if len(written) < TABLE_BYTES else written
+
+
+async def _stale_or(store: MatchStore, sealed: Sealed, refusal: MoveError) -> NoReturn:
+    """Raise ``refusal`` (a move refused on ``sealed``'s state), or 409 ``match/stale`` when the match has
+    moved on since that version: a seat that sends its move on a token older than the latest learns so,
+    with the latest token, as when its move is legal there (a claim would say the same), not that the
+    move is illegal or not its turn in a state that is no longer the match's."""
+    latest = await store.latest(sealed.match_id)
+    if latest is not None and latest[0] > sealed.version:
+        raise StaleVersionError(*latest)
+    raise refusal
 
 
 async def _opened(store: MatchStore, first: Sealed, token: str, answer: Any) -> Any:

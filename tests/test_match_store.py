@@ -119,6 +119,40 @@ def _refuses_a_second_move(
     assert (status, again) == (200, played)  # a retry is safe: the same successor and events
 
 
+def test_a_move_refused_on_a_token_older_than_the_latest_is_stale(store: MatchStore) -> None:
+    """A move sent on a consumed version is 409 match/stale with the latest token whether or not it is
+    legal in that version's state: the next seat's move (not its turn there) and a card the seat that
+    moved may not play there. On the latest token a card the seat may not play is illegal."""
+    game = GAMES["sjuan"]
+    match = dealt(RING, "sjuan", 3, store)
+    token, keys = match["token"], match["seat_keys"]
+
+    def sent(on: str, seat: int, move: dict[str, Any]) -> tuple[int, Any]:
+        return call(RING, "sjuan", "apply", _body(on, seat, keys[seat], move=move), store)
+
+    def unplayable(state: Any, seat: int) -> dict[str, Any]:
+        listed = {move.card for move in game.legal_moves(state, seat) if move.type == "play"}
+        card = next(card for card in state.hands[seat] if card not in listed)
+        return {"type": "play", "player": seat, "card": card}
+
+    state = _state("sjuan", token)
+    seat = game.to_act(state)[0]
+    status, played = sent(token, seat, _move_json(game.legal_moves(state, seat)[0]))
+    assert status == 200, played
+    after = _state("sjuan", played["token"])
+    following = game.to_act(after)[0]
+    assert following != seat
+    for refused_seat, move in (
+        (following, _move_json(game.legal_moves(after, following)[0])),
+        (seat, unplayable(state, seat)),
+    ):
+        status, refused = sent(token, refused_seat, move)
+        assert status == 409 and refused["code"] == "match/stale", refused
+        assert refused["latest_version"] == played["version"] and refused["latest_token"] == played["token"]
+    status, refused = sent(played["token"], following, unplayable(after, following))
+    assert status == 409 and refused["code"] == "move/illegal", refused
+
+
 def test_a_retry_is_answered_alike_by_the_worker_that_applied_it_and_by_another(store: MatchStore) -> None:
     """A worker answers a request the store accepted from its own memory when it comes again; that
     answer is the one another worker gets from the store, and a different move is still refused."""
