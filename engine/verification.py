@@ -37,20 +37,24 @@ def check_agreed_entropy(entropy: Sequence[str], agreed: Sequence[str]) -> None:
         return
     issues: list[IssueAt] = []
     unmatched = Counter(agreed)  # each agreed string matches one shown string, duplicates counted
+    shown_in_order: list[str] = []  # the shown strings that are agreed ones, as shown
     for index, text in enumerate(entropy):
         if unmatched[text]:
             unmatched[text] -= 1
+            shown_in_order.append(text)
         elif text in unmatched:
             issues.append(IssueAt((index,), "more times than in the agreed list: an extra string"))
         else:
             issues.append(IssueAt((index,), "not in the agreed list: an extra string"))
     unshown = Counter(entropy)
+    agreed_in_order: list[str] = []  # the agreed strings that are shown, as agreed
     for index, text in enumerate(agreed):
         if unshown[text]:
             unshown[text] -= 1
+            agreed_in_order.append(text)
         else:
             issues.append(IssueAt((), f"the agreed string at index {index} is missing"))
-    if not issues:
+    if shown_in_order != agreed_in_order:  # beside any extra or missing string
         issues.append(IssueAt((), "the agreed strings in another order (they are mixed in order)"))
     raise EntropyNotAgreedError(
         "The entropy is not exactly the list the players agreed on: this deal cannot be trusted.", issues

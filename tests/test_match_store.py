@@ -929,6 +929,11 @@ def test_verify_refuses_entropy_that_is_not_exactly_the_agreed_list(client: Any)
     shown = [*agreed[:2], agreed[0], agreed[2]]
     twice = client.post("/v1/games/sjuan/verify", json={**base, "entropy": shown})
     assert [(e["path"], "extra" in e["message"]) for e in twice.json()["errors"]] == [("/entropy/2", True)]
+    # a changed order is named beside an extra string and beside a missing one
+    for shown in ([agreed[1], agreed[0], agreed[2], "dealer: grind 1187"], [agreed[1], agreed[0]]):
+        both = client.post("/v1/games/sjuan/verify", json={**base, "entropy": shown}).json()
+        assert both["code"] == "entropy/not-agreed" and len(both["errors"]) == 2, both
+        assert "order" in both["errors"][1]["message"], both
 
 
 def test_a_my_ship_sails_declaration_and_a_pass_seal_to_one_length() -> None:
