@@ -132,9 +132,10 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
     def opening_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         """Before the first card: the seats the turn has passed (:meth:`opening_passes`) held no card to open
-        with, and each paid a chip for its pass; no seat paid more than that and a short hand's chip. A hand
-        need not hold as many cards as the deal gave it: a position set up by hand (the Swedish text's own
-        example deals 3, 25 and 24 cards) is accepted, so the short hands' chips are not known exactly."""
+        with, and each paid a chip for its pass; no seat paid more than that and a short hand's chip, which
+        the seats holding the largest hand did not pay (:meth:`short_hand_chips`). The hands need not be
+        the sizes the rules deal: a position set up by hand (the Swedish text's own example deals 3, 25 and
+        24 cards) is accepted, its short hands read from the hands it holds."""
         passed, opening = self.opening_passes(state)
         hands = self.position(state).hands
         issues = [
@@ -142,15 +143,15 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             for seat in passed
             if hands[seat] & opening
         ]
-        for seat, paid in enumerate(state.chips):
+        for seat, (paid, short) in enumerate(zip(state.chips, self.short_hand_chips(state), strict=True)):
             passes = int(seat in passed)
-            if not passes <= paid <= passes + 1:
-                message = "before the first card a seat has paid one chip for its pass, one for a short hand"
+            if not passes <= paid <= passes + short:
+                message = (
+                    "before the first card a seat has paid one chip for its pass, one for a short hand"
+                    if short
+                    else "before the first card a seat holding the largest hand has paid only for its pass"
+                )
                 issues.append(IssueAt(("chips", seat), message))
-        n = len(state.hands)
-        if not issues and sum(state.chips) - len(passed) > n - 1:
-            # the seat dealt the largest hand pays no short hand's chip
-            issues.append(IssueAt(("chips",), f"at most {n - 1} seats are dealt a short hand"))
         return issues
 
     # ---- what a pass tells (the bots' sampler) ---------------------------------------------------
@@ -169,10 +170,27 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         return self._ruled_out(state, hand_counts(n, state.dealer, self.hand_size(state.options))[1])
 
     def cards_passes_surely_rule_out(self, state: SjuanFamilyState) -> list[int]:
-        """:meth:`cards_passes_rule_out` where any seat may have paid a short hand's chip, as a position
-        set up by hand may have dealt any hands: what the chips rule out whatever the deal was (the
-        checks refuse a state that breaks it; the sampler falls back on it)."""
-        return self._ruled_out(state, [1] * len(state.hands))
+        """:meth:`cards_passes_rule_out` where a seat may have paid a short hand's chip whatever hands were
+        dealt (:meth:`short_hand_chips`), as a position set up by hand may have dealt any hands: what the
+        chips rule out whatever the deal was (the checks refuse a state that breaks it; the sampler falls
+        back on it)."""
+        return self._ruled_out(state, self.short_hand_chips(state))
+
+    def short_hand_chips(self, state: SjuanFamilyState) -> list[int]:
+        """Per seat, 1 when its first chip may be a short hand's whatever hands were dealt, else 0. Without
+        a stock hands only shrink: a seat was dealt at least the cards it holds, and another at most the
+        cards it holds and every card on the table, so a seat holding at least that many for every other
+        seat was dealt the largest hand (or one as large) and paid no chip for it. With a stock (Domino fan
+        tan) hands grow by drawing, and any seat's first chip may be a short hand's."""
+        n = len(state.hands)
+        if self.has_stock:
+            return [1] * n
+        sizes = [len(hand) for hand in state.hands]
+        on_table = len(state.table)
+        return [
+            int(any(other + on_table > size for j, other in enumerate(sizes) if j != seat))
+            for seat, size in enumerate(sizes)
+        ]
 
     def _ruled_out(self, state: SjuanFamilyState, short_chips: Sequence[int]) -> list[int]:
         position = self.position(state)
@@ -200,12 +218,15 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         chips = state.chips
         if sum(chips) > most:
             return [IssueAt(("chips",), f"at most {n - 1} passes between two plays: {most} chips in all")]
-        if max(chips) < 2:
-            return []  # one chip may be a short hand's: no pass is sure (the common case, asked first)
+        if not any(chips):
+            return []  # no pass (the common case, asked first)
+        short = self.short_hand_chips(state)
+        if all(paid <= chip for paid, chip in zip(chips, short, strict=True)):
+            return []  # every chip may be a short hand's: no pass is sure
         hands = self.position(state).hands
         return [
             IssueAt(("chips", seat), f"seat {seat} holds a card it could play at every turn since it passed")
-            for seat, rule in enumerate(self.cards_passes_surely_rule_out(state))
+            for seat, rule in enumerate(self._ruled_out(state, short))
             if hands[seat] & rule
         ]
 

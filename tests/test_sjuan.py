@@ -669,11 +669,34 @@ def test_only_free_fan_tan_without_wrap_has_blocked_deals() -> None:
 
 
 def test_the_seat_dealt_the_largest_hand_pays_no_short_hand_chip() -> None:
-    # before the first card a chip is a pass or a short hand's, and somebody was dealt the largest hand
+    # before the first card a chip is a pass or a short hand's, and the seat holding the largest hand (the
+    # helper gives seat 2 the rest of the pack) was dealt it
     state = family_state("sjuan", [["7H", "2C"], ["3C"], ["4C"]], turn=0, chips=[1, 1, 0])
     assert not SJUAN.consistency_issues(state)
     issues = SJUAN.consistency_issues(state.model_copy(update={"chips": [1, 1, 1]}))
-    assert [issue.path for issue in issues] == [("chips",)]
+    assert [issue.path for issue in issues] == [("chips", 2)]
+
+
+def test_a_chip_of_the_seat_dealt_the_largest_hand_is_a_pass_once_the_first_card_is_down() -> None:
+    # three seats deal 18, 17 and 17: a seat holding 18 cards with one card on the table was dealt the
+    # largest hand (another seat was dealt at most its 17 and that card), so its one chip is a pass made
+    # with 7H down, and it holds no other 7 (an outside probe: seat 1 passed, 7D put in its hand)
+    game = GAMES["sjuan"]
+    state = game.new(3, game.models.options(), seeding(20), None, None)
+    opener = game.to_act(state)[0]
+    state, _ = game.apply(state, game.legal_moves(state, opener)[0])
+    passer = game.to_act(state)[0]
+    assert len(state.hands[passer]) == 18 and [move.type for move in game.legal_moves(state, passer)] == [
+        "pass"
+    ]
+    state, _ = game.apply(state, game.legal_moves(state, passer)[0])
+    assert state.chips[passer] == 1 and not game.consistency_issues(state)
+    holder = next(seat for seat, hand in enumerate(state.hands) if "7D" in hand)
+    hands = [list(hand) for hand in state.hands]
+    swapped = hands[passer][0]
+    hands[holder][hands[holder].index("7D")], hands[passer][0] = swapped, "7D"
+    issues = game.consistency_issues(state.model_copy(update={"hands": hands}))
+    assert [issue.path for issue in issues] == [("chips", passer)]
 
 
 def test_domino_fan_tan_the_stock_only_shrinks_from_what_the_deal_left() -> None:
