@@ -341,7 +341,8 @@ def test_a_whole_match_is_played_by_clicking(
         assert "matches the commitment" in verdict.inner_text()
         # referee mode: the page also finds the entropy its browser contributed among the deals' entropy
         assert ("own entropy" in verdict.inner_text()) == (mode == "referee"), verdict.inner_text()
-        assert "won" in page.locator("#result h2").inner_text()
+        heading = page.locator("#result h2").inner_text()
+        assert " won" in heading or " tie" in heading, heading  # (a tie for first place is said as one)
         assert page.locator("#log li[data-event=match_ended]").count() == 1
         assert page.locator("table.score tr").count() == 1 + players  # the final totals, one row per seat
         assert clicks > 0
@@ -525,6 +526,202 @@ def test_an_answer_that_cannot_be_read_is_asked_once_more(plain_service: str, ch
         assert '"{\\"state\\": "' in message, message  # what came, as a JSON string
         assert browser.console_errors == []
         assert browser.outside == []
+        assert browser.errors == []
+
+
+SHIP_SAILS_SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+"""A seed whose four-seat My Ship Sails match (one exchange a deal, the rules bots, the person passing
+its first card each turn) nobody declares in: every total is 0 and the four seats share the win."""
+
+
+def _tied_ship_sails_match(page: Page, base: str) -> list[dict[str, Any]]:
+    """Plays the seeded four-seat My Ship Sails match (one exchange a deal) to its end, clicking the first
+    legal move each turn; the outcome of every ``score`` the service answered, in order."""
+    new = f"{base}/v1/games/my-ship-sails/new"
+
+    def seeded(route: Route) -> None:
+        body = route.request.post_data_json
+        assert isinstance(body, dict)
+        route.continue_(post_data=json.dumps({**body, "seed": SHIP_SAILS_SEED}))
+
+    page.route(new, seeded)
+    scores: list[Any] = []
+    page.on("response", lambda response: scores.append(response) if response.url.endswith("/score") else None)
+    page.goto(f"{base}/play")
+    _start_match(page, "my-ship-sails", 4, {"max_exchanges": 1}, "rules")
+    state, _ = page.evaluate(FINISH_BY_CLICKING)
+    assert state == "over", page.locator("#error").inner_text()
+    page.locator("#verdict").wait_for()
+    return [response.json()["outcome"] for response in scores]
+
+
+def test_a_tie_for_first_place_is_announced_as_a_tie(plain_service: str, chromium: object) -> None:
+    """When the service's outcome has several winners, seat 0 among them, the page says seat 0 shares
+    first place and with whom, in the heading and in the log, not that it won."""
+    with limited_page(chromium, plain_service) as browser:
+        page = _page(browser)
+        outcomes = _tied_ship_sails_match(page, plain_service)
+        assert outcomes[-1]["over"] and outcomes[-1]["winners"] == [0, 1, 2, 3]  # (the seed's tie)
+        tie = "The match is a tie: you share first place with Bot 1, Bot 2 and Bot 3."
+        assert page.locator("#result h2").inner_text() == tie
+        assert page.locator("#log li[data-event=match_ended]").inner_text() == tie
+        assert browser.errors == []
+        assert browser.outside == []
+
+
+def test_a_tie_between_sides_is_announced_as_a_tie(plain_service: str, chromium: object) -> None:
+    """In a game of sides a final outcome whose winners are on both sides is a tie between the sides, not
+    a win of seat 0's side. (Sedmice and Four-handed Seven-Up always name one side, so the test answers
+    the last ``score`` itself, with every seat a winner.)"""
+    with limited_page(chromium, plain_service) as browser:
+        page = _page(browser)
+
+        def tied(route: Route) -> None:
+            response = route.fetch()
+            score = response.json()
+            if score["outcome"]["over"]:
+                score["outcome"]["winners"] = [0, 1, 2, 3]
+            route.fulfill(response=response, json=score)
+
+        page.route(f"{plain_service}/v1/games/sedmice/score", tied)
+        page.goto(f"{plain_service}/play")
+        _start_match(page, "sedmice", 4, {"target_hits": 1}, "random")
+        state, _ = page.evaluate(FINISH_BY_CLICKING)
+        assert state == "over", page.locator("#error").inner_text()
+        assert page.locator("#result h2").inner_text() == "The match is a tie: both sides share first place."
+        assert browser.errors == []
+
+
+def test_nothing_prompts_a_move_once_the_match_is_over(plain_service: str, chromium: object) -> None:
+    """At the end of a My Ship Sails match the table says the match is over: it asks nobody to pass or
+    declare, and names nobody as choosing."""
+    with limited_page(chromium, plain_service) as browser:
+        page = _page(browser)
+        _tied_ship_sails_match(page, plain_service)
+        table = page.locator("#table").inner_text()
+        assert "The match is over." in table
+        assert "Pass one card" not in table and "choosing" not in table, table
+        assert page.locator(".seat.acting").count() == 0
+        assert page.locator("button.move").count() == 0
+        assert browser.errors == []
+
+
+@pytest.mark.parametrize(("game", "option"), [("sevens", "deals"), ("domino-fan-tan", "hand_size")])
+def test_an_empty_required_option_is_refused_by_the_form(
+    plain_service: str, chromium: object, game: str, option: str
+) -> None:
+    """A number option that may not be null, cleared, stops New match in the form (as a number out of
+    range does): nothing is sent; filled again, the match is dealt with it. An option that may be null
+    (My Ship Sails' max exchanges) may be left empty."""
+    with limited_page(chromium, plain_service) as browser:
+        page = _page(browser)
+        sent: list[Any] = []
+        page.on(
+            "request",
+            lambda request: sent.append(request.post_data_json) if request.url.endswith("/new") else None,
+        )
+        page.goto(f"{plain_service}/play")
+        page.locator("#start:not([disabled])").wait_for()
+        page.select_option("#game", game)
+        field = page.locator(f"#option-{option}")
+        field.fill("")
+        page.locator("#start").click()
+        assert field.evaluate("input => input.validity.valueMissing") is True
+        assert page.locator("#status").get_attribute("data-state") == "idle"
+        field.fill("2")
+        page.locator("#start").click()
+        assert _settle(page) == "your-turn"
+        assert [body["options"][option] for body in sent] == [2]  # the empty form sent nothing
+        page.select_option("#game", "my-ship-sails")
+        assert page.locator("#option-max_exchanges").get_attribute("required") is None
+        assert browser.errors == []
+        assert browser.outside == []
+
+
+def test_a_sealed_new_is_sent_once(referee_service: str, chromium: object) -> None:
+    """Referee mode: a sealed ``new`` whose connection fails is not sent again (each one opens a table in
+    the service's match store); the page says the service could not be reached, and its button deals
+    again."""
+    with limited_page(chromium, referee_service) as browser:
+        page = _page(browser)
+        opened = f"{referee_service}/v1/games/sevens/sealed/new"
+        sent: list[str] = []
+
+        def fail_the_first(route: Route) -> None:
+            sent.append(route.request.post_data or "")
+            if len(sent) == 1:
+                route.abort()
+            else:
+                route.fallback()
+
+        page.route(opened, fail_the_first)
+        page.goto(f"{referee_service}/play")
+        _start_match(page, "sevens", 4, {"deals": 1}, "random")
+        assert _settle(page) == "error"
+        assert len(sent) == 1
+        assert "could not be reached" in page.locator("#error-text").inner_text()
+        page.locator("#retry").click()
+        assert _settle(page) == "your-turn"
+        assert len(sent) == 2
+        assert browser.errors == []
+        assert browser.outside == []
+
+
+def _card_text(card: str) -> str:
+    """A card as the page writes it in text (``TC`` is 10♣)."""
+    return {"T": "10"}.get(card[0], card[0]) + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[card[1]]
+
+
+def test_plain_mode_names_the_face_up_card_a_bot_draws(plain_service: str, chromium: object) -> None:
+    """California Jack in plain mode: a bot's draw of the face-up stock card (public: referee mode's
+    answers name it too) is named in the log; its face-down draw is not."""
+    with limited_page(chromium, plain_service) as browser:
+        page = _page(browser)
+        answers: list[Any] = []
+        page.on(
+            "response",
+            lambda response: (
+                answers.append(response)
+                if re.search(r"/california-jack/(new|apply)$", response.url)
+                else None
+            ),
+        )
+        page.goto(f"{plain_service}/play")
+        _start_match(page, "california-jack", 2, {}, "random")
+
+        def bot_draws() -> list[str | None]:
+            events = [event for answer in answers for event in answer.json()["events"]]
+            return [event["card"] for event in events if event["type"] == "drew" and event["player"] == 1]
+
+        state = _settle(page)
+        while state == "your-turn" and not any(bot_draws()):
+            page.locator("button.move:not([disabled])").first.click()
+            state = _settle(page)
+        draws = bot_draws()
+        assert any(draws), state
+        expected = [f"Bot 1 drew {_card_text(card) if card else 'a card'}." for card in draws]
+        logged = page.locator("#log li[data-event=drew]").all_inner_texts()
+        assert [line for line in reversed(logged) if line.startswith("Bot 1 ")] == expected
+        assert browser.errors == []
+
+
+def test_my_ship_sails_names_the_card_you_passed(plain_service: str, chromium: object) -> None:
+    """My Ship Sails in plain mode: the log names the card seat 0 passed to Bot 1 and the one it received
+    from Bot 3, and says nothing of the passes seat 0 took no part in (as referee mode's answers)."""
+    with limited_page(chromium, plain_service) as browser:
+        page = _page(browser)
+        page.goto(f"{plain_service}/play")
+        _start_match(page, "my-ship-sails", 4, {"max_exchanges": 2}, "random")
+        assert _settle(page) == "your-turn"
+        passed = page.locator("#hand button.move").first
+        card = passed.get_attribute("data-card")
+        assert card is not None
+        passed.click()
+        page.locator("#log li[data-event=exchanged]").first.wait_for()
+        received = page.locator("#log li[data-event=received]").all_inner_texts()
+        assert f"Bot 1 received {_card_text(card)} from You." in received, received
+        assert [line for line in received if line.startswith("You received ")], received
+        assert len(received) == 2, received
         assert browser.errors == []
 
 

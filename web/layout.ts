@@ -98,9 +98,14 @@ export function layout(view: View, settings: MatchSettings): HTMLElement[] {
     }
     case "my-ship-sails": {
       parts.push(html("div", { class: "row" }, pile("Not dealt", view.unused_size)));
-      const chosen = view.chosen.map((done, seat) => `${seatName(seat)}: ${done ? "chosen" : "choosing"}`).join(", ");
-      parts.push(html("p", {}, `Pass one card to the left, or declare seven of a suit. ${chosen}.`));
-      if (view.choice) {
+      if (view.phase === "step") {
+        const chosen = view.chosen.map((done, seat) => `${seatName(seat)}: ${done ? "chosen" : "choosing"}`).join(", ");
+        parts.push(html("p", {}, `Pass one card to the left, or declare seven of a suit. ${chosen}.`));
+      } else {
+        // between deals and after the last one nobody chooses: nothing prompts a move
+        parts.push(html("p", {}, view.phase === "match_over" ? "The match is over." : "The deal is over."));
+      }
+      if (view.phase === "step" && view.choice) {
         parts.push(html("p", {}, `Your choice: ${view.choice.type}${view.choice.card ? ` ${cardText(view.choice.card)}` : ""}.`));
       }
       facts.push(`exchanges: ${view.exchanges}`);

@@ -7,9 +7,10 @@
  * file, `api/static/play.js`.
  *
  * Referee mode when the service has keys (its `/openapi.json` lists the sealed operations): the match
- * travels as a sealed token, the person's seat reads and acts with its own seat key, and the page holds
- * no other seat's hand: only the bots' chosen moves, which it relays to `apply` (a card a bot passes or
- * discards face down among them), and shows seat 0 none of those cards. Plain mode otherwise: the page
+ * travels as a sealed token and the person's seat reads and acts with its own seat key. The page, as the
+ * table's host, also holds the bots' seat keys: it relays the bots' moves to `apply` (a card a bot passes
+ * or discards face down among them) and receives those answers' events as each bot sees them (the cards
+ * a bot draws face down included), and shows seat 0 none of those cards. Plain mode otherwise: the page
  * holds the state and shows seat 0 only what seat 0's view and its own events show.
  */
 import { type GameId, ProblemError, UNEXPECTED_ANSWER } from "../clients/typescript/client";
@@ -33,7 +34,7 @@ import {
   type View,
   onceMoreIfUnanswered,
 } from "./sessions";
-import { cardList, hasSides, moveCard, moveLabel, phrase, seatName } from "./words";
+import { cardList, hasSides, matchResult, moveCard, moveLabel, phrase, seatName } from "./words";
 
 /** Lines kept in the event log. */
 const LOG_LINES = 300;
@@ -83,7 +84,7 @@ class Table {
       level.replaceChildren(html("option", { value: "random" }, "random (chosen by this page)"));
     }
     byId<HTMLElement>("mode").textContent = this.sealedAvailable
-      ? "Referee mode: the service seals the match; this page holds only your seat's hand."
+      ? "Referee mode: the service seals the match. This page holds the bots' seat keys and gets what their moves' answers show them (cards they draw included), but shows you only your seat's cards."
       : "Plain mode: the service has no sealing keys, so this page holds the state.";
     byId<HTMLFormElement>("setup").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -132,7 +133,10 @@ class Table {
     if (option.minimum !== null) input.min = String(option.minimum);
     if (option.maximum !== null) input.max = String(option.maximum);
     input.value = option.default === null ? "" : String(option.default);
+    // an empty field means "none" only where the option may be null; elsewhere the form refuses it
+    // before anything is sent, as it refuses a number out of range
     if (option.type.includes("null")) input.placeholder = "none";
+    else input.required = true;
     return html("label", { class: "option", title: option.description }, `${label} `, input);
   }
 
@@ -335,10 +339,7 @@ class Table {
     const outcome: Outcome | undefined = this.lastScore?.outcome;
     const winners = outcome?.winners ?? [];
     const result = byId<HTMLElement>("result");
-    const won = winners.includes(HUMAN) || (hasSides(settings.game.id, settings.players) && winners.some((seat) => seat % 2 === HUMAN % 2));
-    result.replaceChildren(
-      html("h2", {}, won ? "You won the match." : `The match is over: ${winners.map(seatName).join(" and ") || "nobody"} won.`),
-    );
+    result.replaceChildren(html("h2", {}, matchResult(winners, settings)));
     this.setStatus("checking", "Checking the deals…");
     const verdict = await this.check(view, settings);
     if (run !== this.run) return;

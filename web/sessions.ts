@@ -2,8 +2,8 @@
  * The table's link to the service (`web/play.ts`): the REST operations through the typed client of
  * `clients/typescript`, and the two ways a match is held. A {@link PlainSession} holds the state and shows
  * seat 0 only what seat 0's view and its own events show; a {@link RefereeSession} holds a sealed token and
- * seat 0's key (and the bots' keys, used only to ask for their moves and apply them), never another seat's
- * cards.
+ * seat 0's key, and the bots' keys, used only to ask for their moves and apply them: those answers' events
+ * are as the bot sees them (a card it draws face down included), and the session keeps nothing of them.
  */
 import {
   type AnswerOf,
@@ -42,15 +42,15 @@ export function plain<O extends PlainOperation>(game: GameId, operation: O, body
 }
 
 /** The sealed operations that must not be sent twice: a join is never answered twice (README, "One
- * successor per version"). */
-const SENT_ONCE: ReadonlySet<SealedOperation> = new Set<SealedOperation>(["join"]);
+ * successor per version"), and each `new` opens another table in the service's match store. */
+const SENT_ONCE: ReadonlySet<SealedOperation> = new Set<SealedOperation>(["new", "join"]);
 
 function sealed<O extends SealedOperation>(game: GameId, operation: O, body: object): Promise<AnswerOf<SealedPath<GameId, O>>> {
   const path = `/v1/games/${game}/sealed/${operation}` as SealedPath<GameId, O>;
   const send = (): Promise<AnswerOf<SealedPath<GameId, O>>> => rules.post(path, body as RequestOf<SealedPath<GameId, O>>);
   // moves, view, score and bot only read the token; an apply or fill sent again from the same token is
   // answered as the first was when the service keeps a match store (README, "One successor per version"),
-  // and otherwise seals another successor of the same state; a second new table is never used
+  // and otherwise seals another successor of the same state
   return SENT_ONCE.has(operation) ? send() : onceMoreIfUnanswered(send);
 }
 
@@ -109,8 +109,19 @@ export interface MatchSettings {
   level: Level;
 }
 
-/** Events that show a card to one seat only: another seat's copy says only that it happened. */
-const PRIVATE_CARD_EVENTS = new Set(["drew", "received"]);
+/** The games whose draws are face down (Domino fan tan's stock, Sedmice's refill): another seat's copy
+ * of a `drew` event says only that it happened. California Jack's draw of the face-up card is public (its
+ * face-down draw comes without its card from the service). */
+const FACE_DOWN_DRAWS: ReadonlySet<string> = new Set(["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan", "sedmice"]);
+
+/** `event` as seat 0 may see it, as the service's sealed answers show it to seat 0 (null: not at all). */
+function forSeat0(game: string, event: GameEvent): GameEvent | null {
+  const seats = event as { player?: unknown; from_player?: unknown };
+  if (event.type === "drew" && seats.player !== HUMAN && FACE_DOWN_DRAWS.has(game)) return { ...event, card: null } as GameEvent;
+  // My Ship Sails: a passed card is seen by its giver and its receiver only
+  if (event.type === "received" && seats.player !== HUMAN && seats.from_player !== HUMAN) return null;
+  return event;
+}
 
 export class PlainSession implements Session {
   readonly mode = "plain";
@@ -152,10 +163,8 @@ export class PlainSession implements Session {
   }
 
   async events(): Promise<GameEvent[]> {
-    // the page holds every hand in plain mode; it shows seat 0 no card an event shows only to another seat
-    const events = this.pending.map((event) =>
-      PRIVATE_CARD_EVENTS.has(event.type) && event.player !== HUMAN ? { ...event, card: null } : event,
-    );
+    // the page holds every hand in plain mode; it shows seat 0 no card an event shows only to other seats
+    const events = this.pending.flatMap((event) => forSeat0(this.game, event) ?? []);
     this.pending = [];
     return events;
   }

@@ -17,6 +17,29 @@ export function sideName(game: string, players: number, side: number): string {
   return side === HUMAN % 2 ? "Your side (you and Bot 2)" : "Bots 1 and 3";
 }
 
+/** Names joined as a person lists them: "A", "A and B", "A, B and C". */
+function listed(names: readonly string[]): string {
+  return names.length < 2 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1] ?? ""}`;
+}
+
+/** Who won a finished match (the outcome's `winners`, seats sharing the best total), from seat 0's side
+ * of the table: several winners are a tie for first place, and in a game of sides a tie between the
+ * sides when both have winners. */
+export function matchResult(winners: readonly number[], settings: MatchSettings): string {
+  if (winners.length === 0) return "The match is over: nobody won.";
+  const { id: game } = settings.game;
+  if (hasSides(game, settings.players)) {
+    const sides = [...new Set(winners.map((seat) => seat % 2))];
+    if (sides.length > 1) return "The match is a tie: both sides share first place.";
+    return sides[0] === HUMAN % 2 ? "Your side won the match." : `The match is over: ${sideName(game, settings.players, 1 - (HUMAN % 2))} won.`;
+  }
+  const others = winners.filter((seat) => seat !== HUMAN).map(seatName);
+  if (!winners.includes(HUMAN)) {
+    return others.length > 1 ? `The match is over: ${listed(others)} tied for first place.` : `The match is over: ${listed(others)} won.`;
+  }
+  return others.length ? `The match is a tie: you share first place with ${listed(others)}.` : "You won the match.";
+}
+
 export function cardList(cards: readonly string[]): string {
   return cards.length === 0 ? "nothing" : cards.map(cardText).join(" ");
 }
@@ -74,10 +97,8 @@ export function phrase(event: GameEvent, settings: MatchSettings): string {
       return `${who} declared: my ship sails${cards ? ` (${cards})` : ""}${e.auto ? ", automatically" : ""}.`;
     case "deal_ended":
       return `The deal is over. ${dealSummary(e.deal, settings)}`;
-    case "match_ended": {
-      const winners = Array.isArray(e.winners) ? (e.winners as number[]) : [];
-      return `The match is over: ${winners.length ? winners.map(seatName).join(" and ") : "nobody"} won.`;
-    }
+    case "match_ended":
+      return matchResult(Array.isArray(e.winners) ? (e.winners as number[]) : [], settings);
     default:
       return `${who} ${String(e.type).replace(/_/g, " ")}.`.trim();
   }
