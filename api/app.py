@@ -35,10 +35,10 @@ from .rest import problem_response, routes
 from .sealing import Keyring, SealKeysError
 from .telemetry import GRAPHQL_PATH, AccessMiddleware, lifespan, metrics
 
-OPERATIONS = tuple(dict.fromkeys(op.name for op in all_operations() if not op.sealed))
-"""The operation names of every game, in the operation list's order (new, moves, apply, ...)."""
 logger = logging.getLogger("sevens_rules")
 
+OPERATIONS = tuple(dict.fromkeys(op.name for op in all_operations() if not op.sealed))
+"""The operation names of every game, in the operation list's order (new, moves, apply, ...)."""
 SEALED_OPERATIONS = tuple(dict.fromkeys(op.name for op in all_operations() if op.sealed))
 """The sealed operation names of every game (under ``/v1/games/{game}/sealed/``)."""
 
