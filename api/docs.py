@@ -213,6 +213,7 @@ def console_routes(schema: strawberry.Schema) -> list[BaseRoute]:
 def docs_routes(schema: strawberry.Schema) -> list[BaseRoute]:
     """Every route of the pages for people (the console's on ``schema``)."""
     return [
+        _html_page("/", "index.html"),
         _html_page("/docs", "docs.html"),
         _html_page("/redoc", "redoc.html", inserted_styles=True, blob_workers=True),
         Route("/docs/assets/{name}", asset, methods=["GET"]),

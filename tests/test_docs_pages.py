@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from sevens_rules.api.docs import ASSET_REWRITES, ASSETS
 
-PAGES = ("/docs", "/redoc", "/graphql")
+PAGES = ("/", "/docs", "/redoc", "/graphql")
 LOADED = re.compile(r"""<(?:script|link|img)\b[^>]*\b(?:src|href)=["']([^"']+)["']""")
 
 
@@ -28,6 +28,15 @@ def test_page_loads_only_files_of_the_service(client: TestClient, path: str) -> 
             continue
         assert target.startswith("/") and not target.startswith("//"), f"{path} loads {target}"
         assert client.get(target).status_code == 200, target
+
+
+def test_the_front_page_links_to_what_answers(client: TestClient) -> None:
+    """``GET /``, where a person who opens the service's address lands, links to the pages for people and
+    the contract, and every link answers."""
+    links = re.findall(r'href="(/[^"]*)"', client.get("/").text)
+    assert {"/play", "/rules", "/docs", "/graphql", "/openapi.json"} <= set(links)
+    for link in links:
+        assert client.get(link).status_code == 200, link
 
 
 def test_graphql_is_still_the_api(client: TestClient) -> None:
@@ -52,7 +61,7 @@ def test_assets_are_the_bundles_files(client: TestClient) -> None:
         assert client.get(f"/docs/assets/{name}").status_code == 404
 
 
-PEOPLE_PAGES = ("/play", "/docs", "/redoc", "/graphql", "/rules", "/rules/sjuan")
+PEOPLE_PAGES = ("/", "/play", "/docs", "/redoc", "/graphql", "/rules", "/rules/sjuan")
 """Every page for people, the rules reference by its index and one game."""
 INLINE = re.compile(r"<(script|style)\b([^>]*)>(.*?)</\1>", re.DOTALL)
 
