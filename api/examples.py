@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import inspect
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
@@ -37,7 +38,7 @@ from .match_store import MatchStore
 from .operations import AnyGame, Operation, all_operations, games_response
 from .problems import dump, from_rules_error, problem, runner
 from .rest import unsupported_media_type
-from .sealing import DISABLED_DETAIL, Keyring, SealedModeDisabledError
+from .sealing import DISABLED_DETAIL, Keyring, SealedModeDisabledError, SealError, open_token
 
 EXAMPLE_SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 """The seed of every plain example's deal (the README's worked example)."""
@@ -192,17 +193,20 @@ async def _sealed_answer(op: Operation, request: dict[str, Any]) -> tuple[str, E
 
 
 async def sealed_game_examples(
-    game: AnyGame, keyring: Keyring, store: MatchStore | None
+    game: AnyGame, keyring: Keyring, store: MatchStore | None, opened: list[tuple[str, str]] | None = None
 ) -> dict[str, Example]:
     """The examples of a game's sealed operations, by operationId, from a match it opens and seals now
     with ``keyring`` (and remembers in ``store``, as the service's own matches): seat 0 joins, the host
     fills the other seats (which deals), then ``moves`` and ``apply`` for a seat to act, ``view`` for
     seat 0 and ``score``. The example ``apply`` is played here, so sending it again is a retry, which
     answers the same successor. Joining a seat and filling seats happen once per table: their requests
-    shown are for two more tables left open."""
+    shown are for two more tables left open. Every table opened is added to ``opened`` (game id and
+    token)."""
     ops = _by_name(game, all_operations(keyring, store), sealed=True)
+    opened = [] if opened is None else opened
     made = dict([await _sealed_answer(ops["new"], sealed_new_request(game))])
     table = made[ops["new"].operation_id].response
+    opened.append((game.id, table["token"]))
     _, joined = await _sealed_answer(
         ops["join"], {"token": table["token"], "seat": 0, "entropy": JOIN_ENTROPY}
     )
@@ -211,7 +215,9 @@ async def sealed_game_examples(
     # a seat joins and a host fills once: the join and fill requests shown are for tables of their own,
     # still open, so the first to send each is answered as the answers shown (those of this match)
     _, for_join = await _sealed_answer(ops["new"], sealed_new_request(game))
+    opened.append((game.id, for_join.response["token"]))
     _, for_fill = await _sealed_answer(ops["new"], sealed_new_request(game))
+    opened.append((game.id, for_fill.response["token"]))
     join_request = {"token": for_join.response["token"], "seat": 0, "entropy": JOIN_ENTROPY}
     made[ops["join"].operation_id] = Example(join_request, joined.response)
     fill_request = {"token": for_fill.response["token"], "host_key": for_fill.response["host_key"]}
@@ -237,10 +243,20 @@ async def sealed_game_examples(
 
 async def sealed_examples(keyring: Keyring, store: MatchStore | None) -> dict[str, Example]:
     """Every sealed operation's example, by operationId, sealed with ``keyring`` and remembered in
-    ``store``."""
+    ``store``. When the store refuses a table (:class:`StoreRefusedExamples`), the tables opened so far
+    would serve nobody: the store forgets them (as far as it answers), so that they do not hold its room
+    until they idle out."""
     made: dict[str, Example] = {}
-    for game in GAMES.values():
-        made.update(await sealed_game_examples(game, keyring, store))
+    opened: list[tuple[str, str]] = []
+    try:
+        for game in GAMES.values():
+            made.update(await sealed_game_examples(game, keyring, store, opened))
+    except StoreRefusedExamples:
+        if store is not None:
+            for game_id, token in opened:
+                with suppress(SealError):
+                    await store.forget(open_token(keyring, game_id, token).match_id)
+        raise
     return made
 
 

@@ -180,10 +180,17 @@ class MatchStore(Protocol):
         ``successor_version``) the latest; raises :class:`StaleVersionError` or
         :class:`UnknownMatchError`."""
 
-    async def latest(self, match_id: bytes) -> tuple[int, str] | None:
-        """The match's latest version and its token; None for a match the store does not hold. Asked
-        only when a move on a token is refused, to tell a seat whose token is older than the latest
-        (:class:`StaleVersionError`) from one whose move is wrong."""
+    async def current(self, match_id: bytes, version: int) -> None:
+        """Return if ``version`` is the match's latest; else raise what a claim of it would raise, without
+        claiming anything: :class:`StaleVersionError` for an older version, :class:`UnknownMatchError` for
+        a match the store does not hold, or for a version newer than its latest (the store lost claims:
+        it forgets the match, as a claim does). Asked when a move on a token is refused, so that whether
+        the move is legal there does not change what a token the store has moved past, or forgotten, is
+        answered."""
+
+    async def forget(self, match_id: bytes) -> None:
+        """Forget a match at once (every token of it is then :class:`UnknownMatchError`): the service's
+        own tables that served nobody (the sealed examples of a document that could not be made)."""
 
     async def ping(self) -> None:
         """Raise :class:`StoreUnavailableError` unless the store answers."""
@@ -381,16 +388,7 @@ class EmbeddedStore:
         successor_version: int,
         successor: str,
     ) -> Outcome:
-        row = db.execute(
-            "SELECT version, token, touched FROM matches WHERE match_id = ?", (match_id,)
-        ).fetchone()
-        if row is None or row[2] < now - self.idle_seconds:
-            raise UnknownMatchError(UNKNOWN_DETAIL)
-        latest, latest_token, _ = row
-        if latest < version:  # the store lost the match's newest claims (see the module's docstring)
-            db.execute("DELETE FROM matches WHERE match_id = ?", (match_id,))
-            db.execute("DELETE FROM successors WHERE match_id = ?", (match_id,))
-            raise UnknownMatchError(LOST_DETAIL)
+        latest, latest_token = self._latest_in(db, now, match_id, version)
         if latest == version:
             db.execute(
                 "UPDATE matches SET version = ?, token = ?, touched = ? WHERE match_id = ?",
@@ -413,17 +411,42 @@ class EmbeddedStore:
             return Replayed(kept[1])
         raise StaleVersionError(latest, latest_token)
 
-    async def latest(self, match_id: bytes) -> tuple[int, str] | None:
-        since = int(time.time()) - self.idle_seconds
+    async def current(self, match_id: bytes, version: int) -> None:
+        now = int(time.time())
 
-        def work(db: sqlite3.Connection) -> tuple[int, str] | None:
-            row = db.execute(
-                "SELECT version, token FROM matches WHERE match_id = ? AND touched >= ?", (match_id, since)
-            ).fetchone()
-            return None if row is None else (row[0], row[1])
+        def work(db: sqlite3.Connection) -> SealError | None:
+            # the refusal is returned, not raised, so that a lost match's deletion is committed
+            try:
+                latest, latest_token = self._latest_in(db, now, match_id, version)
+            except UnknownMatchError as unknown:
+                return unknown
+            return StaleVersionError(latest, latest_token) if latest > version else None
 
-        found: tuple[int, str] | None = await asyncio.to_thread(self._transaction, work)
-        return found
+        refusal: SealError | None = await asyncio.to_thread(self._transaction, work)
+        if refusal is not None:
+            raise refusal
+
+    async def forget(self, match_id: bytes) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM matches WHERE match_id = ?", (match_id,))
+            db.execute("DELETE FROM successors WHERE match_id = ?", (match_id,))
+
+        await asyncio.to_thread(self._transaction, work)
+
+    def _latest_in(self, db: sqlite3.Connection, now: int, match_id: bytes, version: int) -> tuple[int, str]:
+        """The match's latest version and token, for a token at ``version``; :class:`UnknownMatchError`
+        for a match not held, or one whose latest is older than ``version`` (then forgotten)."""
+        row = db.execute(
+            "SELECT version, token, touched FROM matches WHERE match_id = ?", (match_id,)
+        ).fetchone()
+        if row is None or row[2] < now - self.idle_seconds:
+            raise UnknownMatchError(UNKNOWN_DETAIL)
+        latest, latest_token, _ = row
+        if latest < version:  # the store lost the match's newest claims (see the module's docstring)
+            db.execute("DELETE FROM matches WHERE match_id = ?", (match_id,))
+            db.execute("DELETE FROM successors WHERE match_id = ?", (match_id,))
+            raise UnknownMatchError(LOST_DETAIL)
+        return latest, latest_token
 
     async def ping(self) -> None:
         await asyncio.to_thread(self._transaction, lambda db: db.execute("SELECT 1").fetchone())

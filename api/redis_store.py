@@ -30,6 +30,7 @@ from .match_store import (
     UnknownMatchError,
     unavailable,
 )
+from .sealing import SealError
 
 # KEYS[1]: the set of the matches held, each scored by the time it is forgotten; KEYS[2]: the new match's
 # hash. ARGV: now, idle seconds, limit, version, token, match id. Answers 1 opened, 0 full (the matches
@@ -44,21 +45,36 @@ redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[6])
 return 1
 """
 
-# KEYS[1]: the match's hash, KEYS[2]: the set of the matches held. ARGV: version, digest, successor
-# version, successor token, idle seconds, kept successors, now, match id. Fields: v (latest version),
-# t (latest token), s<from version> (digest .. token: the digest is 32 hex digits). Answers {0}
-# unknown, {1} claimed, {2, token} replayed, {3, version, token} stale, {4} lost (a token newer than the
-# latest: the match is forgotten).
-_CLAIM_SCRIPT = """
+
+def _latest_or_forgotten(match_id_argument: int) -> str:
+    """The opening of the claim and current scripts: ``latest`` and ``version`` read, or {0} for a match
+    not held, or {4} for a version newer than the latest, the match forgotten (its id in the argument at
+    ``match_id_argument``)."""
+    return (
+        """
 local latest = redis.call('HGET', KEYS[1], 'v')
 if not latest then return {0} end
 latest = tonumber(latest)
 local version = tonumber(ARGV[1])
 if latest < version then
   redis.call('DEL', KEYS[1])
-  redis.call('ZREM', KEYS[2], ARGV[8])
+  redis.call('ZREM', KEYS[2], ARGV["""
+        + str(match_id_argument)
+        + """])
   return {4}
 end
+"""
+    )
+
+
+# KEYS[1]: the match's hash, KEYS[2]: the set of the matches held. ARGV: version, digest, successor
+# version, successor token, idle seconds, kept successors, now, match id. Fields: v (latest version),
+# t (latest token), s<from version> (digest .. token: the digest is 32 hex digits). Answers {0}
+# unknown, {1} claimed, {2, token} replayed, {3, version, token} stale, {4} lost (a token newer than the
+# latest: the match is forgotten).
+_CLAIM_SCRIPT = (
+    _latest_or_forgotten(8)
+    + """
 if latest == version then
   redis.call('HSET', KEYS[1], 'v', ARGV[3], 't', ARGV[4], 's' .. ARGV[1], ARGV[2] .. ARGV[4])
   local old = {}
@@ -74,6 +90,18 @@ local kept = redis.call('HGET', KEYS[1], 's' .. ARGV[1])
 if kept and string.sub(kept, 1, 32) == ARGV[2] then return {2, string.sub(kept, 33)} end
 return {3, latest, redis.call('HGET', KEYS[1], 't')}
 """
+)
+
+# KEYS[1]: the match's hash, KEYS[2]: the set of the matches held. ARGV: version, match id. The claim
+# script's answers without the claim: {1} the version is the latest, {0} unknown, {3, version, token}
+# stale, {4} lost (the match is forgotten).
+_CURRENT_SCRIPT = (
+    _latest_or_forgotten(2)
+    + """
+if latest == version then return {1} end
+return {3, latest, redis.call('HGET', KEYS[1], 't')}
+"""
+)
 
 
 class RedisStore:
@@ -173,13 +201,24 @@ class RedisStore:
 
         return [_claim_result(answer) for answer in await self._call(work)]
 
-    async def latest(self, match_id: bytes) -> tuple[int, str] | None:
-        async def work(client: Any, claim: Any, open_script: Any) -> list[str | None]:
-            found: list[str | None] = await client.hmget(self._key(match_id), ["v", "t"])
-            return found
+    async def current(self, match_id: bytes, version: int) -> None:
+        async def work(client: Any, claim: Any, open_script: Any) -> Any:
+            script = client.register_script(_CURRENT_SCRIPT)  # asked only when a move is refused
+            return await script(keys=[self._key(match_id), self._HELD], args=[version, match_id.hex()])
 
-        version, token = await self._call(work)
-        return None if version is None or token is None else (int(version), token)
+        refusal = _claim_result(await self._call(work))
+        if refusal is not CLAIMED:
+            assert isinstance(refusal, SealError)  # the script answers no replay
+            raise refusal
+
+    async def forget(self, match_id: bytes) -> None:
+        async def work(client: Any, claim: Any, open_script: Any) -> None:
+            async with client.pipeline(transaction=True) as pipe:
+                pipe.delete(self._key(match_id))
+                pipe.zrem(self._HELD, match_id.hex())
+                await pipe.execute()
+
+        await self._call(work)
 
     async def ping(self) -> None:
         async def work(client: Any, claim: Any, open_script: Any) -> None:

@@ -37,7 +37,7 @@ from ..schema.common import model_json
 from ..schema.scalars import INT32_MAX
 from ..schema.sealed import SealedModels, build_sealed_models
 from .game_models import operation_models
-from .match_store import MatchStore, Outcome, Replayed, StaleVersionError
+from .match_store import MatchStore, Outcome, Replayed
 from .sealed_memory import ClaimedAnswers, OpenedTokens
 from .sealing import (
     DISABLED_DETAIL,
@@ -514,13 +514,12 @@ def table_json(table: dict[str, Any]) -> bytes:
 
 
 async def _stale_or(store: MatchStore, sealed: Sealed, refusal: MoveError) -> NoReturn:
-    """Raise ``refusal`` (a move refused on ``sealed``'s state), or 409 ``match/stale`` when the match has
-    moved on since that version: a seat that sends its move on a token older than the latest learns so,
-    with the latest token, as when its move is legal there (a claim would say the same), not that the
-    move is illegal or not its turn in a state that is no longer the match's."""
-    latest = await store.latest(sealed.match_id)
-    if latest is not None and latest[0] > sealed.version:
-        raise StaleVersionError(*latest)
+    """Raise ``refusal`` (a move refused on ``sealed``'s state) if that version is the match's latest, or
+    what a claim of it would answer otherwise (:meth:`MatchStore.current`): 409 ``match/stale`` with the
+    latest token when the match has moved on, 410 ``match/unknown`` when the store does not hold it. A
+    seat learns that the match moved on, or was forgotten, whatever its move, not that the move is
+    illegal or not its turn in a state that is no longer the match's."""
+    await store.current(sealed.match_id, sealed.version)
     raise refusal
 
 

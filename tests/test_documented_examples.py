@@ -195,18 +195,21 @@ def test_a_service_with_keys_serves_runnable_sealed_examples(
 
 
 def test_a_store_that_refuses_the_examples_tables_leaves_the_committed_examples(tmp_path: Path) -> None:
-    """A keyed service whose match store is full before the examples' tables are open serves the
-    committed document (its sealed examples as committed), not a 500, and does not ask the store again
-    at the next request (each try may take a table)."""
-    settings = Settings(data_dir=str(tmp_path), match_limit=1)
+    """A keyed service whose match store fills before the examples' tables are open serves the
+    committed document (its sealed examples as committed), not a 500; the tables the try opened are
+    forgotten, so clients still find the room they left."""
+    settings = Settings(data_dir=str(tmp_path), match_limit=4)
     with TestClient(create_app(settings, keyring("full=3")), raise_server_exceptions=False) as client:
+        held = client.post("/v1/games/sjuan/sealed/new", json={"players": 3})
         served = [client.get("/openapi.json") for _ in range(2)]
-        refused = client.post("/v1/games/sjuan/sealed/new", json={"players": 3})
+        opened = [client.post("/v1/games/sjuan/sealed/new", json={"players": 3}) for _ in range(4)]
+    assert held.status_code == 200, held.text
     for response in served:
         assert response.status_code == 200, response.text
         assert response.headers["x-content-type-options"] == "nosniff"
         assert response.json() == COMMITTED
-    assert refused.status_code == 503 and refused.json()["code"] == "store/full"  # the one table is held
+    assert [response.status_code for response in opened] == [200, 200, 200, 503]  # room for three more
+    assert opened[-1].json()["code"] == "store/full"
 
 
 def test_sealed_examples_open_only_with_the_services_keys(served_with_keys: dict[str, Any]) -> None:

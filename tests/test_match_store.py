@@ -153,6 +153,47 @@ def test_a_move_refused_on_a_token_older_than_the_latest_is_stale(store: MatchSt
     assert status == 409 and refused["code"] == "move/illegal", refused
 
 
+def test_a_move_refused_on_a_token_the_store_does_not_hold_is_unknown(store: MatchStore) -> None:
+    """A refused move (not the seat's turn, or a card it may not play) on a match the store does not hold
+    is 410 match/unknown, as a legal one is; and on a token newer than the store's latest (the store lost
+    claims) the store forgets the match, whichever move came first."""
+    game = GAMES["sjuan"]
+
+    def refused_moves(state: Any) -> list[tuple[int, dict[str, Any]]]:
+        seat = game.to_act(state)[0]
+        other = (seat + 1) % 3
+        listed = {move.card for move in game.legal_moves(state, seat) if move.type == "play"}
+        card = next(card for card in state.hands[seat] if card not in listed)
+        return [
+            (other, {"type": "pass", "player": other}),
+            (seat, {"type": "play", "player": seat, "card": card}),
+        ]
+
+    stateless = dealt(RING, "sjuan", 3, None)  # dealt by a referee without memory
+    state = _state("sjuan", stateless["token"])
+    for seat, move in refused_moves(state):
+        body = _body(stateless["token"], seat, stateless["seat_keys"][seat], move=move)
+        status, refused = call(RING, "sjuan", "apply", body, store)
+        assert status == 410 and refused["code"] == "match/unknown", refused
+    match = dealt(RING, "sjuan", 3, store)
+    keys = match["seat_keys"]
+    state = _state("sjuan", match["token"])
+    seat = game.to_act(state)[0]
+    legal = _move_json(game.legal_moves(state, seat)[0])
+    status, ahead = call(
+        RING, "sjuan", "apply", _body(match["token"], seat, keys[seat], move=legal)
+    )  # no store
+    assert status == 200, ahead
+    refused_seat, refused_move = refused_moves(_state("sjuan", ahead["token"]))[0]
+    body = _body(ahead["token"], refused_seat, keys[refused_seat], move=refused_move)
+    status, refused = call(RING, "sjuan", "apply", body, store)
+    assert status == 410 and refused["code"] == "match/unknown", refused
+    status, forgotten = call(
+        RING, "sjuan", "apply", _body(match["token"], seat, keys[seat], move=legal), store
+    )
+    assert status == 410 and forgotten["code"] == "match/unknown", forgotten
+
+
 def test_a_retry_is_answered_alike_by_the_worker_that_applied_it_and_by_another(store: MatchStore) -> None:
     """A worker answers a request the store accepted from its own memory when it comes again; that
     answer is the one another worker gets from the store, and a different move is still refused."""
@@ -450,6 +491,23 @@ def test_a_full_store_refuses_new_tables_until_matches_are_forgotten(
     body = _body(filled["token"], seat, filled["seat_keys"][seat], move=move)
     status, applied = call(RING, "sevens", "apply", body, store_of_two)
     assert status == 200, applied
+
+
+def test_a_forgotten_match_is_unknown_and_frees_its_room(store_of_two: MatchStore) -> None:
+    """MatchStore.forget (the service's own tables that served nobody): every token of the match is then
+    410 match/unknown, and a full store has room for a new table again."""
+    matches = [dealt(RING, "sjuan", 3, store_of_two) for _ in range(2)]
+    status, refused = call(RING, "sjuan", "new", {"players": 3}, store_of_two)
+    assert status == 503 and refused["code"] == "store/full"
+    token, keys = matches[0]["token"], matches[0]["seat_keys"]
+    asyncio.run(store_of_two.forget(open_token(RING, "sjuan", token).match_id))
+    state = _state("sjuan", token)
+    seat = GAMES["sjuan"].to_act(state)[0]
+    move = _move_json(GAMES["sjuan"].legal_moves(state, seat)[0])
+    status, refused = call(RING, "sjuan", "apply", _body(token, seat, keys[seat], move=move), store_of_two)
+    assert status == 410 and refused["code"] == "match/unknown", refused
+    status, table = call(RING, "sjuan", "new", {"players": 3}, store_of_two)
+    assert status == 200, table
 
 
 def test_a_token_the_store_never_saw_is_refused(store: MatchStore) -> None:
