@@ -113,11 +113,24 @@ def _no_default(schema: dict[str, Any]) -> None:
     schema.pop("default", None)
 
 
+ALWAYS_WRITTEN_PROBLEM_MEMBERS = ("errors", "more_errors", "request_id")
+"""Problem members with a default that every problem's JSON holds all the same (``request_id`` may be
+null): required in the schema, so that a client's types read them as always there."""
+
+
+def _always_written(schema: dict[str, Any]) -> None:
+    required = schema.setdefault("required", [])
+    required += [name for name in ALWAYS_WRITTEN_PROBLEM_MEMBERS if name not in required]
+
+
 class Problem(WireModel):
     """An RFC 9457 problem details body with a stable machine-readable ``code``."""
 
-    # optional members (a game's legal_moves) are written only by the problems that carry them
-    model_config = ConfigDict(json_schema_serialization_defaults_required=False)
+    # optional members (a game's legal_moves) are written only by the problems that carry them; the
+    # members every problem writes are required all the same
+    model_config = ConfigDict(
+        json_schema_serialization_defaults_required=False, json_schema_extra=_always_written
+    )
 
     type: str = Field(description="A URI reference naming the problem type ('about:blank' or a code URI).")
     title: str
