@@ -143,6 +143,8 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             for seat in passed
             if hands[seat] & opening
         ]
+        # a short hand's chip is not required: a position set up by hand need not have paid it (the
+        # Swedish text's example shows none)
         for seat, (paid, short) in enumerate(zip(state.chips, self.short_hand_chips(state), strict=True)):
             passes = int(seat in passed)
             if not passes <= paid <= passes + short:
@@ -210,10 +212,12 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         """Once the first card is down, what the chips say of the passes, whatever hands were dealt: every
         seat holds a card off the table (no stock) or the stock is empty (a pass's chip), so someone can
         play and at most ``n - 1`` seats pass between two plays (and before the first card, where a seat
-        may pass then); and a seat that passed holds none of the cards
+        may pass then); each seat passes at most once between two plays, so its chips are at most one per
+        card down, one before the first card where the rules let a seat pass then, and one for a short
+        hand (:meth:`short_hand_chips`); and a seat that passed holds none of the cards
         :meth:`cards_passes_surely_rule_out` names."""
         n = len(state.hands)
-        gaps = len(state.table) + (self.passes_before_first_card > 0)
+        gaps = len(state.table) + self.passes_before_first_card
         most = (n - 1) * gaps + (n - 1)  # and a short hand's chip for each seat but the largest hand's
         chips = state.chips
         if sum(chips) > most:
@@ -221,6 +225,16 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         if not any(chips):
             return []  # no pass (the common case, asked first)
         short = self.short_hand_chips(state)
+        over = [
+            IssueAt(
+                ("chips", seat),
+                f"at most {gaps + chip} chips: one pass between two plays" + ", a short hand" * chip,
+            )
+            for seat, (paid, chip) in enumerate(zip(chips, short, strict=True))
+            if paid > gaps + chip
+        ]
+        if over:
+            return over
         if all(paid <= chip for paid, chip in zip(chips, short, strict=True)):
             return []  # every chip may be a short hand's: no pass is sure
         hands = self.position(state).hands

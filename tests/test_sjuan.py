@@ -699,6 +699,25 @@ def test_a_chip_of_the_seat_dealt_the_largest_hand_is_a_pass_once_the_first_card
     assert [issue.path for issue in issues] == [("chips", passer)]
 
 
+@pytest.mark.parametrize(("game_id", "most"), [("sjuan", 2), ("free-fan-tan", 2), ("fan-tan", 3)])
+def test_a_seat_pays_at_most_a_pass_between_two_plays_and_a_short_hand(game_id: str, most: int) -> None:
+    # one card down: a seat has passed at most once since it, once before it where the rules let a seat
+    # pass then (Fan Tan), and paid at most one chip for a short hand (an outside probe: three chips on a
+    # Sjuan seat one card after 7H were accepted, Fan Tan's bound applied to every game of the family)
+    game = GAMES[game_id]
+    state = game.new(4, game.models.options(), seeding(4), None, None)
+    while not state.table:
+        seat = game.to_act(state)[0]
+        state, _ = game.apply(state, game.legal_moves(state, seat)[0])
+    seat = (game.to_act(state)[0] + 1) % 4
+    for chips, refused in ((most, False), (most + 1, True)):
+        paid = [0] * 4
+        paid[seat] = chips
+        issues = game.consistency_issues(state.model_copy(update={"chips": paid}))
+        bound = [issue for issue in issues if "one pass between two plays" in issue.message]
+        assert [issue.path for issue in bound] == ([("chips", seat)] if refused else []), issues
+
+
 def test_domino_fan_tan_the_stock_only_shrinks_from_what_the_deal_left() -> None:
     # 13 cards each leave 26 in the stock, and a deal only draws from it (RULINGS §1)
     state = DOMINO.new(2, DOMINO.models.options(), seeding(4), None, 0)
