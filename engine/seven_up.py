@@ -380,13 +380,38 @@ class CaliforniaJack(SevenUpWire[CaliforniaJackOptions, CaliforniaJackState, Cal
         known = min(1, draws) if state.options.fixed_trump else draws
         return [(index, trick.winner, trick.trump) for index, trick in enumerate(state.tricks[:known])]
 
+    def _spent_stock_trump_issues(self, state: Any) -> list[IssueAt]:
+        """Issues for a trick whose trump changed after the stock's last face-up card set it (RULINGS:
+        once the stock is empty the remaining tricks keep the last trump suit): the draw after a trick
+        turns a new top card while it leaves cards in the stock, so the trick after the last such draw
+        sets the trump of every trick after it."""
+        players = len(state.hands)
+        last_set = (len(FULL_DECK) - HAND_SIZE * players) // players - 1
+        tricks = state.tricks
+        if len(tricks) <= last_set + 1:
+            return []
+        trump = tricks[last_set].trump
+        return [
+            IssueAt(
+                ("tricks", index, "trump"),
+                f"the stock is spent: every trick from trick {last_set} keeps its trump",
+            )
+            for index in range(last_set + 1, len(tricks))
+            if tricks[index].trump != trump
+        ]
+
     def drawn_card_issues(self, state: Any) -> list[IssueAt]:
-        """An issue for a seat that cannot still hold, nor have played since, the face-up cards it took
-        (:meth:`face_up_cards_taken`). A card taken after trick ``t`` is in the hand or was played to a later
-        trick, before any trick in which the seat showed it held none of the suit. Counted from the last
-        trick back, per seat and suit: the cards that could be those taken since the last such trick (the
-        hand's, then the seat's plays) against the takings; the candidates of the takings between two such
-        tricks nest (a later taking's are among an earlier one's), so Hall's condition is that count."""
+        """An issue for a trick's trump changed once the stock was spent
+        (:meth:`_spent_stock_trump_issues`), else for a seat that cannot still hold, nor have played since,
+        the face-up cards it took (:meth:`face_up_cards_taken`). A card taken after trick ``t`` is in the
+        hand or was played to a later trick, before any trick in which the seat showed it held none of the
+        suit. Counted from the last trick back, per seat and suit: the cards that could be those taken
+        since the last such trick (the hand's, then the seat's plays) against the takings; the candidates
+        of the takings between two such tricks nest (a later taking's are among an earlier one's), so
+        Hall's condition is that count."""
+        spent = self._spent_stock_trump_issues(state)
+        if spent:
+            return spent
         taken = {index: (seat, suit) for index, seat, suit in self.face_up_cards_taken(state)}
         if not taken:
             return []

@@ -108,6 +108,22 @@ def test_the_last_trump_suit_holds_once_the_stock_is_empty() -> None:
     assert all(t.trump == held for t in state.tricks[20:])
 
 
+def test_a_posted_trick_after_the_stock_is_spent_keeps_the_last_trump() -> None:
+    # 40 cards in the stock, two drawn after each trick: the draw after trick 18 turns the last new top
+    # card, so tricks 19 to 25 share its suit. Trick 21 of this deal (3C led, KC wins on suit) read as a
+    # diamond trick keeps its winner but breaks that (an outside probe: 63 of 77 such states accepted)
+    state = CJ.new(2, CaliforniaJackOptions(), seeding(0), None, None)
+    rng = random.Random(0)
+    while len(state.tricks) < 23:
+        state, _ = CJ.apply(state, rng.choice(CJ.moves(state)[1]))
+    assert [t.trump for t in state.tricks[19:]] == [Suit.S] * 4 and state.tricks[21].cards == ["3C", "KC"]
+    assert CJ.consistency_issues(state) == []
+    tricks = list(state.tricks)
+    tricks[21] = tricks[21].model_copy(update={"trump": Suit.D})
+    issues = CJ.consistency_issues(updated(state, tricks=tricks))
+    assert [issue.path for issue in issues] == [("tricks", 21, "trump")]
+
+
 def test_option_fixed_trump_keeps_the_first_turned_suit() -> None:
     start = CJ.new(2, CaliforniaJackOptions(fixed_trump=True), seeding(0), list(FULL_DECK), 0)
     done, events, _ = _play_deal(start)
