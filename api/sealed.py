@@ -398,7 +398,8 @@ class SealedOperations:
                 open_seats=open_seats(successor),
             )
 
-        digest = request_digest(b"fill", req.host_key.encode(), orjson.dumps(seats))
+        # the seats as a set: the same seats listed in another order are the same request (a retry)
+        digest = request_digest(b"fill", req.host_key.encode(), orjson.dumps(sorted(seats)))
         return self.settled(sealed, after, state, digest, answer)
 
     def moves(self, req: Any) -> Any:

@@ -598,6 +598,8 @@ def test_the_host_cannot_fill_a_seat_twice_or_with_a_wrong_key(store: MatchStore
     assert status == 200 and filled["version"] == 3 and filled["open_seats"] == [0, 1]
     status, again = call(RING, "sjuan", "fill", {**body, "seats": [2, 3]}, store)
     assert (status, again) == (200, filled)  # the host's retry (its key proves it) answers the same keys
+    status, again = call(RING, "sjuan", "fill", {**body, "seats": [3, 2]}, store)
+    assert (status, again) == (200, filled)  # the same seats in another order are the same request
     status, taken = call(RING, "sjuan", "fill", {**body, "token": filled["token"], "seats": [3]}, store)
     assert status == 409 and taken["code"] == "seat/taken" and taken["errors"][0]["path"] == "/seats/0"
 
