@@ -193,7 +193,7 @@ async def _sealed_answer(op: Operation, request: dict[str, Any]) -> tuple[str, E
 
 
 async def sealed_game_examples(
-    game: AnyGame, keyring: Keyring, store: MatchStore | None, opened: list[tuple[str, str]] | None = None
+    game: AnyGame, keyring: Keyring, store: MatchStore | None, opened: list[tuple[str, str]]
 ) -> dict[str, Example]:
     """The examples of a game's sealed operations, by operationId, from a match it opens and seals now
     with ``keyring`` (and remembers in ``store``, as the service's own matches): seat 0 joins, the host
@@ -203,7 +203,6 @@ async def sealed_game_examples(
     shown are for two more tables left open. Every table opened is added to ``opened`` (game id and
     token)."""
     ops = _by_name(game, all_operations(keyring, store), sealed=True)
-    opened = [] if opened is None else opened
     made = dict([await _sealed_answer(ops["new"], sealed_new_request(game))])
     table = made[ops["new"].operation_id].response
     opened.append((game.id, table["token"]))

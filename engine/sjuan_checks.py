@@ -133,9 +133,9 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     def opening_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         """Before the first card: the seats the turn has passed (:meth:`opening_passes`) held no card to open
         with, and each paid a chip for its pass; no seat paid more than that and a short hand's chip, which
-        the seats holding the largest hand did not pay (:meth:`short_hand_chips`). The hands need not be
-        the sizes the rules deal: a position set up by hand (the Swedish text's own example deals 3, 25 and
-        24 cards) is accepted, its short hands read from the hands it holds."""
+        the seats holding the largest hand did not pay (:meth:`possible_short_hand_chips`). The hands need
+        not be the sizes the rules deal: a position set up by hand (the Swedish text's own example deals 3,
+        25 and 24 cards) is accepted, its short hands read from the hands it holds."""
         passed, opening = self.opening_passes(state)
         hands = self.position(state).hands
         issues = [
@@ -145,7 +145,8 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         ]
         # a short hand's chip is not required: a position set up by hand need not have paid it (the
         # Swedish text's example shows none)
-        for seat, (paid, short) in enumerate(zip(state.chips, self.short_hand_chips(state), strict=True)):
+        possible = self.possible_short_hand_chips(state)
+        for seat, (paid, short) in enumerate(zip(state.chips, possible, strict=True)):
             passes = int(seat in passed)
             if not passes <= paid <= passes + short:
                 message = (
@@ -173,12 +174,12 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
 
     def cards_passes_surely_rule_out(self, state: SjuanFamilyState) -> list[int]:
         """:meth:`cards_passes_rule_out` where a seat may have paid a short hand's chip whatever hands were
-        dealt (:meth:`short_hand_chips`), as a position set up by hand may have dealt any hands: what the
-        chips rule out whatever the deal was (the checks refuse a state that breaks it; the sampler falls
-        back on it)."""
-        return self._ruled_out(state, self.short_hand_chips(state))
+        dealt (:meth:`possible_short_hand_chips`), as a position set up by hand may have dealt any hands:
+        what the chips rule out whatever the deal was (the checks refuse a state that breaks it; the
+        sampler falls back on it)."""
+        return self._ruled_out(state, self.possible_short_hand_chips(state))
 
-    def short_hand_chips(self, state: SjuanFamilyState) -> list[int]:
+    def possible_short_hand_chips(self, state: SjuanFamilyState) -> list[int]:
         """Per seat, 1 when its first chip may be a short hand's whatever hands were dealt, else 0. Without
         a stock hands only shrink: a seat was dealt at least the cards it holds, and another at most the
         cards it holds and every card on the table, so a seat holding at least that many for every other
@@ -214,7 +215,7 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
         play and at most ``n - 1`` seats pass between two plays (and before the first card, where a seat
         may pass then); each seat passes at most once between two plays, so its chips are at most one per
         card down, one before the first card where the rules let a seat pass then, and one for a short
-        hand (:meth:`short_hand_chips`); and a seat that passed holds none of the cards
+        hand (:meth:`possible_short_hand_chips`); and a seat that passed holds none of the cards
         :meth:`cards_passes_surely_rule_out` names."""
         n = len(state.hands)
         gaps = len(state.table) + self.passes_before_first_card
@@ -224,7 +225,7 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             return [IssueAt(("chips",), f"at most {n - 1} passes between two plays: {most} chips in all")]
         if not any(chips):
             return []  # no pass (the common case, asked first)
-        short = self.short_hand_chips(state)
+        short = self.possible_short_hand_chips(state)
         over = [
             IssueAt(
                 ("chips", seat),
