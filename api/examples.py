@@ -33,8 +33,15 @@ from ..engine.registry import GAMES
 from ..schema.common import Problem
 from .graphql import whole_fragment
 from .library_internals import core_schema
-from .limits import Settings, too_large_detail
-from .match_store import MatchStore
+from .limits import Settings, timeout_detail, too_large_detail
+from .match_store import (
+    UNAVAILABLE_DETAIL,
+    UNKNOWN_DETAIL,
+    MatchStore,
+    StoreFullError,
+    StoreUnavailableError,
+    UnknownMatchError,
+)
 from .operations import AnyGame, Operation, all_operations, games_response
 from .problems import dump, from_rules_error, problem, runner
 from .rest import unsupported_media_type
@@ -52,14 +59,22 @@ class Example:
     response: dict[str, Any]
 
 
+STORE_OPERATIONS = ("new", "join", "fill", "apply")
+"""The sealed operations that ask the match store: ``new`` opens a table in it, the others claim a version
+(and an ``apply`` refused asks the store which version is the latest)."""
+
+
 def problem_examples(op: Operation, illegal_move: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
     """Problems ``op`` answers, by status, each made as the service makes it: a body that is not JSON
     (400), one that lacks the required fields or is not an object (422), one not sent as JSON (415), one
-    over the default size limit (413), for a sealed operation of a service without keys (404), and for
-    ``apply`` the ``illegal_move`` request (409)."""
+    over the default size limit (413), one that did not arrive in the default time (408), for a sealed
+    operation of a service without keys (404), for the sealed operations of :data:`STORE_OPERATIONS` a
+    match store out of reach or full (503) and a match it does not remember (410), and for ``apply`` the
+    ``illegal_move`` request (409)."""
     run = runner(replace(op, disabled=False), op.path)  # (the problems of a service with keys)
     made = {
         "400": run(b"{"),
+        "408": problem(408, "request/timeout", timeout_detail(Settings.body_timeout)),
         "413": problem(413, "request/too-large", too_large_detail(Settings.max_body_bytes)),
         "415": unsupported_media_type(),
     }
@@ -67,6 +82,11 @@ def problem_examples(op: Operation, illegal_move: dict[str, Any] | None = None) 
     made["422"] = missing if isinstance(missing, Problem) else run(b"[]")  # seed takes {}, not a list
     if op.sealed:  # what every sealed operation of a service without keys answers
         made["404"] = from_rules_error(SealedModeDisabledError(DISABLED_DETAIL), op.problem)
+    if op.sealed and op.name in STORE_OPERATIONS:
+        refused = StoreFullError() if op.name == "new" else StoreUnavailableError(UNAVAILABLE_DETAIL)
+        made["503"] = from_rules_error(refused, op.problem)
+        if op.name != "new":
+            made["410"] = from_rules_error(UnknownMatchError(UNKNOWN_DETAIL), op.problem)
     if illegal_move is not None:
         made["409"] = run(orjson.dumps(illegal_move))
     for status, answer in made.items():

@@ -302,8 +302,7 @@ class BodyReader:
             try:
                 message = await deadlines.receive(deadline, receive)
             except BodyTimeoutError:
-                detail = f"The request body did not arrive within {self.timeout:g} seconds."
-                await self._refuse(send, 408, "request/timeout", detail)
+                await self._refuse(send, 408, "request/timeout", timeout_detail(self.timeout))
                 return None
             if message["type"] == "http.request":
                 chunk = message.get("body", b"")
@@ -335,6 +334,11 @@ class BodyReader:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+def timeout_detail(seconds: float) -> str:
+    """The detail of the 408 problem of a body that did not arrive within ``seconds``."""
+    return f"The request body did not arrive within {seconds:g} seconds."
 
 
 def too_large_detail(max_bytes: int) -> str:

@@ -133,14 +133,17 @@ LOST_DETAIL = (
 )
 
 
+UNAVAILABLE_DETAIL = (
+    "The match store is unavailable. A request that claims a version may have been recorded before "
+    "the store stopped answering: send the same request again once it answers."
+)
+
+
 def unavailable(cause: str) -> StoreUnavailableError:
     """The 503 of a store that cannot be reached, its ``cause`` (the store's address or file, the driver's
     words) logged for the operator and kept out of the answer."""
     logger.warning("match store unavailable: %s", cause)
-    return StoreUnavailableError(
-        "The match store is unavailable. A request that claims a version may have been recorded before "
-        "the store stopped answering: send the same request again once it answers."
-    )
+    return StoreUnavailableError(UNAVAILABLE_DETAIL)
 
 
 @dataclass(frozen=True)

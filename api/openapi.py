@@ -14,6 +14,7 @@ from .. import __version__
 from ..schema.common import GamesResponse, Problem
 from ..schema.operations import contract_names, type_prefix
 from .examples import (
+    STORE_OPERATIONS,
     games_example,
     illegal_apply,
     plain_examples,
@@ -21,6 +22,7 @@ from .examples import (
     sealed_new_request,
     with_examples,
 )
+from .limits import BODY_TIMEOUT_SECONDS
 from .operations import Operation, all_operations
 from .problems import PROBLEM_MEDIA_TYPE
 
@@ -266,13 +268,26 @@ def _conflict(op: Operation) -> str:
     return " ".join(part for part in parts if part) or "Not answered by this operation."
 
 
-def _sealed_responses(problem: dict[str, str]) -> dict[str, Any]:
-    return {
+def _sealed_responses(op: Operation, problem: dict[str, str]) -> dict[str, Any]:
+    answers = {
         "403": _problem_response(
             "The seat key does not open this seat, or the move is another seat's.", problem
         ),
         "404": _problem_response("Sealed mode is not enabled (no RULES_SEAL_KEYS).", problem),
     }
+    if op.name in STORE_OPERATIONS and op.name != "new":
+        answers["410"] = _problem_response(
+            "The match store does not remember this match (idle too long, or begun elsewhere): "
+            "`match/unknown`.",
+            problem,
+        )
+    if op.name in STORE_OPERATIONS:
+        full = " or holds `RULES_MATCH_LIMIT` matches (`store/full`)" if op.name == "new" else ""
+        answers["503"] = _problem_response(
+            f"The match store cannot be reached (`store/unavailable`: send the request again){full}.",
+            problem,
+        )
+    return answers
 
 
 @cache
@@ -337,9 +352,14 @@ def openapi_document(sealed: bool = True) -> dict[str, Any]:
                         **({"links": links} if (links := _links(op, ops)) else {}),
                     },
                     "400": _problem_response("The body is not valid JSON.", problem),
+                    "408": _problem_response(
+                        f"The body did not arrive within {BODY_TIMEOUT_SECONDS:g} s of the request head "
+                        "(the connection is closed).",
+                        problem,
+                    ),
                     "409": _problem_response(_conflict(op), problem),
                     "413": _problem_response("The body is too large.", problem),
-                    **(_sealed_responses(problem) if op.sealed else {}),
+                    **(_sealed_responses(op, problem) if op.sealed else {}),
                     "415": _problem_response("The body is not JSON.", problem),
                     "422": _problem_response(
                         "The request does not match the schema, or the state is inconsistent.", problem

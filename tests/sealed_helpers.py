@@ -12,6 +12,7 @@ import orjson
 from pydantic import ValidationError
 
 from sevens_rules.api.match_store import MatchStore
+from sevens_rules.api.openapi import openapi_document
 from sevens_rules.api.operations import Operation, all_operations
 from sevens_rules.api.problems import as_game_problem, dump, from_rules_error, from_validation_error
 from sevens_rules.api.sealing import Keyring
@@ -108,3 +109,9 @@ def event_leaks(
     split = starts[-1] if starts else len(events)
     old = hidden_from(game, before, seat) - {played}
     return (cards_in(events[:split]) & old) | (cards_in(events[split:]) & hidden_from(game, after, seat))
+
+
+def documented(path: str, status: int) -> bool:
+    """Whether the OpenAPI document lists ``status`` among the answers of ``POST path``: a generated
+    client knows every problem an operation may answer."""
+    return str(status) in openapi_document()["paths"][path]["post"]["responses"]

@@ -53,6 +53,7 @@ from tests.largest_states import (
     largest_sjuan_state,
     longest_sevens_state,
 )
+from tests.sealed_helpers import documented
 from tests.seeds import seed_hex
 from tests.test_api_errors import (
     ROOT,
@@ -507,6 +508,7 @@ def test_a_body_that_does_not_arrive_in_time_is_a_408() -> None:
 
     sent = _asgi_call(app, receive)
     assert sent[0]["status"] == 408
+    assert documented("/v1/games/sjuan/moves", 408)
     assert (b"connection", b"close") in sent[0]["headers"]
     assert orjson.loads(sent[1]["body"])["code"] == "request/timeout"
 

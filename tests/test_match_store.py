@@ -33,7 +33,7 @@ from sevens_rules.api.redis_store import RedisStore
 from sevens_rules.api.sealed import sealed_models, sealed_runs
 from sevens_rules.api.sealing import open_token
 from sevens_rules.engine.registry import GAMES
-from tests.sealed_helpers import call, dealt, keyring
+from tests.sealed_helpers import call, dealt, documented, keyring
 
 RING = keyring("k1=1")
 
@@ -476,6 +476,7 @@ def test_a_full_store_refuses_new_tables_until_matches_are_forgotten(
         tables.append(table)
     status, refused = call(RING, "sevens", "new", {"players": 4}, store_of_two)
     assert status == 503 and refused["code"] == "store/full" and "token" not in refused
+    assert documented("/v1/games/sevens/sealed/new", 503)
     clock[0] += 40  # the first table is dealt (a claim: it is touched), the second left alone
     fill = {"token": tables[0]["token"], "host_key": tables[0]["host_key"]}
     status, filled = call(RING, "sevens", "fill", fill, store_of_two)
@@ -523,6 +524,7 @@ def test_a_token_the_store_never_saw_is_refused(store: MatchStore) -> None:
         store,
     )
     assert status == 410 and refused["code"] == "match/unknown" and refused["errors"][0]["path"] == "/token"
+    assert documented("/v1/games/sevens/sealed/apply", 410)
 
 
 # ---- seats join with their own entropy ---------------------------------------------------------------
@@ -814,6 +816,7 @@ def test_an_embedded_store_that_cannot_be_opened_is_a_503(
     blocked.write_text("a file where the data directory should be")
     status, refused = call(RING, "sevens", "new", {"players": 4}, EmbeddedStore(blocked))
     assert status == 503 and refused["code"] == "store/unavailable"
+    assert documented("/v1/games/sevens/sealed/new", 503)
     assert str(tmp_path) not in orjson.dumps(refused).decode()
     assert str(blocked) in caplog.text
 
