@@ -29,9 +29,9 @@ from . import __version__
 # none of these modules imports prometheus_client, which must not load before the metrics directory is chosen
 from .api.limits import Settings, SettingsError
 from .api.logs import STARTUP_LOGGER, log_config
-from .api.match_store import store_description, store_from_setting
 from .api.sealing import Keyring, SealKeysError
 from .api.server import HTTP_PROTOCOL, MAX_HEAD_BYTES
+from .api.stores import store_description, store_from_setting
 
 APP = "sevens_rules.api.app:app"
 MULTIPROC_DIR_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"

@@ -25,7 +25,7 @@ from .examples import StoreRefusedExamples, sealed_examples, with_examples
 from .graphql import build_schema
 from .graphql_http import GraphQLEndpoint
 from .limits import BodyReader, Settings, SettingsError
-from .match_store import MatchStore, store_from_setting
+from .match_store import MatchStore
 from .openapi import document_json, openapi_document, openapi_json
 from .operations import all_operations
 from .page_policy import NO_SNIFFING
@@ -33,6 +33,7 @@ from .probes import probe_routes
 from .problems import problem
 from .rest import problem_response, routes
 from .sealing import Keyring, SealKeysError
+from .stores import store_from_setting
 from .telemetry import GRAPHQL_PATH, AccessMiddleware, lifespan, metrics
 
 logger = logging.getLogger("sevens_rules")

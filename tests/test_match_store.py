@@ -27,11 +27,11 @@ from sevens_rules.api.match_store import (
     EmbeddedStore,
     MatchStore,
     StaleVersionError,
-    store_from_setting,
 )
 from sevens_rules.api.redis_store import RedisStore
 from sevens_rules.api.sealed import sealed_models, sealed_runs
 from sevens_rules.api.sealing import open_token
+from sevens_rules.api.stores import store_from_setting
 from sevens_rules.engine.registry import GAMES
 from tests.sealed_helpers import call, dealt, documented, keyring
 
