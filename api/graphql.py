@@ -40,6 +40,7 @@ from strawberry.types.base import StrawberryObjectDefinition
 from strawberry.types.graphql import OperationType
 from strawberry.types.unset import UNSET
 
+from ..engine.registry import GAMES
 from ..schema.common import GameInfo
 from ..schema.operations import contract_names
 from .context import current_request
@@ -502,8 +503,6 @@ def contract_fragments(schema: strawberry.Schema) -> str:
 
 def _fragments(schema: strawberry.Schema, role: str) -> list[str]:
     """The fragment of each game's ``state`` or ``move`` type, named as its contract names it."""
-    from ..engine.registry import GAMES  # the registry is needed only to name the types
-
     blocks = []
     for game in GAMES.values():
         model = getattr(game.models, role)

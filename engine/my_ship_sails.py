@@ -92,9 +92,6 @@ from .my_ship_sails_wire import (
 )
 from .positions import PositionWire
 
-_seat_moves = seat_moves
-"""The wire moves of a seat with a wire hand (the sampler draws other seats' choices with it)."""
-
 _DEAL_STARTED = [
     MyShipSailsEvent(type=MyShipSailsEventType.deal_started, player=seat) for seat in range(MAX_SEATS)
 ]

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from sevens_rules.engine import (
     my_ship_sails,
+    my_ship_sails_wire,
     sedmice,
     sedmice_checks,
     seven_up_points,
@@ -1302,8 +1303,8 @@ def test_my_ship_sails_seat_moves_and_exchanged_events_are_the_rule_written_out(
                     expected.append(move_model(type=MyShipSailsMoveType.declare, player=seat))
                 for forget in (True, False):
                     if forget:
-                        my_ship_sails._seat_moves.cache_clear()
-                    moves = list(my_ship_sails._seat_moves(tuple(hand), seat))
+                        my_ship_sails_wire.seat_moves.cache_clear()
+                    moves = list(my_ship_sails_wire.seat_moves(tuple(hand), seat))
                     assert moves == expected
                     assert [m.model_fields_set for m in moves] == [m.model_fields_set for m in expected]
             _, events = game.apply(state, move)
@@ -1317,7 +1318,7 @@ def test_my_ship_sails_seat_moves_and_exchanged_events_are_the_rule_written_out(
                     exchanges += 1
     assert exchanges > 50
     one_suit = tuple(c for c in FULL_DECK if c[1] == "H")[:7]
-    assert my_ship_sails._seat_moves(one_suit, 2)[-1] == move_model(
+    assert my_ship_sails_wire.seat_moves(one_suit, 2)[-1] == move_model(
         type=MyShipSailsMoveType.declare, player=2
     )
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...schema.bots import BotLevel
 from ..errors import IssueAt, MatchOverError, NotYourTurnError
@@ -20,9 +20,7 @@ from . import position
 from .position import AnyGame
 from .rules import drawn_by_lot, rules_move
 from .sampler import rng_for
-
-if TYPE_CHECKING:
-    from .search import Draws, Reward
+from .search import Draws, Reward, search_move
 
 SEEDED_ITERATIONS_PER_MS = 2
 """Search iterations per millisecond of budget when a ``bot_seed`` is given (see
@@ -114,8 +112,6 @@ def choose(
         # a search with no time left, or whose heuristic draws by lot: the rules move
         move = rules_move(game, state, seat, moves, rng)
     else:
-        from .search import search_move
-
         playout_moves = None
         if iterations is None and bot_seed is not None:
             iterations = budget_ms * SEEDED_ITERATIONS_PER_MS

@@ -43,6 +43,7 @@ from ..my_ship_sails_position import one_suit
 from ..sedmice_position import END_TRICK, EXTEND, POINT_CARDS, SEVENS, points_of
 from ..sedmice_position import RANK_ROW as PIQUET_RANK_ROW
 from ..sedmice_position import SUIT_SIZE as PIQUET_SUIT_SIZE
+from ..sedmice_tricks import trick_winner
 from ..seven_up_position import DISCARD as SEVEN_UP_DISCARD
 from ..seven_up_position import GIVE, STAND, STRENGTH
 from ..seven_up_rules import trick_winner_index as seven_up_winner_index
@@ -405,8 +406,6 @@ def _seven_up_position_chooser(game: AnyGame) -> Chooser:
 
 
 def _sedmice(game: AnyGame, state: Any, seat: int) -> Scorer:
-    from ..sedmice import trick_winner
-
     hand = list(state.hands[seat])
     n = len(state.hands)
     trick = [list(r) for r in state.trick]

@@ -53,6 +53,7 @@ from ..cards import SUITS
 from ..dealing import commitment
 from ..errors import InconsistentStateError, IssueAt, MatchOverError
 from ..models import updated
+from ..my_ship_sails_wire import seat_moves
 from ..sjuan_position import SEVENS
 from .allocation import ConstrainedDeal, weighted_index
 from .position import AnyGame
@@ -420,24 +421,20 @@ class Sampler:
         return _deck_order(self.game.deck)
 
     def _choices_accept(self, placed: list[list[str]], rng: random.Random) -> bool:
-        from ..my_ship_sails import _seat_moves
-
         weight = 1.0
         for pile, cards in zip(self.piles, placed, strict=True):
             if pile.field == "hands" and self.state.pending[pile.index] is not None:
                 hand = tuple(sorted(cards, key=self._order.__getitem__))
-                weight *= len(_seat_moves(hand, pile.index)) / MOST_CHOICES
+                weight *= len(seat_moves(hand, pile.index)) / MOST_CHOICES
         return weight == 1.0 or rng.random() < weight
 
     def _pending(self, hands: list[list[str]], rng: random.Random) -> list[Any]:
         """Other seats' secret choices of this step, drawn among the moves their sampled hands allow."""
-        from ..my_ship_sails import _seat_moves
-
         pending = list(self.state.pending)
         for other, choice in enumerate(pending):
             if other == self.seat or choice is None:
                 continue
-            moves = _seat_moves(tuple(hands[other]), other)
+            moves = seat_moves(tuple(hands[other]), other)
             move = moves[rng.randrange(len(moves))]
             pending[other] = type(choice)(type=MyShipSailsChoiceType(move.type.value), card=move.card)
         return pending
