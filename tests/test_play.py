@@ -667,6 +667,97 @@ def test_a_sealed_new_is_sent_once(referee_service: str, chromium: object) -> No
         assert browser.outside == []
 
 
+def _table_as_shown(page: Page) -> dict[str, Any]:
+    """What the person sees of the match: the title, the hand and its playable cards, the other buttons,
+    the log and the totals."""
+    return {
+        "title": page.locator("#table-title").inner_text(),
+        "hand": page.locator("#hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)"),
+        "moves": _shown_moves(page),
+        "log": page.locator("#log li").all_inner_texts(),
+        "scores": page.locator("#scores").inner_text(),
+        "game": page.locator("#game").input_value(),
+        "deals": page.locator("#option-deals").input_value(),
+    }
+
+
+def _finish_and_check(page: Page) -> None:
+    state, _ = page.evaluate(FINISH_BY_CLICKING)
+    assert state == "over", page.locator("#error").inner_text()
+    page.locator("#verdict").wait_for()
+    verdict = page.locator("#verdict")
+    assert verdict.get_attribute("data-verified") == "true", verdict.inner_text()
+    assert page.locator("#log li[data-event=match_ended]").count() == 1
+
+
+@pytest.mark.parametrize("mode", ["plain", "referee"])
+def test_a_reload_goes_on_with_the_match(request: pytest.FixtureRequest, chromium: object, mode: str) -> None:
+    """The page loaded again in the same tab shows the match where it stood (the form's settings, the
+    hand, the legal moves, the log, the totals) and plays it to the end; the deal check still holds. A
+    new tab starts clean."""
+    base = _services(request, mode)
+    with limited_page(chromium, base) as browser:
+        page = _page(browser)
+        page.goto(f"{base}/play")
+        _start_match(page, "sevens", 4, {"deals": 1})
+        assert _settle(page) == "your-turn"
+        for _ in range(2):
+            page.locator("button.move:not([disabled])").first.click()
+            assert _settle(page) == "your-turn"
+        before = _table_as_shown(page)
+        assert before["log"] and before["game"] == "sevens" and before["deals"] == "1"
+        page.reload()
+        assert _settle(page) == "your-turn"
+        assert _table_as_shown(page) == before
+        _finish_and_check(page)
+        other = page.context.new_page()
+        other.goto(f"{base}/play")
+        other.locator("#start:not([disabled])").wait_for()
+        assert other.locator("#status").get_attribute("data-state") == "idle"
+        assert other.locator("#log li").count() == 0
+        assert browser.errors == []
+        assert browser.console_errors == []
+        assert browser.outside == []
+
+
+def test_a_reload_after_a_move_whose_answer_was_lost_goes_on_from_the_latest_token(
+    referee_service: str, chromium: object
+) -> None:
+    """Referee mode: the service applied the person's move but its answer never came back (twice: the page
+    asks once more), and the page was loaded again. The kept token is the one before that move; another
+    move on it is stale, and the page goes on from the latest token the refusal names, to the end of the
+    match and a deal check that holds."""
+    with limited_page(chromium, referee_service) as browser:
+        page = _page(browser)
+        applied = f"{referee_service}/v1/games/sevens/sealed/apply"
+        lost: list[int] = []
+
+        def apply_then_lose_the_answer(route: Route) -> None:
+            answer = route.fetch()  # the service applies the move
+            lost.append(answer.status)
+            route.abort()
+
+        page.goto(f"{referee_service}/play")
+        _start_match(page, "sevens", 4, {"deals": 1})
+        assert _settle(page) == "your-turn"
+        while page.locator("button.move:not([disabled])").count() < 2:  # a turn with another move
+            page.locator("button.move:not([disabled])").first.click()
+            assert _settle(page) == "your-turn"
+        page.route(applied, apply_then_lose_the_answer)
+        page.locator("button.move:not([disabled])").first.click()
+        assert _settle(page) == "error"
+        assert lost == [200, 200]  # the move, and the same request again (the store answers it alike)
+        page.unroute(applied)
+        page.reload()
+        assert _settle(page) == "your-turn"
+        page.locator("button.move:not([disabled])").nth(1).click()  # not the move already applied
+        assert _settle(page) in ("your-turn", "over"), page.locator("#error").inner_text()
+        assert page.locator("#error").is_hidden()
+        _finish_and_check(page)
+        assert browser.errors == []
+        assert browser.outside == []
+
+
 def _card_text(card: str) -> str:
     """A card as the page writes it in text (``TC`` is 10♣)."""
     return {"T": "10"}.get(card[0], card[0]) + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[card[1]]

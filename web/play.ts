@@ -27,7 +27,9 @@ import {
   PlainSession,
   plain,
   RefereeSession,
+  resumed,
   rules,
+  type SavedSession,
   type Score,
   type Session,
   type Turn,
@@ -38,6 +40,26 @@ import { cardList, hasSides, matchResult, moveCard, moveLabel, phrase, seatName 
 
 /** Lines kept in the event log. */
 const LOG_LINES = 300;
+
+/** The `sessionStorage` key of the match this tab is playing: a reload of the page goes on with it (a
+ * tab's storage is its own, so two tabs play two matches). */
+const SAVED_TABLE = "sevens-rules-table";
+
+/** What the page keeps of a match across a reload: the settings, the session, what the final check
+ * needs, and what the page showed (the log, newest line first, and the last totals). */
+interface SavedTable {
+  game: string;
+  players: number;
+  options: Options;
+  level: Level;
+  session: SavedSession;
+  dealt: [number, { dealer: number; hand: string[] }][];
+  movedInDeal: number[];
+  commitment: string | null;
+  entropy: string[];
+  lastScore: Score | null;
+  log: [string, string][];
+}
 
 class Table {
   private session: Session | null = null;
@@ -94,6 +116,8 @@ class Table {
     byId<HTMLButtonElement>("start").disabled = false;
     this.setStatus("idle", "Choose a game and start a match.");
     this.ready = true;
+    const saved = this.savedTable();
+    if (saved !== null) await this.resume(saved);
   }
 
   private selectedGame(): GameInfo {
@@ -187,6 +211,97 @@ class Table {
     }
   }
 
+  /** Goes on with the match this tab was playing before the page was loaded again, where it stood. */
+  private async resume(saved: SavedTable): Promise<void> {
+    const game = this.games.find((candidate) => candidate.id === saved.game);
+    if (game === undefined) {
+      this.forgetSaved();
+      return;
+    }
+    const run = ++this.run;
+    const settings: MatchSettings = { game, players: saved.players, options: saved.options, level: saved.level };
+    this.showSettings(settings);
+    this.settings = settings;
+    this.session = resumed(settings, saved.session, this.botsAvailable);
+    this.dealt = new Map(saved.dealt);
+    this.movedInDeal = new Set(saved.movedInDeal);
+    this.commitment = saved.commitment;
+    this.entropy = saved.entropy;
+    this.lastScore = saved.lastScore;
+    this.log = [];
+    byId<HTMLElement>("log").replaceChildren();
+    for (const [type, text] of [...saved.log].reverse()) this.say(text, type);
+    if (saved.lastScore !== null) this.showScore(saved.lastScore, settings);
+    byId<HTMLElement>("table-title").textContent = `${game.name}, ${settings.players} players (${this.session.mode} mode)`;
+    this.setStatus("busy", `Going on with your ${game.name} match…`);
+    try {
+      await this.play(run);
+    } catch (error) {
+      if (run !== this.run) return;
+      // a match the service no longer knows (another service, a forgotten sealed match) is not kept:
+      // the next load of the page starts clean
+      this.forgetSaved();
+      this.showError(error);
+    }
+  }
+
+  /** The setup form as `settings` chose (a resumed match's). */
+  private showSettings(settings: MatchSettings): void {
+    byId<HTMLSelectElement>("game").value = settings.game.id;
+    this.fillSetup();
+    byId<HTMLSelectElement>("players").value = String(settings.players);
+    byId<HTMLSelectElement>("level").value = settings.level;
+    for (const [name, value] of Object.entries(settings.options)) {
+      const control = document.getElementById(`option-${name}`) as HTMLInputElement | HTMLSelectElement | null;
+      if (control instanceof HTMLInputElement && control.type === "checkbox") control.checked = value === true;
+      else if (control !== null) control.value = value === null ? "" : String(value);
+    }
+  }
+
+  /** Keeps the match in this tab's storage, as it stands between two steps. */
+  private save(): void {
+    const { session, settings } = this;
+    if (session === null || settings === null) return;
+    const saved: SavedTable = {
+      game: settings.game.id,
+      players: settings.players,
+      options: settings.options,
+      level: settings.level,
+      session: session.saved(),
+      dealt: [...this.dealt],
+      movedInDeal: [...this.movedInDeal],
+      commitment: this.commitment,
+      entropy: this.entropy,
+      lastScore: this.lastScore,
+      log: this.log.map((line): [string, string] => [line.dataset.event ?? "", line.textContent ?? ""]),
+    };
+    try {
+      sessionStorage.setItem(SAVED_TABLE, JSON.stringify(saved));
+    } catch (error) {
+      // storage off or full: the match goes on, only a reload would lose it
+      console.warn("the match could not be kept for a reload:", error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** The match this tab kept, if any (anything unreadable is dropped). */
+  private savedTable(): SavedTable | null {
+    try {
+      const text = sessionStorage.getItem(SAVED_TABLE);
+      return text === null ? null : (JSON.parse(text) as SavedTable);
+    } catch {
+      this.forgetSaved();
+      return null;
+    }
+  }
+
+  private forgetSaved(): void {
+    try {
+      sessionStorage.removeItem(SAVED_TABLE);
+    } catch {
+      // storage off: nothing was kept
+    }
+  }
+
   private async play(run: number): Promise<void> {
     const session = this.session;
     const settings = this.settings;
@@ -213,6 +328,7 @@ class Table {
         this.lastScore = score;
         this.showScore(score, settings);
       }
+      this.save();
       if (bot !== undefined) {
         // bots first: in a simultaneous step the person then chooses last
         const move = await session.botMove(bot);

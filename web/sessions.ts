@@ -87,6 +87,13 @@ export interface Turn {
   mine: Move[];
 }
 
+/** What a session keeps across a reload of the page (JSON, in the tab's `sessionStorage`: see
+ * `Table.save` in `play.ts`). Plain: the state, and the events seat 0 has not been shown yet. Referee:
+ * the token, every seat's key (the page is the table's host) and how far seat 0 has been shown. */
+export type SavedSession =
+  | { mode: "plain"; state: State; pending: GameEvent[] }
+  | { mode: "referee"; token: string; seatKeys: string[]; ownEntropy: string; seen: number; shownDeal: number };
+
 export interface Session {
   readonly mode: "plain" | "referee";
   /** The entropy string this browser contributed to the deals (referee mode), else null. */
@@ -100,6 +107,16 @@ export interface Session {
   botMove(seat: number): Promise<Move>;
   apply(move: Move): Promise<void>;
   score(): Promise<Score>;
+  /** What {@link resumed} needs to go on with this match after a reload. */
+  saved(): SavedSession;
+}
+
+/** The session `saved` describes, as it stood when it was saved. */
+export function resumed(settings: MatchSettings, saved: SavedSession, bots: boolean): Session {
+  if (saved.mode === "plain") return new PlainSession(settings, saved.state, saved.pending, bots);
+  const session = new RefereeSession(settings, saved.token, saved.seatKeys, bots, saved.ownEntropy);
+  session.shown(saved.seen, saved.shownDeal);
+  return session;
 }
 
 export interface MatchSettings {
@@ -191,6 +208,10 @@ export class PlainSession implements Session {
   score(): Promise<Score> {
     return plain(this.game, "score", { state: this.state });
   }
+
+  saved(): SavedSession {
+    return { mode: "plain", state: this.state, pending: [...this.pending] };
+  }
 }
 
 /** A sealed token keeps the events of its last 16 versions: the page catches up well before that. */
@@ -278,17 +299,38 @@ export class RefereeSession implements Session {
 
   async apply(move: Move): Promise<void> {
     const { deck: _deck, ...withoutDeck } = move as Move & { deck?: unknown };
-    const answer = await sealed(this.game, "apply", {
-      token: this.token,
-      seat: move.player,
-      seat_key: this.key(move.player),
-      move: withoutDeck,
-    });
-    this.token = answer.token;
+    try {
+      const answer = await sealed(this.game, "apply", {
+        token: this.token,
+        seat: move.player,
+        seat_key: this.key(move.player),
+        move: withoutDeck,
+      });
+      this.token = answer.token;
+    } catch (error) {
+      // The match moved on from this token: only this page plays it, so the move that did it is one the
+      // page sent and never heard back from (an answer lost, or a reload while it was on its way). The
+      // match goes on from the latest token; the next turn shows where it stands.
+      const latest = error instanceof ProblemError && error.problem.code === "match/stale" ? error.problem.latest_token : null;
+      if (typeof latest !== "string") throw error;
+      this.token = latest;
+    }
   }
 
   async score(): Promise<Score> {
     return (await sealed(this.game, "score", { token: this.token })).score as Score;
+  }
+
+  saved(): SavedSession {
+    const { token, seatKeys, ownEntropy, seen, shownDeal } = this;
+    return { mode: "referee", token, seatKeys: [...seatKeys], ownEntropy, seen, shownDeal };
+  }
+
+  /** Seat 0 has been shown the events up to version `seen`, and the table of deal `deal` (a resumed
+   * session asks only for what came after). */
+  shown(seen: number, deal: number): void {
+    this.seen = seen;
+    this.shownDeal = deal;
   }
 }
 
