@@ -265,8 +265,10 @@ def too_many_tokens(limits: DocumentLimits) -> DocumentOverLimitError:
 
 
 _LEXICAL_TOKEN = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""'  # a block string
-    r'|"(?:[^"\\\n\r]|\\.)*"'  # a string
+    # A string not closed is one match up to where its scan stopped, not no match: a failed match would
+    # be tried again from every quote inside it, a scan to the end each time (quadratic).
+    r'"""(?:[^"\\]|\\.|"(?!""))*(?:""")?'  # a block string
+    r'|"(?:[^"\\\n\r]|\\.)*"?'  # a string
     r"|#[^\n\r]*"  # a comment (not a token)
     r"|\.\.\.|-?[0-9][_0-9A-Za-z.+-]*|[_A-Za-z][_0-9A-Za-z]*|[!$&():=@\[\]{|}]"
 )

@@ -14,7 +14,12 @@ from starlette.testclient import TestClient
 
 from sevens_rules.api.app import create_app
 from sevens_rules.api.graphql_http import GraphQLEndpoint
-from sevens_rules.api.graphql_limits import ByteBudgetCache, DocumentLimits, surely_over_tokens
+from sevens_rules.api.graphql_limits import (
+    _LEXICAL_TOKEN,
+    ByteBudgetCache,
+    DocumentLimits,
+    surely_over_tokens,
+)
 from sevens_rules.api.limits import Settings, SettingsError
 from tests.test_api_errors import graphql
 
@@ -241,6 +246,23 @@ def test_the_fast_token_count_is_the_parsers_count(query: str) -> None:
     defaults = DocumentLimits.from_settings(Settings())
     assert not surely_over_tokens(query, replace(defaults, max_tokens=tokens))
     assert surely_over_tokens(query, replace(defaults, max_tokens=tokens - 1))
+
+
+@pytest.mark.parametrize("unclosed", ['"' + '\\"' * 20, '"""' + '"a' * 20, '{ f(s: "' + '\\"' * 20 + "\n) }"])
+def test_a_string_never_closed_is_one_token_to_where_it_stops(unclosed: str) -> None:
+    """The token count scans an unclosed string once: as a match up to where its scan stops (the end of
+    the text or the line), not a failed match tried again from every quote inside it, which makes a
+    scan to the end per quote (a 64 KB document of escaped quotes took the worker about 40 s)."""
+    strings = [match.span() for match in _LEXICAL_TOKEN.finditer(unclosed) if match.group()[0] == '"']
+    start = unclosed.index('"')
+    stop = unclosed.index("\n") if "\n" in unclosed else len(unclosed)
+    assert strings == [(start, stop)]
+
+
+def test_a_large_document_with_a_string_never_closed_is_a_syntax_error(client: TestClient) -> None:
+    body = {"query": '"' + '\\"' * 15_000}  # 60 KB of JSON, within the default 64 KiB body
+    answer = client.post("/graphql", json=body)
+    assert answer.json()["errors"][0]["extensions"]["code"] == "GRAPHQL_PARSE_FAILED", answer.text
 
 
 def test_a_document_far_over_the_token_limit_is_refused_before_it_is_parsed(
