@@ -130,6 +130,14 @@ MAX_VALIDATION_ERRORS = MAX_LISTED_ISSUES
 """Validation stops after this many errors (the answer lists no more)."""
 
 
+def _names_an_operation(document: DocumentNode, operation_name: str | None) -> bool:
+    """Whether ``operation_name`` names an operation of ``document`` (None: its only one)."""
+    operations = [node for node in document.definitions if isinstance(node, OperationDefinitionNode)]
+    if operation_name is None:
+        return len(operations) == 1
+    return any(node.name is not None and node.name.value == operation_name for node in operations)
+
+
 class _Kept(NamedTuple):
     """A document that parsed, passed the limits and validated, with its prepared operations."""
 
@@ -214,9 +222,11 @@ class Documents:
         return kept is not None and operation_name in kept.quick
 
     def answered_in(self, query: str, operation_name: str | None, seconds: float) -> None:
-        """Note the CPU time the operation's answer took, if the document is kept."""
+        """Note the CPU time the operation's answer took, if the document is kept and the name is one of
+        its operations' (a request may send any name: each unknown one kept would grow the set, outside
+        the cache's byte budget)."""
         kept: _Kept | None = self.cache.get(query)
-        if kept is None:
+        if kept is None or not _names_an_operation(kept.document, operation_name):
             return
         if seconds < QUICK_SECONDS:
             kept.quick.add(operation_name)

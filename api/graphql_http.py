@@ -244,9 +244,16 @@ def _graphql_request(body: bytes) -> tuple[str, dict[str, Any] | None, str | Non
 
 
 def _reason(error: Exception) -> str:
+    """What a refused request's problem says: cut as an error message is (:func:`_cut`), since it may
+    quote what the request sent (an unknown operation name, twice: the detail and its issue)."""
     if isinstance(error, CannotGetOperationTypeError):
-        return error.as_http_error_reason()
-    return str(error)
+        return _cut(error.as_http_error_reason())
+    return _cut(str(error))
+
+
+def _cut(message: str) -> str:
+    """``message``, cut to :data:`MAX_MESSAGE_CHARS` characters and marked `` ...`` where cut."""
+    return message if len(message) <= MAX_MESSAGE_CHARS else message[:MAX_MESSAGE_CHARS] + " ..."
 
 
 def bounded_errors(errors: list[GraphQLError]) -> list[dict[str, Any]]:
@@ -318,4 +325,4 @@ def _shortened(error: dict[str, Any]) -> dict[str, Any]:
     message = error.get("message")
     if not isinstance(message, str) or len(message) <= MAX_MESSAGE_CHARS:
         return error
-    return {**error, "message": message[:MAX_MESSAGE_CHARS] + " ..."}
+    return {**error, "message": _cut(message)}

@@ -353,3 +353,22 @@ def test_several_operations_without_an_operation_name_are_refused(
     named = client.post("/graphql", json={"query": query, "operationName": "B"}).json()
     assert "errors" not in named and set(named["data"]["games"][0]) == {"name"}
     assert "errors" not in client.post("/graphql", json={"query": "query A { games { id } }"}).json()
+
+
+def test_unknown_operation_names_keep_nothing_and_answer_briefly(
+    fresh: tuple[TestClient, GraphQLEndpoint],
+) -> None:
+    """A kept document asked for operations it does not have: each is refused with its name cut in the
+    answer, and nothing of the names is kept (each name kept grew the worker's memory outside the cache
+    budget)."""
+    client, endpoint = fresh
+    query = "query A { games { id } }"
+    assert "errors" not in client.post("/graphql", json={"query": query}).json()
+    for number in range(30):
+        name = "x" * 20_000 + str(number)
+        answer = client.post("/graphql", json={"query": query, "operationName": name})
+        assert answer.status_code == 400 and answer.json()["code"] == "graphql/bad-request", answer.text
+        assert len(answer.content) < 2_000
+    assert "errors" not in client.post("/graphql", json={"query": query, "operationName": "A"}).json()
+    kept = endpoint.documents.cache.get(query)
+    assert kept is not None and kept.quick <= {None, "A"}
