@@ -325,21 +325,36 @@ class EmbeddedStore:
             raise
         return connection
 
-    def _transaction(self, work: Any) -> Any:
-        with self._lock:
+    async def _run(self, work: Any) -> Any:
+        """``work(db)`` in one transaction, in a worker thread; a 503 once :data:`CLAIM_TIMEOUT_SECONDS`
+        have passed since this call, however long it waited for a thread, for this process's connection
+        or for SQLite's lock (each call waiting its own full time after the one before it, waits piled
+        up: five requests behind a lock another process held were answered after 5, 10, ... 25 s)."""
+        deadline = time.monotonic() + CLAIM_TIMEOUT_SECONDS
+        return await asyncio.to_thread(self._transaction, work, deadline)
+
+    def _transaction(self, work: Any, deadline: float) -> Any:
+        if not self._lock.acquire(timeout=max(deadline - time.monotonic(), 0.0)):
+            raise unavailable(f"{self.path}: this worker's earlier calls held the store past the deadline")
+        try:
+            db = self._connect()
+            waiting = deadline - time.monotonic()
+            if waiting <= 0:
+                raise unavailable(f"{self.path}: no time left to wait for the database lock")
+            db.execute(f"PRAGMA busy_timeout = {max(int(waiting * 1000), 1)}")
+            db.execute("BEGIN IMMEDIATE")
             try:
-                db = self._connect()
-                db.execute("BEGIN IMMEDIATE")
-                try:
-                    result = work(db)
-                except BaseException:
-                    db.execute("ROLLBACK")
-                    raise
-                db.execute("COMMIT")
-                return result
-            except sqlite3.Error as error:
-                self._connection = None  # opened afresh next time (the file may have gone)
-                raise unavailable(f"{self.path}: {error}") from None
+                result = work(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+            return result
+        except sqlite3.Error as error:
+            self._connection = None  # opened afresh next time (the file may have gone)
+            raise unavailable(f"{self.path}: {error}") from None
+        finally:
+            self._lock.release()
 
     async def open(self, match_id: bytes, version: int, token: str) -> None:
         now = int(time.time())
@@ -356,7 +371,7 @@ class EmbeddedStore:
                 raise StoreFullError()
             db.execute("INSERT INTO matches VALUES (?, ?, ?, ?)", (match_id, version, token, now))
 
-        await asyncio.to_thread(self._transaction, work)
+        await self._run(work)
 
     async def claim(
         self, match_id: bytes, version: int, digest: bytes, successor_version: int, successor: str
@@ -378,7 +393,7 @@ class EmbeddedStore:
 
         # in a worker thread: SQLite writes the batch to its log, and now and then copies the log into
         # the database and syncs the file, while the event loop answers other requests
-        results: list[ClaimResult] = await asyncio.to_thread(self._transaction, work)
+        results: list[ClaimResult] = await self._run(work)
         return results
 
     def _claim_in(
@@ -425,7 +440,7 @@ class EmbeddedStore:
                 return unknown
             return StaleVersionError(latest, latest_token) if latest > version else None
 
-        refusal: SealError | None = await asyncio.to_thread(self._transaction, work)
+        refusal: SealError | None = await self._run(work)
         if refusal is not None:
             raise refusal
 
@@ -434,7 +449,7 @@ class EmbeddedStore:
             db.execute("DELETE FROM matches WHERE match_id = ?", (match_id,))
             db.execute("DELETE FROM successors WHERE match_id = ?", (match_id,))
 
-        await asyncio.to_thread(self._transaction, work)
+        await self._run(work)
 
     def _latest_in(self, db: sqlite3.Connection, now: int, match_id: bytes, version: int) -> tuple[int, str]:
         """The match's latest version and token, for a token at ``version``; :class:`UnknownMatchError`
@@ -452,4 +467,4 @@ class EmbeddedStore:
         return latest, latest_token
 
     async def ping(self) -> None:
-        await asyncio.to_thread(self._transaction, lambda db: db.execute("SELECT 1").fetchone())
+        await self._run(lambda db: db.execute("SELECT 1").fetchone())

@@ -4,6 +4,7 @@ with their own entropy, and the attacks a stateless referee allowed, replayed an
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import itertools
 import multiprocessing
 import random
@@ -834,9 +835,9 @@ def test_the_embedded_store_waits_for_a_lock_without_holding_up_other_requests(
     begun = threading.Event()
     transaction = store._transaction
 
-    def begin(work: Any) -> Any:  # the store's own transaction, which says when it has begun
+    def begin(work: Any, deadline: float) -> Any:  # the store's own transaction, saying it has begun
         begun.set()
-        return transaction(work)
+        return transaction(work, deadline)
 
     monkeypatch.setattr(store, "_transaction", begin)
 
@@ -855,6 +856,26 @@ def test_the_embedded_store_waits_for_a_lock_without_holding_up_other_requests(
         asyncio.run(scenario())
     finally:
         holder.close()
+
+
+def test_a_store_call_waiting_behind_another_is_refused_at_its_own_deadline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A call to the embedded store while an earlier call of the same worker holds it (waiting for a lock
+    another process holds) is a 503 once its own time is up: the waits do not pile up one after another
+    (five ``new`` behind a lock were answered after 5, 10, 15, 20 and 25 s)."""
+    store = EmbeddedStore(tmp_path)
+    assert call(RING, "sevens", "new", {"players": 4}, store)[0] == 200  # the file is set up
+    monkeypatch.setattr("sevens_rules.api.match_store.CLAIM_TIMEOUT_SECONDS", 0.2)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        store._lock.acquire()  # an earlier call of this worker, still waiting for the database
+        try:
+            waiting = pool.submit(call, RING, "sevens", "new", {"players": 4}, store)
+            status, refused = waiting.result(timeout=60)
+        finally:
+            store._lock.release()
+    assert status == 503 and refused["code"] == "store/unavailable", refused
+    assert call(RING, "sevens", "new", {"players": 4}, store)[0] == 200  # and the store goes on
 
 
 class LosingProxy:
