@@ -251,6 +251,9 @@ def create_app(
             *docs_routes(schema),
         ],
         lifespan=lifespan,
+        # a path with a slash too many is not found (404), as any path the service does not have: no
+        # redirect, whose address Starlette would build from the request's Host header
+        redirect_slashes=False,
     )
     # the operations by their exact paths (see DirectRoutes), then the router
     direct = DirectRoutes(ExceptionMiddleware(router, handlers={HTTPException: http_error}), operation_routes)

@@ -322,6 +322,17 @@ def test_unknown_path_is_404(client: TestClient) -> None:
     assert_problem(no_trace(client.get("/v1/games/sjuan")), 404, "not-found")
 
 
+@pytest.mark.parametrize("path", ["/v1/games/sjuan/new/", "/v1/games/", "/graphql/", "/healthz/", "/docs/"])
+def test_a_path_with_a_slash_too_many_is_404_not_a_redirect(client: TestClient, path: str) -> None:
+    """No redirect to the path without it: Starlette's would be built from the request's Host header."""
+    method = "POST" if path.startswith(("/v1/games/sjuan", "/graphql")) else "GET"
+    response = client.request(
+        method, path, json={"players": 3}, headers={"host": "evil.example"}, follow_redirects=False
+    )
+    assert_problem(no_trace(response), 404, "not-found")
+    assert "location" not in response.headers
+
+
 @pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])
 def test_other_methods_on_a_post_path_are_405(client: TestClient, method: str) -> None:
     response = no_trace(client.request(method, "/v1/games/sjuan/moves", json={}))
