@@ -254,6 +254,7 @@ class SealedOperations:
         seeding = Seeding(table["seed"], tuple(entropy))
         options = self.parse_options(table["options"])
         state, events = self.game.new_match(table["players"], options, seeding, None, table["dealer"])
+        state = self.game.sealed_state(state)
         dealt = Sealed(
             sealed.match_id,
             version,

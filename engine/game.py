@@ -142,6 +142,11 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
     def players(self, state: StateT) -> int:
         """Number of seats at the table."""
 
+    def sealed_state(self, state: StateT) -> StateT:
+        """``state`` as a sealed match keeps it (from its first deal on): the state itself unless a field
+        that no answer from a token shows would make the token's length tell something hidden."""
+        return state
+
     def hidden_length_slack(self, state: StateT) -> int:
         """Spaces a sealed token adds after the state's JSON so that its length depends only on what
         every seat may know (0 unless the JSON's length depends on something hidden)."""

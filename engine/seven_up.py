@@ -86,6 +86,7 @@ from .cards import FULL_DECK
 from .errors import IssueAt
 from .game import NewMatch
 from .match import DealSetup
+from .models import updated
 from .seven_up_checks import SevenUpFamily, shows_void
 from .seven_up_points import (
     _UNSETTLED,
@@ -179,6 +180,13 @@ class SevenUpWire(SevenUpFamily[OptionsT, StateT, ViewT]):
         )
         deck = request.deck if request.deck is not None else seeding.shuffled(FULL_DECK, self.id, 1)
         return self._dealt(match, deck)
+
+    def sealed_state(self, state: StateT) -> StateT:
+        """A sealed match keeps no cut: no answer from a token shows it (views leave it out, and a sealed
+        state is never answered whole), and its rounds (one more per tie) would be the one thing in a
+        token's length that no seat knows. The first dealer stays in the state, and ``verify`` recomputes
+        the cut from the revealed seed."""
+        return updated(state, cut=[]) if state.cut else state
 
     def deal(self, setup: DealSetup[OptionsT, StateT]) -> tuple[StateT, list[SevenUpEvent]]:
         previous = setup.previous

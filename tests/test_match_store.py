@@ -33,8 +33,11 @@ from sevens_rules.api.redis_store import RedisStore
 from sevens_rules.api.sealed import sealed_models, sealed_runs
 from sevens_rules.api.sealing import open_token
 from sevens_rules.api.stores import store_from_setting
+from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.registry import GAMES
+from sevens_rules.engine.seven_up_rules import cut_for_dealer
 from tests.sealed_helpers import call, dealt, documented, keyring
+from tests.seeds import seed_hex
 
 RING = keyring("k1=1")
 
@@ -673,6 +676,38 @@ def test_a_token_length_depends_only_on_what_every_seat_may_know(game_id: str) -
         answer = runs["apply"](models.apply_request(token=token, seat=seat, seat_key=keys[seat], move=move))
         token = answer.token
     assert compared > 0
+
+
+def _joined(game_id: str, players: int, **extra: Any) -> str:
+    """A sealed match dealt once every seat has joined with entropy of its own (fixed strings)."""
+    status, table = call(RING, game_id, "new", {"players": players, **extra})
+    assert status == 200, table
+    token = table["token"]
+    for seat in range(players):
+        joining = {"token": token, "seat": seat, "entropy": f"seat {seat}"}
+        status, joined = call(RING, game_id, "join", joining)
+        assert status == 200, joined
+        token = joined["token"]
+    return str(token)
+
+
+@pytest.mark.parametrize("game_id", ["seven-up", "four-handed-seven-up", "california-jack"])
+def test_a_token_does_not_tell_how_the_first_dealer_was_cut(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Seven-Up family's cut (a round more per tie) is in no view: a match whose cut took several
+    rounds seals to a token as long as the same deal with that dealer named (no cut at all)."""
+    players = min(GAMES[game_id].table_sizes())
+    entropy = tuple(f"seat {seat}" for seat in range(players))
+    number = next(
+        n for n in range(1000) if len(cut_for_dealer(Seeding(seed_hex(n), entropy), game_id, players)[0]) > 1
+    )
+    dealer = cut_for_dealer(Seeding(seed_hex(number), entropy), game_id, players)[1]
+    monkeypatch.setattr("sevens_rules.api.sealed.draw_seed", lambda: seed_hex(number))
+    cut = _joined(game_id, players)
+    named = _joined(game_id, players, dealer=dealer)
+    assert _state(game_id, cut).hands == _state(game_id, named).hands  # the same deal
+    assert len(cut) == len(named)
 
 
 # ---- several service instances, several workers ----------------------------------------------------
