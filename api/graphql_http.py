@@ -8,6 +8,7 @@ is what the GraphQL-over-HTTP spec asks of a JSON POST; transport errors are pro
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import threading
@@ -220,13 +221,28 @@ async def _send_json(send: Send, payload: bytes) -> None:
     await send({"type": "http.response.body", "body": payload})
 
 
+def _json_orjson_refuses(body: bytes) -> Any:
+    """``body`` read by the standard library's parser, for what orjson refuses but JSON allows: numbers
+    out of a double's range (``1e400``, read as infinity), which the variables' types then refuse at the
+    value, as REST refuses them at the field; else :class:`BadGraphQLRequestError`. ``NaN`` and
+    ``Infinity``, which are not JSON, stay refused, and so do integers of more than 4,300 digits."""
+    try:
+        return json.loads(body, parse_constant=_not_json)
+    except (ValueError, RecursionError):
+        raise BadGraphQLRequestError("Unable to parse request body as JSON") from None
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
+
+
 def _graphql_request(body: bytes) -> tuple[str, dict[str, Any] | None, str | None]:
     """The query, variables and operation name of a JSON body, or :class:`BadGraphQLRequestError`."""
     try:
         # orjson refuses nesting deeper than 1024 (the stdlib parser would hit the recursion limit)
         data = orjson.loads(body)
     except orjson.JSONDecodeError:
-        raise BadGraphQLRequestError("Unable to parse request body as JSON") from None
+        data = _json_orjson_refuses(body)
     if not isinstance(data, dict):  # a list would be a batch, which the service does not take
         raise BadGraphQLRequestError("The body must be a JSON object with a 'query' string.")
     query, variables, operation_name = data.get("query"), data.get("variables"), data.get("operationName")
@@ -291,6 +307,8 @@ _VARIABLE_ERROR = re.compile(r"Variable '\$(?P<name>\w+)' has invalid value(?: a
 place of the offending value in it (``.hands[0][1]``). Its validation rules' messages about variables
 (never used, not defined, of a type the position does not take) begin with the name too, but fault the
 document, not a value."""
+_VARIABLES_TOO_DEEP = "Variable values are nested too deeply."
+"""graphql-core's error for variable values nested deeper than it recurses (it names no variable)."""
 _PLACE_STEP = re.compile(r"\.(\w+)|\[(\d+)\]")
 _UNKNOWN_FIELD = re.compile(
     r": Expected value of type '\w+!?' not to include unknown field '(?P<field>\w{1,64})'"
@@ -315,6 +333,9 @@ def _coded(error: GraphQLError) -> dict[str, Any]:
             steps.append(unknown["field"])
         extensions.setdefault("code", INVALID_VARIABLES)
         extensions.setdefault("pointer", "/".join(("/variables", variable["name"], *steps)))
+    elif error.message == _VARIABLES_TOO_DEEP:  # graphql-core does not say which variable
+        extensions.setdefault("code", INVALID_VARIABLES)
+        extensions.setdefault("pointer", "/variables")
     else:
         extensions.setdefault("code", INVALID_DOCUMENT)
     formatted["extensions"] = extensions

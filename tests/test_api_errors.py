@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 
 with warnings.catch_warnings():
@@ -1047,6 +1048,34 @@ def test_graphql_a_variable_of_the_wrong_type_names_its_code_and_place(
     assert body["data"] is None
     assert [error["extensions"] for error in body["errors"]] == [
         {"code": "BAD_USER_INPUT", "pointer": pointer}
+    ]
+
+
+def test_graphql_a_number_out_of_a_doubles_range_is_refused_at_its_variable(client: TestClient) -> None:
+    """``1e400`` is JSON (REST reads it and refuses it at its field): GraphQL refuses it at its variable,
+    not as a body that is not JSON. ``NaN`` is not JSON, and stays a bad request."""
+    query = "query New($players: Int!) { sjuanNew(players: $players) { __typename } }"
+    body = b'{"query": "' + query.encode() + b'", "variables": {"players": 1e400}}'
+    answer = client.post("/graphql", content=body, headers={"content-type": "application/json"}).json()
+    assert [error["extensions"] for error in answer["errors"]] == [
+        {"code": "BAD_USER_INPUT", "pointer": "/variables/players"}
+    ]
+    refused = client.post(
+        "/graphql", content=body.replace(b"1e400", b"NaN"), headers={"content-type": "application/json"}
+    )
+    assert refused.status_code == 400 and refused.json()["code"] == "graphql/bad-request"
+
+
+def test_graphql_variables_nested_too_deeply_are_bad_user_input(client: TestClient) -> None:
+    state = orjson.dumps(new_state(client))
+    deep = b"[" * 1000 + b'"7H"' + b"]" * 1000  # a state's hands, nested as deep as JSON parsers allow
+    hands = orjson.dumps(orjson.loads(state)["hands"])
+    variables = b'{"state": ' + state.replace(hands, deep, 1) + b"}"
+    request = b'{"query": ' + orjson.dumps(MOVES_QUERY) + b', "variables": ' + variables + b"}"
+    body = client.post("/graphql", content=request, headers={"content-type": "application/json"}).json()
+    assert body["data"] is None, body
+    assert [error["extensions"] for error in body["errors"]] == [
+        {"code": "BAD_USER_INPUT", "pointer": "/variables"}
     ]
 
 
