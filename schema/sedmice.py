@@ -159,13 +159,18 @@ class SedmiceEvent(MatchEvent[SedmiceEventType]):
 
     player: Seat | None = Field(
         default=None,
-        description="Who played, extended, took the trick or drew; the new dealer (deal_started).",
+        description="Who played, extended, took the trick or drew; the new dealer (deal_started); who "
+        "took the deal's last trick (deal_ended).",
     )
     card: PiquetCard | None = Field(default=None, description="The card played, extended with or drawn.")
     answers: bool | None = Field(
         default=None, description="Whether the card answers the led card (played, extended)."
     )
-    side: Side | None = Field(default=None, description="The taker's side (trick_taken).")
+    side: Side | None = Field(
+        default=None,
+        description="The taker's side (trick_taken); the side that got the deal's hits (deal_ended); the "
+        "side that won (match_ended).",
+    )
     cards: PiquetCardList | None = Field(default=None, description="The cards of the trick (trick_taken).")
     rounds: Count | None = Field(default=None, description="Rounds the trick lasted (trick_taken).")
     points: Count | None = Field(default=None, description="Points in the trick (trick_taken).")
