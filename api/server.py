@@ -51,6 +51,9 @@ class HeadDeadline:
     """Its last bytes, where the blank line that ends a head may have begun."""
     _refused: bool = False
     """Whether the connection answered 431 and is reading out what the client still sends."""
+    _last_answer: tuple[bytes, bool] | None = None
+    """A 400 or 431 (and whether to linger after it) that waits for the requests pipelined before it to be
+    answered; what arrives meanwhile is not read (see :meth:`_answer_after_earlier`)."""
 
     # attributes of the uvicorn protocol this is mixed into
     cycle: Any
@@ -69,7 +72,7 @@ class HeadDeadline:
         arrive in one chunk, and would otherwise start a request); after uvicorn has read the chunk: stop
         the clock if a request now runs, otherwise count the unfinished head's bytes and start the clock
         if it is not running."""
-        if self._refused:  # answered 431: what still arrives is dropped until the connection closes
+        if self._refused or self._last_answer is not None:  # what still arrives is not a request
             return
         if not self._request_running():
             room = self.max_head_bytes - self._head_bytes
@@ -110,12 +113,34 @@ class HeadDeadline:
         input is reset by the kernel, and the client, still sending the rest of its head, would see the
         reset instead of the end of the answer (and could lose the answer with it).
         """
-        if self.transport.is_closing() or self._refused:
+        if self.transport.is_closing() or self._refused or self._last_answer is not None:
             return
         logger.info("closed a connection from %s: request head too large", _peer(self.client))
-        self._leave_unanswered()
-        self.transport.write(_HEAD_TOO_LARGE)
-        if not self.transport.can_write_eof():
+        if not self._answer_after_earlier(_HEAD_TOO_LARGE, linger=True):
+            self._leave_unanswered()
+            self._close_with(_HEAD_TOO_LARGE, linger=True)
+
+    def send_400_response(self, msg: str) -> None:
+        """A 400 problem (``request/malformed-http``) where uvicorn answers plain text, then close: what
+        arrived is not HTTP/1.1 (a negative or doubled ``Content-Length``, an unknown method, bytes that
+        are no request line, an HTTP/2 preface)."""
+        if self.transport.is_closing() or self._last_answer is not None:
+            return
+        logger.info("closed a connection from %s: %s", _peer(self.client), msg)
+        if not self._answer_after_earlier(_MALFORMED_HTTP, linger=False):
+            self._leave_unanswered()
+            self._close_with(_MALFORMED_HTTP, linger=False)
+
+    def _answer_after_earlier(self, answer: bytes, linger: bool) -> bool:
+        """Whether ``answer`` waits for the requests pipelined before it (a protocol that reads pipelined
+        requests only after answering has none waiting)."""
+        return False
+
+    def _close_with(self, answer: bytes, linger: bool) -> None:
+        """Write the connection's last ``answer`` and close it; with ``linger``, after reading out for
+        :data:`LINGER_SECONDS` what the client still sends (see :meth:`_refuse_head`)."""
+        self.transport.write(answer)
+        if not linger or not self.transport.can_write_eof():
             self.transport.close()
             return
         self._refused = True
@@ -123,17 +148,6 @@ class HeadDeadline:
         self.transport.write_eof()
         self.flow.resume_reading()  # reading may be paused behind queued requests
         self.loop.call_later(LINGER_SECONDS, self.transport.close)
-
-    def send_400_response(self, msg: str) -> None:
-        """A 400 problem (``request/malformed-http``) where uvicorn answers plain text, then close: what
-        arrived is not HTTP/1.1 (a negative or doubled ``Content-Length``, an unknown method, bytes that
-        are no request line, an HTTP/2 preface)."""
-        if self.transport.is_closing():
-            return
-        logger.info("closed a connection from %s: %s", _peer(self.client), msg)
-        self._leave_unanswered()
-        self.transport.write(_MALFORMED_HTTP)
-        self.transport.close()
 
     def _leave_unanswered(self) -> None:
         """Mark every request not yet answered as disconnected (its answer is dropped) and its client as
@@ -243,6 +257,12 @@ if HAS_HTTPTOOLS:
                 cycle, app = self.pipeline.pop()
                 self._start_asgi_task(cycle, app)
                 return
+            if self._last_answer is not None:  # every request before it is answered
+                answer, linger = self._last_answer
+                self._last_answer = None
+                self._refused = True  # (until it closes, what arrives is still not read)
+                self._close_with(answer, linger)
+                return
             self._idle_since = self.loop.time()
             if self._keep_alive_check is None:
                 self._keep_alive_check = self.loop.call_later(self.timeout_keep_alive, self._check_keep_alive)
@@ -300,6 +320,21 @@ if HAS_HTTPTOOLS:
                 self.scope is not self.cycle.scope
                 and _head_size(self.url, self.headers) > self.max_head_bytes
             )
+
+        def _answer_after_earlier(self, answer: bytes, linger: bool) -> bool:
+            """Keep ``answer`` (a 400 or 431 of a request pipelined behind others) until the requests
+            before it are answered, in order, when each of them has its whole body; otherwise (a request
+            whose body was still arriving cannot end) answer it now."""
+            unanswered = [
+                cycle
+                for cycle in (*(self._earlier_cycles or ()), self.cycle)
+                if cycle is not None and not cycle.response_complete
+            ]
+            if not unanswered or any(cycle.more_body for cycle in unanswered):
+                return False
+            self._last_answer = (answer, linger)
+            self._disarm_head_deadline()
+            return True
 
         def send_400_response(self, msg: str) -> None:
             """The 431 problem when the head was too large; uvicorn's 400 otherwise."""

@@ -302,3 +302,26 @@ def test_bytes_that_are_not_http_are_answered_with_a_problem(port: int, sent: by
     assert b"content-type: application/problem+json" in head.lower()
     problem = orjson.loads(body)
     assert (problem["status"], problem["code"]) == (400, "request/malformed-http")
+
+
+@pytest.mark.parametrize(
+    ("behind", "status"),
+    [
+        (b"GARBAGE\r\n\r\n", b"400"),
+        (b"POST /v1/games/sjuan/new HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", b"400"),
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (20 * 1024) + b"\r\n\r\n", b"431"),
+    ],
+    ids=["not-a-request", "negative-length", "head-too-large"],
+)
+def test_requests_pipelined_before_a_malformed_one_are_answered_first(
+    port: int, behind: bytes, status: bytes
+) -> None:
+    """Pipelined requests are answered in order up to one that is refused (not HTTP, or a head over the
+    limit): its 400 or 431 comes after their answers, as the connection's last."""
+    first = _post("/v1/games/sjuan/new", NEW, close=False)
+    second = _post("/v1/games/fan-tan/new", NEW, close=False)
+    answer = _exchange(port, first + second + behind)
+    answers = answer.split(b"HTTP/1.1 ")[1:]
+    assert [part[:3] for part in answers] == [b"200", b"200", status], answer[:300]
+    games = [orjson.loads(_head_and_body(b"HTTP/1.1 " + part)[1])["state"]["game"] for part in answers[:2]]
+    assert games == ["sjuan", "fan-tan"]
