@@ -106,9 +106,10 @@ class HeadDeadline:
     def _refuse_head(self) -> None:
         """Answer 431 and close: the head is larger than :attr:`max_head_bytes`.
 
-        Requests still unanswered on the connection (a pipelined head arrives behind them) are told the
-        client left, so their answers are dropped and logged as 499s: the 431 is the connection's last
-        answer. It is followed by the end of the stream, and what the client still sends is read and
+        The 431 is the connection's last answer: after those of the requests pipelined before it when
+        the protocol can wait for them (:meth:`_answer_after_earlier`); otherwise they are told the client
+        left, so their answers are dropped and logged as 499s. It is followed by the end of the stream,
+        and what the client still sends is read and
         dropped for :data:`LINGER_SECONDS` before the connection is closed: a socket closed with unread
         input is reset by the kernel, and the client, still sending the rest of its head, would see the
         reset instead of the end of the answer (and could lose the answer with it).
