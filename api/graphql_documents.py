@@ -130,12 +130,14 @@ MAX_VALIDATION_ERRORS = MAX_LISTED_ISSUES
 """Validation stops after this many errors (the answer lists no more)."""
 
 
-def _names_an_operation(document: DocumentNode, operation_name: str | None) -> bool:
-    """Whether ``operation_name`` names an operation of ``document`` (None: its only one)."""
+def _operation_names(document: DocumentNode) -> frozenset[str | None]:
+    """The names a request may run ``document``'s operations by: each named operation's name, and None
+    when the document has one operation only."""
     operations = [node for node in document.definitions if isinstance(node, OperationDefinitionNode)]
-    if operation_name is None:
-        return len(operations) == 1
-    return any(node.name is not None and node.name.value == operation_name for node in operations)
+    names: set[str | None] = {node.name.value for node in operations if node.name is not None}
+    if len(operations) == 1:
+        names.add(None)
+    return frozenset(names)
 
 
 class _Kept(NamedTuple):
@@ -144,6 +146,8 @@ class _Kept(NamedTuple):
     document: DocumentNode
     shape: DocumentShape
     prepared: dict[str | None, PreparedOperation]
+    operations: frozenset[str | None]
+    """The names a request may run its operations by (:func:`_operation_names`)."""
     quick: set[str | None]
     """The names of its operations whose last answer took less than :data:`QUICK_SECONDS` of CPU: the
     endpoint answers them on the event loop (every other document is answered in a worker thread)."""
@@ -213,7 +217,8 @@ class Documents:
         errors = validate_as_strawberry(self.schema, document, self.rules, MAX_VALIDATION_ERRORS)
         self._checked = None
         if not errors:
-            self.cache.put(query, _Kept(document, shape, {}, set()), len(query) * BYTES_PER_CHARACTER)
+            kept = _Kept(document, shape, {}, _operation_names(document), set())
+            self.cache.put(query, kept, len(query) * BYTES_PER_CHARACTER)
         return errors
 
     def is_quick(self, query: str, operation_name: str | None) -> bool:
@@ -226,7 +231,7 @@ class Documents:
         its operations' (a request may send any name: each unknown one kept would grow the set, outside
         the cache's byte budget)."""
         kept: _Kept | None = self.cache.get(query)
-        if kept is None or not _names_an_operation(kept.document, operation_name):
+        if kept is None or operation_name not in kept.operations:
             return
         if seconds < QUICK_SECONDS:
             kept.quick.add(operation_name)

@@ -445,11 +445,7 @@ class EmbeddedStore:
             raise refusal
 
     async def forget(self, match_id: bytes) -> None:
-        def work(db: sqlite3.Connection) -> None:
-            db.execute("DELETE FROM matches WHERE match_id = ?", (match_id,))
-            db.execute("DELETE FROM successors WHERE match_id = ?", (match_id,))
-
-        await self._run(work)
+        await self._run(lambda db: _forget_in(db, match_id))
 
     def _latest_in(self, db: sqlite3.Connection, now: int, match_id: bytes, version: int) -> tuple[int, str]:
         """The match's latest version and token, for a token at ``version``; :class:`UnknownMatchError`
@@ -461,10 +457,15 @@ class EmbeddedStore:
             raise UnknownMatchError(UNKNOWN_DETAIL)
         latest, latest_token, _ = row
         if latest < version:  # the store lost the match's newest claims (see the module's docstring)
-            db.execute("DELETE FROM matches WHERE match_id = ?", (match_id,))
-            db.execute("DELETE FROM successors WHERE match_id = ?", (match_id,))
+            _forget_in(db, match_id)
             raise UnknownMatchError(LOST_DETAIL)
         return latest, latest_token
 
     async def ping(self) -> None:
         await self._run(lambda db: db.execute("SELECT 1").fetchone())
+
+
+def _forget_in(db: sqlite3.Connection, match_id: bytes) -> None:
+    """Delete a match and its successors (in the transaction of ``db``)."""
+    db.execute("DELETE FROM matches WHERE match_id = ?", (match_id,))
+    db.execute("DELETE FROM successors WHERE match_id = ?", (match_id,))

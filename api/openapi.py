@@ -275,16 +275,16 @@ def _sealed_responses(op: Operation, problem: dict[str, str]) -> dict[str, Any]:
         ),
         "404": _problem_response("Sealed mode is not enabled (no RULES_SEAL_KEYS).", problem),
     }
-    if op.name in STORE_OPERATIONS and op.name != "new":
+    if op.name not in STORE_OPERATIONS:
+        return answers
+    full = " or holds `RULES_MATCH_LIMIT` matches (`store/full`)" if op.name == "new" else ""
+    answers["503"] = _problem_response(
+        f"The match store cannot be reached (`store/unavailable`: send the request again){full}.", problem
+    )
+    if op.name != "new":  # (a new table is no match the store could have forgotten)
         answers["410"] = _problem_response(
             "The match store does not remember this match (idle too long, or begun elsewhere): "
             "`match/unknown`.",
-            problem,
-        )
-    if op.name in STORE_OPERATIONS:
-        full = " or holds `RULES_MATCH_LIMIT` matches (`store/full`)" if op.name == "new" else ""
-        answers["503"] = _problem_response(
-            f"The match store cannot be reached (`store/unavailable`: send the request again){full}.",
             problem,
         )
     return answers
