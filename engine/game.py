@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, final
 
-from ..schema.common import GameModels, Outcome, SeatOutcome, WireModel
+from ..schema.common import GameModels, Outcome, SeatOutcome, WireModel, deal_number_bound
 from .cards import FULL_DECK
 from .dealing import Seeding, revealed_seed, seeding_issues, view_fields
 from .errors import (
@@ -151,6 +151,12 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         """Spaces a sealed token adds after the state's JSON so that its length depends only on what
         every seat may know (0 unless the JSON's length depends on something hidden)."""
         return 0
+
+    def last_deal_number(self, options: OptionsT) -> int:
+        """The number of the last deal a match with ``options`` can reach (``verify`` refuses a later
+        one): the bound of the state's ``deal_number``, the game's longest match; a game whose options
+        shorten its matches narrows it."""
+        return deal_number_bound(self.models.state)
 
     def event_for_seat(self, event: EventT, seat: int) -> EventT | None:
         """``event`` as ``seat`` may see it (None: not at all). Events are public unless a game hides

@@ -14,6 +14,7 @@ from ..schema.sedmice import (
     SedmiceScore,
     SedmiceState,
     SedmiceView,
+    most_deals,
 )
 from .cards import PIQUET_DECK
 from .errors import IssueAt
@@ -37,6 +38,10 @@ class SedmiceChecks(
     """The checks a posted Sedmice state goes through, one part of it after another (seats, cards, the
     taken piles, then the trick in play or the finished deal); :class:`.sedmice.Sedmice` adds the rules.
     """
+
+    def last_deal_number(self, options: SedmiceOptions) -> int:
+        """A match to ``options.target_hits`` hits ends by deal :func:`most_deals` at the latest."""
+        return most_deals(options.target_hits)
 
     def state_issues(self, state: SedmiceState) -> list[IssueAt]:
         n = len(state.hands)

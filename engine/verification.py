@@ -81,6 +81,16 @@ def verify_deal(
     if agreed_entropy is not None:
         check_agreed_entropy(entropy, agreed_entropy)
     rules = GAMES[game] if isinstance(game, str) else game
+    if options is None:
+        options = rules.models.options()
+    last = rules.last_deal_number(options)
+    if deal_number > last:
+        raise InvalidRequestError(
+            f"A match of {rules.name} with these options has at most {last} deals: deal {deal_number} is "
+            "never dealt.",
+            [IssueAt((), f"must be at most {last}")],
+            argument="deal_number",
+        )
     if dealer is None and deal_number != 1:
         raise InvalidRequestError(
             f"Name the dealer of deal {deal_number}: only the first deal's dealer follows from the seed.",
@@ -93,7 +103,7 @@ def verify_deal(
     # deal is dealt from its recomputed deck by the same code, with its dealer.
     state = rules.new(
         players,
-        options if options is not None else rules.models.options(),
+        options,
         seeding,
         None if deal_number == 1 else deck,
         dealer,

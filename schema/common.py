@@ -286,6 +286,15 @@ def deal_number_up_to(most: int, description: str = "1 for the first deal of the
     return Annotated[int, Field(ge=1, le=most, description=description), INTEGRAL]
 
 
+def deal_number_bound(state: type[BaseModel]) -> int:
+    """The ``most`` a game's state model gave its ``deal_number`` (:func:`deal_number_up_to`)."""
+    for constraint in state.model_fields["deal_number"].metadata:
+        most = getattr(constraint, "le", None)  # (pydantic keeps ``le=`` as annotated_types' ``Le``)
+        if isinstance(most, int):
+            return most
+    raise TypeError(f"{state.__name__}.deal_number has no upper bound")
+
+
 OptionsT = TypeVar("OptionsT", bound=WireModel)
 PhaseT = TypeVar("PhaseT", bound=StrEnum)
 

@@ -181,7 +181,14 @@ def build_operation_models(
             entropy=entropy,
             players=players,
             options=options,
-            deal_number=(Ordinal, Field(default=1, description="The deal to recompute (1 for the first).")),
+            deal_number=(
+                Ordinal,
+                Field(
+                    default=1,
+                    description="The deal to recompute (1 for the first); a deal no match with these options "
+                    "reaches is refused (request/invalid).",
+                ),
+            ),
             dealer=(
                 Seat | None,
                 Field(

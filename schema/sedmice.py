@@ -32,9 +32,16 @@ from .scalars import INTEGRAL, Count, IntegralInt, PiquetCard, PiquetCardList, P
 TARGET_HITS_CHOICES = (1, 5, 10)
 """The match lengths the text allows: the first side to this many hits wins."""
 
-SEDMICE_MAX_DEALS = 2 * (max(TARGET_HITS_CHOICES) - 1) + 1
-"""The most deals a match can have: every deal gives one side at least one hit, so after 18 deals a side
-has 10 and the match is over."""
+
+def most_deals(target_hits: int) -> int:
+    """The most deals a match to ``target_hits`` can have: every deal gives one side at least one hit, so
+    after ``2 * (target_hits - 1)`` deals without a winner each side has ``target_hits - 1`` and the next
+    deal ends the match."""
+    return 2 * (target_hits - 1) + 1
+
+
+SEDMICE_MAX_DEALS = most_deals(max(TARGET_HITS_CHOICES))
+"""The most deals any match can have (19: to 10 hits)."""
 
 
 def _check_target_hits(value: int) -> int:

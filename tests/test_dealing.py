@@ -350,6 +350,35 @@ def test_verify_reports_a_wrong_commitment_and_needs_the_dealer_of_later_deals(c
     assert data == rest and data["commitment_matches"] is True
 
 
+def test_verify_refuses_a_deal_no_match_reaches(client: TestClient) -> None:
+    body = {"seed": SEED, "commitment": COMMITMENT, "dealer": 0}
+    # (game, players, options, the last deal a match with them reaches)
+    cases = [
+        ("sevens", 4, {}, 5),  # the text's five deals
+        ("sevens", 4, {"deals": 7}, 7),
+        ("sedmice", 2, {"target_hits": 1}, 1),  # one deal decides a match to one hit
+        ("sedmice", 4, {}, 9),  # to five hits: four each after eight deals, the ninth decides
+        ("my-ship-sails", 4, {}, 5),
+        ("sjuan", 3, {}, 200),
+        ("california-jack", 2, {}, 100),
+    ]
+    for game, players, options, last in cases:
+        request = {**body, "players": players, "options": options}
+        reached = client.post(f"/v1/games/{game}/verify", json={**request, "deal_number": last})
+        assert reached.status_code == 200 and reached.json()["deal_number"] == last, (game, options)
+        beyond = client.post(f"/v1/games/{game}/verify", json={**request, "deal_number": last + 1})
+        assert beyond.status_code == 422 and beyond.json()["code"] == "request/invalid", (game, options)
+        assert [e["path"] for e in beyond.json()["errors"]] == ["/deal_number"], (game, options)
+    query = """query($seed: String!, $c: String!) {
+      sevensVerify(seed: $seed, commitment: $c, players: 4, deal_number: 6, dealer: 0) {
+        ... on SevensProblem { code errors { path } } } }"""
+    answer = client.post("/graphql", json={"query": query, "variables": {"seed": SEED, "c": COMMITMENT}})
+    assert answer.json()["data"]["sevensVerify"] == {
+        "code": "request/invalid",
+        "errors": [{"path": "/deal_number"}],
+    }
+
+
 def test_verify_of_the_first_deal_matches_new_for_every_game(client: TestClient) -> None:
     for game_id, game in GAMES.items():
         players = game.table_sizes()[-1]
