@@ -58,7 +58,7 @@ from .library_internals import (
 from .limits import Settings
 from .match_store import MatchStore
 from .operations import Operation, all_operations, games_response
-from .problems import runner
+from .problems import internal_problem, runner
 from .sealing import Keyring
 
 Names = dict[type[Any], str]
@@ -264,10 +264,14 @@ def _executor(op: Operation) -> Callable[[dict[str, Any]], Any]:
         request = current_request.get()
         if request is not None:  # the access log and metrics name the operation by its root field
             request.ran_field(field_name)
-        if cleaned is not None:
-            arguments = cleaned(arguments)
-        # the REST runner, on the same bytes REST would see: both surfaces accept the same requests
-        result = answer(orjson.dumps(arguments))
+        try:
+            if cleaned is not None:
+                arguments = cleaned(arguments)
+            # the REST runner, on the same bytes REST would see: both surfaces accept the same requests
+            body = orjson.dumps(arguments)
+        except Exception:  # a bug, as the runner answers one: logged, and an `internal` problem as data
+            return internal_problem(field_name, op.problem)
+        result = answer(body)
         if type(result) is CoroutineType:
             # a sealed operation asking the match store: execution is synchronous and runs in a worker
             # thread for documents that select a sealed field (GraphQLEndpoint), so the store's coroutine

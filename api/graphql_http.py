@@ -225,11 +225,15 @@ def _json_orjson_refuses(body: bytes) -> Any:
     """``body`` read by the standard library's parser, for what orjson refuses but JSON allows: numbers
     out of a double's range (``1e400``, read as infinity), which the variables' types then refuse at the
     value, as REST refuses them at the field; else :class:`BadGraphQLRequestError`. ``NaN`` and
-    ``Infinity``, which are not JSON, stay refused, and so do integers of more than 4,300 digits."""
+    ``Infinity``, which are not JSON, stay refused, and so do integers of more than 4,300 digits and
+    strings holding a lone surrogate (``"\\ud800"``: no Unicode text, which orjson and REST refuse)."""
     try:
-        return json.loads(body, parse_constant=_not_json)
-    except (ValueError, RecursionError):
+        data = json.loads(body, parse_constant=_not_json)
+        # a lone surrogate cannot be encoded: the whole value written back says whether one is anywhere
+        json.dumps(data, ensure_ascii=False).encode()
+    except (ValueError, RecursionError):  # (UnicodeEncodeError is a ValueError)
         raise BadGraphQLRequestError("Unable to parse request body as JSON") from None
+    return data
 
 
 def _not_json(constant: str) -> Any:

@@ -1066,6 +1066,26 @@ def test_graphql_a_number_out_of_a_doubles_range_is_refused_at_its_variable(clie
     assert refused.status_code == 400 and refused.json()["code"] == "graphql/bad-request"
 
 
+def test_graphql_a_lone_surrogate_is_not_json_as_over_rest(client: TestClient) -> None:
+    """``"\\ud800"`` escapes half a UTF-16 pair: no Unicode text. REST refuses the body as malformed
+    JSON; GraphQL refuses it as a bad request, in a variable, the query or a key alike (not a field's
+    internal error)."""
+    query = b'"query($e: [String!]) { sjuanNew(players: 3, entropy: $e) { __typename } }"'
+    bodies = [
+        b'{"query": ' + query + b', "variables": {"e": ["\\ud800"]}}',
+        b'{"query": ' + query + b', "variables": {"e": ["\\udc00x"], "\\ud83d": 1}}',
+        b'{"query": "{ __typename \\ud800 }"}',
+    ]
+    for body in bodies:
+        answer = client.post("/graphql", content=body, headers={"content-type": "application/json"})
+        assert answer.status_code == 400 and answer.json()["code"] == "graphql/bad-request", body
+    rest = post_raw(client, "/v1/games/sjuan/new", b'{"players": 3, "entropy": ["\\ud800"]}')
+    assert rest.status_code == 400 and rest.json()["code"] == "request/malformed-json"
+    paired = b'{"query": ' + query + b', "variables": {"e": ["\\ud83d\\ude00"]}}'  # a whole pair: text
+    answer = client.post("/graphql", content=paired, headers={"content-type": "application/json"})
+    assert answer.status_code == 200 and "errors" not in answer.json()  # (what entropy takes is another rule)
+
+
 def test_graphql_variables_nested_too_deeply_are_bad_user_input(client: TestClient) -> None:
     state = orjson.dumps(new_state(client))
     deep = b"[" * 1000 + b'"7H"' + b"]" * 1000  # a state's hands, nested as deep as JSON parsers allow

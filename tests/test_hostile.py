@@ -18,6 +18,7 @@ import subprocess
 import sys
 import warnings
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import orjson
@@ -31,6 +32,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from sevens_rules.__main__ import server_options
+from sevens_rules.api import graphql as graphql_module
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings, SettingsError
 from sevens_rules.api.problems import MOVE_CODES, TITLES
@@ -650,6 +652,28 @@ def test_an_internal_error_is_logged_on_graphql_as_on_rest(
         "unexpected error in sjuanMoves",
     ]
     assert all(r.exc_info is not None for r in logged)
+
+
+def test_an_internal_error_before_the_runner_is_logged_and_answered_as_a_problem(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A GraphQL field's arguments are written as the JSON REST would read: a bug there is logged with its
+    traceback and answered as the `internal` problem, not as an unlogged field error."""
+    state = new_state(client, "sjuan", 3)
+
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(graphql_module, "orjson", SimpleNamespace(dumps=broken))
+    with caplog.at_level(logging.ERROR, logger="sevens_rules"):
+        query = (
+            "query($s: SjuanStateInput!) { sjuanMoves(state: $s) { ... on SjuanProblem { code status } } }"
+        )
+        body = graphql(client, query, {"s": state}).json()
+    assert body == {"data": {"sjuanMoves": {"code": "internal", "status": 500}}}
+    logged = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert [r.getMessage() for r in logged] == ["unexpected error in sjuanMoves"]
+    assert logged[0].exc_info is not None
 
 
 # ---- configuration ----------------------------------------------------------------------------------
