@@ -23,12 +23,12 @@ from strawberry.exceptions import MissingQueryError
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
 from strawberry.types.graphql import OperationType
 
-from ..schema.common import MAX_LISTED_ISSUES, Issue, Problem
+from ..schema.common import MAX_LISTED_ISSUES, Issue, Problem, json_pointer
 from .context import current_request
 from .graphql import ServiceSchema
 from .graphql_limits import DocumentOverLimitError
 from .limits import BodyReader
-from .problems import problem
+from .problems import MAX_NAMED_KEY_CHARS, problem
 from .rest import JSON_CONTENT_TYPE, header, is_json, problem_response
 
 MAX_MESSAGE_CHARS = 300
@@ -314,11 +314,13 @@ document, not a value."""
 _VARIABLES_TOO_DEEP = "Variable values are nested too deeply."
 """graphql-core's error for variable values nested deeper than it recurses (it names no variable)."""
 _PLACE_STEP = re.compile(r"\.(\w+)|\[(\d+)\]")
-_UNKNOWN_FIELD = re.compile(
-    r": Expected value of type '\w+!?' not to include unknown field '(?P<field>\w{1,64})'"
+_FIELD_AT_FAULT = re.compile(
+    r": Expected value of type '\w+!?' (?:not to include unknown|to include required) field "
+    rf"'(?P<field>[^']{{1,{MAX_NAMED_KEY_CHARS}}})', found: "
 )
-"""How graphql-core says that an input object holds a field its type does not have (the field, when its
-name is short and plain, is the value at fault: it ends the pointer)."""
+"""How graphql-core says that an input object holds a field its type does not have, or lacks one it
+requires: the field is the value at fault and ends the pointer, as REST's path ends with it (unless its
+name is longer than REST names, or holds a quote, which would make the message ambiguous)."""
 
 
 def _coded(error: GraphQLError) -> dict[str, Any]:
@@ -332,11 +334,11 @@ def _coded(error: GraphQLError) -> dict[str, Any]:
         extensions.setdefault("code", FIELD_ERROR)
     elif (variable := _VARIABLE_ERROR.match(error.message)) is not None:
         steps = [key or index for key, index in _PLACE_STEP.findall(variable["at"] or "")]
-        unknown = _UNKNOWN_FIELD.match(error.message, variable.end())
-        if unknown is not None:
-            steps.append(unknown["field"])
+        field = _FIELD_AT_FAULT.match(error.message, variable.end())
+        if field is not None:
+            steps.append(field["field"])
         extensions.setdefault("code", INVALID_VARIABLES)
-        extensions.setdefault("pointer", "/".join(("/variables", variable["name"], *steps)))
+        extensions.setdefault("pointer", json_pointer(("variables", variable["name"], *steps)))
     elif error.message == _VARIABLES_TOO_DEEP:  # graphql-core does not say which variable
         extensions.setdefault("code", INVALID_VARIABLES)
         extensions.setdefault("pointer", "/variables")

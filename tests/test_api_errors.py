@@ -29,6 +29,7 @@ with warnings.catch_warnings():
 
 from sevens_rules.api.app import create_app
 from sevens_rules.api.limits import Settings
+from sevens_rules.schema.common import json_pointer
 from tests.seeds import seed_hex
 
 PROBLEM = "application/problem+json"
@@ -1049,6 +1050,32 @@ def test_graphql_a_variable_of_the_wrong_type_names_its_code_and_place(
     assert [error["extensions"] for error in body["errors"]] == [
         {"code": "BAD_USER_INPUT", "pointer": pointer}
     ]
+
+
+@pytest.mark.parametrize(
+    ("key", "named"),
+    [("phase", True), ("k" * 100, True), ("a/b~c", True), ("k" * 129, False), ("it's", False)],
+)
+def test_graphql_points_at_a_missing_or_unknown_field_as_rest_does(
+    client: TestClient, key: str, named: bool
+) -> None:
+    """A field missing from a state, or one its type does not have, is the value at fault on both
+    surfaces (REST names a key of up to 128 characters; GraphQL one without a quote, since its message
+    quotes the key)."""
+    state = new_state(client)
+    if key in state:
+        del state[key]
+    else:
+        state[key] = 1
+    rest = client.post("/v1/games/sjuan/moves", json={"state": state}).json()
+    body = graphql(client, MOVES_QUERY, {"state": state}).json()
+    [error] = body["errors"]
+    assert error["extensions"]["code"] == "BAD_USER_INPUT"
+    if named:
+        assert [issue["path"] for issue in rest["errors"]] == [json_pointer(("state", key))]
+        assert error["extensions"]["pointer"] == json_pointer(("variables", "state", key))
+    else:
+        assert error["extensions"]["pointer"] == "/variables/state"
 
 
 def test_graphql_a_number_out_of_a_doubles_range_is_refused_at_its_variable(client: TestClient) -> None:
