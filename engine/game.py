@@ -152,10 +152,10 @@ class Game(ABC, Generic[OptionsT, StateT, MoveT, EventT, ViewT, ScoreT]):
         every seat may know (0 unless the JSON's length depends on something hidden)."""
         return 0
 
-    def last_deal_number(self, options: OptionsT) -> int:
-        """The number of the last deal a match with ``options`` can reach (``verify`` refuses a later
-        one): the bound of the state's ``deal_number``, the game's longest match; a game whose options
-        shorten its matches narrows it."""
+    def last_deal_number(self, options: OptionsT, players: int) -> int:
+        """The number of the last deal a match of ``players`` seats with ``options`` can reach (``verify``
+        refuses a later one): the bound of the state's ``deal_number``, the game's longest match, unless
+        the game narrows it."""
         return deal_number_bound(self.models.state)
 
     def event_for_seat(self, event: EventT, seat: int) -> EventT | None:

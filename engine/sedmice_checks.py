@@ -39,7 +39,7 @@ class SedmiceChecks(
     taken piles, then the trick in play or the finished deal); :class:`.sedmice.Sedmice` adds the rules.
     """
 
-    def last_deal_number(self, options: SedmiceOptions) -> int:
+    def last_deal_number(self, options: SedmiceOptions, players: int) -> int:
         """A match to ``options.target_hits`` hits ends by deal :func:`most_deals` at the latest."""
         return most_deals(options.target_hits)
 

@@ -47,7 +47,7 @@ class SevensChecks(DealtMatch[SevensOptions, SevensState, SevensMove, SevensEven
         """The position of ``state``, read once (:func:`~sevens_rules.engine.sevens_position.read_position`;
         asked before the state is checked, its sets of cards are sums of card bits)."""
 
-    def last_deal_number(self, options: SevensOptions) -> int:
+    def last_deal_number(self, options: SevensOptions, players: int) -> int:
         """A match has exactly ``options.deals`` deals."""
         return options.deals
 

@@ -249,6 +249,12 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
     def blocked(self, state: SjuanFamilyState) -> bool:
         """Whether nobody holds a playable card."""
 
+    def last_deal_number(self, options: Any, players: int) -> int:
+        """A deal ends as the first hand empties, so each other seat keeps a card at least and the totals
+        grow by ``players - 1`` a deal at least: after ``d`` deals with every total under the target,
+        ``d * (players - 1) <= players * (MATCH_TARGET - 1)``, and one deal more may follow."""
+        return players * (MATCH_TARGET - 1) // (players - 1) + 1
+
     def state_issues(self, state: SjuanFamilyState) -> list[IssueAt]:
         # Every posted state comes through here: each field is read once (a model attribute read costs
         # as much as several list operations), and issues are built only when something is wrong.

@@ -83,7 +83,8 @@ def verify_deal(
     rules = GAMES[game] if isinstance(game, str) else game
     if options is None:
         options = rules.models.options()
-    last = rules.last_deal_number(options)
+    rules.check_players(players)
+    last = rules.last_deal_number(options, players)
     if deal_number > last:
         raise InvalidRequestError(
             f"A match of {rules.name} with these options has at most {last} deals: deal {deal_number} is "

@@ -33,6 +33,7 @@ from sevens_rules.engine.models import updated
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.engine.verification import verify_deal
 from sevens_rules.schema.common import Phase
+from tests.largest_states import largest_sjuan_state
 from tests.playout import playout
 from tests.seeds import seed_hex, seeding
 from tests.test_conformance import option_sets
@@ -359,9 +360,14 @@ def test_verify_refuses_a_deal_no_match_reaches(client: TestClient) -> None:
         ("sedmice", 2, {"target_hits": 1}, 1),  # one deal decides a match to one hit
         ("sedmice", 4, {}, 9),  # to five hits: four each after eight deals, the ninth decides
         ("my-ship-sails", 4, {}, 5),
-        ("sjuan", 3, {}, 200),
-        ("california-jack", 2, {}, 100),
+        ("california-jack", 2, {}, 100),  # the service's deal cap (thrown-in deals are unbounded)
     ]
+    # the Sjuan family: the slowest match leaves one card with every loser (tests/largest_states.py
+    # plays it deal by deal to the last finished deal before a total can reach 100); one deal follows
+    for game, players in [("sjuan", 3), ("fan-tan", 4), ("free-fan-tan", 8), ("domino-fan-tan", 2)]:
+        slowest = largest_sjuan_state(game, players)
+        cases.append((game, players, {}, len(slowest["deals"]) + 1))
+    assert [last for game, _, _, last in cases if game == "sjuan"] == [149]  # (148 deals of 2 cards: 296)
     for game, players, options, last in cases:
         request = {**body, "players": players, "options": options}
         reached = client.post(f"/v1/games/{game}/verify", json={**request, "deal_number": last})
