@@ -116,7 +116,7 @@ def openapi_endpoint(
     match of each game it seals for them on the first request (:mod:`sevens_rules.api.examples`) and
     remembers in its match store: the docs' "Try it out" then works for sealed operations too, until the
     store forgets those matches (``RULES_MATCH_IDLE_SECONDS``). Each worker seals its own (any worker
-    with the same keys opens them): three tables a game, which count against ``RULES_MATCH_LIMIT``. A
+    with the same keys opens them): two tables a game, which count against ``RULES_MATCH_LIMIT``. A
     store that refuses them (full, or out of reach) leaves the examples as committed, and the worker asks
     again :data:`EXAMPLES_RETRY_SECONDS` later.
     """

@@ -218,10 +218,10 @@ async def sealed_game_examples(
     """The examples of a game's sealed operations, by operationId, from a match it opens and seals now
     with ``keyring`` (and remembers in ``store``, as the service's own matches): seat 0 joins, the host
     fills the other seats (which deals), then ``moves`` and ``apply`` for a seat to act, ``view`` for
-    seat 0 and ``score``. The example ``apply`` is played here, so sending it again is a retry, which
-    answers the same successor. Joining a seat and filling seats happen once per table: their requests
-    shown are for two more tables left open. Every table opened is added to ``opened`` (game id and
-    token)."""
+    seat 0 and ``score``. The example ``apply`` and ``fill`` are made here, so sending either again is a
+    retry, which answers the same. A seat joins a table once: the join request shown is for one more
+    table left open, and its answer example is the join made here (another table's token, match id and
+    commitment). Every table opened is added to ``opened`` (game id and token)."""
     ops = _by_name(game, all_operations(keyring, store), sealed=True)
     made = dict([await _sealed_answer(ops["new"], sealed_new_request(game))])
     table = made[ops["new"].operation_id].response
@@ -231,16 +231,15 @@ async def sealed_game_examples(
     )
     fill = {"token": joined.response["token"], "host_key": table["host_key"]}
     _, filled = await _sealed_answer(ops["fill"], fill)
-    # a seat joins and a host fills once: the join and fill requests shown are for tables of their own,
-    # still open, so the first to send each is answered as the answers shown (those of this match)
+    # the host's fill sent again is a retry, answered as the first time (whatever was played since): the
+    # request made here is the example; a seat joins once, and a join is never answered twice (anyone who
+    # read the table's token and the entropy the views show could take the seat's key), so the join
+    # request shown is for a table of its own, still open, answered as the join made here was
     _, for_join = await _sealed_answer(ops["new"], sealed_new_request(game))
     opened.append((game.id, for_join.response["token"]))
-    _, for_fill = await _sealed_answer(ops["new"], sealed_new_request(game))
-    opened.append((game.id, for_fill.response["token"]))
     join_request = {"token": for_join.response["token"], "seat": 0, "entropy": JOIN_ENTROPY}
     made[ops["join"].operation_id] = Example(join_request, joined.response)
-    fill_request = {"token": for_fill.response["token"], "host_key": for_fill.response["host_key"]}
-    made[ops["fill"].operation_id] = Example(fill_request, filled.response)
+    made[ops["fill"].operation_id] = Example(fill, filled.response)
     token = filled.response["token"]
     keys = [joined.response["seat_key"], *filled.response["seat_keys"][1:]]
     as_seat0 = {"token": token, "seat": 0, "seat_key": keys[0]}

@@ -179,7 +179,7 @@ def test_a_service_with_keys_serves_runnable_sealed_examples(
 ) -> None:
     """The document a keyed service serves has an example of every sealed request and answer (beside the
     committed document's: tests/test_contract.py): each request is answered 2xx, each answer example is
-    valid against its schema."""
+    valid against its schema, and the ``apply`` and ``fill`` examples are answered exactly as shown."""
     sealed = [(path, op) for _, path, op in operations(served_with_keys) if "/sealed/" in path]
     assert len(sealed) == len([path for path in COMMITTED["paths"] if "/sealed/" in path]) > 0
     for path, op in sealed:
@@ -192,6 +192,8 @@ def test_a_service_with_keys_serves_runnable_sealed_examples(
         assert errors == [], path
         if path.endswith(("/moves", "/apply")):
             assert example["moves" if path.endswith("/moves") else "events"], path  # a seat to act
+        if path.endswith(("/apply", "/fill")):  # made when the document was: sent again, a retry
+            assert response.json() == example, path
 
 
 def test_a_store_that_refuses_the_examples_tables_leaves_the_committed_examples(tmp_path: Path) -> None:
