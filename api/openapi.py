@@ -386,7 +386,8 @@ def openapi_document(sealed: bool = True) -> dict[str, Any]:
                 "Every example is a real request and the service's answer to it (a seeded deal of each "
                 "game); the examples of sealed operations that need a token are filled in by a service "
                 "with RULES_SEAL_KEYS, from a match it deals and seals for them when it first serves this "
-                "document.",
+                "document (a seat joins once, so the join request shown is for another table, still open, "
+                "and its answer is the join made at that match).",
             },
             "paths": paths,
             "components": {"schemas": components},
