@@ -453,6 +453,9 @@ def test_a_field_repeated_many_times_is_refused_before_validation(client: TestCl
 
     assert "errors" not in graphql(client, repeated(8)).json()
     assert any("selected 9 times" in m for m in graphql_errors(graphql(client, repeated(9))))
+    refused = graphql(client, repeated(9))  # README: a validation error, not a setting's too-costly
+    assert refused.status_code == 200 and refused.json()["data"] is None
+    assert [e["extensions"]["code"] for e in refused.json()["errors"]] == ["GRAPHQL_VALIDATION_FAILED"]
     nested = (
         "{ games { ...A ...A } } fragment A on GameInfo { ...B ...B } "
         "fragment B on GameInfo { ...C ...C } fragment C on GameInfo { id id }"
