@@ -238,12 +238,48 @@ class SjuanChecks(DealtMatch[Any, Any, SjuanMove, SjuanEvent, Any, SjuanScore]):
             return over
         if all(paid <= chip for paid, chip in zip(chips, short, strict=True)):
             return []  # every chip may be a short hand's: no pass is sure
-        hands = self.position(state).hands
-        return [
+        position = self.position(state)
+        hands = position.hands
+        ruled_out = [
             IssueAt(("chips", seat), f"seat {seat} holds a card it could play at every turn since it passed")
             for seat, rule in enumerate(self._ruled_out(state, short))
             if hands[seat] & rule
         ]
+        if ruled_out or self._last_card_played_by_someone(state, position, gaps, short):
+            return ruled_out
+        return [
+            IssueAt(
+                ("turn",),
+                f"seat {state.turn} cannot be to act with these chips: no seat can have played the last "
+                "card with every seat since it having passed and none from this one round to it",
+            )
+        ]
+
+    def _last_card_played_by_someone(
+        self, state: SjuanFamilyState, position: SjuanPosition, gaps: int, short: Sequence[int]
+    ) -> bool:
+        """Whether some seat can have played the last card, given the seat to act: the seats after that
+        player and before the seat to act have each acted since without playing, so each holds no card
+        playable now (and, without a stock to draw from, paid a chip); the seat to act and every seat
+        after it round to that player have not passed since that card (a seat passes at most once between
+        two plays), so each has at most one chip fewer than a seat that passed between every two plays.
+        A state that no seat fits would reach, by the next pass, a state these checks refuse."""
+        n = len(state.hands)
+        turn: int = state.turn  # type: ignore[assignment]  # (a deal in play has a seat to act)
+        chips, hands = state.chips, position.hands
+        playable = self.playable_set(position)
+        not_passed = [paid <= gaps - 1 + chip for paid, chip in zip(chips, short, strict=True)]
+        acted = [
+            not hand & playable and (self.has_stock or paid > 0)
+            for hand, paid in zip(hands, chips, strict=True)
+        ]
+        for last in range(n):
+            waited = (last - turn) % n + 1  # the seat to act, and the seats after it up to the last player
+            if all(not_passed[(turn + k) % n] for k in range(waited)) and all(
+                acted[(turn + k) % n] for k in range(waited, n)
+            ):
+                return True
+        return False
 
     @abstractmethod
     def blocked(self, state: SjuanFamilyState) -> bool:

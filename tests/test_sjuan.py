@@ -9,6 +9,7 @@ import pytest
 
 from sevens_rules.engine.bots.sampler import sample_states
 from sevens_rules.engine.cards import FULL_DECK, sort_cards
+from sevens_rules.engine.dealing import Seeding
 from sevens_rules.engine.errors import IllegalMoveError, NotYourTurnError
 from sevens_rules.engine.registry import GAMES
 from sevens_rules.schema.sjuan import DominoFanTanOptions, SjuanDeal, SjuanMove
@@ -126,7 +127,7 @@ def test_a_move_by_a_seat_not_to_act_is_refused() -> None:
 
 
 def test_the_deal_ends_the_moment_a_hand_is_empty_and_that_player_wins_it() -> None:
-    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[0, 2, 0])
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[0, 1, 0])
     after, events = SJUAN.apply(state, move("play", 0, "8H"))
     assert after.phase == "deal_over"
     assert after.turn is None
@@ -136,22 +137,23 @@ def test_the_deal_ends_the_moment_a_hand_is_empty_and_that_player_wins_it() -> N
 
 
 def test_penalty_is_cards_left_plus_chips_paid_and_the_chips_are_the_pot() -> None:
-    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 2, 0])
+    # (seat 0 to act has paid a chip since 7H at most as a short hand: it has not passed since the card)
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 1, 0])
     after, _ = SJUAN.apply(state, move("play", 0, "8H"))
     deal = after.deals[-1]
     third_hand = len(state.hands[2])
     assert deal.cards_left == [0, 2, third_hand]
-    assert deal.penalties == [1, 4, third_hand]
-    assert deal.pot == 3
-    assert SJUAN.score(after).pot == 3
+    assert deal.penalties == [1, 3, third_hand]
+    assert deal.pot == 2
+    assert SJUAN.score(after).pot == 2
 
 
 def test_the_pot_is_the_finished_deals_chips_as_its_record_lists_them() -> None:
     # between deals the state's chips are the finished deal's, which its record lists: a pot that the
     # record does not show is an inconsistent state
-    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 2, 0])
+    state = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 1, 0])
     after, _ = SJUAN.apply(state, move("play", 0, "8H"))
-    assert after.phase == "deal_over" and after.chips == after.deals[-1].chips == [1, 2, 0]
+    assert after.phase == "deal_over" and after.chips == after.deals[-1].chips == [1, 1, 0]
     assert not SJUAN.consistency_issues(after)
     issues = SJUAN.consistency_issues(after.model_copy(update={"chips": [2, 2, 3]}))
     assert [issue.path for issue in issues] == [("chips",)]
@@ -159,11 +161,11 @@ def test_the_pot_is_the_finished_deals_chips_as_its_record_lists_them() -> None:
 
 def test_chips_count_false_counts_cards_only() -> None:
     state = family_state(
-        "sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 2, 0], options={"chips_count": False}
+        "sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[1, 1, 0], options={"chips_count": False}
     )
     after, _ = SJUAN.apply(state, move("play", 0, "8H"))
     assert after.deals[-1].penalties == [0, 2, len(state.hands[2])]
-    assert after.deals[-1].pot == 3
+    assert after.deals[-1].pot == 2
 
 
 def _history(penalties: list[int], winner: int) -> list[SjuanDeal]:
@@ -621,7 +623,7 @@ def test_domino_fan_tan_a_seat_that_drew_not_to_act_holds_no_7() -> None:
 def test_a_seat_that_passed_after_the_first_card_holds_no_card_playable_since() -> None:
     # Sjuan: nobody passes before 7H, so two chips are at least one pass after it (a short hand pays one
     # chip at most); seat 1 holds 3C and 5C, which no table of 7H and what followed ever let it play
-    passed = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[0, 2, 0])
+    passed = family_state("sjuan", [["8H"], ["3C", "5C"], ["4C"]], table=["7H"], turn=2, chips=[0, 2, 0])
     assert not SJUAN.consistency_issues(passed)
     # the last hand holds the other 7s, playable at every turn since 7H: it cannot have passed
     issues = SJUAN.consistency_issues(passed.model_copy(update={"chips": [0, 0, 2]}))
@@ -642,7 +644,7 @@ def test_a_fan_tan_pass_before_the_first_card_says_only_that_the_seat_held_no_7(
 def test_somebody_can_play_so_at_most_all_seats_but_one_pass_between_two_plays() -> None:
     # three seats, 7H alone on the table: at most two passes since, and one short hand's chip for each
     # seat but the largest hand's
-    state = family_state("sjuan", [["2C"], ["3C", "5C"], ["4C"]], table=["7H"], chips=[2, 2, 0])
+    state = family_state("sjuan", [["2C"], ["3C", "5C"], ["4C"]], table=["7H"], turn=2, chips=[2, 2, 0])
     assert not SJUAN.consistency_issues(state)
     issues = SJUAN.consistency_issues(state.model_copy(update={"chips": [2, 2, 1]}))
     assert [issue.path for issue in issues] == [("chips",)]
@@ -716,6 +718,49 @@ def test_a_seat_pays_at_most_a_pass_between_two_plays_and_a_short_hand(game_id: 
         issues = game.consistency_issues(state.model_copy(update={"chips": paid}))
         bound = [issue for issue in issues if "one pass between two plays" in issue.message]
         assert [issue.path for issue in bound] == ([("chips", seat)] if refused else []), issues
+
+
+def test_the_seat_to_act_has_not_passed_since_the_last_card() -> None:
+    # free fan tan, three seats: seat 1 opens with 9H, seat 2 passes (its second chip: it was dealt a short
+    # hand), seat 0 is to act. Seat 2 to act instead would have passed twice since the one card (an outside
+    # probe: the state was accepted, and its pass answered a state the checks refuse)
+    game = GAMES["free-fan-tan"]
+    seed = "ab73738fcf1822ffbc6887782b491044d5e341245c6e433715ba2bdd177219d3"
+    state = game.new(3, game.models.options(), Seeding(seed), None, None)
+    state, _ = game.apply(state, move("play", 1, "9H"))
+    state, _ = game.apply(state, move("pass", 2))
+    assert state.chips == [1, 0, 2] and state.turn == 0 and not game.consistency_issues(state)
+    issues = game.consistency_issues(state.model_copy(update={"turn": 2}))
+    assert [issue.path for issue in issues] == [("turn",)]
+
+
+@pytest.mark.parametrize("game_id", ["sjuan", "fan-tan", "free-fan-tan", "domino-fan-tan"])
+def test_every_state_the_checks_accept_moves_on_to_a_state_they_accept(game_id: str) -> None:
+    # states from seeded play, their seat to act or a seat's chips changed: whatever the checks accept,
+    # every legal move from it answers a state they accept too (the service's answers are accepted back)
+    game = GAMES[game_id]
+    rng = random.Random(7)
+    sizes = game.table_sizes()
+    for number in range(12):
+        state = game.new(sizes[number % len(sizes)], game.models.options(), seeding(number), None, None)
+        while state.phase == "play":
+            assert not game.consistency_issues(state), (number, state)  # honest play, first of all
+            seats = len(state.hands)
+            changed = [state.model_copy(update={"turn": seat}) for seat in range(seats)]
+            for seat in range(seats):
+                for step in (-1, 1):
+                    chips = [paid + step * (other == seat) for other, paid in enumerate(state.chips)]
+                    if min(chips) >= 0:
+                        changed.append(state.model_copy(update={"chips": chips}))
+            for edited in changed:
+                if game.consistency_issues(edited):
+                    continue
+                for seat in game.to_act(edited):
+                    for legal in game.legal_moves(edited, seat):
+                        after, _ = game.apply(edited, legal)
+                        assert not game.consistency_issues(after), (number, edited, legal)
+            seat = game.to_act(state)[0]
+            state, _ = game.apply(state, rng.choice(game.legal_moves(state, seat)))
 
 
 def test_domino_fan_tan_the_stock_only_shrinks_from_what_the_deal_left() -> None:
