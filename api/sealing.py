@@ -12,8 +12,10 @@ one once the matches it sealed are over. Generate a key with
     format (1 byte, 4) | key id length (1) | key id | game id length (1) | game id
     | match id (16) | version (4, big-endian) | nonce (12) | AES-256-GCM ciphertext and tag
 
-The plaintext is the payload (:class:`Sealed`): the id of the key seat keys derive from (ASCII), the
-state's JSON, then the events JSON of each logged version, oldest first, all separated by newlines. The
+The plaintext is the payload (:class:`Sealed`): a key line (the id of the key seat keys derive from; for
+a table waiting for its seats, the mark ``T`` and the host key's salt; then each seat's salt, hex or
+``-`` for a seat nobody has taken; space-separated ASCII), the state's JSON, then the events JSON of each
+logged version, oldest first, all separated by newlines. The
 last logged version is the token's own and each one before it the version before (the log is the most
 recent consecutive versions), so no entry needs a version or a length: compact JSON never holds a raw
 newline (JSON writes one in a string as an escape). Everything before the nonce is the associated data,
@@ -30,10 +32,14 @@ a table of each entry's version and length instead of the newlines (8 bytes an e
 same zlib-compressed. A mid-deal four-seat Sjuan token is about 1,800 characters (1,960 in format 3), well
 within the request size limits.
 
-**Seat keys.** ``HMAC-SHA256(HMAC-SHA256(server key, "sevens-rules seat v1"), game NUL match id NUL
-seat)`` in URL-safe base64 (43 characters), where the server key is the one that sealed the match's first
-token (its id travels inside the payload, so seat keys survive a rotation while that key stays listed).
-They are compared in constant time. Nothing is stored: any replica with the keys serves any request.
+**Seat keys.** ``HMAC-SHA256(HMAC-SHA256(server key, "sevens-rules seat v1"), game NUL match id (hex) NUL
+seat NUL salt)`` in URL-safe base64 (43 characters), where the seat is its number, or ``host`` for the
+host key of a table, and the salt is the one drawn when the seat was taken (the host's when the table was
+opened; tokens of the earlier formats have no salt, and the key no ``NUL salt``). The server key is the
+one that sealed the match's first token (its id travels inside the payload, so seat keys survive a
+rotation while that key stays listed). They are compared in constant time. Keys and tokens need no
+storage: any replica with the keys opens any token and checks any key; the match store
+(:mod:`.match_store`) only records which version of a match each token has claimed.
 """
 
 from __future__ import annotations
