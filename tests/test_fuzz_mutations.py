@@ -7,7 +7,8 @@ the phase replaced, an entry dropped, a field emptied, a deal record repeated. T
 ``moves``, ``view``, ``score``, ``apply`` (with a move listed for the true state), ``sample`` and ``bot``
 (each level in turn): each answers 200 or a 4xx problem with a code, never a 5xx; ``sample`` answers the
 true state. A state the mutation leaves consistent is answered like any other (``sample`` and ``bot``
-included), which is where a rule the checks miss shows.
+included), which is where a rule the checks miss shows; and the state ``apply`` answers for it is accepted
+back.
 
 ``RULES_FUZZ_PROFILE=long`` plays more matches, further (README, "Conformance suite").
 """
@@ -121,7 +122,9 @@ def test_mutated_states_are_answered_or_refused_never_a_server_error(game: dict[
                 answered(game_id, "moves", {"state": changed})
                 answered(game_id, "view", {"state": changed, "player": seat})
                 answered(game_id, "score", {"state": changed})
-                answered(game_id, "apply", {"state": changed, "move": rng.choice(moves)})
+                status, applied = answered(game_id, "apply", {"state": changed, "move": rng.choice(moves)})
+                if status == 200:  # every state the service answers is accepted back (README, "The contract")
+                    assert answered(game_id, "moves", {"state": applied["state"]})[0] == 200, changed
                 answered(game_id, "sample", {"state": changed, "player": seat, "count": 2})
                 level = LEVELS[step // MUTATE_EVERY % len(LEVELS)]
                 answered(game_id, "bot", {"state": changed, "player": seat, "level": level, "budget_ms": 5})
