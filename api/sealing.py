@@ -39,7 +39,7 @@ opened; tokens of the earlier formats have no salt, and the key no ``NUL salt``)
 one that sealed the match's first token (its id travels inside the payload, so seat keys survive a
 rotation while that key stays listed). They are compared in constant time. Keys and tokens need no
 storage: any replica with the keys opens any token and checks any key; the match store
-(:mod:`.match_store`) only records which version of a match each token has claimed.
+(:mod:`.match_store`) records, per match, the versions claimed and what each claim answered.
 """
 
 from __future__ import annotations
