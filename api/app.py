@@ -28,7 +28,6 @@ from .limits import BodyReader, Settings, SettingsError
 from .match_store import MatchStore
 from .openapi import document_json, openapi_document, openapi_json
 from .operations import all_operations
-from .page_policy import NO_SNIFFING
 from .probes import probe_routes
 from .problems import problem
 from .rest import problem_response, routes
@@ -124,7 +123,7 @@ def openapi_endpoint(
         keyless = openapi_json(sealed=False)
 
         async def openapi_keyless(request: Request) -> Response:
-            return Response(keyless, media_type="application/json", headers=NO_SNIFFING)
+            return Response(keyless, media_type="application/json")
 
         return openapi_keyless
 
@@ -154,9 +153,7 @@ def openapi_endpoint(
                         refused,
                         EXAMPLES_RETRY_SECONDS,
                     )
-        return Response(
-            served[0] if served else without_examples, media_type="application/json", headers=NO_SNIFFING
-        )
+        return Response(served[0] if served else without_examples, media_type="application/json")
 
     return openapi
 

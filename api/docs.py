@@ -32,7 +32,7 @@ from starlette.routing import BaseRoute, Route
 from ..engine.registry import GAMES
 from .examples import console_examples
 from .operations import rules_path
-from .page_policy import NO_SNIFFING, page_headers
+from .page_policy import page_headers
 from .problems import problem
 from .rest import problem_response
 from .rules_pages import RulesRenderer, first_heading, html_page, prefers_markdown
@@ -77,9 +77,7 @@ def _static_bytes(name: str) -> bytes:
 
 async def play_script(request: Request) -> Response:
     """``GET /play/play.js``: the table's compiled script."""
-    return Response(
-        _static_bytes("play.js"), media_type="text/javascript; charset=utf-8", headers=NO_SNIFFING
-    )
+    return Response(_static_bytes("play.js"), media_type="text/javascript; charset=utf-8")
 
 
 def _html_page(path: str, name: str, *, inserted_styles: bool = False, blob_workers: bool = False) -> Route:
@@ -116,10 +114,8 @@ async def asset(request: Request) -> Response:
     if path is None:
         return problem_response(problem(404, "not-found", f"Nothing at {request.url.path}."))
     if name in ASSET_REWRITES:
-        return Response(
-            _rewritten_asset(name), media_type="text/javascript; charset=utf-8", headers=NO_SNIFFING
-        )
-    return FileResponse(path, headers=NO_SNIFFING)
+        return Response(_rewritten_asset(name), media_type="text/javascript; charset=utf-8")
+    return FileResponse(path)
 
 
 def rules_address(page: str) -> str | None:
@@ -168,7 +164,7 @@ async def rules(request: Request) -> Response:
             problem(404, "game/unknown", f"There is no game '{page}'. Known: {', '.join(GAMES)}.")
         )
     if (named is not None and named.endswith(".md")) or prefers_markdown(request.headers.get("accept")):
-        return Response(text, media_type=MARKDOWN_MEDIA_TYPE, headers={"Vary": "Accept", **NO_SNIFFING})
+        return Response(text, media_type=MARKDOWN_MEDIA_TYPE, headers={"Vary": "Accept"})
     return HTMLResponse(rules_html(page), headers=_rules_headers(page))
 
 
@@ -195,12 +191,10 @@ def console_routes(schema: strawberry.Schema) -> list[BaseRoute]:
         return HTMLResponse(page(), headers=headers())
 
     async def console_script(request: Request) -> Response:
-        return Response(
-            _static_page("console.js"), media_type="text/javascript; charset=utf-8", headers=NO_SNIFFING
-        )
+        return Response(_static_page("console.js"), media_type="text/javascript; charset=utf-8")
 
     async def schema_sdl(request: Request) -> Response:
-        return Response(sdl(), media_type="text/plain; charset=utf-8", headers=NO_SNIFFING)
+        return Response(sdl(), media_type="text/plain; charset=utf-8")
 
     return [
         # POST /graphql is the API (api/app.py); a browser's GET gets the console, which POSTs to it

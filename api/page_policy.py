@@ -3,7 +3,8 @@
 A page runs only what the service itself serves: scripts and styles from its own address, and the
 inline blocks of the page's own HTML, each allowed by its SHA-256 hash (so a script that found its way
 into a page some other way does not run). It talks to the service alone, is never framed by another
-site, sends no referrer, and the browser takes every answer as the type it is served as. The table at
+site and sends no referrer; the browser takes every answer as the type it is served as (the access
+middleware's ``X-Content-Type-Options: nosniff``, on every answer of the service). The table at
 ``/play`` holds a referee seat's key in memory; the rest hold nothing, but are served the same way.
 
 Two pages need more, and get it alone: the editor of the GraphQL console (CodeMirror) and ReDoc's styling
@@ -20,9 +21,6 @@ import re
 
 INLINE_BLOCK = re.compile(r"<(script|style)\b([^>]*)>(.*?)</\1\s*>", re.DOTALL | re.IGNORECASE)
 """An element whose content the page itself holds: its tag, its attributes, its content."""
-
-NO_SNIFFING = {"X-Content-Type-Options": "nosniff"}
-"""The header of every file a page loads: the browser takes it as the type it is served as."""
 
 
 def inline_sources(html: str, tag: str) -> list[str]:
@@ -64,5 +62,4 @@ def page_headers(html: str, *, inserted_styles: bool = False, blob_workers: bool
             html, inserted_styles=inserted_styles, blob_workers=blob_workers
         ),
         "Referrer-Policy": "no-referrer",
-        **NO_SNIFFING,
     }

@@ -41,6 +41,8 @@ PREFLIGHT = "preflight"
 """The operation label of a CORS preflight (``OPTIONS`` with ``Access-Control-Request-Method``), which the
 CORS layer answers before any route is matched; its status tells whether it was allowed (200), refused
 (400) or met a service without CORS (405)."""
+NO_SNIFFING = (b"x-content-type-options", b"nosniff")
+"""The header every answer carries (:class:`AccessMiddleware`)."""
 QUIET_ROUTES = frozenset({"/healthz", "/readyz", "/metrics"})
 """Probes and scrapes: logged at debug level, so ``info`` shows the traffic that matters."""
 
@@ -54,7 +56,9 @@ error_logger = logging.getLogger("sevens_rules.error")
 
 class AccessMiddleware:
     """Per HTTP request: take or make the request id, echo it as ``X-Request-ID``, count the request in
-    flight, and once answered record its metrics and log one access line.
+    flight, and once answered record its metrics and log one access line. Every answer also says
+    ``X-Content-Type-Options: nosniff`` (:data:`NO_SNIFFING`): a browser takes it as the type it is served
+    as, never as a page, whatever a problem's message quotes of the request.
 
     Unexpected exceptions end here too, as a logged traceback and a 500 problem carrying the request id.
     """
@@ -73,6 +77,7 @@ class AccessMiddleware:
                 break
         request = RequestContext(request_id_from(header))
         id_header = (REQUEST_ID_HEADER.encode(), request.request_id.encode())
+        added = (id_header, NO_SNIFFING)
         status = 500
         started = False
 
@@ -81,7 +86,7 @@ class AccessMiddleware:
             if message["type"] == "http.response.start":
                 started = True
                 status = message["status"]
-                message["headers"] = [*message.get("headers", ()), id_header]
+                message["headers"] = [*message.get("headers", ()), *added]
             await send(message)
 
         token = current_request.set(request)

@@ -143,6 +143,36 @@ def test_a_413_carries_the_request_id() -> None:
     assert response.json()["request_id"] == "big-1"
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("POST", MOVES_PATH, {"state": {}}),  # a problem
+        ("POST", "/v1/games/sjuan/new", {"players": 3}),  # an operation's answer
+        ("POST", "/graphql", {"query": "{ sjuanNew(players: 3) { __typename } }"}),
+        ("GET", "/v1/games", None),
+        ("GET", "/healthz", None),
+        ("GET", "/metrics", None),
+        ("GET", "/openapi.json", None),
+        ("GET", "/nothing-here", None),  # 404
+        ("GET", MOVES_PATH, None),  # 405
+        ("GET", "/play", None),  # a page
+        ("GET", "/play/play.js", None),  # a file a page loads
+        ("GET", "/rules/sjuan.md", None),
+    ],
+)
+def test_every_answer_says_nosniff_once(
+    client: TestClient, method: str, path: str, body: dict[str, Any] | None
+) -> None:
+    response = client.request(method, path, json=body)
+    assert response.headers.get_list("x-content-type-options") == ["nosniff"]
+
+
+def test_a_413_says_nosniff() -> None:
+    response = TestClient(create_app(Settings(max_body_bytes=10))).post(MOVES_PATH, content=b"[" * 11)
+    assert response.status_code == 413
+    assert response.headers.get_list("x-content-type-options") == ["nosniff"]
+
+
 def test_one_access_line_per_request(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="sevens_rules.access")
     client.post(MOVES_PATH, json={"state": {}}, headers={"X-Request-ID": "log-1"})
