@@ -21,7 +21,7 @@ from sevens_rules.schema.seven_up import (
     SevenUpPointReason,
 )
 from tests.seeds import seeding
-from tests.test_seven_up import build, history, kinds, mv, point_list, trick
+from tests.test_seven_up import build, deck_at, history, kinds, mv, point_list, trick
 
 CJ = CaliforniaJack()
 R = SevenUpPointReason
@@ -66,6 +66,23 @@ def test_winner_draws_the_face_up_card_then_the_loser_and_the_next_card_sets_tru
     assert "KC" in after.hands[1] and "AD" in after.hands[0]
     assert after.stock[0] == "2D" and after.trump == "D" and events[4].card == "2D"
     assert after.leader == 1 and [len(h) for h in after.hands] == [6, 6]
+
+
+def test_follow_suit_as_in_seven_up_with_the_same_option() -> None:
+    # eldest (seat 1) holds AC 2C 3C 7D 8D 9D, the dealer 4C 5H 6H TS JS QS; the face-up KH makes hearts trump
+    deck = deck_at(
+        dict(enumerate(["AC", "2C", "3C", "4C", "5H", "6H", "7D", "8D", "9D", "TS", "JS", "QS", "KH"]))
+    )
+    for may_trump, answers in ((False, ["4C"]), (True, ["4C", "5H", "6H"])):
+        options = CaliforniaJackOptions(may_trump_when_able_to_follow=may_trump)
+        state = CJ.new(2, options, seeding(0), deck, 0)
+        assert state.trump == "H" and CJ.to_act(state) == [1]
+        state, _ = CJ.apply(state, mv("play", 1, card="AC"))
+        assert [move.card for move in CJ.legal_moves(state, 0)] == answers
+    # a seat void in the led suit may play any card
+    state = CJ.new(2, CaliforniaJackOptions(), seeding(0), deck, 0)
+    state, _ = CJ.apply(state, mv("play", 1, card="7D"))
+    assert [move.card for move in CJ.legal_moves(state, 0)] == ["4C", "5H", "6H", "TS", "JS", "QS"]
 
 
 def test_rolling_trump_over_all_26_tricks_and_final_suit_scoring() -> None:

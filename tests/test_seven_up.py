@@ -373,6 +373,32 @@ def test_a_player_void_in_the_led_suit_may_play_any_card() -> None:
     assert after.tricks[0].winner == 1  # a discard of another suit never wins
 
 
+def test_the_winner_of_a_trick_leads_the_next() -> None:
+    for card, winner in (("5H", 0), ("9D", 1)):  # a trump takes the led King of clubs; a diamond does not
+        state = _follow_state(["5H", "6H", "9D", "TD", "2S", "8S"])
+        after, _ = SU.apply(state, mv("play", 0, card=card))
+        assert after.tricks[-1].winner == winner
+        assert after.leader == winner and after.trick == [] and SU.to_act(after) == [winner]
+
+
+def test_discarded_cards_are_out_of_play() -> None:
+    state = SU.new(2, SevenUpOptions(), seeding(0), deck_at({12: "2H", 19: "4S"}), 0)
+    state, _ = SU.apply(state, mv("beg", 1))
+    state, _ = SU.apply(state, mv("run", 0))
+    while state.phase is SevenUpPhase.discard:
+        seat = SU.to_act(state)[0]
+        state, _ = SU.apply(state, SU.legal_moves(state, seat)[0])
+    out = {card for pile in state.discarded for card in pile}
+    assert len(out) == 6
+    while state.phase is SevenUpPhase.play:
+        seat = SU.to_act(state)[0]
+        moves = SU.legal_moves(state, seat)
+        assert not out & {move.card for move in moves}
+        state, _ = SU.apply(state, moves[-1])
+    played = {card for done in state.tricks for card in done.cards}
+    assert len(played) == 12 and not out & played
+
+
 # ---- end-of-hand points ----------------------------------------------------------------------------
 
 
