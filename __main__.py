@@ -78,14 +78,22 @@ def prepare_metrics_dir(workers: int) -> None:
 
     With several workers and no ``PROMETHEUS_MULTIPROC_DIR``, make a temporary one (removed at exit).
     A configured directory is created if missing and cleared of the last run's ``*.db`` files, as the
-    library requires.
+    library requires; :class:`SettingsError` when it cannot be made or written.
     """
     configured = os.environ.get(MULTIPROC_DIR_VARIABLE)
     if configured:
         directory = Path(configured)
-        directory.mkdir(parents=True, exist_ok=True)
-        for stale in directory.glob("*.db"):
-            stale.unlink()
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            for stale in directory.glob("*.db"):
+                stale.unlink()
+            # every worker writes its samples there: a directory it cannot write stops them all at start
+            tempfile.TemporaryFile(dir=directory).close()
+        except OSError as error:
+            raise SettingsError(
+                f"{MULTIPROC_DIR_VARIABLE}={configured!r} is not accepted: it must be a writable directory "
+                f"({error.strerror or error})"
+            ) from None
     elif workers > 1:
         created = tempfile.mkdtemp(prefix="sevens-rules-metrics-")
         atexit.register(shutil.rmtree, created, ignore_errors=True)
@@ -194,7 +202,11 @@ def main(argv: list[str] | None = None) -> int:
     if args:
         print("usage: sevens-rules [healthcheck]", file=sys.stderr)
         return 2
-    prepare_metrics_dir(settings.workers)
+    try:
+        prepare_metrics_dir(settings.workers)
+    except SettingsError as error:
+        print(f"sevens-rules: {error}", file=sys.stderr)
+        return 2
     return serve(settings, keyring)
 
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.types import Message, Receive, Scope, Send
 
@@ -167,19 +168,40 @@ def _integer(env: Mapping[str, str], name: str, default: int, low: int, high: in
     raw = env.get(name, "").strip()
     if not raw:
         return default
-    if re.fullmatch(r"[0-9]+", raw) and low <= int(raw) <= high:
+    # at most 20 digits: int() refuses a string of more than 4,300 with an error of its own
+    if re.fullmatch(r"[0-9]{1,20}", raw) and low <= int(raw) <= high:
         return int(raw)
-    raise SettingsError(f"{name}={raw!r} is not accepted: it must be a whole number from {low} to {high}")
+    shown = raw if len(raw) <= 40 else f"{raw[:40]}… ({len(raw)} characters)"
+    raise SettingsError(f"{name}={shown!r} is not accepted: it must be a whole number from {low} to {high}")
 
 
 def _match_store(env: Mapping[str, str]) -> str:
     raw = env.get("RULES_MATCH_STORE", "").strip()
-    if raw in ("", "embedded", "none") or re.fullmatch(r"(rediss?|unix)://\S+", raw):
+    if raw in ("", "embedded", "none"):
         return raw or "embedded"
-    raise SettingsError(
-        f"RULES_MATCH_STORE={raw!r} is not accepted: it must be 'embedded', 'none' "
-        "or a redis://, rediss:// or unix:// URL"
-    )
+    wrong = _store_url_problem(raw)
+    if wrong is None:
+        return raw
+    # the message is printed and logged: a password in the URL is not
+    shown = re.sub(r"(?<=://)[^/]*@", "…@", raw)
+    raise SettingsError(f"RULES_MATCH_STORE={shown!r} is not accepted: {wrong}")
+
+
+def _store_url_problem(url: str) -> str | None:
+    """What is wrong with a match store URL, or None when the ``redis`` client can use it."""
+    if not re.fullmatch(r"(rediss?|unix)://\S+", url):
+        return "it must be 'embedded', 'none' or a redis://, rediss:// or unix:// URL"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (reading it checks it: a number from 0 to 65535)
+    except ValueError as error:
+        return f"it is not a URL the redis client can read ({error})"
+    if parts.scheme != "unix":
+        if not parts.hostname:
+            return "it names no host (redis://host:6379/0)"
+        if not re.fullmatch(r"(/[0-9]{0,5})?", parts.path):
+            return "its path must be a database number (redis://host:6379/0)"
+    return None
 
 
 _ORIGIN = re.compile(r"https?://[^/\s,*]+")

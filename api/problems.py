@@ -59,6 +59,7 @@ TITLES: dict[str, str] = {
     "http/error": "HTTP error",
     "internal": "Internal error",
     "service/not-ready": "Service not ready",
+    "service/shutting-down": "Service shutting down",
 }
 """The one title of each problem code the API raises itself; the codes of :class:`RulesError` classes (the
 engine's and referee mode's) keep the titles their classes give (``TITLE_BY_CODE``)."""

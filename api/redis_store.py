@@ -32,10 +32,16 @@ from .match_store import (
 )
 from .sealing import SealError
 
+# The scripts declare Redis 7's flags (the first line): Redis refuses the open script outright once its
+# memory is past `maxmemory` (an OutOfMemoryError: the store is full), while the claim and current scripts
+# run whatever the memory, so the matches already held go on. Without flags Redis would check only a
+# script's first write, and the open script's first write frees memory: a flood of tables could fill
+# Redis and then stop every claim.
+
 # KEYS[1]: the set of the matches held, each scored by the time it is forgotten; KEYS[2]: the new match's
 # hash. ARGV: now, idle seconds, limit, version, token, match id. Answers 1 opened, 0 full (the matches
 # forgotten by now are dropped from the set first).
-_OPEN_SCRIPT = """
+_OPEN_SCRIPT = """#!lua
 local now = tonumber(ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
@@ -51,7 +57,7 @@ def _latest_or_forgotten(match_id_argument: int) -> str:
     not held, or {4} for a version newer than the latest, the match forgotten (its id in the argument at
     ``match_id_argument``)."""
     return (
-        """
+        """#!lua flags=allow-oom
 local latest = redis.call('HGET', KEYS[1], 'v')
 if not latest then return {0} end
 latest = tonumber(latest)
@@ -173,7 +179,12 @@ class RedisStore:
         args = [int(time.time()), self.idle_seconds, self.limit, version, token, match_id.hex()]
 
         async def work(client: Any, claim: Any, open_script: Any) -> int:
-            opened: int = await open_script(keys=keys, args=args)
+            import redis.exceptions
+
+            try:
+                opened: int = await open_script(keys=keys, args=args)
+            except redis.exceptions.OutOfMemoryError:
+                return 0  # Redis at its maxmemory: full until idle matches expire
             return opened
 
         if not await self._call(work):

@@ -8,6 +8,7 @@ sums all of them (the library's multiprocess mode).
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
@@ -43,6 +44,8 @@ CORS layer answers before any route is matched; its status tells whether it was 
 (400) or met a service without CORS (405)."""
 NO_SNIFFING = (b"x-content-type-options", b"nosniff")
 """The header every answer carries (:class:`AccessMiddleware`)."""
+SHUTTING_DOWN = "service/shutting-down"
+"""The code of a request still unanswered when the graceful shutdown's time ran out."""
 QUIET_ROUTES = frozenset({"/healthz", "/readyz", "/metrics"})
 """Probes and scrapes: logged at debug level, so ``info`` shows the traffic that matters."""
 
@@ -94,6 +97,17 @@ class AccessMiddleware:
         start = time.perf_counter()
         try:
             await self.app(scope, receive, send_with_id)
+        except asyncio.CancelledError:
+            # uvicorn cancels what still runs once RULES_GRACEFUL_SHUTDOWN_SECONDS are over: a request not
+            # answered yet is answered 503 and its task ends as answered (a cancellation raised on would be
+            # logged by uvicorn as an error of the application and counted here as a 500: no bug)
+            if started:
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            detail = "The service is shutting down: send the request again."
+            await problem_response(problem(503, SHUTTING_DOWN, detail))(scope, receive, send_with_id)
         except Exception:
             error_logger.exception("unexpected error", extra={"fields": {"request_id": request.request_id}})
             if started:  # too late for a problem: let the server drop the connection

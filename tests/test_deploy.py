@@ -23,7 +23,7 @@ from tests.test_layout import wheel_sources
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = ROOT / "Dockerfile"
-KUBERNETES = ROOT / "deploy" / "kubernetes"
+KUBERNETES = ROOT / "deploy" / "kubernetes" / "base"
 KUBERNETES_VERSION = latest_version()
 """The newest Kubernetes whose schemas kubernetes-validate ships (1.37 with the pinned release)."""
 
@@ -253,9 +253,9 @@ def test_the_pod_is_locked_down() -> None:
 def test_writable_paths_are_empty_dirs() -> None:
     volumes = {v["name"]: v for v in pod_spec()["volumes"]}
     mounts = {m["mountPath"]: m["name"] for m in container()["volumeMounts"]}
-    metrics_dir = env()["PROMETHEUS_MULTIPROC_DIR"]["value"]
-    for path in ("/tmp", metrics_dir):
-        assert "emptyDir" in volumes[mounts[path]], path
+    assert "emptyDir" in volumes[mounts["/tmp"]]  # where several workers' metrics would meet
+    # one worker keeps its metrics in memory, with the process's own (memory, CPU, open files)
+    assert env()["WEB_CONCURRENCY"]["value"] == "1" and "PROMETHEUS_MULTIPROC_DIR" not in env()
 
 
 def test_the_pod_drains_before_the_kill() -> None:
@@ -280,12 +280,12 @@ def test_manifest_settings_are_accepted_by_the_service(monkeypatch: pytest.Monke
     assert settings.workers == int(env()["WEB_CONCURRENCY"]["value"])
 
 
-REDIS_OVERLAY = KUBERNETES / "redis"
+REDIS_OVERLAY = ROOT / "deploy" / "kubernetes" / "redis"
 
 
 def test_the_redis_overlay_is_valid_kubernetes_and_wires_the_store() -> None:
     overlay: dict[str, Any] = yaml.safe_load((REDIS_OVERLAY / "kustomization.yaml").read_text())
-    assert ".." in overlay["resources"]  # the whole base, plus the Redis
+    assert (REDIS_OVERLAY / overlay["resources"][0]).resolve() == KUBERNETES  # the whole base, plus the Redis
     documents = list(yaml.safe_load_all((REDIS_OVERLAY / "redis.yaml").read_text()))
     for document in documents:
         kubernetes_validate.validate(document, KUBERNETES_VERSION, strict=True)
@@ -306,3 +306,45 @@ def test_the_embedded_store_has_a_writable_data_directory() -> None:
     mounts = {m["mountPath"]: m["name"] for m in container()["volumeMounts"]}
     assert "emptyDir" in volumes[mounts[env()["RULES_DATA_DIR"]["value"]]]
     assert f"RULES_DATA_DIR={env()['RULES_DATA_DIR']['value']}" in DOCKERFILE.read_text()
+
+
+def test_no_kustomization_lists_a_folder_that_holds_it() -> None:
+    # kustomize refuses the cycle (an overlay inside its own base: "cycle detected")
+    kustomizations = sorted((ROOT / "deploy").rglob("kustomization.yaml"))
+    assert len(kustomizations) == 2
+    for path in kustomizations:
+        for name in yaml.safe_load(path.read_text())["resources"]:
+            listed = (path.parent / name).resolve()
+            assert listed.exists(), (path, name)
+            if listed.is_dir():
+                assert (listed / "kustomization.yaml").exists()
+                assert listed not in path.parent.resolve().parents and listed != path.parent.resolve(), (
+                    path,
+                    name,
+                )
+
+
+def _bytes(quantity: str) -> int:
+    """A Kubernetes quantity (``256Mi``) or a Redis size (``384mb``) in bytes."""
+    number, unit = re.fullmatch(r"(\d+)([A-Za-z]*)", quantity).groups()  # type: ignore[union-attr]
+    return int(number) * {"Mi": 2**20, "Gi": 2**30, "mb": 2**20, "gb": 2**30}[unit]
+
+
+TABLE_BYTES = 9 * 1024
+"""README: a table (a new match) takes about 9 KB in the store."""
+
+
+def test_the_match_limit_fits_the_room_of_either_store() -> None:
+    limit = int(env()["RULES_MATCH_LIMIT"]["value"])
+    volumes = {v["name"]: v for v in pod_spec()["volumes"]}
+    mounts = {m["mountPath"]: m["name"] for m in container()["volumeMounts"]}
+    data = volumes[mounts[env()["RULES_DATA_DIR"]["value"]]]["emptyDir"]["sizeLimit"]
+    assert limit * TABLE_BYTES * 1.2 <= _bytes(data)
+    redis = next(
+        d for d in yaml.safe_load_all((REDIS_OVERLAY / "redis.yaml").read_text()) if d["kind"] == "Deployment"
+    )
+    (server,) = redis["spec"]["template"]["spec"]["containers"]
+    args = server["args"]
+    maxmemory = _bytes(args[args.index("--maxmemory") + 1])
+    assert args[args.index("--maxmemory-policy") + 1] == "noeviction"
+    assert limit * TABLE_BYTES * 1.2 <= maxmemory < _bytes(server["resources"]["limits"]["memory"])

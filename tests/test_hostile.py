@@ -18,6 +18,7 @@ import subprocess
 import sys
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -703,6 +704,47 @@ def test_a_bad_variable_is_refused_naming_it(variable: str, value: str) -> None:
     message = str(error.value)
     assert message.startswith(f"{variable}={value!r} is not accepted: it must be ")
     assert "\n" not in message
+
+
+def test_a_number_too_long_for_int_is_refused_in_one_short_line() -> None:
+    with pytest.raises(SettingsError) as error:
+        Settings.from_env({"RULES_MAX_BODY_BYTES": "9" * 5000})
+    message = str(error.value)
+    assert message.startswith("RULES_MAX_BODY_BYTES='9999") and "(5000 characters)" in message
+    assert len(message) < 200 and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://:s3cret@cache:99999/0",  # a port out of range
+        "redis://:s3cret@cache:abc/0",
+        "redis://:s3cret@[::1",
+        "rediss://:s3cret pw@cache:6380/db",  # a database that is not a number
+        "redis://:s3cret@/0",  # no host
+    ],
+)
+def test_a_match_store_url_redis_cannot_use_is_refused_without_its_password(url: str) -> None:
+    with pytest.raises(SettingsError) as error:
+        Settings.from_env({"RULES_MATCH_STORE": url})
+    message = str(error.value)
+    assert message.startswith("RULES_MATCH_STORE='redis") and "is not accepted: " in message
+    assert "s3cret" not in message and "\n" not in message
+
+
+def test_a_metrics_directory_that_cannot_be_written_stops_the_script_with_one_line(tmp_path: Path) -> None:
+    taken = tmp_path / "a-file"
+    taken.write_text("")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PROMETHEUS_MULTIPROC_DIR": str(taken / "metrics")}
+    env.pop("RULES_SEAL_KEYS", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "sevens_rules"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(
+        f"sevens-rules: PROMETHEUS_MULTIPROC_DIR={str(taken / 'metrics')!r} is not accepted"
+    )
 
 
 def test_good_variables_are_read() -> None:

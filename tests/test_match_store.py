@@ -515,6 +515,33 @@ def test_a_forgotten_match_is_unknown_and_frees_its_room(store_of_two: MatchStor
     assert status == 200, table
 
 
+def test_a_redis_at_its_maxmemory_refuses_new_tables_and_the_matches_held_go_on(tmp_path: Path) -> None:
+    """README: size Redis's maxmemory with the limit; past it, sealed new is 503 store/full and the matches
+    already held go on (a flood of tables cannot stop the matches in play)."""
+    import redis as redis_client
+
+    with redis_server(tmp_path) as server, closing(redis_client.Redis.from_url(server.url)) as admin:
+        store = RedisStore(server.url, idle_seconds=60, limit=1000)
+        held = dealt(RING, "sevens", 4, store)
+        admin.config_set("maxmemory-policy", "noeviction")
+        admin.config_set("maxmemory", 1)  # any use is past it
+        status, refused = call(RING, "sevens", "new", {"players": 4}, store)
+        assert status == 503 and refused["code"] == "store/full", refused
+        token = held["token"]
+        for _ in range(3):  # claims past maxmemory, each a new successor
+            state = _state("sevens", token)
+            seat = GAMES["sevens"].to_act(state)[0]
+            move = _move_json(GAMES["sevens"].legal_moves(state, seat)[0])
+            status, applied = call(
+                RING, "sevens", "apply", _body(token, seat, held["seat_keys"][seat], move=move), store
+            )
+            assert status == 200, applied
+            token = applied["token"]
+        admin.config_set("maxmemory", 0)
+        status, table = call(RING, "sevens", "new", {"players": 4}, store)
+        assert status == 200, table
+
+
 def test_a_token_the_store_never_saw_is_refused(store: MatchStore) -> None:
     stateless = dealt(RING, "sevens", 4, None)  # dealt by a referee without memory
     state = _state("sevens", stateless["token"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -171,6 +172,56 @@ def test_a_413_says_nosniff() -> None:
     response = TestClient(create_app(Settings(max_body_bytes=10))).post(MOVES_PATH, content=b"[" * 11)
     assert response.status_code == 413
     assert response.headers.get_list("x-content-type-options") == ["nosniff"]
+
+
+def test_a_request_cut_by_the_shutdown_is_answered_503_and_logged_without_an_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """uvicorn cancels the requests still running when RULES_GRACEFUL_SHUTDOWN_SECONDS are over: here
+    one waiting for a body that never comes."""
+    app = create_app(Settings())
+    sent: list[dict[str, Any]] = []
+
+    async def scenario() -> asyncio.Task[None]:
+        waiting = asyncio.Event()
+
+        async def receive() -> dict[str, Any]:
+            waiting.set()
+            await asyncio.Event().wait()  # the body never comes
+            raise AssertionError("unreachable")
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": MOVES_PATH,
+            "raw_path": MOVES_PATH.encode(),
+            "query_string": b"",
+            "headers": [(b"content-type", b"application/json"), (b"x-request-id", b"cut-1")],
+            "http_version": "1.1",
+            "scheme": "http",
+            "server": ("127.0.0.1", 8000),
+            "client": ("127.0.0.1", 5000),
+            "root_path": "",
+        }
+        task = asyncio.create_task(app(scope, receive, send))  # type: ignore[arg-type]
+        await waiting.wait()
+        task.cancel(msg="Task cancelled, timeout graceful shutdown exceeded")
+        await task  # ends as answered: no CancelledError for the server to log
+        return task
+
+    caplog.set_level(logging.DEBUG, logger="sevens_rules")
+    task = asyncio.run(scenario())
+    assert not task.cancelled()
+    start, body = sent[0], sent[-1]
+    assert start["type"] == "http.response.start" and start["status"] == 503
+    problem = json.loads(body["body"])
+    assert problem["code"] == "service/shutting-down" and problem["request_id"] == "cut-1"
+    (line,) = access_records(caplog)
+    assert line["status"] == 503 and line["code"] == "service/shutting-down"
+    assert not [r for r in caplog.records if r.name == "sevens_rules.error"]
 
 
 def test_one_access_line_per_request(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
