@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest, multiprocess
 from starlette.requests import Request
@@ -31,7 +32,7 @@ from .context import (
     current_request,
     request_id_from,
 )
-from .metrics import request_metrics
+from .metrics import MULTIPROC_DIR_VARIABLE, request_metrics
 from .problems import problem
 from .rest import problem_response
 
@@ -173,10 +174,33 @@ def is_preflight(scope: Scope) -> bool:
 def metrics_registry() -> CollectorRegistry:
     """What ``/metrics`` exposes: this process's registry, or with several workers all of theirs."""
     if METRICS.multiprocess:  # the mode METRICS records in, not the variable now (tests change it)
+        forget_dead_workers(os.environ.get(MULTIPROC_DIR_VARIABLE, ""))
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
         return registry
     return REGISTRY
+
+
+def forget_dead_workers(directory: str) -> None:
+    """Drop the live gauges (in flight) of the worker processes that died without shutting down (killed,
+    out of memory): their files would otherwise add their last count to every scrape for good. A worker
+    that shuts down drops its own (:func:`lifespan`)."""
+    if not directory:
+        return
+    for path in Path(directory).glob("gauge_live*_*.db"):
+        pid = path.stem.rpartition("_")[2]
+        if pid.isdigit() and not _running(int(pid)):
+            multiprocess.mark_process_dead(int(pid), directory)  # type: ignore[no-untyped-call]
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # no signal sent: whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, as another user
+        return True
+    return True
 
 
 async def metrics(request: Request) -> Response:

@@ -211,10 +211,14 @@ WORKER = textwrap.dedent(
 
     metrics = telemetry.METRICS
     assert metrics.multiprocess, metrics
-    if sys.argv[1] == "first":  # a live worker with one request still being answered
+    if sys.argv[1] == "first":  # a live worker with one request still being answered, until it is killed
         metrics.started()
         metrics.started()
         metrics.finished("/version", 200, "", 0.001)
+        print("ready", flush=True)
+        sys.stdin.read()
+    elif sys.argv[1] == "scrape":  # a worker that answers a scrape and nothing else
+        sys.stdout.write(generate_latest(telemetry.metrics_registry()).decode())
     else:  # a worker that answers a scrape with one request in flight, then shuts down
         metrics.started()
         metrics.finished("/version", 200, "", 0.5)
@@ -248,8 +252,19 @@ def test_several_workers_are_summed_in_multiprocess_mode(tmp_path: Path) -> None
         )
         return done.stdout
 
-    worker("first")
-    scraped = worker("second")
+    first = subprocess.Popen(
+        [sys.executable, "-c", WORKER, "first"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert first.stdout is not None and first.stdout.readline() == "ready\n"
+        scraped = worker("second")
+    finally:
+        first.kill()  # as the kernel kills a worker out of memory: no shutdown
+        first.wait(timeout=SUBPROCESS_TIMEOUT_SECONDS)
     version = 'operation="/version",status="200"'
     for line in [
         f'sevens_rules_requests_total{{code="",{version}}} 2.0',
@@ -268,10 +283,14 @@ def test_several_workers_are_summed_in_multiprocess_mode(tmp_path: Path) -> None
     after = CollectorRegistry()
     MultiProcessCollector(after, path=str(tmp_path))  # type: ignore[no-untyped-call]
     # the second worker's shutdown took its request in flight out of the live sum
-    assert after.get_sample_value("sevens_rules_requests_in_flight") == 1
+    assert after.get_sample_value("sevens_rules_requests_in_flight") == 1  # (the killed worker's file)
     # while what it answered still counts
     labels = {"operation": "/version", "status": "200", "code": ""}
     assert after.get_sample_value("sevens_rules_requests_total", labels) == 2
+    # a scrape drops the killed worker's request in flight, and keeps what it answered
+    last = worker("scrape").splitlines()
+    assert "sevens_rules_requests_in_flight 0.0" in last
+    assert f'sevens_rules_requests_total{{code="",{version}}} 2.0' in last
 
 
 def test_the_first_answer_of_a_document_with_problem_examples_is_not_charged_with_them() -> None:
