@@ -205,7 +205,8 @@ def test_probes_point_at_the_apps_probe_endpoints(client: TestClient, probe: str
     (port,) = [p for p in container()["ports"] if p["name"] == get["port"]]
     assert port["containerPort"] == int(env()["PORT"]["value"])
     assert client.get(get["path"]).status_code == 200
-    expected = "/healthz" if probe == "livenessProbe" else "/readyz"
+    # readiness does not follow the match store (README, "Kubernetes"): only the start waits for it
+    expected = "/readyz" if probe == "startupProbe" else "/healthz"
     assert get["path"] == expected
 
 
