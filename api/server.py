@@ -26,13 +26,19 @@ opens, or after its first byte on a kept-alive connection (whose idle time befor
 uvicorn's keep-alive timeout); otherwise the connection is closed."""
 MAX_HEAD_BYTES = 16 * 1024
 """The largest request head; a larger one is answered 431 and the connection closed."""
+ANSWER_TIMEOUT_SECONDS = 10.0
+"""An answer the client does not read: once the connection's unsent bytes pass the transport's high-water
+mark, they must shrink within this many seconds (and again within as many, until they fall under the
+low-water mark); otherwise the connection is aborted, its answer and the requests queued behind it
+dropped."""
 LINGER_SECONDS = 2.0
 """How long a connection refused with a 431 reads (and drops) what the client still sends before it is
 closed (see :meth:`HeadDeadline._refuse_head`)."""
 
 
 class HeadDeadline:
-    """Mixin for uvicorn's HTTP protocols: a request head must arrive in time and within a size.
+    """Mixin for uvicorn's HTTP protocols: a request head must arrive in time and within a size, and an
+    answer must be read (:meth:`pause_writing`).
 
     uvicorn times an idle kept-alive connection, but its timer stops at the first byte of the next head,
     so a head sent a byte at a time (or a new connection that sends nothing) was never timed. The clock
@@ -54,6 +60,11 @@ class HeadDeadline:
     _last_answer: tuple[bytes, bool] | None = None
     """A 400 or 431 (and whether to linger after it) that waits for the requests pipelined before it to be
     answered; what arrives meanwhile is not read (see :meth:`_answer_after_earlier`)."""
+
+    answer_timeout: float = ANSWER_TIMEOUT_SECONDS
+    _answer_deadline: asyncio.TimerHandle | None = None
+    _unsent_bytes: int = 0
+    """The connection's unsent bytes when the answer clock last started."""
 
     # attributes of the uvicorn protocol this is mixed into
     cycle: Any
@@ -158,9 +169,41 @@ class HeadDeadline:
             self.cycle.message_event.set()
             mark_client_left(self.cycle.scope)
 
+    def pause_writing(self) -> None:
+        """The client reads more slowly than answers are written (uvicorn then holds the answer's writer):
+        start the answer clock (see :data:`ANSWER_TIMEOUT_SECONDS`). uvicorn sets no such deadline, so a
+        client that never read kept its connection and its unsent answers for good."""
+        super().pause_writing()  # type: ignore[misc]
+        if self._answer_deadline is None:
+            self._unsent_bytes = self.transport.get_write_buffer_size()
+            self._answer_deadline = self.loop.call_later(self.answer_timeout, self._answer_unread)
+
+    def resume_writing(self) -> None:
+        """The client has read enough: stop the answer clock."""
+        self._disarm_answer_deadline()
+        super().resume_writing()  # type: ignore[misc]
+
+    def _answer_unread(self) -> None:
+        self._answer_deadline = None
+        if self.transport.is_closing():
+            return
+        unsent = self.transport.get_write_buffer_size()
+        if unsent < self._unsent_bytes:  # read, slowly: look again later
+            self._unsent_bytes = unsent
+            self._answer_deadline = self.loop.call_later(self.answer_timeout, self._answer_unread)
+            return
+        logger.info("closed a connection from %s: its answer was not read in time", _peer(self.client))
+        self.transport.abort()  # close() would wait to send what the client does not read
+
+    def _disarm_answer_deadline(self) -> None:
+        if self._answer_deadline is not None:
+            self._answer_deadline.cancel()
+            self._answer_deadline = None
+
     def connection_lost(self, exc: Exception | None) -> None:
-        """Drop the clock with the connection; every request still being answered is logged as a 499."""
+        """Drop the clocks with the connection; every request still being answered is logged as a 499."""
         self._disarm_head_deadline()
+        self._disarm_answer_deadline()
         self._leave_unanswered()
         super().connection_lost(exc)  # type: ignore[misc]
 

@@ -5,8 +5,10 @@ connection is closed once idle for the keep-alive timeout."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import socket
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -325,3 +327,36 @@ def test_requests_pipelined_before_a_malformed_one_are_answered_first(
     assert [part[:3] for part in answers] == [b"200", b"200", status], answer[:300]
     games = [orjson.loads(_head_and_body(b"HTTP/1.1 " + part)[1])["state"]["game"] for part in answers[:2]]
     assert games == ["sjuan", "fan-tan"]
+
+
+class _AnswerClockProtocol(HeadTimeoutHttpToolsProtocol):
+    """The service's protocol with a short answer clock, telling when it aborted a connection."""
+
+    answer_timeout = 0.3
+    aborted = threading.Event()
+
+    def _answer_unread(self) -> None:
+        super()._answer_unread()
+        if self.transport.is_closing():
+            _AnswerClockProtocol.aborted.set()
+
+
+def test_a_client_that_does_not_read_its_answers_is_cut_off() -> None:
+    """The client asks for the OpenAPI document (over a megabyte) three times on one connection and reads
+    nothing: once the unsent bytes stop shrinking for the answer clock's time, the connection is aborted
+    (uvicorn alone kept it, and every answer queued, for as long as the client liked)."""
+    with served(create_app(Settings()), http=_AnswerClockProtocol) as (_, port):
+        connection = socket.socket()
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        connection.settimeout(WAIT_SECONDS)
+        with connection:
+            connection.connect(("127.0.0.1", port))
+            connection.sendall(b"GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n" * 3)
+            assert _AnswerClockProtocol.aborted.wait(WAIT_SECONDS)
+            received = 0  # what the kernel's buffers held at the abort, then the end
+            with contextlib.suppress(ConnectionResetError):
+                while chunk := connection.recv(1 << 20):
+                    received += len(chunk)
+        one = _exchange(port, b"GET /openapi.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert one.startswith(b"HTTP/1.1 200 ") and len(one) > 1_000_000
+        assert received < 3 * len(one)  # the answers not yet in the kernel's buffers were dropped
