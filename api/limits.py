@@ -204,12 +204,21 @@ def _store_url_problem(url: str) -> str | None:
     return None
 
 
-_ORIGIN = re.compile(r"https?://[^/\s,*]+")
+_ORIGIN = re.compile(
+    r"https?://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::([0-9]{1,5}))?"
+)
+"""An origin as a browser sends it: scheme, host (a name or a bracketed IPv6 address) and an optional port;
+no user, path, query or fragment, which no browser's ``Origin`` holds."""
+
+
+def _is_origin(origin: str) -> bool:
+    found = _ORIGIN.fullmatch(origin)
+    return found is not None and (found[2] is None or 0 < int(found[2]) <= 65535)
 
 
 def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     origins = tuple(o.strip() for o in env.get(name, "").split(",") if o.strip())
-    if origins == ("*",) or all(_ORIGIN.fullmatch(o) for o in origins):
+    if origins == ("*",) or all(_is_origin(o) for o in origins):
         return origins
     raise SettingsError(
         f"{name}={env[name]!r} is not accepted: it must be '*' or comma-separated origins such as "

@@ -696,6 +696,11 @@ def test_an_internal_error_before_the_runner_is_logged_and_answered_as_a_problem
         ("PORT", "70000"),
         ("RULES_CORS_ORIGINS", "example.com"),
         ("RULES_CORS_ORIGINS", "https://a.example/path"),
+        ("RULES_CORS_ORIGINS", "https://a.example?x"),
+        ("RULES_CORS_ORIGINS", "https://a.example#"),
+        ("RULES_CORS_ORIGINS", "https://user:pw@a.example"),
+        ("RULES_CORS_ORIGINS", "https://a.example:99999"),
+        ("RULES_CORS_ORIGINS", "https://a.example:0"),
     ],
 )
 def test_a_bad_variable_is_refused_naming_it(variable: str, value: str) -> None:
@@ -750,7 +755,7 @@ def test_a_metrics_directory_that_cannot_be_written_stops_the_script_with_one_li
 def test_good_variables_are_read() -> None:
     env = {
         "RULES_MAX_BODY_BYTES": "2048",
-        "RULES_CORS_ORIGINS": "https://a.example, http://localhost:3000",
+        "RULES_CORS_ORIGINS": "https://a.example, http://localhost:3000, http://[::1]:8080, http://127.0.0.1",
         "RULES_GRAPHQL_MAX_TOKENS": " 5000 ",
         "PORT": "9000",
         "HOST": "0.0.0.0",
@@ -758,7 +763,13 @@ def test_good_variables_are_read() -> None:
     }
     read = Settings.from_env(env)
     assert read.max_body_bytes == 2048 and read.graphql_max_tokens == 5000 and read.port == 9000
-    assert read.cors_origins == ("https://a.example", "http://localhost:3000") and read.host == "0.0.0.0"
+    assert read.cors_origins == (
+        "https://a.example",
+        "http://localhost:3000",
+        "http://[::1]:8080",
+        "http://127.0.0.1",
+    )
+    assert read.host == "0.0.0.0"
     assert read.graphql_max_depth == DEFAULTS.graphql_max_depth
     assert Settings.from_env({"RULES_CORS_ORIGINS": "*"}).cors_origins == ("*",)
 
