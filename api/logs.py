@@ -45,15 +45,35 @@ STARTUP_LOGGER = "sevens_rules.startup"
 ``warning`` (one line that tells the service is up, where and with what); ``error`` and above hide it."""
 
 
+INVALID_HTTP_MESSAGE = "Invalid HTTP request received."
+"""What uvicorn logs, as a warning, for every connection whose bytes are not an HTTP request."""
+
+
+class ClientFaultAtInfo(logging.Filter):
+    """uvicorn's warning for bytes that are not HTTP, logged at ``info``: the fault is the client's, and
+    anyone who can reach the port could fill the log at the default level (the service's own line about
+    the same connection is at ``info`` too)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.WARNING and record.msg == INVALID_HTTP_MESSAGE:
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            return logging.getLogger(record.name).isEnabledFor(logging.INFO)
+        return True
+
+
 def log_config(level: str) -> dict[str, Any]:
     """The ``logging.config.dictConfig`` of the server: every logger as JSON lines on stderr at ``level``
     (the start-up line at ``info`` unless ``level`` is ``error`` or ``critical``); uvicorn's own
-    plain-text access log off (the middleware writes the access lines)."""
+    plain-text access log off (the middleware writes the access lines); its warning for bytes that are not
+    HTTP at ``info`` (:class:`ClientFaultAtInfo`)."""
     startup_level = level.upper() if level.upper() in ("ERROR", "CRITICAL") else "INFO"
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"json": {"()": f"{JsonFormatter.__module__}.{JsonFormatter.__qualname__}"}},
+        "filters": {
+            "client_fault": {"()": f"{ClientFaultAtInfo.__module__}.{ClientFaultAtInfo.__qualname__}"}
+        },
         "handlers": {
             "stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
         },
@@ -61,6 +81,7 @@ def log_config(level: str) -> dict[str, Any]:
         "loggers": {
             "uvicorn": {"handlers": [], "level": level.upper(), "propagate": True},
             "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+            "uvicorn.error": {"handlers": [], "filters": ["client_fault"], "propagate": True},
             STARTUP_LOGGER: {"handlers": [], "level": startup_level, "propagate": True},
         },
     }

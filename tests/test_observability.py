@@ -7,6 +7,8 @@ import hashlib
 import json
 import logging
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -294,6 +296,30 @@ def test_logging_is_quiet_by_default_and_configurable() -> None:
     assert config["root"]["level"] == "INFO"
     assert config["formatters"]["json"]["()"].endswith("JsonFormatter")
     assert config["loggers"]["uvicorn.access"]["propagate"] is False  # uvicorn's plain-text line is off
+
+
+LOGGED_AS_UVICORN = """
+import logging, logging.config, sys
+from sevens_rules.api.logs import log_config
+logging.config.dictConfig(log_config(sys.argv[1]))
+uvicorn = logging.getLogger("uvicorn.error")
+uvicorn.warning("Invalid HTTP request received.")  # as uvicorn's protocols log bytes that are not HTTP
+uvicorn.warning("something else")
+"""
+
+
+@pytest.mark.parametrize("level", ["warning", "info"])
+def test_bytes_that_are_not_http_are_no_warning(level: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", LOGGED_AS_UVICORN, level],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    lines = [(entry["level"], entry["message"]) for entry in map(json.loads, done.stderr.splitlines())]
+    kept = [("warning", "something else")]
+    assert lines == (kept if level == "warning" else [("info", "Invalid HTTP request received."), *kept])
 
 
 def test_metrics_count_requests_by_operation_status_and_code(client: TestClient) -> None:
