@@ -242,6 +242,10 @@ class Keyring:
                 )
             if any(k.id == key_id for k in keys):
                 raise SealKeysError(f"{ENV_VARIABLE}: key id '{key_id}' is listed twice")
+            # one key under two ids: a rotation that meant to retire it would keep it
+            same = next((k.id for k in keys if hmac.compare_digest(k.secret, secret)), None)
+            if same is not None:
+                raise SealKeysError(f"{ENV_VARIABLE}: key '{key_id}' is the key '{same}' again")
             keys.append(ServerKey(key_id, secret))
         return cls(tuple(keys))
 

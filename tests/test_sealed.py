@@ -111,6 +111,7 @@ def test_keys_are_read_as_id_colon_base64_the_first_one_sealing() -> None:
         ("k1:not base64!", "key 'k1' is not base64"),
         (f"k1:{base64.b64encode(b'short').decode()}", "key 'k1' must be 32 bytes, not 5"),
         (f"k1:{'A' * 43}=,k1:{'B' * 43}=", "key id 'k1' is listed twice"),
+        (f"k1:{'A' * 43}=,k2:{'A' * 43}=", "key 'k2' is the key 'k1' again"),
     ],
 )
 def test_a_malformed_key_list_is_refused_with_one_line(value: str, says: str) -> None:
