@@ -50,6 +50,13 @@ def contract_digest(schema: strawberry.Schema) -> str:
 def main(argv: list[str]) -> int:
     """Write the artifacts, or with ``--check`` report the ones that drifted."""
     check = "--check" in argv
+    if not README_PATH.exists():  # an installed copy, not the repository's tree
+        print(
+            f"sevens-rules: no repository at {ROOT}: the contract is generated into a checkout installed "
+            'with pip install -e ".[test]"',
+            file=sys.stderr,
+        )
+        return 2
     stale = []
     for path, content in artifacts().items():
         if check:

@@ -20,6 +20,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette asks for httpx2, which its test client does not need yet
     from starlette.testclient import TestClient
 
+from sevens_rules.api import export
 from sevens_rules.api.app import create_app
 from sevens_rules.api.export import ROOT, artifacts
 from sevens_rules.api.limits import Settings
@@ -230,3 +231,13 @@ def test_games_query_matches_rest(client: TestClient) -> None:
     assert response.status_code == 200
     # GraphQL lists the games themselves; REST wraps the same list in {"games": [...]}
     assert response.json()["data"]["games"] == client.get("/v1/games").json()["games"]
+
+
+def test_export_outside_a_checkout_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # after the quick start's plain install the package sits in site-packages, with no README beside it
+    monkeypatch.setattr(export, "README_PATH", tmp_path / "README.md")
+    assert export.main(["--check"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("sevens-rules: no repository at ")
