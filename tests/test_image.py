@@ -19,6 +19,7 @@ import hashlib
 import http.client
 import json
 import os
+import resource
 import shutil
 import socket
 import subprocess
@@ -49,7 +50,10 @@ BASE_LOCK = Path(tempfile.gettempdir()) / "sevens-rules-test-base.lock"
 """Held while the base is looked for or made, so parallel runs make it once."""
 SEARCH_PATH = os.pathsep.join([os.environ.get("PATH", os.defpath), "/usr/local/sbin", "/usr/sbin", "/sbin"])
 """Where the tools are looked for: runc, debootstrap and chroot live in sbin, which a CI's PATH may lack."""
-LIMITS = ["--ulimit", "nofile=65536:65536", "--ulimit", "nproc=4096:4096"]
+OPEN_FILES = min(16384, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+"""README's open-file limit for the container, or this process's own hard limit when lower: a container
+gets no more than the engine that starts it (runc refuses the container otherwise)."""
+LIMITS = ["--ulimit", f"nofile={OPEN_FILES}:{OPEN_FILES}", "--ulimit", "nproc=4096:4096"]
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 
 # Bounds for a busy two-core machine, not speed requirements.
