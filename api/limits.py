@@ -182,23 +182,33 @@ def _match_store(env: Mapping[str, str]) -> str:
     wrong = _store_url_problem(raw)
     if wrong is None:
         return raw
-    # the message is printed and logged: a password in the URL is not
-    shown = re.sub(r"(?<=://)[^/]*@", "…@", raw)
-    raise SettingsError(f"RULES_MATCH_STORE={shown!r} is not accepted: {wrong}")
+    raise SettingsError(f"RULES_MATCH_STORE={without_secrets(raw)!r} is not accepted: {wrong}")
+
+
+def without_secrets(url: str) -> str:
+    """A store URL as a message may show it: everything up to its last ``@`` (user and password, whatever
+    characters the password holds) and a ``password`` query parameter masked."""
+    shown = re.sub(r"(?<=://).*@", "…@", url)
+    return re.sub(r"(?i)(password=)[^&#]*", r"\1…", shown)
 
 
 def _store_url_problem(url: str) -> str | None:
-    """What is wrong with a match store URL, or None when the ``redis`` client can use it."""
+    """What is wrong with a match store URL, or None when the ``redis`` client can use it (its own parser
+    reads it: host, port, database and query parameters). The answer quotes nothing of the URL: a parser's
+    message may hold part of a password."""
     if not re.fullmatch(r"(rediss?|unix)://\S+", url):
         return "it must be 'embedded', 'none' or a redis://, rediss:// or unix:// URL"
+    from redis.asyncio.connection import parse_url  # the client the store connects with
+
     try:
         parts = urlsplit(url)
-        parts.port  # noqa: B018  (reading it checks it: a number from 0 to 65535)
-    except ValueError as error:
-        return f"it is not a URL the redis client can read ({error})"
+        port = parts.port  # reading it checks it: a number from 0 to 65535
+        parse_url(url)
+    except ValueError:
+        return "the redis client cannot read it (its host, port, database or a query parameter)"
     if parts.scheme != "unix":
-        if not parts.hostname:
-            return "it names no host (redis://host:6379/0)"
+        if not parts.hostname or port == 0:
+            return "it names no host, or port 0 (redis://host:6379/0)"
         if not re.fullmatch(r"(/[0-9]{0,5})?", parts.path):
             return "its path must be a database number (redis://host:6379/0)"
     return None

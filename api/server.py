@@ -226,7 +226,8 @@ def _closing_answer(status_line: str, code: str, detail: str) -> bytes:
     body = dump(problem(int(status_line.split()[0]), code, detail))
     head = (
         f"HTTP/1.1 {status_line}\r\n"
-        f"content-type: {PROBLEM_MEDIA_TYPE}\r\nconnection: close\r\ncontent-length: {len(body)}\r\n\r\n"
+        f"content-type: {PROBLEM_MEDIA_TYPE}\r\nx-content-type-options: nosniff\r\n"  # as every answer says
+        f"connection: close\r\ncontent-length: {len(body)}\r\n\r\n"
     )
     return head.encode() + body
 

@@ -619,6 +619,7 @@ def test_a_request_head_larger_than_the_limit_is_refused(server: tuple[uvicorn.S
     assert answer.startswith((b"HTTP/1.1 431", b"HTTP/1.1 400"))
     if answer.startswith(b"HTTP/1.1 431"):  # ours (h11 refuses an oversized head itself, with a 400)
         assert b'"code":"request/head-too-large"' in answer
+        assert answer.lower().count(b"x-content-type-options: nosniff") == 1
 
 
 def test_the_console_script_uses_the_timeouts() -> None:
@@ -727,6 +728,12 @@ def test_a_number_too_long_for_int_is_refused_in_one_short_line() -> None:
         "redis://:s3cret@[::1",
         "rediss://:s3cret pw@cache:6380/db",  # a database that is not a number
         "redis://:s3cret@/0",  # no host
+        "redis://:s3cret#Pass@cache:6379/0",  # a password the parser reads as the port
+        "redis://default:s3cret/Pass@cache:6379/0",  # a slash in the password
+        "redis://cache:bad/0?password=s3cret",
+        "redis://:s3cret@cache:6379/0?db=x",  # query parameters the client refuses
+        "redis://:s3cret@cache:6379/0?socket_timeout=abc",
+        "redis://:s3cret@cache:0/0",
     ],
 )
 def test_a_match_store_url_redis_cannot_use_is_refused_without_its_password(url: str) -> None:

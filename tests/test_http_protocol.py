@@ -302,6 +302,7 @@ def test_bytes_that_are_not_http_are_answered_with_a_problem(port: int, sent: by
     head, body = _head_and_body(answer)
     assert head.startswith(b"HTTP/1.1 400 ")
     assert b"content-type: application/problem+json" in head.lower()
+    assert head.lower().count(b"x-content-type-options: nosniff") == 1  # as every answer of the service
     problem = orjson.loads(body)
     assert (problem["status"], problem["code"]) == (400, "request/malformed-http")
 
