@@ -9,7 +9,10 @@ other server options (keep-alive, graceful shutdown) are in ``sevens_rules.__mai
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import struct
+import sys
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -28,9 +31,25 @@ MAX_HEAD_BYTES = 16 * 1024
 """The largest request head; a larger one is answered 431 and the connection closed."""
 ANSWER_TIMEOUT_SECONDS = 10.0
 """An answer the client does not read: once the connection's unsent bytes pass the transport's high-water
-mark, they must shrink within this many seconds (and again within as many, until they fall under the
+mark, the bytes the client has not taken (the transport's and, on Linux, the kernel's send queue) must
+shrink within this many seconds (and again within as many, until the transport's fall under its
 low-water mark); otherwise the connection is aborted, its answer and the requests queued behind it
 dropped."""
+
+if sys.platform == "linux":
+    import fcntl
+    import termios
+
+    def _kernel_unsent(fd: int) -> int:
+        """Bytes the kernel holds for the socket ``fd`` that the peer has not acknowledged."""
+        return int(struct.unpack("i", fcntl.ioctl(fd, termios.TIOCOUTQ, b"\0\0\0\0"))[0])
+
+else:  # the transport's own buffer only
+
+    def _kernel_unsent(fd: int) -> int:
+        return 0
+
+
 LINGER_SECONDS = 2.0
 """How long a connection refused with a 431 reads (and drops) what the client still sends before it is
 closed (see :meth:`HeadDeadline._refuse_head`)."""
@@ -175,8 +194,20 @@ class HeadDeadline:
         client that never read kept its connection and its unsent answers for good."""
         super().pause_writing()  # type: ignore[misc]
         if self._answer_deadline is None:
-            self._unsent_bytes = self.transport.get_write_buffer_size()
+            self._unsent_bytes = self._untaken()
             self._answer_deadline = self.loop.call_later(self.answer_timeout, self._answer_unread)
+
+    def _untaken(self) -> int:
+        """The bytes written that the client has not taken: the transport's, and those of the kernel's
+        send queue where the system tells (a kernel's queue on a fast link grows to megabytes, and the
+        transport's buffer shrinks only once much of it has drained: a client reading steadily behind
+        it would look stalled)."""
+        unsent = self.transport.get_write_buffer_size()
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError, ValueError):
+                unsent += _kernel_unsent(sock.fileno())
+        return unsent
 
     def resume_writing(self) -> None:
         """The client has read enough: stop the answer clock."""
@@ -187,7 +218,7 @@ class HeadDeadline:
         self._answer_deadline = None
         if self.transport.is_closing():
             return
-        unsent = self.transport.get_write_buffer_size()
+        unsent = self._untaken()
         if unsent < self._unsent_bytes:  # read, slowly: look again later
             self._unsent_bytes = unsent
             self._answer_deadline = self.loop.call_later(self.answer_timeout, self._answer_unread)
