@@ -83,14 +83,18 @@ class AccessMiddleware:
         id_header = (REQUEST_ID_HEADER.encode(), request.request_id.encode())
         added = (id_header, NO_SNIFFING)
         status = 500
-        started = False
+        started = False  # the answer's start went out (the server took it)
+        starting = False  # the server is taking it: its writes wait for the client to read earlier answers
 
         async def send_with_id(message: Message) -> None:
-            nonlocal status, started
+            nonlocal status, started, starting
             if message["type"] == "http.response.start":
-                started = True
                 status = message["status"]
                 message["headers"] = [*message.get("headers", ()), *added]
+                starting = True
+                await send(message)
+                starting, started = False, True
+                return
             await send(message)
 
         token = current_request.set(request)
@@ -102,7 +106,9 @@ class AccessMiddleware:
             # uvicorn cancels what still runs once RULES_GRACEFUL_SHUTDOWN_SECONDS are over: a request not
             # answered yet is answered 503 and its task ends as answered (a cancellation raised on would be
             # logged by uvicorn as an error of the application and counted here as a 500: no bug)
-            if started:
+            request.code = SHUTTING_DOWN
+            if started or starting:  # too late for a 503: the answer began, or waits behind unread ones
+                status = status if started else 503
                 raise
             task = asyncio.current_task()
             if task is not None:
@@ -111,7 +117,7 @@ class AccessMiddleware:
             await problem_response(problem(503, SHUTTING_DOWN, detail))(scope, receive, send_with_id)
         except Exception:
             error_logger.exception("unexpected error", extra={"fields": {"request_id": request.request_id}})
-            if started:  # too late for a problem: let the server drop the connection
+            if started or starting:  # too late for a problem: let the server drop the connection
                 raise
             await problem_response(problem(500, "internal", "An unexpected error occurred."))(
                 scope, receive, send_with_id

@@ -226,6 +226,40 @@ def test_a_request_cut_by_the_shutdown_is_answered_503_and_logged_without_an_err
     assert not [r for r in caplog.records if r.name == "sevens_rules.error"]
 
 
+def test_a_request_whose_answer_waits_behind_unread_ones_at_shutdown_is_logged_unanswered(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A pipelined request's answer waits while the client has not read the answers before it (the
+    server's send waits); the shutdown's cancellation then finds it starting: nothing went out, so the
+    access line says 503 service/shutting-down, not the status it was about to send."""
+
+    async def answering(scope: Scope, receive: Receive, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    async def scenario() -> None:
+        waiting = asyncio.Event()
+
+        async def receive() -> dict[str, Any]:
+            raise AssertionError("no body is read")
+
+        async def send(message: dict[str, Any]) -> None:
+            waiting.set()
+            await asyncio.Event().wait()  # the client reads nothing: the write never goes through
+
+        scope = {"type": "http", "method": "GET", "path": "/version", "headers": [], "query_string": b""}
+        task = asyncio.create_task(AccessMiddleware(answering)(scope, receive, send))  # type: ignore[arg-type]
+        await waiting.wait()
+        task.cancel(msg="Task cancelled, timeout graceful shutdown exceeded")
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    caplog.set_level(logging.INFO, logger="sevens_rules.access")
+    asyncio.run(scenario())
+    (line,) = access_records(caplog)
+    assert line["status"] == 503 and line["code"] == "service/shutting-down"
+
+
 def test_one_access_line_per_request(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="sevens_rules.access")
     client.post(MOVES_PATH, json={"state": {}}, headers={"X-Request-ID": "log-1"})
