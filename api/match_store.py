@@ -86,10 +86,10 @@ class StoreFullError(SealError):
     status = 503
     argument = ""
 
-    def __init__(self) -> None:
+    def __init__(self, why: str = "The referee holds as many matches as it is set to") -> None:
         super().__init__(
-            "The referee holds as many matches as it is set to: a new table can be opened once older "
-            "matches are forgotten (those left alone for the idle time). Matches already open go on.",
+            f"{why}: a new table can be opened once older matches are forgotten (those left alone for the "
+            "idle time). Matches already open go on.",
             [IssueAt((), "no room for another match")],
         )
 

@@ -184,10 +184,13 @@ class RedisStore:
             try:
                 opened: int = await open_script(keys=keys, args=args)
             except redis.exceptions.OutOfMemoryError:
-                return 0  # Redis at its maxmemory: full until idle matches expire
+                return -1  # Redis at its maxmemory: full until idle matches expire
             return opened
 
-        if not await self._call(work):
+        opened = await self._call(work)
+        if opened == -1:
+            raise StoreFullError("The referee's Redis is at its memory limit (maxmemory)")
+        if not opened:
             raise StoreFullError()
 
     async def claim(

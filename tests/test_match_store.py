@@ -527,6 +527,7 @@ def test_a_redis_at_its_maxmemory_refuses_new_tables_and_the_matches_held_go_on(
         admin.config_set("maxmemory", 1)  # any use is past it
         status, refused = call(RING, "sevens", "new", {"players": 4}, store)
         assert status == 503 and refused["code"] == "store/full", refused
+        assert "memory limit (maxmemory)" in refused["detail"]
         token = held["token"]
         for _ in range(3):  # claims past maxmemory, each a new successor
             state = _state("sevens", token)
