@@ -221,9 +221,18 @@ _ORIGIN = re.compile(
 no user, path, query or fragment, which no browser's ``Origin`` holds."""
 
 
+_DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
 def _is_origin(origin: str) -> bool:
+    """Whether ``origin`` is one a browser sends: its port (when given) from 1 to 65535, written without
+    leading zeros, and not the scheme's default, which a browser's ``Origin`` leaves out."""
     found = _ORIGIN.fullmatch(origin)
-    return found is not None and (found[2] is None or 0 < int(found[2]) <= 65535)
+    if found is None or found[2] is None:
+        return found is not None
+    port = found[2]
+    scheme = origin.partition(":")[0]
+    return not port.startswith("0") and int(port) <= 65535 and _DEFAULT_PORTS[scheme] != port
 
 
 def _origins(env: Mapping[str, str], name: str) -> tuple[str, ...]:

@@ -702,6 +702,8 @@ def test_an_internal_error_before_the_runner_is_logged_and_answered_as_a_problem
         ("RULES_CORS_ORIGINS", "https://user:pw@a.example"),
         ("RULES_CORS_ORIGINS", "https://a.example:99999"),
         ("RULES_CORS_ORIGINS", "https://a.example:0"),
+        ("RULES_CORS_ORIGINS", "https://a.example:443"),  # a browser leaves the default port out
+        ("RULES_CORS_ORIGINS", "http://a.example:00080"),
     ],
 )
 def test_a_bad_variable_is_refused_naming_it(variable: str, value: str) -> None:
