@@ -168,9 +168,10 @@ def _integer(env: Mapping[str, str], name: str, default: int, low: int, high: in
     raw = env.get(name, "").strip()
     if not raw:
         return default
-    # at most 20 digits: int() refuses a string of more than 4,300 with an error of its own
-    if re.fullmatch(r"[0-9]{1,20}", raw) and low <= int(raw) <= high:
-        return int(raw)
+    # at most 20 digits after any leading zeros: int() refuses more than 4,300 with an error of its own
+    digits = re.fullmatch(r"0*([0-9]{1,20})", raw)
+    if digits and low <= int(digits[1]) <= high:
+        return int(digits[1])
     shown = raw if len(raw) <= 40 else f"{raw[:40]}… ({len(raw)} characters)"
     raise SettingsError(f"{name}={shown!r} is not accepted: it must be a whole number from {low} to {high}")
 
