@@ -114,7 +114,8 @@ class AccessMiddleware:
             if task is not None:
                 task.uncancel()
             detail = "The service is shutting down: send the request again."
-            await problem_response(problem(503, SHUTTING_DOWN, detail))(scope, receive, send_with_id)
+            answer = problem_response(problem(503, SHUTTING_DOWN, detail), headers={"connection": "close"})
+            await answer(scope, receive, send_with_id)
         except Exception:
             error_logger.exception("unexpected error", extra={"fields": {"request_id": request.request_id}})
             if started or starting:  # too late for a problem: let the server drop the connection

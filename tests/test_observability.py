@@ -219,6 +219,7 @@ def test_a_request_cut_by_the_shutdown_is_answered_503_and_logged_without_an_err
     assert not task.cancelled()
     start, body = sent[0], sent[-1]
     assert start["type"] == "http.response.start" and start["status"] == 503
+    assert (b"connection", b"close") in start["headers"]  # the server is closing it
     problem = json.loads(body["body"])
     assert problem["code"] == "service/shutting-down" and problem["request_id"] == "cut-1"
     (line,) = access_records(caplog)
