@@ -183,14 +183,11 @@ class RedisStore:
 
             try:
                 opened: int = await open_script(keys=keys, args=args)
-            except redis.exceptions.OutOfMemoryError:
-                return -1  # Redis at its maxmemory: full until idle matches expire
+            except redis.exceptions.OutOfMemoryError:  # full until idle matches expire
+                raise StoreFullError("The referee's Redis is at its memory limit (maxmemory)") from None
             return opened
 
-        opened = await self._call(work)
-        if opened == -1:
-            raise StoreFullError("The referee's Redis is at its memory limit (maxmemory)")
-        if not opened:
+        if not await self._call(work):  # (a StoreFullError is no RedisError: _call lets it through)
             raise StoreFullError()
 
     async def claim(
